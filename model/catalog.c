@@ -1,0 +1,84 @@
+/* model/catalog.c — lookups over the catalog (pure; loading is plans/). */
+#include "config.h"
+
+#include <strings.h>
+
+#include "catalog.h"
+
+static const char *const prec_names[PREC_COUNT] = {"fp32", "bf16", "fp16", "fp8", "fp4"};
+static const double prec_bytes[PREC_COUNT] = {4, 2, 2, 1, 0.5};
+
+double precision_bytes(Precision p)
+{
+    return (p >= 0 && p < PREC_COUNT) ? prec_bytes[p] : 2.0;
+}
+
+const char *precision_name(Precision p)
+{
+    return (p >= 0 && p < PREC_COUNT) ? prec_names[p] : NULL;
+}
+
+const char *provider_name(Provider p)
+{
+    switch (p) {
+    case PROVIDER_AWS: return "aws";
+    case PROVIDER_GCP: return "gcp";
+    case PROVIDER_AZURE: return "azure";
+    default: return "other";
+    }
+}
+
+double curve_eval(const Curve *c, double x)
+{
+    if (!c || c->n <= 0)
+        return 1.0;
+    if (x <= c->x[0])
+        return c->y[0];
+    for (int i = 1; i < c->n; i++) {
+        if (x <= c->x[i]) {
+            double t = (x - c->x[i - 1]) / (c->x[i] - c->x[i - 1]);
+            return c->y[i - 1] + t * (c->y[i] - c->y[i - 1]);
+        }
+    }
+    return c->y[c->n - 1];
+}
+
+const Accelerator *catalog_find_accelerator(const Catalog *c, const char *id)
+{
+    if (!c || !id)
+        return NULL;
+    for (size_t i = 0; i < c->n_accelerators; i++)
+        if (strcasecmp(c->accelerators[i].id, id) == 0)
+            return &c->accelerators[i];
+    return NULL;
+}
+
+const Instance *catalog_find_instance(const Catalog *c, const char *id)
+{
+    if (!c || !id)
+        return NULL;
+    for (size_t i = 0; i < c->n_instances; i++)
+        if (strcasecmp(c->instances[i].id, id) == 0)
+            return &c->instances[i];
+    return NULL;
+}
+
+const StorageSystem *catalog_find_storage(const Catalog *c, const char *id)
+{
+    if (!c || !id)
+        return NULL;
+    for (size_t i = 0; i < c->n_storage; i++)
+        if (strcasecmp(c->storage[i].id, id) == 0)
+            return &c->storage[i];
+    return NULL;
+}
+
+const MigProfile *accelerator_find_mig(const Accelerator *a, const char *profile)
+{
+    if (!a || !profile)
+        return NULL;
+    for (int i = 0; i < a->n_mig; i++)
+        if (strcasecmp(a->mig[i].name, profile) == 0)
+            return &a->mig[i];
+    return NULL;
+}

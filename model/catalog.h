@@ -1,0 +1,150 @@
+/* model/catalog.h — the hardware, instance, storage and cost catalog as the
+ * model sees it.
+ *
+ * The catalog is plain data: plans/catalog_yaml.c fills it from the YAML files in data/catalog
+ * (plus user overrides), the model only reads it.  Every row carries the
+ * source and the date of its figures so views and exports can cite them.
+ *
+ * Units, everywhere in model/: SI base units held in doubles — bytes (1e9 =
+ * GB), seconds, FLOP/s, bytes/s, watts, US dollars — unless a field's name
+ * says otherwise (e.g. `_gbps` is gigabits per second, `_kw` kilowatts).
+ */
+#ifndef GPUPLAN_MODEL_CATALOG_H
+#define GPUPLAN_MODEL_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CAT_ID_LEN 48
+#define CAT_TEXT_LEN 256
+#define CAT_MAX_MIG 16
+#define CAT_MAX_CURVE 8
+
+/* Numeric precisions.  The order is part of the plan-file contract
+ * (plans/ maps the names "fp32" … "fp4" onto it). */
+typedef enum {
+    PREC_FP32 = 0,
+    PREC_BF16,
+    PREC_FP16,
+    PREC_FP8,
+    PREC_FP4,
+    PREC_COUNT
+} Precision;
+
+/* Bytes per value of a precision: 4, 2, 2, 1, 0.5. */
+double precision_bytes(Precision p);
+/* "fp32", "bf16", … ; NULL for out-of-range. */
+const char *precision_name(Precision p);
+
+/* One MIG profile: `count` instances of it fill one GPU. */
+typedef struct {
+    char name[24];        /* "3g.40gb" */
+    int count;            /* max instances per GPU */
+    int compute_slices;   /* the "Ng" part: 1..7 */
+    double mem_bytes;     /* memory of one instance */
+} MigProfile;
+
+/* A piecewise-linear efficiency curve: y(x) interpolated between points,
+ * clamped at the ends.  Used for GEMM efficiency against a size measure. */
+typedef struct {
+    int n;
+    double x[CAT_MAX_CURVE];
+    double y[CAT_MAX_CURVE];
+} Curve;
+
+double curve_eval(const Curve *c, double x);
+
+typedef struct {
+    char id[CAT_ID_LEN];          /* "H100-SXM" (matched case-insensitively) */
+    char name[CAT_TEXT_LEN];      /* "NVIDIA H100 SXM5 80GB" */
+    char vendor[24];              /* "NVIDIA", "AMD", "Google", "AWS" */
+    double hbm_bytes;             /* device memory, bytes */
+    double hbm_usable_frac;       /* share of HBM usable by the framework */
+    double hbm_bw;                /* bytes/s */
+    double peak_flops[PREC_COUNT];/* dense peak per precision, FLOP/s; 0 = unsupported */
+    double scaleup_bw;            /* per-device scale-up bandwidth, bytes/s, one direction */
+    double scaleup_eff;           /* achievable busbw / scaleup_bw for large collectives */
+    double scaleup_latency_s;     /* per collective step */
+    int gpus_per_node;
+    int scaleup_domain;           /* GPUs in one NVLink / scale-up domain (8, 72, …) */
+    double tdp_w;                 /* per device */
+    double node_power_w;          /* whole node (or tray) at load, incl. CPUs, NICs, fans */
+    double node_price_usd;        /* on-prem purchase price of one node, 0 = unknown */
+    bool liquid_cooled;           /* requires liquid cooling */
+    int nics_per_node;
+    double nic_gbps;              /* per NIC, gigabits/s */
+    Curve gemm_eff;               /* GEMM efficiency vs per-GPU GEMM dimension */
+    double elementwise_eff;       /* achieved / peak HBM bandwidth for memory-bound kernels */
+    MigProfile mig[CAT_MAX_MIG];
+    int n_mig;
+    char source[CAT_TEXT_LEN];
+    char as_of[16];               /* "2026-11-09" */
+    char notes[CAT_TEXT_LEN];     /* unverified figures, caveats */
+} Accelerator;
+
+typedef enum { PROVIDER_AWS = 0, PROVIDER_GCP, PROVIDER_AZURE, PROVIDER_OTHER } Provider;
+const char *provider_name(Provider p);
+
+typedef struct {
+    char id[CAT_ID_LEN];          /* provider's own name: "p5.48xlarge" */
+    Provider provider;
+    char family[CAT_ID_LEN];      /* "p5", "a3", "ND H100 v5" */
+    char accelerator[CAT_ID_LEN]; /* catalog id */
+    int accel_count;
+    double network_gbps;          /* scale-out per instance, gigabits/s */
+    char region[32];
+    double on_demand_usd_h;       /* per instance-hour */
+    double spot_usd_h;            /* 0 = no spot offer */
+    double reserved_1y_discount;  /* fraction off on-demand: an assumption */
+    double reserved_3y_discount;
+    double spot_interruptions_per_day; /* assumption used to price spot */
+    char source[CAT_TEXT_LEN];
+    char as_of[16];
+    char price_notes[CAT_TEXT_LEN]; /* where the reserved discount came from … */
+} Instance;
+
+typedef struct {
+    char id[CAT_ID_LEN];          /* "lustre", "gpfs", "weka", "vast", "nfs" */
+    char unit_name[CAT_TEXT_LEN]; /* building block: "DDN AI400X2-Turbo" */
+    double unit_read_bw;          /* bytes/s per building block */
+    double unit_write_bw;
+    double unit_capacity_bytes;
+    double unit_power_w;
+    double unit_price_usd;
+    char source[CAT_TEXT_LEN];
+    char as_of[16];
+    char notes[CAT_TEXT_LEN];
+} StorageSystem;
+
+/* On-prem cost and facility assumptions (one set; the plan may override the
+ * ones it has keys for: PUE, power price). */
+typedef struct {
+    double switch_price_usd;      /* one leaf/spine/core switch */
+    double switch_power_w;
+    double link_price_usd;        /* one cable incl. two transceivers */
+    double facility_usd_per_kw;   /* build-out capex per kW of IT load */
+    double maintenance_frac_per_year; /* of hardware capex */
+    double staff_usd_per_mw_year;     /* operations staff per MW of IT */
+    double gpudirect_read_bw_per_gpu; /* bytes/s; storage read rule of thumb */
+    double mtbf_gpu_hours_default;
+    char source[CAT_TEXT_LEN];
+    char as_of[16];
+} CostAssumptions;
+
+typedef struct {
+    Accelerator *accelerators;
+    size_t n_accelerators;
+    Instance *instances;
+    size_t n_instances;
+    StorageSystem *storage;
+    size_t n_storage;
+    CostAssumptions costs;
+} Catalog;
+
+/* Case-insensitive lookups; NULL when absent. */
+const Accelerator *catalog_find_accelerator(const Catalog *c, const char *id);
+const Instance *catalog_find_instance(const Catalog *c, const char *id);
+const StorageSystem *catalog_find_storage(const Catalog *c, const char *id);
+const MigProfile *accelerator_find_mig(const Accelerator *a, const char *profile);
+
+#endif

@@ -1,0 +1,27 @@
+/* model/headline.h — the headline numbers of a plan, one flat list that the
+ * CSV export, `gpuplan compare`, the TUI's compare view and the summary all
+ * share, so they never disagree about what a number is called or which way
+ * is better. */
+#ifndef GPUPLAN_MODEL_HEADLINE_H
+#define GPUPLAN_MODEL_HEADLINE_H
+
+#include "plan.h"
+
+typedef enum { BETTER_LOWER = 0, BETTER_HIGHER, BETTER_NEITHER } Better;
+
+typedef struct {
+    char section[24];        /* "workload", "cluster", "power", "cost", "schedule" */
+    char subject[PLAN_NAME_LEN]; /* workload or team name, "" for plan-wide */
+    char metric[40];         /* "gpus", "train_days", "tco_usd" … (snake case) */
+    char label[48];          /* "Days to train" */
+    double value;
+    char unit[16];           /* "GPUs", "days", "USD", "kW", "h", "" */
+    Better better;
+} Headline;
+
+#define HEADLINE_MAX 512
+
+/* Fill out[0..max) and return how many.  Only stages that ran contribute. */
+int headline_collect(const Plan *p, const PlanResult *r, Headline *out, int max);
+
+#endif

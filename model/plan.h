@@ -1,0 +1,458 @@
+/* model/plan.h — a plan (what the user describes) and its result (what the
+ * model computes).
+ *
+ * A Plan is flat: fixed arrays, no owned pointers (except the borrowed trace,
+ * see TenancySpec), so it can be copied with `=` — the TUI's undo stack and
+ * the recompute worker rely on that.  Numeric fields hold SI base units
+ * (seconds, bytes, bits/s for links, USD); 0 (or the *_AUTO value) means
+ * "auto / not given" wherever the plan format allows "auto".
+ *
+ * The PlanResult is likewise flat and owned by the caller.
+ */
+#ifndef GPUPLAN_MODEL_PLAN_H
+#define GPUPLAN_MODEL_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "catalog.h"
+
+#define PLAN_NAME_LEN 65
+#define PLAN_TEXT_LEN 256
+#define PLAN_MAX_WORKLOADS 32
+#define PLAN_MAX_TEAMS 32
+#define PLAN_MAX_JOBS 16      /* job classes per team */
+#define PLAN_FORMAT_VERSION 1
+
+/* ---------------------------------------------------------------- inputs */
+
+typedef enum { WL_TRAINING = 0, WL_INFERENCE } WorkloadKind;
+typedef enum { RECOMPUTE_AUTO = -1, RECOMPUTE_NONE = 0, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } Recompute;
+typedef enum { SITE_ONPREM = 0, SITE_CLOUD } SiteKind;
+typedef enum { PRICING_ON_DEMAND = 0, PRICING_RESERVED_1Y, PRICING_RESERVED_3Y, PRICING_SPOT } Pricing;
+typedef enum { COOLING_AIR = 0, COOLING_LIQUID } Cooling;
+typedef enum { FABRIC_INFINIBAND = 0, FABRIC_ROCE } Fabric;
+typedef enum { TOPO_RAIL_OPTIMIZED = 0, TOPO_FAT_TREE } Topology;
+typedef enum { STORAGE_LUSTRE = 0, STORAGE_GPFS, STORAGE_WEKA, STORAGE_VAST, STORAGE_NFS } StorageKind;
+typedef enum { POLICY_FIFO = 0, POLICY_FAIR_SHARE, POLICY_PRIORITY } SchedPolicy;
+typedef enum { DUR_LOGNORMAL = 0, DUR_EXPONENTIAL, DUR_FIXED } DurationDist;
+typedef enum { PRIO_LOW = 0, PRIO_NORMAL, PRIO_HIGH } JobPriority;
+
+/* A transformer's shape.  Zero in an optional field means its default
+ * (kv_heads = heads, expert_ffn_hidden = ffn_hidden, head_dim = hidden/heads). */
+typedef struct {
+    char preset[32];          /* preset it came from, "" when given as a shape */
+    int layers;
+    int hidden;
+    int ffn_hidden;
+    int heads;
+    int kv_heads;
+    int head_dim;             /* 0 = hidden / heads */
+    int vocab;
+    bool glu;                 /* 3-matrix (SwiGLU) MLP */
+    bool tied_embeddings;     /* input embedding shared with the output head */
+    int experts;              /* routed experts; 1 = dense */
+    int experts_per_token;
+    int shared_experts;
+    int expert_ffn_hidden;    /* 0 = ffn_hidden */
+    int dense_layers;         /* leading dense (non-MoE) layers, DeepSeek-style */
+    /* Multi-head latent attention (DeepSeek-V2/V3); kv_lora_rank 0 = no MLA. */
+    int q_lora_rank;
+    int kv_lora_rank;
+    int qk_rope_head_dim;
+    int qk_nope_head_dim;
+    int v_head_dim;
+    double params;            /* given total; 0 = derive from the shape */
+} ModelShape;
+
+typedef struct {
+    int tp, pp, vpp, cp, ep;  /* 0 = search */
+    int sp;                   /* -1 = search, 0 = off, 1 = on */
+} ParallelSpec;
+
+typedef struct {
+    char name[PLAN_NAME_LEN];
+    WorkloadKind kind;
+    char team[PLAN_NAME_LEN];        /* optional owner */
+    char accelerator[CAT_ID_LEN];    /* "" = the plan's */
+    ModelShape model;
+    Precision precision;
+
+    /* training */
+    int seq_len;
+    double tokens;                   /* total training tokens */
+    int global_batch;                /* sequences per step */
+    int micro_batch;                 /* 0 = search */
+    double optimizer_bytes_per_param;
+    int zero;                        /* 0..3 */
+    ParallelSpec parallel;
+    Recompute recompute;
+    bool flash_attention;
+    int gpus;                        /* fixed size; 0 = size for target_days */
+    double target_days;
+    double mfu;                      /* 0 = auto (modelled), else a fixed 0..1 */
+    double checkpoint_interval_s;    /* 0 = auto (Young/Daly) */
+
+    /* inference */
+    Precision kv_precision;
+    int prompt_tokens;
+    int output_tokens;
+    double requests_per_s;
+    double ttft_s;
+    double tpot_s;
+    int tp;                          /* 0 = search */
+    int replicas;                    /* 0 = enough for the rate */
+} Workload;
+
+typedef struct {
+    char name[PLAN_NAME_LEN];
+    double per_day;                  /* Poisson arrival rate */
+    double gpus;                     /* whole GPUs, or a fraction < 1 (time-shared) */
+    int min_gpus, max_gpus;          /* elastic when max_gpus > 0 */
+    char mig[24];                    /* MIG profile instead of whole GPUs, "" = none */
+    double hours;                    /* mean duration */
+    DurationDist duration;
+    double cv;                       /* coefficient of variation (lognormal) */
+    JobPriority priority;
+} JobClass;
+
+typedef struct {
+    char name[PLAN_NAME_LEN];
+    double weight;
+    int quota_gpus;
+    int borrow_gpus;                 /* -1 = unlimited */
+    JobClass jobs[PLAN_MAX_JOBS];
+    int n_jobs;
+} Team;
+
+/* One replayed job (from plans/trace.c). */
+typedef struct {
+    double submit_s;
+    double duration_s;
+    double gpus;                     /* may be fractional (openb gpu_milli) */
+    int team;                        /* index into TenancySpec.teams, or -1 */
+    JobPriority priority;
+} TraceJob;
+
+typedef struct {
+    int gpus;                        /* 0 = auto (capacity search) */
+    SchedPolicy policy;
+    bool preemption;
+    bool backfill;
+    double restore_s;
+    double horizon_s;
+    double wait_p95_s;
+    double mtbf_gpu_h;
+    uint64_t seed;
+    Team teams[PLAN_MAX_TEAMS];
+    int n_teams;
+    char trace[PLAN_TEXT_LEN];       /* path as written in the plan, "" = none */
+    /* Borrowed, not owned: the caller that loaded the trace keeps it alive
+     * for as long as any copy of the plan is evaluated. */
+    const TraceJob *trace_jobs;
+    size_t n_trace_jobs;
+} TenancySpec;
+
+typedef struct {
+    SiteKind kind;
+    char instance[CAT_ID_LEN];
+    Pricing pricing;
+    double rack_power_kw;
+    Cooling cooling;
+    double pue;
+    double power_price_kwh;          /* USD per kWh */
+    double headroom;                 /* fraction */
+} SiteSpec;
+
+typedef struct {
+    Fabric fabric;
+    double link_bps;                 /* per GPU, bits/s */
+    Topology topology;
+    double oversubscription;         /* 1 = non-blocking */
+    int switch_ports;
+} NetworkSpec;
+
+typedef struct {
+    StorageKind system;
+    double dataset_bytes;
+    int checkpoints_kept;
+    double checkpoint_stall_s;
+} StorageSpec;
+
+typedef struct {
+    int format;
+    char name[PLAN_NAME_LEN];
+    char description[PLAN_TEXT_LEN];
+    char accelerator[CAT_ID_LEN];
+    double horizon_years;
+    Workload workloads[PLAN_MAX_WORKLOADS];
+    int n_workloads;
+    SiteSpec site;
+    NetworkSpec network;
+    StorageSpec storage;
+    TenancySpec tenancy;
+} Plan;
+
+/* Fill *p with every default of PLAN-FORMAT.md (no workloads, no teams). */
+void plan_init(Plan *p);
+/* Defaults for one workload / team / job class of the given kind. */
+void workload_init(Workload *w, WorkloadKind kind);
+void team_init(Team *t);
+void jobclass_init(JobClass *j);
+
+/* The accelerator a workload runs on: its own, else the plan's. */
+const char *workload_accelerator(const Plan *p, const Workload *w);
+
+/* ---------------------------------------------------------------- results */
+
+/* An assumption a number rests on, shown beside it in the TUI and exports. */
+typedef struct {
+    char scope[PLAN_NAME_LEN];       /* "pretrain-405b", "cluster", "cost", … */
+    char text[PLAN_TEXT_LEN];        /* "GEMM efficiency 0.71 at h/t=2048 (Calculon-style curve, catalog)" */
+} Assumption;
+
+typedef struct {
+    int tp, pp, dp, cp, ep, vpp;
+    int micro_batch;
+    Recompute recompute;
+    bool sp;
+} Layout;
+
+typedef struct {
+    double weights, gradients, optimizer, activations, other, total; /* bytes per GPU */
+} TrainMemory;
+
+typedef struct {
+    double compute, tp_comm, pp_bubble, dp_comm, cp_comm, ep_comm, other; /* seconds */
+} StepBreakdown;
+
+typedef struct {
+    int gpus;
+    Layout layout;
+    double params, active_params;
+    double flops_per_step;           /* model FLOPs (no recompute) */
+    double flops_total;              /* model FLOPs for all tokens */
+    TrainMemory mem;
+    double hbm_bytes;                /* usable HBM of the accelerator */
+    bool fits;
+    double step_s;
+    StepBreakdown step;
+    double mfu;
+    double tokens_per_s;
+    double train_days;               /* wall clock, after goodput */
+    double gpu_hours;
+    double checkpoint_bytes;
+    double checkpoint_write_s;
+    double checkpoint_interval_s;
+    double job_mtbf_s;
+    double goodput;                  /* 0..1 */
+    double dataset_read_Bps;         /* bytes/s the storage must deliver */
+    double checkpoint_write_Bps;
+    /* layout search */
+    bool has_runner_up;
+    Layout runner_up;
+    double runner_up_step_s;
+    int layouts_tried;
+    int rejected_no_fit;
+    int rejected_indivisible;
+    int rejected_microbatches;
+} TrainResult;
+
+typedef struct {
+    double weights, kv_cache, other, total; /* bytes per GPU */
+} InferMemory;
+
+typedef struct {
+    int tp;
+    int replicas;
+    int gpus;
+    int batch_per_replica;
+    double kv_bytes_per_token;
+    InferMemory mem;
+    double prefill_s;
+    double queue_s;
+    double ttft_s;
+    double tpot_s;
+    double best_tpot_s;              /* fastest achievable, when the target is missed */
+    double output_tokens_per_s;      /* whole service */
+    double output_tokens_per_s_per_gpu;
+    double output_tokens_per_s_per_replica;
+    double gpu_hours_per_mtok;       /* GPU-hours per million output tokens */
+    bool meets_slo;
+} InferResult;
+
+/* The same workload on another accelerator (Sizing pane ranking). */
+typedef struct {
+    char accelerator[CAT_ID_LEN];
+    bool ok;
+    int gpus;
+    double days;                     /* training */
+    double tpot_s;                   /* inference */
+    double usd;                      /* rough cost of the run / per year, 0 = unknown */
+} AccelOption;
+
+#define PLAN_MAX_ALTS 20
+
+typedef struct {
+    char name[PLAN_NAME_LEN];
+    WorkloadKind kind;
+    char accelerator[CAT_ID_LEN];
+    bool ok;                         /* false: error says why (no layout fits, …) */
+    char error[PLAN_TEXT_LEN];
+    TrainResult train;
+    InferResult infer;
+    AccelOption alts[PLAN_MAX_ALTS];
+    int n_alts;
+} WorkloadResult;
+
+#define PLAN_MAX_RACK_GROUPS 8
+
+typedef struct {
+    int count;                       /* racks of this kind */
+    int nodes;                       /* nodes in each */
+    double kw;                       /* IT kW of each */
+    char role[24];                   /* "compute", "network", "storage" */
+} RackGroup;
+
+typedef struct {
+    char accelerator[CAT_ID_LEN];
+    int gpus;                        /* total */
+    int gpus_training, gpus_inference, gpus_pool, gpus_headroom;
+    int gpus_per_node;
+    int nodes;
+    int gpus_per_domain;
+    int nvlink_domains;
+    int racks;                       /* compute racks */
+    int nodes_per_rack;
+    int scalable_units;
+    int leaf_switches, spine_switches, core_switches;
+    int links;                       /* all */
+    int links_node_leaf, links_leaf_spine, links_spine_core;
+    double scaleout_bw_per_gpu;      /* bytes/s above the leaf after oversubscription */
+    double storage_read_Bps;
+    double storage_write_Bps;
+    double storage_capacity_bytes;
+    int storage_units;
+    bool liquid_required;
+    RackGroup rack_groups[PLAN_MAX_RACK_GROUPS];
+    int n_rack_groups;
+} ClusterResult;
+
+typedef struct {
+    double it_kw;
+    double gpu_nodes_kw, network_kw, storage_kw;
+    double facility_kw;
+    double rack_kw;                  /* hottest compute rack */
+    double rack_limit_kw;
+    Cooling cooling;
+    bool cooling_ok;                 /* the plan's cooling can take the racks */
+    char verdict[PLAN_TEXT_LEN];     /* "air is enough" / "liquid required: …" */
+    double energy_mwh_per_year;
+    double energy_usd_per_year;
+} PowerResult;
+
+typedef enum { COST_ONPREM = 0, COST_CLOUD } CostKind;
+
+#define PLAN_MAX_COST_OPTIONS 64
+
+typedef struct {
+    char name[96];                   /* "on-prem H100-SXM", "p5.48xlarge reserved-3y" */
+    CostKind kind;
+    char provider[16];
+    char instance[CAT_ID_LEN];
+    char accelerator[CAT_ID_LEN];
+    Pricing pricing;
+    int gpus;
+    double capex_usd;
+    double opex_usd_per_year;
+    double tco_usd;                  /* over the plan's horizon */
+    double usd_per_gpu_hour;
+    double usd_per_training_run;     /* sum over training workloads, 0 = none */
+    double usd_per_million_tokens;   /* output tokens, 0 = no inference */
+    double breakeven_utilization;    /* on-prem beats this option above it; 0 = n/a */
+    char source[PLAN_TEXT_LEN];
+    char as_of[16];
+} CostOption;
+
+typedef struct {
+    CostOption options[PLAN_MAX_COST_OPTIONS]; /* sorted by tco_usd ascending */
+    int n_options;
+    int cheapest;                    /* index, -1 = none */
+    double utilization;              /* on-prem utilisation used for $/GPU-hour */
+} CostResult;
+
+#define PLAN_SERIES_LEN 120
+
+typedef struct {
+    char name[PLAN_NAME_LEN];
+    int jobs;
+    double wait_hours_mean, wait_hours_p50, wait_hours_p95, wait_hours_max;
+    double jct_hours_mean;
+    double slowdown_mean;            /* JCT / run time */
+    double gpu_hours;
+    double borrowed_gpu_hours;
+    int preemptions;
+    double lost_gpu_hours;
+} TeamSchedResult;
+
+/* Starvation view: per job class (team × class). */
+typedef struct {
+    char team[PLAN_NAME_LEN];
+    char name[PLAN_NAME_LEN];
+    int jobs;
+    double gpus;
+    double wait_hours_p95;
+    double slowdown_mean;
+} ClassSchedResult;
+
+#define PLAN_MAX_CLASSES (PLAN_MAX_TEAMS * 4)
+
+typedef struct {
+    bool ran;                        /* false when the plan has no tenancy */
+    SchedPolicy policy;
+    int gpus;                        /* pool simulated */
+    double utilization;              /* busy GPU-time / capacity */
+    int jobs_submitted;
+    int jobs_completed;
+    double fragmentation;            /* mean free GPUs the head job could not use / pool */
+    double goodput;                  /* useful GPU-hours / consumed */
+    int failures;
+    int preemptions;
+    uint64_t events;
+    TeamSchedResult teams[PLAN_MAX_TEAMS];
+    int n_teams;
+    ClassSchedResult classes[PLAN_MAX_CLASSES];
+    int n_classes;
+    double util_series[PLAN_SERIES_LEN];
+    double queue_series[PLAN_SERIES_LEN];
+    int recommended_gpus;            /* capacity search result, 0 = not searched */
+    bool meets_target;
+    bool cancelled;
+} ScheduleResult;
+
+#define PLAN_MAX_WARNINGS 32
+#define PLAN_MAX_ASSUMPTIONS 96
+
+typedef struct {
+    WorkloadResult workloads[PLAN_MAX_WORKLOADS];
+    int n_workloads;
+    ClusterResult cluster;
+    PowerResult power;
+    CostResult cost;
+    ScheduleResult schedule;
+    char warnings[PLAN_MAX_WARNINGS][PLAN_TEXT_LEN];
+    int n_warnings;
+    Assumption assumptions[PLAN_MAX_ASSUMPTIONS];
+    int n_assumptions;
+    /* which stages ran */
+    bool have_sizing, have_layout, have_power, have_schedule, have_cost;
+} PlanResult;
+
+/* Printf-style helpers for stages: append a warning / an assumption
+ * (silently dropped when the array is full). */
+void result_warn(PlanResult *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void result_assume(PlanResult *r, const char *scope, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

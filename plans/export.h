@@ -1,0 +1,29 @@
+/* plans/export.h — a plan and its result in the forms its audiences use
+ * (PLAN-FORMAT.md `gpuplan export`).  Every exporter writes a malloc'd
+ * NUL-terminated string (caller frees) and returns NULL only on ENOMEM. */
+#ifndef GPUPLAN_PLANS_EXPORT_H
+#define GPUPLAN_PLANS_EXPORT_H
+
+#include "catalog.h"
+#include "plan.h"
+
+typedef enum {
+    EXPORT_MD = 0, EXPORT_HTML, EXPORT_CSV, EXPORT_JSON, EXPORT_YAML,
+    EXPORT_KUEUE, EXPORT_VOLCANO, EXPORT_SLURM, EXPORT_COUNT
+} ExportFormat;
+
+/* "md" … "slurm" → format; -1 when unknown. */
+int export_format_from_name(const char *name);
+const char *export_format_name(ExportFormat f);
+const char *export_format_extension(ExportFormat f);
+
+/* The `eval --json` object (PLAN-FORMAT.md). pretty: indented. */
+char *export_json(const Plan *p, const PlanResult *r, int pretty);
+/* One plan in format f. version: stored version (0 = unsaved). */
+char *export_plan(ExportFormat f, const Plan *p, const PlanResult *r, const Catalog *c,
+                  int version);
+/* Two plans side by side (md, html, csv, json). */
+char *export_compare(ExportFormat f, const Plan *a, const PlanResult *ra, const Plan *b,
+                     const PlanResult *rb);
+
+#endif
