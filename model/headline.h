@@ -5,6 +5,8 @@
 #ifndef GPUPLAN_MODEL_HEADLINE_H
 #define GPUPLAN_MODEL_HEADLINE_H
 
+#include <stdbool.h>
+
 #include "plan.h"
 
 typedef enum { BETTER_LOWER = 0, BETTER_HIGHER, BETTER_NEITHER } Better;
@@ -23,5 +25,20 @@ typedef struct {
 
 /* Fill out[0..max) and return how many.  Only stages that ran contribute. */
 int headline_collect(const Plan *p, const PlanResult *r, Headline *out, int max);
+
+/* One row of a comparison: the same (section, subject, metric) in A and B. */
+typedef struct {
+    Headline h;              /* names, unit, direction; h.value is A's value */
+    bool in_a, in_b;
+    double a, b;
+    double delta;            /* b - a */
+    double pct;              /* delta / |a| * 100; 0 when a == 0 */
+    int verdict;             /* +1 B is better, -1 B is worse, 0 same or neutral */
+} HeadlineDelta;
+
+/* Pair A's and B's headlines by (section, subject, metric), A's order first,
+ * then rows only in B.  Returns the number of rows written (≤ max). */
+int headline_compare(const Headline *a, int na, const Headline *b, int nb, HeadlineDelta *out,
+                     int max);
 
 #endif

@@ -22,6 +22,9 @@ char *export_json(const Plan *p, const PlanResult *r, int pretty);
 /* One plan in format f. version: stored version (0 = unsaved). */
 char *export_plan(ExportFormat f, const Plan *p, const PlanResult *r, const Catalog *c,
                   int version);
+/* Two plans as one JSON object {a, b, deltas[]} (`compare --json`). */
+char *export_compare_json(const Plan *a, const PlanResult *ra, const Plan *b,
+                          const PlanResult *rb);
 /* Two plans side by side (md, html, csv, json). */
 char *export_compare(ExportFormat f, const Plan *a, const PlanResult *ra, const Plan *b,
                      const PlanResult *rb);
