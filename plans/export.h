@@ -4,6 +4,9 @@
 #ifndef GPUPLAN_PLANS_EXPORT_H
 #define GPUPLAN_PLANS_EXPORT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "catalog.h"
 #include "plan.h"
 
@@ -28,5 +31,12 @@ char *export_compare_json(const Plan *a, const PlanResult *ra, const Plan *b,
 /* Two plans side by side (md, html, csv, json). */
 char *export_compare(ExportFormat f, const Plan *a, const PlanResult *ra, const Plan *b,
                      const PlanResult *rb);
+
+/* Formats export_compare() can write. */
+bool export_compare_supported(ExportFormat f);
+
+/* Write data to path atomically (temp file, fsync, rename): an existing file
+ * is intact on any failure.  Returns 0, or -1 with a message in err. */
+int export_write_file(const char *path, const char *data, char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,73 @@
+/* cli/cli.h — shared state and helpers of the headless commands. */
+#ifndef GPUPLAN_CLI_H
+#define GPUPLAN_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "catalog.h"
+#include "diag.h"
+#include "plan.h"
+#include "store.h"
+#include "trace.h"
+
+/* Exit statuses (PLAN-FORMAT.md "The command line"). */
+enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
+
+typedef struct {
+    const char *db_path;       /* --db, NULL = default */
+    const char *catalog_dir;   /* --catalog: user overrides, NULL = none */
+    const char *theme;         /* --theme */
+    Catalog catalog;
+    bool catalog_loaded;
+    Store *store;
+} Cli;
+
+/* One loaded plan and what it borrows (the trace). */
+typedef struct {
+    Plan plan;
+    Trace trace;
+    bool has_trace;
+    char source[512];          /* file path or "store:NAME@vN" */
+    int version;               /* stored version, 0 for a file */
+} LoadedPlan;
+
+typedef int (*CmdFn)(Cli *cli, int argc, char **argv);
+
+/* Print "gpuplan: <msg>" to stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print a Diag as "gpuplan: FILE:LINE:COL: message". */
+void cli_diag(const Diag *d);
+
+/* Load the catalog (data dir + --catalog) once. Returns an exit status. */
+int cli_catalog(Cli *cli);
+/* Open the store (creating and seeding it on first use). Returns an exit status. */
+int cli_store(Cli *cli);
+/* Load a plan from a file path or a stored name ("NAME" or "NAME@N" for
+ * version N), with its trace when the plan names one.  Returns an exit status. */
+int cli_load_plan(Cli *cli, const char *ref, LoadedPlan *out);
+void cli_free_plan(LoadedPlan *lp);
+/* Evaluate (heap result, caller frees).  NULL on ENOMEM. */
+PlanResult *cli_evaluate(Cli *cli, const Plan *p);
+
+/* Write text to path atomically, or to stdout when path is NULL or "-". */
+int cli_write_output(const char *path, const char *text);
+
+/* Option helpers: true when argv[i] is `name`. */
+bool cli_is(const char *arg, const char *name);
+
+/* Human formatting: thousands separators, SI-scaled values, money. */
+const char *fmt_int(long long v, char *buf, size_t len);
+const char *fmt_si(double v, const char *unit, char *buf, size_t len);
+const char *fmt_usd(double v, char *buf, size_t len);
+
+int cmd_eval(Cli *cli, int argc, char **argv);
+int cmd_simulate(Cli *cli, int argc, char **argv);
+int cmd_save(Cli *cli, int argc, char **argv);
+int cmd_list(Cli *cli, int argc, char **argv);
+int cmd_show(Cli *cli, int argc, char **argv);
+int cmd_compare(Cli *cli, int argc, char **argv);
+int cmd_export(Cli *cli, int argc, char **argv);
+int cmd_catalog(Cli *cli, int argc, char **argv);
+
+#endif

@@ -1,0 +1,294 @@
+/* cli/cmd_eval.c — `gpuplan eval` and `gpuplan simulate`. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "evaluate.h"
+#include "export.h"
+#include "sched/sched.h"
+#include "yaml_plan.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+static void print_training(const WorkloadResult *w)
+{
+    const TrainResult *t = &w->train;
+    const Layout *l = &t->layout;
+    char a[32], b[32], c[32];
+    printf("  %-18s training   %s x %s\n", w->name, w->accelerator, fmt_int(t->gpus, a, sizeof a));
+    printf("      layout   tp%d pp%d dp%d cp%d ep%d vpp%d, micro-batch %d, recompute %s%s\n",
+           l->tp, l->pp, l->dp, l->cp, l->ep, l->vpp, l->micro_batch,
+           plan_recompute_name(l->recompute), l->sp ? ", sequence parallel" : "");
+    if (t->has_runner_up)
+        printf("      runner-up tp%d pp%d dp%d cp%d ep%d vpp%d mb%d: %.2f s/step\n",
+               t->runner_up.tp, t->runner_up.pp, t->runner_up.dp, t->runner_up.cp,
+               t->runner_up.ep, t->runner_up.vpp, t->runner_up.micro_batch, t->runner_up_step_s);
+    printf("      model    %s params (%s active), %s FLOPs/step\n", fmt_si(t->params, "", a, sizeof a),
+           fmt_si(t->active_params, "", b, sizeof b), fmt_si(t->flops_per_step, "", c, sizeof c));
+    printf("      memory   %.1f / %.1f GiB per GPU (weights %.1f, grads %.1f, optimizer %.1f, "
+           "activations %.1f, other %.1f)%s\n",
+           t->mem.total / GIB, t->hbm_bytes / GIB, t->mem.weights / GIB, t->mem.gradients / GIB,
+           t->mem.optimizer / GIB, t->mem.activations / GIB, t->mem.other / GIB,
+           t->fits ? "" : "  DOES NOT FIT");
+    printf("      step     %.3f s (compute %.3f, TP %.3f, PP bubble %.3f, DP %.3f, CP %.3f, "
+           "EP %.3f, other %.3f)\n",
+           t->step_s, t->step.compute, t->step.tp_comm, t->step.pp_bubble, t->step.dp_comm,
+           t->step.cp_comm, t->step.ep_comm, t->step.other);
+    printf("      speed    MFU %.1f %%, %s tokens/s, %.1f days, %s GPU-hours\n", t->mfu * 100,
+           fmt_si(t->tokens_per_s, "", a, sizeof a), t->train_days,
+           fmt_si(t->gpu_hours, "", b, sizeof b));
+    printf("      failures job MTBF %.1f h, checkpoint %s every %.0f min, goodput %.1f %%\n",
+           t->job_mtbf_s / 3600, fmt_si(t->checkpoint_bytes, "B", a, sizeof a),
+           t->checkpoint_interval_s / 60, t->goodput * 100);
+}
+
+static void print_inference(const WorkloadResult *w)
+{
+    const InferResult *i = &w->infer;
+    char a[32], b[32];
+    printf("  %-18s inference  %s x %s\n", w->name, w->accelerator, fmt_int(i->gpus, a, sizeof a));
+    printf("      layout   tp%d x %d replicas, batch %d per replica, KV %s/token\n", i->tp,
+           i->replicas, i->batch_per_replica, fmt_si(i->kv_bytes_per_token, "B", a, sizeof a));
+    printf("      memory   %.1f GiB per GPU (weights %.1f, KV cache %.1f, other %.1f)\n",
+           i->mem.total / GIB, i->mem.weights / GIB, i->mem.kv_cache / GIB, i->mem.other / GIB);
+    printf("      latency  TTFT %.0f ms (prefill %.0f, queue %.0f), TPOT %.1f ms — %s\n",
+           i->ttft_s * 1e3, i->prefill_s * 1e3, i->queue_s * 1e3, i->tpot_s * 1e3,
+           i->meets_slo ? "meets SLO" : "MISSES SLO");
+    printf("      speed    %s output tokens/s (%s per GPU), %.2f GPU-hours per M tokens\n",
+           fmt_si(i->output_tokens_per_s, "", a, sizeof a),
+           fmt_si(i->output_tokens_per_s_per_gpu, "", b, sizeof b), i->gpu_hours_per_mtok);
+}
+
+static void print_schedule(const ScheduleResult *s, double target_h)
+{
+    char a[32];
+    if (!s->ran) {
+        printf("SCHEDULE  no tenancy (no teams, no trace)\n");
+        return;
+    }
+    printf("SCHEDULE  %s on %s GPUs%s: utilisation %.1f %%, %d/%d jobs done, %d preemptions, "
+           "%d failures, goodput %.1f %%\n",
+           plan_policy_name(s->policy), fmt_int(s->gpus, a, sizeof a),
+           s->recommended_gpus ? " (smallest pool meeting the wait target)" : "",
+           s->utilization * 100, s->jobs_completed, s->jobs_submitted, s->preemptions,
+           s->failures, s->goodput * 100);
+    if (s->recommended_gpus && !s->meets_target)
+        printf("          no pool searched meets the p95 wait target of %.1f h\n", target_h);
+    printf("          %-16s %7s %9s %9s %9s %9s %7s\n", "team", "jobs", "wait p50", "wait p95",
+           "wait max", "GPU-h", "preempt");
+    for (int i = 0; i < s->n_teams; i++) {
+        const TeamSchedResult *t = &s->teams[i];
+        printf("          %-16s %7d %8.2fh %8.2fh %8.2fh %9.0f %7d\n", t->name, t->jobs,
+               t->wait_hours_p50, t->wait_hours_p95, t->wait_hours_max, t->gpu_hours,
+               t->preemptions);
+    }
+}
+
+static void print_report(const LoadedPlan *lp, const PlanResult *r)
+{
+    const Plan *p = &lp->plan;
+    char a[32], b[32], c[32];
+    printf("%s%s%s\n", p->name, p->description[0] ? " — " : "", p->description);
+    printf("source %s, accelerator %s, horizon %.4g years\n\n", lp->source, p->accelerator,
+           p->horizon_years);
+    if (r->n_workloads)
+        printf("WORKLOADS\n");
+    for (int i = 0; i < r->n_workloads; i++) {
+        const WorkloadResult *w = &r->workloads[i];
+        if (!w->ok) {
+            printf("  %-18s %-10s %s: %s\n", w->name, plan_kind_name(w->kind), w->accelerator,
+                   w->error);
+            continue;
+        }
+        if (w->kind == WL_TRAINING)
+            print_training(w);
+        else
+            print_inference(w);
+    }
+    if (r->have_schedule)
+        print_schedule(&r->schedule, p->tenancy.wait_p95_s / 3600);
+    if (r->have_layout) {
+        const ClusterResult *k = &r->cluster;
+        printf("CLUSTER   %s %s GPUs (training %d, inference %d, pool %d, headroom %d) in %s "
+               "nodes, %d NVLink domains of %d, %d racks of %d nodes\n",
+               k->accelerator, fmt_int(k->gpus, a, sizeof a), k->gpus_training,
+               k->gpus_inference, k->gpus_pool, k->gpus_headroom, fmt_int(k->nodes, b, sizeof b),
+               k->nvlink_domains, k->gpus_per_domain, k->racks, k->nodes_per_rack);
+        printf("FABRIC    %s %s, %d scalable units: %d leaf, %d spine, %d core switches, %s links; "
+               "%.1f GB/s per GPU above the leaf\n",
+               plan_fabric_name(p->network.fabric), plan_topology_name(p->network.topology),
+               k->scalable_units, k->leaf_switches, k->spine_switches, k->core_switches,
+               fmt_int(k->links, c, sizeof c), k->scaleout_bw_per_gpu / 1e9);
+        printf("STORAGE   %s: read %.1f GB/s, write %.1f GB/s, %s, %d building blocks\n",
+               plan_storage_name(p->storage.system), k->storage_read_Bps / 1e9,
+               k->storage_write_Bps / 1e9, fmt_si(k->storage_capacity_bytes, "B", a, sizeof a),
+               k->storage_units);
+    }
+    if (r->have_power) {
+        const PowerResult *w = &r->power;
+        printf("POWER     IT %s, facility %s (PUE %.2f), hottest rack %.1f / %.1f kW, %s; "
+               "%s/year (%s)\n",
+               fmt_si(w->it_kw * 1e3, "W", a, sizeof a), fmt_si(w->facility_kw * 1e3, "W", b, sizeof b),
+               p->site.pue, w->rack_kw, w->rack_limit_kw, w->verdict,
+               fmt_si(w->energy_mwh_per_year * 1e6, "Wh", c, sizeof c),
+               fmt_usd(w->energy_usd_per_year, a, sizeof a));
+    }
+    if (r->have_cost && r->cost.n_options > 0) {
+        printf("COST      over %.4g years (cheapest first)\n", p->horizon_years);
+        printf("          %-44s %12s %12s %12s %9s\n", "option", "capex", "opex/yr", "TCO", "$/GPU-h");
+        int shown = 0;
+        for (int i = 0; i < r->cost.n_options && shown < 12; i++, shown++) {
+            const CostOption *o = &r->cost.options[i];
+            printf("          %-44.44s %12s %12s %12s %9.2f\n", o->name,
+                   fmt_usd(o->capex_usd, a, sizeof a), fmt_usd(o->opex_usd_per_year, b, sizeof b),
+                   fmt_usd(o->tco_usd, c, sizeof c), o->usd_per_gpu_hour);
+        }
+        if (r->cost.n_options > shown)
+            printf("          … %d more options (eval --json lists all)\n",
+                   r->cost.n_options - shown);
+    }
+    if (r->n_warnings) {
+        printf("WARNINGS\n");
+        for (int i = 0; i < r->n_warnings; i++)
+            printf("  - %s\n", r->warnings[i]);
+    }
+}
+
+/* --strict: a plan that cannot be met is an error. */
+static bool plan_unmet(const PlanResult *r)
+{
+    for (int i = 0; i < r->n_workloads; i++) {
+        const WorkloadResult *w = &r->workloads[i];
+        if (!w->ok)
+            return true;
+        if (w->kind == WL_TRAINING && !w->train.fits)
+            return true;
+        if (w->kind == WL_INFERENCE && !w->infer.meets_slo)
+            return true;
+    }
+    if (r->have_schedule && r->schedule.ran && r->schedule.recommended_gpus &&
+        !r->schedule.meets_target)
+        return true;
+    return r->have_power && !r->power.cooling_ok;
+}
+
+int cmd_eval(Cli *cli, int argc, char **argv)
+{
+    const char *ref = NULL;
+    bool json = false, strict = false;
+    for (int i = 0; i < argc; i++) {
+        if (cli_is(argv[i], "--json"))
+            json = true;
+        else if (cli_is(argv[i], "--strict"))
+            strict = true;
+        else if (argv[i][0] == '-' || ref) {
+            cli_error("eval: unexpected argument '%s' (usage: gpuplan eval FILE|NAME [--json] "
+                      "[--strict])", argv[i]);
+            return EXIT_USAGE;
+        } else
+            ref = argv[i];
+    }
+    if (!ref) {
+        cli_error("eval: which plan? (usage: gpuplan eval FILE|NAME [--json] [--strict])");
+        return EXIT_USAGE;
+    }
+    LoadedPlan *lp = calloc(1, sizeof *lp);
+    if (!lp)
+        return EXIT_IO;
+    int rc = cli_load_plan(cli, ref, lp);
+    if (rc) {
+        cli_free_plan(lp);
+        free(lp);
+        return rc;
+    }
+    PlanResult *r = cli_evaluate(cli, &lp->plan);
+    if (!r) {
+        cli_free_plan(lp);
+        free(lp);
+        return EXIT_IO;
+    }
+    if (json) {
+        char *s = export_json(&lp->plan, r, 1);
+        if (s)
+            fputs(s, stdout);
+        free(s);
+    } else {
+        print_report(lp, r);
+    }
+    rc = strict && plan_unmet(r) ? EXIT_INVALID : EXIT_OK;
+    if (rc)
+        cli_error("%s: the plan cannot be met (--strict)", ref);
+    free(r);
+    cli_free_plan(lp);
+    free(lp);
+    return rc;
+}
+
+int cmd_simulate(Cli *cli, int argc, char **argv)
+{
+    const char *ref = NULL;
+    bool json = false;
+    long gpus = -1;
+    for (int i = 0; i < argc; i++) {
+        if (cli_is(argv[i], "--json")) {
+            json = true;
+        } else if (cli_is(argv[i], "--gpus") && i + 1 < argc) {
+            char *end;
+            gpus = strtol(argv[++i], &end, 10);
+            if (*end || gpus <= 0 || gpus > 10000000) {
+                cli_error("simulate: --gpus takes a whole number of GPUs, got '%s'", argv[i]);
+                return EXIT_USAGE;
+            }
+        } else if (argv[i][0] == '-' || ref) {
+            cli_error("simulate: unexpected argument '%s' (usage: gpuplan simulate FILE|NAME "
+                      "[--json] [--gpus N])", argv[i]);
+            return EXIT_USAGE;
+        } else {
+            ref = argv[i];
+        }
+    }
+    if (!ref) {
+        cli_error("simulate: which plan? (usage: gpuplan simulate FILE|NAME [--json])");
+        return EXIT_USAGE;
+    }
+    LoadedPlan *lp = calloc(1, sizeof *lp);
+    PlanResult *r = calloc(1, sizeof *r);
+    if (!lp || !r) {
+        free(lp);
+        free(r);
+        return EXIT_IO;
+    }
+    int rc = cli_load_plan(cli, ref, lp);
+    if (rc == EXIT_OK) {
+        if (gpus > 0)
+            lp->plan.tenancy.gpus = (int)gpus;
+        EvalOptions opt = eval_options_default();
+        sched_stage(&lp->plan, &cli->catalog, &opt, r);
+        if (json) {
+            char *s = export_json(&lp->plan, r, 1);
+            if (s)
+                fputs(s, stdout);
+            free(s);
+        } else {
+            printf("%s — scheduling simulation over %.1f days\n", lp->plan.name,
+                   lp->plan.tenancy.horizon_s / 86400);
+            print_schedule(&r->schedule, lp->plan.tenancy.wait_p95_s / 3600);
+            for (int i = 0; i < r->schedule.n_classes; i++) {
+                const ClassSchedResult *k = &r->schedule.classes[i];
+                if (i == 0)
+                    printf("          %-16s %-16s %7s %7s %9s %9s\n", "team", "class", "jobs",
+                           "GPUs", "wait p95", "slowdown");
+                printf("          %-16s %-16s %7d %7.2f %8.2fh %9.2f\n", k->team, k->name,
+                       k->jobs, k->gpus, k->wait_hours_p95, k->slowdown_mean);
+            }
+            printf("          %llu events\n", (unsigned long long)r->schedule.events);
+        }
+    }
+    free(r);
+    cli_free_plan(lp);
+    free(lp);
+    return rc;
+}

@@ -1,0 +1,156 @@
+/* cli/cmd_store.c — `gpuplan save`, `list`, `show`. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "yaml_plan.h"
+
+int cmd_save(Cli *cli, int argc, char **argv)
+{
+    const char *file = NULL, *as = NULL, *note = "";
+    for (int i = 0; i < argc; i++) {
+        if (cli_is(argv[i], "--as") && i + 1 < argc)
+            as = argv[++i];
+        else if (cli_is(argv[i], "--note") && i + 1 < argc)
+            note = argv[++i];
+        else if (argv[i][0] == '-' || file) {
+            cli_error("save: unexpected argument '%s' (usage: gpuplan save FILE [--as NAME] "
+                      "[--note TEXT])", argv[i]);
+            return EXIT_USAGE;
+        } else
+            file = argv[i];
+    }
+    if (!file) {
+        cli_error("save: which file? (usage: gpuplan save FILE [--as NAME] [--note TEXT])");
+        return EXIT_USAGE;
+    }
+    int rc = cli_catalog(cli);
+    if (rc)
+        return rc;
+    Plan *p = calloc(1, sizeof *p);
+    if (!p)
+        return EXIT_IO;
+    Diag d = {0};
+    if (plan_load_file(file, &cli->catalog, p, &d) != 0) {
+        cli_diag(&d);
+        free(p);
+        return d.line > 0 ? EXIT_INVALID : EXIT_IO;
+    }
+    if (as) {
+        snprintf(p->name, sizeof p->name, "%s", as);
+        if (strlen(as) >= sizeof p->name || plan_validate(p, &cli->catalog, &d) != 0) {
+            if (strlen(as) >= sizeof p->name)
+                cli_error("save: --as '%s': a plan name has at most 64 characters", as);
+            else
+                cli_diag(&d);
+            free(p);
+            return EXIT_INVALID;
+        }
+    }
+    char *yaml = plan_to_yaml(p);
+    if (!yaml) {
+        free(p);
+        cli_error("out of memory");
+        return EXIT_IO;
+    }
+    int version = 0;
+    if ((rc = cli_store(cli)) == EXIT_OK) {
+        if (store_save_version(cli->store, p->name, yaml, note, &version, &d) != 0) {
+            cli_diag(&d);
+            rc = EXIT_IO;
+        } else {
+            printf("saved %s as version %d\n", p->name, version);
+        }
+    }
+    free(yaml);
+    free(p);
+    return rc;
+}
+
+static const char *fmt_time(long long t, char *buf, size_t len)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+    if (!localtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M", &tm))
+        snprintf(buf, len, "?");
+    return buf;
+}
+
+int cmd_list(Cli *cli, int argc, char **argv)
+{
+    const char *regex = NULL;
+    bool deleted = false;
+    for (int i = 0; i < argc; i++) {
+        if (cli_is(argv[i], "--deleted"))
+            deleted = true;
+        else if (regex) {
+            cli_error("list: unexpected argument '%s' (usage: gpuplan list [REGEX] [--deleted])",
+                      argv[i]);
+            return EXIT_USAGE;
+        } else
+            regex = argv[i];
+    }
+    int rc = cli_store(cli);
+    if (rc)
+        return rc;
+    StorePlanInfo *info = NULL;
+    int n = 0;
+    Diag d = {0};
+    if (store_list(cli->store, regex, deleted, &info, &n, &d) != 0) {
+        cli_diag(&d);
+        return EXIT_USAGE;
+    }
+    printf("%-32s %8s  %-16s  %s\n", "NAME", "VERSIONS", "UPDATED", "NOTE");
+    for (int i = 0; i < n; i++) {
+        char t[32];
+        printf("%-32s %8d  %-16s  %s%s\n", info[i].name, info[i].versions,
+               fmt_time(info[i].updated, t, sizeof t), info[i].deleted ? "(deleted) " : "",
+               info[i].note);
+    }
+    free(info);
+    return EXIT_OK;
+}
+
+int cmd_show(Cli *cli, int argc, char **argv)
+{
+    const char *name = NULL;
+    int version = 0;
+    for (int i = 0; i < argc; i++) {
+        if (cli_is(argv[i], "--version") && i + 1 < argc) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v <= 0 || v > 1000000000) {
+                cli_error("show: --version takes a version number, got '%s'", argv[i]);
+                return EXIT_USAGE;
+            }
+            version = (int)v;
+        } else if (argv[i][0] == '-' || name) {
+            cli_error("show: unexpected argument '%s' (usage: gpuplan show NAME [--version N])",
+                      argv[i]);
+            return EXIT_USAGE;
+        } else {
+            name = argv[i];
+        }
+    }
+    if (!name) {
+        cli_error("show: which plan? (usage: gpuplan show NAME [--version N])");
+        return EXIT_USAGE;
+    }
+    int rc = cli_store(cli);
+    if (rc)
+        return rc;
+    char *yaml = NULL;
+    int got = 0;
+    Diag d = {0};
+    if (store_load(cli->store, name, version, &yaml, &got, &d) != 0) {
+        cli_diag(&d);
+        return EXIT_IO;
+    }
+    fputs(yaml, stdout);
+    free(yaml);
+    return EXIT_OK;
+}

@@ -1,0 +1,64 @@
+/* cli/fmt.c — number formatting for people: 17,408  2.31 MW  $1.02B. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char *fmt_int(long long v, char *buf, size_t len)
+{
+    char digits[32];
+    snprintf(digits, sizeof digits, "%lld", v < 0 ? -v : v);
+    size_t n = strlen(digits), o = 0;
+    char tmp[48];
+    if (v < 0)
+        tmp[o++] = '-';
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            tmp[o++] = ',';
+        tmp[o++] = digits[i];
+    }
+    tmp[o] = '\0';
+    snprintf(buf, len, "%s", tmp);
+    return buf;
+}
+
+const char *fmt_si(double v, const char *unit, char *buf, size_t len)
+{
+    static const char *const pre[] = {"", "k", "M", "G", "T", "P", "E"};
+    if (!isfinite(v)) {
+        snprintf(buf, len, "n/a");
+        return buf;
+    }
+    double a = fabs(v);
+    int k = 0;
+    while (a >= 1000 && k < 6) {
+        a /= 1000;
+        v /= 1000;
+        k++;
+    }
+    int prec = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+    snprintf(buf, len, "%.*f %s%s", prec, v, pre[k], unit);
+    return buf;
+}
+
+const char *fmt_usd(double v, char *buf, size_t len)
+{
+    static const char *const suf[] = {"", "k", "M", "B", "T"};
+    if (!isfinite(v)) {
+        snprintf(buf, len, "n/a");
+        return buf;
+    }
+    double a = fabs(v);
+    int k = 0;
+    while (a >= 1000 && k < 4) {
+        a /= 1000;
+        k++;
+    }
+    double s = v / pow(1000, k);
+    int prec = k == 0 ? 2 : a >= 100 ? 0 : a >= 10 ? 1 : 2;
+    snprintf(buf, len, "%s$%.*f%s", s < 0 ? "-" : "", prec, fabs(s), suf[k]);
+    return buf;
+}

@@ -1,0 +1,308 @@
+/* cli/main.c — `gpuplan`: the dashboard with no command, else one of the
+ * headless commands of PLAN-FORMAT.md.  Global options may stand before or
+ * after the command (`gpuplan --db X list` = `gpuplan list --db X`). */
+#include "config.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "catalog_yaml.h"
+#include "cli.h"
+#include "datadir.h"
+#include "evaluate.h"
+#include "yaml_plan.h"
+#include "../tui/tui.h"
+
+typedef struct {
+    const char *name;
+    CmdFn fn;
+    const char *usage;
+    const char *help;
+} Command;
+
+static const Command commands[] = {
+    {"eval", cmd_eval, "eval FILE|NAME[@VERSION] [--json] [--strict]",
+     "Evaluate a plan file or a stored plan and print the sized cluster.\n"
+     "  --json     print the eval object of PLAN-FORMAT.md\n"
+     "  --strict   exit 1 when a workload does not fit or misses its SLO"},
+    {"save", cmd_save, "save FILE [--as NAME] [--note TEXT]",
+     "Store a plan file as a new version (under its own name, or NAME)."},
+    {"list", cmd_list, "list [REGEX] [--deleted]",
+     "List stored plans whose name matches REGEX (PCRE2) with versions and last change."},
+    {"show", cmd_show, "show NAME [--version N]",
+     "Print a stored plan (latest version, or version N) as canonical YAML."},
+    {"compare", cmd_compare, "compare A B [--json]",
+     "Two plans (files, stored names, or NAME@VERSION) side by side with deltas."},
+    {"export", cmd_export, "export FILE|NAME[@VERSION] --format F [-o FILE]",
+     "Export a plan: md | html | csv | json | yaml | kueue | volcano | slurm.\n"
+     "  -o FILE    write to FILE (atomically) instead of standard output"},
+    {"catalog", cmd_catalog, "catalog [REGEX] [--json]",
+     "List catalog accelerators and cloud instances whose id matches REGEX."},
+    {"simulate", cmd_simulate, "simulate FILE|NAME[@VERSION] [--json] [--gpus N]",
+     "Run only the scheduling simulation of a plan's tenancy.\n"
+     "  --gpus N   simulate a fixed pool of N GPUs instead of the plan's"},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gpuplan [OPTIONS] [COMMAND [ARGS]]\n\n"
+               "With no command, opens the dashboard on the plan store.\n\n"
+               "commands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(f, "  gpuplan %s\n", commands[i].usage);
+    fprintf(f, "\noptions (before or after the command):\n"
+               "  --db PATH        plan store (default $XDG_DATA_HOME/gpuplan/plans.db)\n"
+               "  --catalog DIR    extra catalog YAML files that add or override entries\n"
+               "  --theme NAME     dashboard theme (default, dark, light, high-contrast, mono)\n"
+               "  --help           this help, or a command's (gpuplan eval --help)\n"
+               "  --version        print the version\n\n"
+               "exit status: 0 ok, 1 invalid plan, 2 usage error, 3 store or I/O error\n");
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("gpuplan: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void cli_diag(const Diag *d)
+{
+    char buf[1024];
+    fprintf(stderr, "gpuplan: %s\n", diag_format(d, buf, sizeof buf));
+}
+
+bool cli_is(const char *arg, const char *name)
+{
+    return arg && strcmp(arg, name) == 0;
+}
+
+int cli_catalog(Cli *cli)
+{
+    if (cli->catalog_loaded)
+        return EXIT_OK;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/catalog", datadir_get());
+    Diag d = {0};
+    if (catalog_load(&cli->catalog, dir, cli->catalog_dir, &d) != 0) {
+        cli_diag(&d);
+        return EXIT_IO;
+    }
+    cli->catalog_loaded = true;
+    return EXIT_OK;
+}
+
+int cli_store(Cli *cli)
+{
+    if (cli->store)
+        return EXIT_OK;
+    char path[4096];
+    if (cli->db_path) {
+        snprintf(path, sizeof path, "%s", cli->db_path);
+    } else if (datadir_default_db(path, sizeof path) != 0) {
+        cli_error("cannot find a place for the plan store (set XDG_DATA_HOME or HOME, or "
+                  "pass --db PATH)");
+        return EXIT_IO;
+    }
+    char seed[4096];
+    snprintf(seed, sizeof seed, "%s/examples", datadir_get());
+    Diag d = {0};
+    cli->store = store_open(path, seed, false, &d);
+    if (!cli->store) {
+        cli_diag(&d);
+        return EXIT_IO;
+    }
+    return EXIT_OK;
+}
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Load the plan's trace, resolved relative to the plan file's folder. */
+static int load_trace(const char *plan_path, LoadedPlan *lp)
+{
+    const char *t = lp->plan.tenancy.trace;
+    if (!t[0])
+        return EXIT_OK;
+    char path[4096];
+    if (t[0] == '/' || !plan_path) {
+        snprintf(path, sizeof path, "%s", t);
+    } else {
+        char tmp[4096];
+        snprintf(tmp, sizeof tmp, "%s", plan_path);
+        snprintf(path, sizeof path, "%s/%s", dirname(tmp), t);
+    }
+    Diag d = {0};
+    if (trace_load(path, TRACE_AUTO, false, &lp->trace, &d) != 0) {
+        cli_diag(&d);
+        return EXIT_INVALID;
+    }
+    lp->has_trace = true;
+    if (lp->trace.skipped > 0) {
+        char buf[1024];
+        cli_error("warning: %zu malformed trace rows skipped; first: %s", lp->trace.skipped,
+                  diag_format(&lp->trace.first_skip, buf, sizeof buf));
+    }
+    lp->plan.tenancy.trace_jobs = lp->trace.jobs;
+    lp->plan.tenancy.n_trace_jobs = lp->trace.n;
+    return EXIT_OK;
+}
+
+int cli_load_plan(Cli *cli, const char *ref, LoadedPlan *lp)
+{
+    memset(lp, 0, sizeof *lp);
+    int rc = cli_catalog(cli);
+    if (rc)
+        return rc;
+    Diag d = {0};
+    if (is_file(ref)) {
+        if (plan_load_file(ref, &cli->catalog, &lp->plan, &d) != 0) {
+            cli_diag(&d);
+            return d.line > 0 || !strstr(d.msg, "cannot") ? EXIT_INVALID : EXIT_IO;
+        }
+        snprintf(lp->source, sizeof lp->source, "%s", ref);
+        return load_trace(ref, lp);
+    }
+    /* a stored plan: NAME or NAME@VERSION */
+    char name[PLAN_NAME_LEN + 16];
+    snprintf(name, sizeof name, "%s", ref);
+    int version = 0;
+    char *at = strrchr(name, '@');
+    if (at) {
+        char *end;
+        errno = 0;
+        long v = strtol(at + 1, &end, 10);
+        if (*end == '\0' && at[1] && v > 0 && errno == 0) {
+            *at = '\0';
+            version = (int)v;
+        }
+    }
+    if ((rc = cli_store(cli)))
+        return rc;
+    char *yaml = NULL;
+    int got = 0;
+    if (store_load(cli->store, name, version, &yaml, &got, &d) != 0) {
+        if (!strchr(ref, '/') && !strstr(ref, ".yaml") && !strstr(ref, ".yml")) {
+            cli_diag(&d);
+        } else {
+            cli_error("%s: no such file, and no stored plan of that name", ref);
+        }
+        return EXIT_IO;
+    }
+    char src[160];
+    snprintf(src, sizeof src, "store:%s@v%d", name, got);
+    rc = plan_parse(yaml, strlen(yaml), src, &cli->catalog, &lp->plan, &d);
+    free(yaml);
+    if (rc != 0) {
+        cli_diag(&d);
+        return EXIT_INVALID;
+    }
+    snprintf(lp->source, sizeof lp->source, "%s", src);
+    lp->version = got;
+    return load_trace(NULL, lp);
+}
+
+void cli_free_plan(LoadedPlan *lp)
+{
+    if (lp->has_trace)
+        trace_free(&lp->trace);
+    lp->has_trace = false;
+}
+
+PlanResult *cli_evaluate(Cli *cli, const Plan *p)
+{
+    PlanResult *r = calloc(1, sizeof *r);
+    if (!r) {
+        cli_error("out of memory");
+        return NULL;
+    }
+    plan_evaluate(p, &cli->catalog, r);
+    return r;
+}
+
+static const Command *find_command(const char *name)
+{
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_ALL, "");
+    Cli cli = {0};
+    bool help = false, version = false;
+    const Command *cmd = NULL;
+    /* Pull global options out wherever they stand; keep the rest in order. */
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    if (!rest)
+        return EXIT_IO;
+    int nrest = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is(a, "--db") || cli_is(a, "--catalog") || cli_is(a, "--theme")) {
+            if (i + 1 >= argc) {
+                cli_error("%s needs an argument", a);
+                free(rest);
+                return EXIT_USAGE;
+            }
+            const char **slot = cli_is(a, "--db")        ? &cli.db_path
+                                : cli_is(a, "--catalog") ? &cli.catalog_dir
+                                                         : &cli.theme;
+            *slot = argv[++i];
+        } else if (!strncmp(a, "--db=", 5)) {
+            cli.db_path = a + 5;
+        } else if (!strncmp(a, "--catalog=", 10)) {
+            cli.catalog_dir = a + 10;
+        } else if (!strncmp(a, "--theme=", 8)) {
+            cli.theme = a + 8;
+        } else if (cli_is(a, "--help") || cli_is(a, "-h")) {
+            help = true;
+        } else if (cli_is(a, "--version") && !(cmd && !strcmp(cmd->name, "show"))) {
+            version = true;
+        } else {
+            if (!cmd && a[0] != '-' && (cmd = find_command(a)) != NULL) {
+                continue;
+            }
+            rest[nrest++] = argv[i];
+        }
+    }
+    int rc;
+    if (version) {
+        printf("%s\n", PACKAGE_STRING);
+        rc = EXIT_OK;
+    } else if (help) {
+        if (cmd)
+            printf("usage: gpuplan %s\n\n%s\n", cmd->usage, cmd->help);
+        else
+            usage(stdout);
+        rc = EXIT_OK;
+    } else if (!cmd && (nrest == 0 || (nrest == 1 && is_file(rest[0])))) {
+        rc = tui_run(cli.db_path, cli.catalog_dir, cli.theme, nrest ? rest[0] : NULL);
+    } else if (!cmd) {
+        cli_error("unknown command '%s' (try gpuplan --help)", rest[0]);
+        rc = EXIT_USAGE;
+    } else {
+        rc = cmd->fn(&cli, nrest, rest);
+    }
+    if (cli.store)
+        store_close(cli.store);
+    if (cli.catalog_loaded)
+        catalog_free(&cli.catalog);
+    free(rest);
+    return rc;
+}
