@@ -129,6 +129,7 @@ typedef struct {
     double mtbf_gpu_hours_default;
     char source[CAT_TEXT_LEN];
     char as_of[16];
+    char notes[CAT_TEXT_LEN];     /* which figures are assumptions */
 } CostAssumptions;
 
 typedef struct {
