@@ -132,9 +132,9 @@ static const Field accel_fields[] = {
     FNUM("hbm_gb", Accelerator, hbm_bytes, 1e9, 0, 1e5, F_REQ),
     FNUM("hbm_gib", Accelerator, hbm_bytes, GIB, 0, 1e5, F_REQ | F_ALT),
     FNUM("hbm_usable_frac", Accelerator, hbm_usable_frac, 1, 0, 1, 0),
-    FNUM("hbm_bw_tb_s", Accelerator, hbm_bw, 1e12, 0, 1e3, F_REQ),
-    FNUM("hbm_bw_gb_s", Accelerator, hbm_bw, 1e9, 0, 1e6, F_REQ | F_ALT),
-    FNUM("hbm_bw_gib_s", Accelerator, hbm_bw, GIB, 0, 1e6, F_REQ | F_ALT),
+    FNUM("hbm_bw_tb_s", Accelerator, hbm_bw, 1e12, 0, 1e3, 0),
+    FNUM("hbm_bw_gb_s", Accelerator, hbm_bw, 1e9, 0, 1e6, F_ALT),
+    FNUM("hbm_bw_gib_s", Accelerator, hbm_bw, GIB, 0, 1e6, F_ALT),
     {"peak_tflops", FT_MAP, 0, 0, 0, 0, 0, accel_tflops_fields, NFIELDS(accel_tflops_fields), 0},
     /* Scale-up bandwidth is stored per direction (catalog.h). */
     FNUM("scaleup_gb_s", Accelerator, scaleup_bw, 1e9, 0, 1e6, 0),
