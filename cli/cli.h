@@ -7,6 +7,7 @@
 
 #include "catalog.h"
 #include "diag.h"
+#include "fmt.h"
 #include "plan.h"
 #include "store.h"
 #include "trace.h"
@@ -56,10 +57,6 @@ int cli_write_output(const char *path, const char *text);
 /* Option helpers: true when argv[i] is `name`. */
 bool cli_is(const char *arg, const char *name);
 
-/* Human formatting: thousands separators, SI-scaled values, money. */
-const char *fmt_int(long long v, char *buf, size_t len);
-const char *fmt_si(double v, const char *unit, char *buf, size_t len);
-const char *fmt_usd(double v, char *buf, size_t len);
 
 int cmd_eval(Cli *cli, int argc, char **argv);
 int cmd_simulate(Cli *cli, int argc, char **argv);

@@ -11,20 +11,8 @@
 
 #include "cli.h"
 #include "export.h"
+#include "export_summary.h"
 #include "headline.h"
-
-static const char *fmt_value(double v, const char *unit, char *buf, size_t len)
-{
-    if (!strcmp(unit, "USD"))
-        return fmt_usd(v, buf, len);
-    if (!unit[0] && fabs(v) <= 1.0 && v != 0 && v != 1)
-        snprintf(buf, len, "%.1f %%", v * 100);
-    else if (fabs(v) >= 1e4)
-        fmt_si(v, unit, buf, len);
-    else
-        snprintf(buf, len, "%.4g %s", v, unit);
-    return buf;
-}
 
 static void print_table(const char *na, const char *nb, const HeadlineDelta *d, int n)
 {
@@ -34,9 +22,9 @@ static void print_table(const char *na, const char *nb, const HeadlineDelta *d, 
     for (int i = 0; i < n; i++) {
         char a[40] = "—", b[40] = "—", pct[24] = "";
         if (d[i].in_a)
-            fmt_value(d[i].a, d[i].h.unit, a, sizeof a);
+            summary_value(d[i].h.unit, d[i].a, a, sizeof a);
         if (d[i].in_b)
-            fmt_value(d[i].b, d[i].h.unit, b, sizeof b);
+            summary_value(d[i].h.unit, d[i].b, b, sizeof b);
         if (d[i].in_a && d[i].in_b)
             snprintf(pct, sizeof pct, "%+.1f%%", d[i].pct);
         const char *on = "", *off = "";

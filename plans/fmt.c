@@ -1,11 +1,11 @@
-/* cli/fmt.c — number formatting for people: 17,408  2.31 MW  $1.02B. */
+/* plans/fmt.c — see fmt.h. */
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "fmt.h"
 
 const char *fmt_int(long long v, char *buf, size_t len)
 {

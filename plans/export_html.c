@@ -1,0 +1,642 @@
+/* plans/export_html.c — the leadership summary as one self-contained HTML
+ * file: no scripts, no network, inline SVG charts (cost options, memory and
+ * step-time breakdowns, per-rack power against the limit, a rack diagram,
+ * queue-wait bars), a print style for clean PDFs.  The page is XHTML-clean
+ * (parses as XML) so it can be checked with xmllint. */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export_formats.h"
+#include "export_summary.h"
+#include "fmt.h"
+#include "headline.h"
+#include "strbuf.h"
+#include "yaml_plan.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+#define MAX_SEG 8
+
+/* Okabe–Ito palette: distinguishable with colour-blindness and in greyscale print. */
+static const char *const palette[MAX_SEG] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
+                                             "#56B4E9", "#D55E00", "#F0E442", "#999999"};
+
+typedef struct {
+    char label[96];
+    double seg[MAX_SEG];
+    char note[64]; /* printed after the bar */
+} BarRow;
+
+typedef struct {
+    const char *title;
+    const char *unit;          /* axis unit */
+    const char *const *segs;   /* segment names (legend) */
+    int nseg;
+    double ref;                /* reference line value, 0 = none */
+    const char *ref_label;
+    const char *id;            /* element id, for tests */
+} BarChart;
+
+static const char CSS[] =
+    "body{font-family:system-ui,-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;max-width:"
+    "1100px;margin:2em auto;padding:0 1em;color:#1a1a1a;line-height:1.45}"
+    "h1{font-size:1.8em;margin-bottom:.2em}h2{border-bottom:2px solid #0072B2;padding-bottom:"
+    ".2em;margin-top:1.6em}h3{margin-top:1.4em}"
+    ".meta{color:#555}.ask{font-size:1.15em}.rec{background:#eef6fb;border-left:4px solid "
+    "#0072B2;padding:.6em 1em}"
+    "table{border-collapse:collapse;margin:.6em 0;font-size:.92em}th,td{border:1px solid #ccc;"
+    "padding:.25em .6em;text-align:left}td.n,th.n{text-align:right;font-variant-numeric:"
+    "tabular-nums}th{background:#f2f2f2}"
+    ".risk{color:#b00020}.better{color:#006b3c}.worse{color:#b00020;font-weight:bold}"
+    "svg{display:block;margin:.6em 0;max-width:100%;height:auto}svg text{font-size:12px;"
+    "fill:#1a1a1a}.chart{page-break-inside:avoid;break-inside:avoid}"
+    "@media print{body{max-width:none;margin:0;font-size:10.5pt}h2{page-break-after:avoid}"
+    "table,.chart{page-break-inside:avoid}.rec{background:none}a{color:inherit}}";
+
+static void head(StrBuf *b, const char *title)
+{
+    sb_puts(b, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
+               "<head>\n<meta charset=\"utf-8\"/>\n"
+               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>");
+    sb_html(b, title);
+    sb_puts(b, "</title>\n<style>");
+    sb_puts(b, CSS);
+    sb_puts(b, "</style>\n</head>\n<body>\n");
+}
+
+static double row_total(const BarRow *r, int nseg)
+{
+    double t = 0;
+    for (int i = 0; i < nseg; i++)
+        t += r->seg[i] > 0 ? r->seg[i] : 0;
+    return t;
+}
+
+/* A horizontal (stacked) bar chart with an optional reference line. */
+static void bar_chart(StrBuf *b, const BarChart *c, const BarRow *rows, int n,
+                      const char *(*fmt)(double, char *, size_t))
+{
+    const int label_w = 200, bar_w = 560, row_h = 22, top = 34;
+    int legend_h = c->nseg > 1 ? 22 : 0;
+    int h = top + n * row_h + 26 + legend_h;
+    double max = c->ref;
+    for (int i = 0; i < n; i++)
+        max = fmax(max, row_total(&rows[i], c->nseg));
+    if (max <= 0)
+        max = 1;
+    max *= 1.05;
+    sb_printf(b, "<div class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" id=\"%s\" "
+                 "viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" data-rows=\"%d\">"
+                 "<title>",
+              c->id, label_w + bar_w + 150, h, label_w + bar_w + 150, h, n);
+    sb_html(b, c->title);
+    sb_puts(b, "</title><text x=\"0\" y=\"16\" font-weight=\"bold\">");
+    sb_html(b, c->title);
+    sb_puts(b, "</text>");
+    for (int i = 0; i < n; i++) {
+        int y = top + i * row_h;
+        sb_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", label_w - 8, y + 15);
+        sb_html(b, rows[i].label);
+        sb_puts(b, "</text>");
+        double x = label_w;
+        for (int s = 0; s < c->nseg; s++) {
+            double v = rows[i].seg[s];
+            if (!(v > 0))
+                continue;
+            double w = v / max * bar_w;
+            sb_printf(b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">"
+                         "<title>",
+                      x, y + 3, w, row_h - 6, palette[s % MAX_SEG]);
+            char vb[48];
+            sb_html(b, c->segs ? c->segs[s] : "");
+            sb_puts(b, ": ");
+            sb_html(b, fmt(v, vb, sizeof vb));
+            sb_puts(b, "</title></rect>");
+            x += w;
+        }
+        char tb[48];
+        sb_printf(b, "<text x=\"%.1f\" y=\"%d\">", x + 6, y + 15);
+        sb_html(b, fmt(row_total(&rows[i], c->nseg), tb, sizeof tb));
+        if (rows[i].note[0]) {
+            sb_puts(b, " ");
+            sb_html(b, rows[i].note);
+        }
+        sb_puts(b, "</text>");
+    }
+    int axis_y = top + n * row_h + 4;
+    sb_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>", label_w, axis_y,
+              label_w + bar_w, axis_y);
+    char mb[48];
+    sb_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" fill=\"#555\">", label_w + bar_w,
+              axis_y + 16);
+    sb_html(b, fmt(max, mb, sizeof mb));
+    sb_puts(b, "</text>");
+    if (c->ref > 0) {
+        double rx = label_w + c->ref / max * bar_w;
+        sb_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#b00020\" "
+                     "stroke-width=\"2\" stroke-dasharray=\"5,3\"/>",
+                  rx, top - 4, rx, axis_y);
+        sb_printf(b, "<text x=\"%.1f\" y=\"%d\" fill=\"#b00020\">", rx + 4, top - 6);
+        sb_html(b, c->ref_label ? c->ref_label : "");
+        sb_puts(b, "</text>");
+    }
+    if (c->nseg > 1) {
+        int x = label_w, ly = axis_y + 22 + 14;
+        for (int s = 0; s < c->nseg; s++) {
+            sb_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>", x,
+                      ly - 10, palette[s % MAX_SEG]);
+            sb_printf(b, "<text x=\"%d\" y=\"%d\">", x + 14, ly);
+            sb_html(b, c->segs[s]);
+            sb_puts(b, "</text>");
+            x += 14 + 8 * (int)strlen(c->segs[s]) + 16;
+        }
+    }
+    sb_puts(b, "</svg></div>\n");
+}
+
+static const char *f_usd(double v, char *buf, size_t len)
+{
+    return fmt_usd(v, buf, len);
+}
+static const char *f_gib(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.1f GiB", v);
+    return buf;
+}
+static const char *f_sec(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.3g s", v);
+    return buf;
+}
+static const char *f_kw(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.1f kW", v);
+    return buf;
+}
+static const char *f_hours(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.2f h", v);
+    return buf;
+}
+
+static void para(StrBuf *b, const char *cls, const char *text)
+{
+    sb_printf(b, "<p class=\"%s\">", cls);
+    sb_html(b, text);
+    sb_puts(b, "</p>\n");
+}
+
+static void td(StrBuf *b, const char *text, bool num)
+{
+    sb_puts(b, num ? "<td class=\"n\">" : "<td>");
+    sb_html(b, text);
+    sb_puts(b, "</td>");
+}
+
+static void tdf(StrBuf *b, bool num, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void tdf(StrBuf *b, bool num, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    td(b, buf, num);
+}
+
+static void cost_section(StrBuf *b, const Plan *p, const PlanResult *r, int max_rows)
+{
+    const CostResult *c = &r->cost;
+    int n = c->n_options < max_rows ? c->n_options : max_rows;
+    BarRow *rows = calloc((size_t)(n ? n : 1), sizeof *rows);
+    if (!rows)
+        return;
+    for (int i = 0; i < n; i++) {
+        snprintf(rows[i].label, sizeof rows[i].label, "%.40s", c->options[i].name);
+        rows[i].seg[0] = c->options[i].kind == COST_ONPREM ? c->options[i].capex_usd : 0;
+        rows[i].seg[1] = c->options[i].kind == COST_ONPREM
+                             ? c->options[i].opex_usd_per_year * p->horizon_years
+                             : 0;
+        rows[i].seg[2] = c->options[i].kind == COST_CLOUD ? c->options[i].tco_usd : 0;
+    }
+    static const char *const segs[] = {"on-prem capex", "on-prem opex", "cloud spend"};
+    char title[128];
+    snprintf(title, sizeof title, "Total cost over %.4g years", p->horizon_years);
+    BarChart ch = {.title = title, .segs = segs, .nseg = 3, .id = "chart-cost"};
+    bar_chart(b, &ch, rows, n, f_usd);
+    free(rows);
+    sb_puts(b, "<table><tr><th>Option</th><th class=\"n\">Capex</th><th class=\"n\">Opex / year"
+               "</th><th class=\"n\">TCO</th><th class=\"n\">$ / GPU-hour</th><th class=\"n\">"
+               "Per training run</th><th class=\"n\">Per M output tokens</th><th class=\"n\">"
+               "Break-even utilisation</th><th>Source</th></tr>\n");
+    for (int i = 0; i < c->n_options && i < max_rows; i++) {
+        const CostOption *o = &c->options[i];
+        char x[32];
+        sb_puts(b, "<tr>");
+        tdf(b, false, "%s%s", o->name, i == c->cheapest ? " (cheapest)" : "");
+        td(b, fmt_usd(o->capex_usd, x, sizeof x), true);
+        td(b, fmt_usd(o->opex_usd_per_year, x, sizeof x), true);
+        td(b, fmt_usd(o->tco_usd, x, sizeof x), true);
+        tdf(b, true, "%.2f", o->usd_per_gpu_hour);
+        td(b, o->usd_per_training_run > 0 ? fmt_usd(o->usd_per_training_run, x, sizeof x) : "—", true);
+        td(b, o->usd_per_million_tokens > 0 ? fmt_usd(o->usd_per_million_tokens, x, sizeof x) : "—",
+           true);
+        if (o->breakeven_utilization > 0)
+            tdf(b, true, "%.0f %%", o->breakeven_utilization * 100);
+        else
+            td(b, "—", true);
+        tdf(b, false, "%s%s%s%s", o->source, o->as_of[0] ? " (as of " : "", o->as_of,
+            o->as_of[0] ? ")" : "");
+        sb_puts(b, "</tr>\n");
+    }
+    sb_puts(b, "</table>\n");
+}
+
+static void training_section(StrBuf *b, const PlanResult *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->n_workloads; i++)
+        n += r->workloads[i].kind == WL_TRAINING && r->workloads[i].ok;
+    if (!n)
+        return;
+    BarRow *mem = calloc((size_t)n, sizeof *mem), *step = calloc((size_t)n, sizeof *step);
+    if (!mem || !step) {
+        free(mem);
+        free(step);
+        return;
+    }
+    double hbm = 0;
+    int k = 0;
+    sb_puts(b, "<h3>Training</h3>\n<table><tr><th>Workload</th><th>Accelerator</th><th class=\"n\">"
+               "GPUs</th><th>Layout</th><th>Runner-up</th><th class=\"n\">Step</th><th class=\"n\">"
+               "MFU</th><th class=\"n\">Days</th><th class=\"n\">GPU-hours</th><th class=\"n\">"
+               "Goodput</th></tr>\n");
+    for (int i = 0; i < r->n_workloads; i++) {
+        const WorkloadResult *w = &r->workloads[i];
+        if (w->kind != WL_TRAINING || !w->ok)
+            continue;
+        const TrainResult *t = &w->train;
+        const Layout *l = &t->layout;
+        char g[32];
+        sb_puts(b, "<tr>");
+        td(b, w->name, false);
+        td(b, w->accelerator, false);
+        td(b, fmt_int(t->gpus, g, sizeof g), true);
+        tdf(b, false, "tp%d pp%d dp%d cp%d ep%d vpp%d mb%d %s", l->tp, l->pp, l->dp, l->cp, l->ep,
+            l->vpp, l->micro_batch, plan_recompute_name(l->recompute));
+        if (t->has_runner_up)
+            tdf(b, false, "tp%d pp%d dp%d mb%d: %.3g s", t->runner_up.tp, t->runner_up.pp,
+                t->runner_up.dp, t->runner_up.micro_batch, t->runner_up_step_s);
+        else
+            td(b, "—", false);
+        tdf(b, true, "%.3g s", t->step_s);
+        tdf(b, true, "%.1f %%", t->mfu * 100);
+        tdf(b, true, "%.1f", t->train_days);
+        td(b, fmt_si(t->gpu_hours, "", g, sizeof g), true);
+        tdf(b, true, "%.1f %%", t->goodput * 100);
+        sb_puts(b, "</tr>\n");
+        snprintf(mem[k].label, sizeof mem[k].label, "%.40s", w->name);
+        mem[k].seg[0] = t->mem.weights / GIB;
+        mem[k].seg[1] = t->mem.gradients / GIB;
+        mem[k].seg[2] = t->mem.optimizer / GIB;
+        mem[k].seg[3] = t->mem.activations / GIB;
+        mem[k].seg[4] = t->mem.other / GIB;
+        snprintf(mem[k].note, sizeof mem[k].note, "of %.0f GiB%s", t->hbm_bytes / GIB,
+                 t->fits ? "" : " — does not fit");
+        hbm = fmax(hbm, t->hbm_bytes / GIB);
+        snprintf(step[k].label, sizeof step[k].label, "%.40s", w->name);
+        step[k].seg[0] = t->step.compute;
+        step[k].seg[1] = t->step.tp_comm;
+        step[k].seg[2] = t->step.pp_bubble;
+        step[k].seg[3] = t->step.dp_comm;
+        step[k].seg[4] = t->step.cp_comm;
+        step[k].seg[5] = t->step.ep_comm;
+        step[k].seg[6] = t->step.other;
+        k++;
+    }
+    sb_puts(b, "</table>\n");
+    static const char *const mseg[] = {"weights", "gradients", "optimizer", "activations", "other"};
+    static const char *const sseg[] = {"compute", "TP", "PP bubble", "DP", "CP", "EP", "other"};
+    BarChart mc = {.title = "Memory per GPU", .segs = mseg, .nseg = 5, .ref = hbm,
+                   .ref_label = "HBM", .id = "chart-memory"};
+    bar_chart(b, &mc, mem, k, f_gib);
+    BarChart sc = {.title = "Step time breakdown", .segs = sseg, .nseg = 7, .id = "chart-step"};
+    bar_chart(b, &sc, step, k, f_sec);
+    free(mem);
+    free(step);
+}
+
+static void inference_section(StrBuf *b, const PlanResult *r)
+{
+    bool any = false;
+    for (int i = 0; i < r->n_workloads; i++)
+        any |= r->workloads[i].kind == WL_INFERENCE;
+    if (!any)
+        return;
+    sb_puts(b, "<h3>Inference</h3>\n<table><tr><th>Service</th><th>Accelerator</th><th class=\"n\">"
+               "GPUs</th><th>TP × replicas</th><th class=\"n\">Batch</th><th class=\"n\">TTFT</th>"
+               "<th class=\"n\">TPOT</th><th class=\"n\">Output tok/s</th><th class=\"n\">"
+               "GPU-h / M tok</th><th>SLO</th></tr>\n");
+    for (int i = 0; i < r->n_workloads; i++) {
+        const WorkloadResult *w = &r->workloads[i];
+        if (w->kind != WL_INFERENCE)
+            continue;
+        const InferResult *x = &w->infer;
+        char g[32];
+        sb_puts(b, "<tr>");
+        td(b, w->name, false);
+        td(b, w->accelerator, false);
+        if (!w->ok) {
+            sb_puts(b, "<td colspan=\"8\" class=\"risk\">");
+            sb_html(b, w->error);
+            sb_puts(b, "</td></tr>\n");
+            continue;
+        }
+        td(b, fmt_int(x->gpus, g, sizeof g), true);
+        tdf(b, false, "%d × %d", x->tp, x->replicas);
+        tdf(b, true, "%d", x->batch_per_replica);
+        tdf(b, true, "%.0f ms", x->ttft_s * 1e3);
+        tdf(b, true, "%.1f ms", x->tpot_s * 1e3);
+        td(b, fmt_si(x->output_tokens_per_s, "", g, sizeof g), true);
+        tdf(b, true, "%.2f", x->gpu_hours_per_mtok);
+        sb_printf(b, "<td class=\"%s\">%s</td></tr>\n", x->meets_slo ? "better" : "worse",
+                  x->meets_slo ? "met" : "missed");
+    }
+    sb_puts(b, "</table>\n");
+}
+
+/* Racks side by side, nodes as rows, NVLink domains shaded alternately. */
+static void rack_diagram(StrBuf *b, const Plan *p, const PlanResult *r)
+{
+    const ClusterResult *k = &r->cluster;
+    if (k->racks <= 0 || k->nodes_per_rack <= 0)
+        return;
+    const int max_racks = 16, rack_w = 52, node_h = 9, gap = 10, top = 64;
+    int shown = k->racks < max_racks ? k->racks : max_racks;
+    int npr = k->nodes_per_rack > 24 ? 24 : k->nodes_per_rack;
+    int w = shown * (rack_w + gap) + 140, h = top + npr * (node_h + 2) + 40;
+    int nodes_per_domain = k->gpus_per_node > 0 && k->gpus_per_domain > k->gpus_per_node
+                               ? k->gpus_per_domain / k->gpus_per_node
+                               : 1;
+    sb_printf(b, "<div class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" id=\"chart-racks\" "
+                 "viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" data-rows=\"%d\">"
+                 "<title>Racks and fabric</title>",
+              w, h, w, h, shown);
+    sb_printf(b, "<text x=\"0\" y=\"16\" font-weight=\"bold\">Racks and fabric</text>"
+                 "<text x=\"0\" y=\"34\">%d leaf · %d spine · %d core switches, %s %s, %.4g:1 at "
+                 "the leaf</text>",
+              k->leaf_switches, k->spine_switches, k->core_switches,
+              plan_fabric_name(p->network.fabric), plan_topology_name(p->network.topology),
+              p->network.oversubscription);
+    int node_index = 0;
+    for (int i = 0; i < shown; i++) {
+        int x = i * (rack_w + gap);
+        int rack_nodes = k->nodes - i * k->nodes_per_rack;
+        if (rack_nodes > k->nodes_per_rack)
+            rack_nodes = k->nodes_per_rack;
+        sb_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+                     "stroke=\"#333\"/>",
+                  x, top - 4, rack_w, npr * (node_h + 2) + 6);
+        for (int n = 0; n < rack_nodes && n < npr; n++, node_index++) {
+            int dom = (i * k->nodes_per_rack + n) / nodes_per_domain;
+            sb_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", x + 3,
+                      top + n * (node_h + 2), rack_w - 6, node_h,
+                      dom % 2 ? "#56B4E9" : "#0072B2");
+        }
+        sb_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">R%d</text>", x + rack_w / 2,
+                  top + npr * (node_h + 2) + 20, i + 1);
+    }
+    if (k->racks > shown)
+        sb_printf(b, "<text x=\"%d\" y=\"%d\">… %d more racks</text>", shown * (rack_w + gap),
+                  top + 20, k->racks - shown);
+    sb_puts(b, "</svg></div>\n");
+}
+
+static void cluster_section(StrBuf *b, const Plan *p, const PlanResult *r)
+{
+    const ClusterResult *k = &r->cluster;
+    char a[32], c[32];
+    sb_puts(b, "<h3>Cluster</h3>\n<table>");
+    sb_puts(b, "<tr><th>GPUs</th>");
+    tdf(b, false, "%s %s (training %d, inference %d, shared pool %d, headroom %d)",
+        fmt_int(k->gpus, a, sizeof a), k->accelerator, k->gpus_training, k->gpus_inference,
+        k->gpus_pool, k->gpus_headroom);
+    sb_puts(b, "</tr><tr><th>Nodes</th>");
+    tdf(b, false, "%s of %d GPUs; %d NVLink domains of %d GPUs", fmt_int(k->nodes, a, sizeof a),
+        k->gpus_per_node, k->nvlink_domains, k->gpus_per_domain);
+    sb_puts(b, "</tr><tr><th>Racks</th>");
+    tdf(b, false, "%d compute racks of %d nodes", k->racks, k->nodes_per_rack);
+    sb_puts(b, "</tr><tr><th>Fabric</th>");
+    tdf(b, false, "%d leaf, %d spine, %d core switches; %s links (node–leaf %d, leaf–spine %d, "
+                  "spine–core %d); %d scalable units",
+        k->leaf_switches, k->spine_switches, k->core_switches, fmt_int(k->links, a, sizeof a),
+        k->links_node_leaf, k->links_leaf_spine, k->links_spine_core, k->scalable_units);
+    sb_puts(b, "</tr><tr><th>Storage</th>");
+    tdf(b, false, "%s: read %.1f GB/s, write %.1f GB/s, %s in %d building blocks",
+        plan_storage_name(p->storage.system), k->storage_read_Bps / 1e9, k->storage_write_Bps / 1e9,
+        fmt_si(k->storage_capacity_bytes, "B", c, sizeof c), k->storage_units);
+    sb_puts(b, "</tr></table>\n");
+    rack_diagram(b, p, r);
+}
+
+static void power_section(StrBuf *b, const Plan *p, const PlanResult *r)
+{
+    char line[512];
+    summary_power(p, r, line, sizeof line);
+    para(b, "", line);
+    int n = r->have_layout ? r->cluster.n_rack_groups : 0;
+    BarRow rows[PLAN_MAX_RACK_GROUPS + 1];
+    memset(rows, 0, sizeof rows);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        const RackGroup *g = &r->cluster.rack_groups[i];
+        snprintf(rows[k].label, sizeof rows[k].label, "%.24s × %d (%d nodes)", g->role, g->count,
+                 g->nodes);
+        rows[k].seg[0] = g->kw;
+        if (g->kw > r->power.rack_limit_kw)
+            snprintf(rows[k].note, sizeof rows[k].note, "over the limit");
+        k++;
+    }
+    if (k == 0) {
+        snprintf(rows[0].label, sizeof rows[0].label, "hottest rack");
+        rows[0].seg[0] = r->power.rack_kw;
+        k = 1;
+    }
+    static const char *const segs[] = {"kW per rack"};
+    BarChart ch = {.title = "Power per rack against the limit", .segs = segs, .nseg = 1,
+                   .ref = r->power.rack_limit_kw, .ref_label = "rack limit", .id = "chart-power"};
+    bar_chart(b, &ch, rows, k, f_kw);
+}
+
+static void schedule_section(StrBuf *b, const Plan *p, const PlanResult *r)
+{
+    const ScheduleResult *s = &r->schedule;
+    if (!s->ran) {
+        para(b, "", "The plan has no shared tenancy (no teams, no trace).");
+        return;
+    }
+    char line[512];
+    snprintf(line, sizeof line,
+             "%s on %d GPUs%s: utilisation %.1f %%, %d of %d jobs completed, %d preemptions, %d "
+             "failures, goodput %.1f %%. Target: p95 wait ≤ %.1f h — %s.",
+             plan_policy_name(s->policy), s->gpus,
+             s->recommended_gpus ? " (the smallest pool meeting the target)" : "",
+             s->utilization * 100, s->jobs_completed, s->jobs_submitted, s->preemptions,
+             s->failures, s->goodput * 100, p->tenancy.wait_p95_s / 3600,
+             s->meets_target ? "met" : "not met");
+    para(b, "", line);
+    BarRow *rows = calloc((size_t)(s->n_teams ? s->n_teams : 1), sizeof *rows);
+    if (!rows)
+        return;
+    for (int i = 0; i < s->n_teams; i++) {
+        snprintf(rows[i].label, sizeof rows[i].label, "%.40s", s->teams[i].name);
+        rows[i].seg[0] = s->teams[i].wait_hours_p50;
+        rows[i].seg[1] = fmax(0, s->teams[i].wait_hours_p95 - s->teams[i].wait_hours_p50);
+    }
+    static const char *const segs[] = {"wait p50", "p50 → p95"};
+    BarChart ch = {.title = "Queue wait per team (p50 and p95)", .segs = segs, .nseg = 2,
+                   .ref = p->tenancy.wait_p95_s / 3600, .ref_label = "p95 target",
+                   .id = "chart-wait"};
+    bar_chart(b, &ch, rows, s->n_teams, f_hours);
+    free(rows);
+    sb_puts(b, "<table><tr><th>Team</th><th class=\"n\">Jobs</th><th class=\"n\">Wait p50</th>"
+               "<th class=\"n\">Wait p95</th><th class=\"n\">Wait max</th><th class=\"n\">GPU-hours"
+               "</th><th class=\"n\">Borrowed GPU-h</th><th class=\"n\">Preemptions</th>"
+               "<th class=\"n\">Lost GPU-h</th></tr>\n");
+    for (int i = 0; i < s->n_teams; i++) {
+        const TeamSchedResult *t = &s->teams[i];
+        sb_puts(b, "<tr>");
+        td(b, t->name, false);
+        tdf(b, true, "%d", t->jobs);
+        tdf(b, true, "%.2f h", t->wait_hours_p50);
+        tdf(b, true, "%.2f h", t->wait_hours_p95);
+        tdf(b, true, "%.2f h", t->wait_hours_max);
+        tdf(b, true, "%.0f", t->gpu_hours);
+        tdf(b, true, "%.0f", t->borrowed_gpu_hours);
+        tdf(b, true, "%d", t->preemptions);
+        tdf(b, true, "%.0f", t->lost_gpu_hours);
+        sb_puts(b, "</tr>\n");
+    }
+    sb_puts(b, "</table>\n");
+}
+
+char *export_html(const Plan *p, const PlanResult *r, const Catalog *c, int version)
+{
+    (void)c;
+    StrBuf b;
+    sb_init(&b);
+    char title[160], line[1024];
+    snprintf(title, sizeof title, "%s — GPU cluster plan", p->name);
+    head(&b, title);
+    sb_puts(&b, "<h1>");
+    sb_html(&b, title);
+    sb_puts(&b, "</h1>\n");
+    if (p->description[0])
+        para(&b, "meta", p->description);
+    char v[32] = "";
+    if (version > 0)
+        snprintf(v, sizeof v, "plan version %d · ", version);
+    snprintf(line, sizeof line, "%sgenerated by gpuplan %s · horizon %.4g years", v,
+             PACKAGE_VERSION, p->horizon_years);
+    para(&b, "meta", line);
+    sb_puts(&b, "<h2>The ask</h2>\n");
+    summary_ask(p, r, line, sizeof line);
+    para(&b, "ask", line);
+    sb_puts(&b, "<h2>Recommendation</h2>\n");
+    summary_recommendation(p, r, line, sizeof line);
+    para(&b, "rec", line);
+    if (r->have_cost && r->cost.n_options) {
+        snprintf(line, sizeof line, "Cost over %.4g years against the alternatives",
+                 p->horizon_years);
+        sb_puts(&b, "<h2>");
+        sb_html(&b, line);
+        sb_puts(&b, "</h2>\n");
+        cost_section(&b, p, r, 10);
+    }
+    if (r->have_power) {
+        sb_puts(&b, "<h2>Power</h2>\n");
+        power_section(&b, p, r);
+    }
+    sb_puts(&b, "<h2>Risks and assumptions</h2>\n<ul>\n");
+    if (r->n_warnings == 0)
+        sb_puts(&b, "<li>No warnings: every workload fits and meets its targets.</li>\n");
+    for (int i = 0; i < r->n_warnings; i++) {
+        sb_puts(&b, "<li class=\"risk\"><strong>Risk:</strong> ");
+        sb_html(&b, r->warnings[i]);
+        sb_puts(&b, "</li>\n");
+    }
+    for (int i = 0; i < r->n_assumptions; i++) {
+        sb_puts(&b, "<li><em>");
+        sb_html(&b, r->assumptions[i].scope);
+        sb_puts(&b, ":</em> ");
+        sb_html(&b, r->assumptions[i].text);
+        sb_puts(&b, "</li>\n");
+    }
+    sb_puts(&b, "</ul>\n<h2>Detail</h2>\n");
+    training_section(&b, r);
+    inference_section(&b, r);
+    if (r->have_layout)
+        cluster_section(&b, p, r);
+    if (r->have_schedule) {
+        sb_puts(&b, "<h3>Schedule</h3>\n");
+        schedule_section(&b, p, r);
+    }
+    if (r->have_cost && r->cost.n_options > 10) {
+        sb_puts(&b, "<h3>All cost options</h3>\n");
+        cost_section(&b, p, r, PLAN_MAX_COST_OPTIONS);
+    }
+    sb_puts(&b, "</body>\n</html>\n");
+    return sb_finish(&b);
+}
+
+char *export_compare_html(const Plan *a, const PlanResult *ra, const Plan *b,
+                          const PlanResult *rb)
+{
+    Headline *ha = calloc(HEADLINE_MAX, sizeof *ha), *hb = calloc(HEADLINE_MAX, sizeof *hb);
+    HeadlineDelta *d = calloc(2 * HEADLINE_MAX, sizeof *d);
+    if (!ha || !hb || !d) {
+        free(ha);
+        free(hb);
+        free(d);
+        return NULL;
+    }
+    int n = headline_compare(ha, headline_collect(a, ra, ha, HEADLINE_MAX), hb,
+                             headline_collect(b, rb, hb, HEADLINE_MAX), d, 2 * HEADLINE_MAX);
+    StrBuf s;
+    sb_init(&s);
+    char title[200];
+    snprintf(title, sizeof title, "%s vs %s", a->name, b->name);
+    head(&s, title);
+    sb_puts(&s, "<h1>");
+    sb_html(&s, title);
+    sb_puts(&s, "</h1>\n<table><tr><th>Section</th><th>Subject</th><th>Metric</th><th class=\"n\">");
+    sb_html(&s, a->name);
+    sb_puts(&s, "</th><th class=\"n\">");
+    sb_html(&s, b->name);
+    sb_puts(&s, "</th><th class=\"n\">Delta</th></tr>\n");
+    for (int i = 0; i < n; i++) {
+        const HeadlineDelta *x = &d[i];
+        char va[40], vb[40];
+        sb_puts(&s, "<tr>");
+        td(&s, x->h.section, false);
+        td(&s, x->h.subject, false);
+        td(&s, x->h.label, false);
+        td(&s, x->in_a ? summary_value(x->h.unit, x->a, va, sizeof va) : "—", true);
+        td(&s, x->in_b ? summary_value(x->h.unit, x->b, vb, sizeof vb) : "—", true);
+        if (x->in_a && x->in_b)
+            sb_printf(&s, "<td class=\"n %s\">%+.1f %%</td>",
+                      x->verdict > 0 ? "better" : x->verdict < 0 ? "worse" : "", x->pct);
+        else
+            sb_puts(&s, "<td></td>");
+        sb_puts(&s, "</tr>\n");
+    }
+    sb_puts(&s, "</table>\n</body>\n</html>\n");
+    free(ha);
+    free(hb);
+    free(d);
+    return sb_finish(&s);
+}

@@ -1,0 +1,20 @@
+/* plans/export_summary.h — the sentences of the leadership summary, shared
+ * by the Markdown and HTML exports so both say exactly the same thing.
+ * Each writes plain text (the caller escapes it for its format). */
+#ifndef GPUPLAN_PLANS_EXPORT_SUMMARY_H
+#define GPUPLAN_PLANS_EXPORT_SUMMARY_H
+
+#include <stddef.h>
+
+#include "plan.h"
+
+/* What is being asked for: GPUs, racks, power, money. */
+void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len);
+/* Build or buy, and why (cheapest option, break-even, unmet targets). */
+void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_t len);
+/* Power in one sentence. */
+void summary_power(const Plan *p, const PlanResult *r, char *buf, size_t len);
+/* A headline value formatted by its unit ("USD" → money, "" → %, …). */
+const char *summary_value(const char *unit, double v, char *buf, size_t len);
+
+#endif

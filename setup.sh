@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# setup.sh — install what is missing (Debian 12), build, then run gpuplan or its tests.
+#
+#   ./setup.sh run [ARGS…]     build and start the dashboard (demo plans seeded on first use)
+#   ./setup.sh test            build and run every test (make check), then make distcheck
+#   ./setup.sh sanitize        build with ASan+UBSan in build-san/ and run make check there
+#   ./setup.sh bench           build and run the benchmarks (make bench)
+set -euo pipefail
+cd "$(dirname "$0")"
+top=$PWD
+
+packages=(build-essential autoconf automake pkg-config libncurses-dev libyaml-dev
+          libsqlite3-dev libpcre2-dev check libjansson-dev tmux libxml2-utils sqlite3)
+
+install_missing() {
+    local missing=()
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "setup: installing ${missing[*]}" >&2
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+# build DIR [configure args…]
+build() {
+    local dir=$1; shift
+    if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt configure ]; then
+        autoreconf -fi >&2
+    fi
+    mkdir -p "$dir"
+    if [ ! -f "$dir/Makefile" ] || [ configure -nt "$dir/Makefile" ] || [ "${GPUPLAN_RECONFIGURE:-}" ]; then
+        (cd "$dir" && "$top/configure" --enable-werror "$@" >&2)
+    fi
+    make -C "$dir" -j"$(nproc)" >&2
+}
+
+# The closing line CI reads: "N passed, N failed" over every test result.
+summarize() {
+    local dir=$1 pass fail
+    pass=$(cat "$dir"/tests/*.trs "$dir"/tests/tui/*.trs 2>/dev/null | grep -c '^:test-result: PASS' || true)
+    fail=$(cat "$dir"/tests/*.trs "$dir"/tests/tui/*.trs 2>/dev/null | grep -cE '^:test-result: (FAIL|ERROR|XPASS)' || true)
+    echo "${pass} passed, ${fail} failed"
+}
+
+check() {
+    local dir=$1 rc=0
+    make -C "$dir" -j"$(nproc)" check || rc=$?
+    if [ $rc -ne 0 ]; then
+        find "$dir/tests" -name '*.log' -newer "$dir/Makefile" -print0 2>/dev/null |
+            xargs -0 grep -l -E '^(not ok|FAIL|ERROR)' 2>/dev/null | while read -r f; do
+                echo "==== $f"; tail -n 40 "$f"; done
+    fi
+    summarize "$dir"
+    return $rc
+}
+
+cmd=${1:-run}
+[ $# -gt 0 ] && shift
+install_missing
+case "$cmd" in
+run)
+    build build
+    exec build/gpuplan "$@"
+    ;;
+test)
+    build build
+    check build
+    make -C build distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror >&2
+    ;;
+sanitize)
+    build build-san --enable-sanitizers CFLAGS="-O1 -g"
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        check build-san
+    ;;
+bench)
+    build build CFLAGS="-O2 -g"
+    make -C build bench
+    ;;
+*)
+    echo "usage: ./setup.sh run|test|sanitize|bench" >&2
+    exit 2
+    ;;
+esac
