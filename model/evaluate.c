@@ -45,7 +45,7 @@ static void size_alternatives(const Plan *p, const Workload *w, const Catalog *c
         bool ok = size_workload(p, w, a, c, &tmp, NULL);
         AccelOption *o = &wr->alts[wr->n_alts++];
         memset(o, 0, sizeof *o);
-        strncpy(o->accelerator, a->id, sizeof o->accelerator - 1);
+        snprintf(o->accelerator, sizeof o->accelerator, "%s", a->id);
         o->ok = ok;
         if (w->kind == WL_TRAINING) {
             o->gpus = tmp.train.gpus;
@@ -88,10 +88,10 @@ int plan_evaluate_ex(const Plan *p, const Catalog *c, const EvalOptions *opt, Pl
     for (int i = 0; i < p->n_workloads; i++) {
         const Workload *w = &p->workloads[i];
         WorkloadResult *wr = &r->workloads[i];
-        strncpy(wr->name, w->name, sizeof wr->name - 1);
+        snprintf(wr->name, sizeof wr->name, "%s", w->name);
         wr->kind = w->kind;
         const char *acc_id = workload_accelerator(p, w);
-        strncpy(wr->accelerator, acc_id, sizeof wr->accelerator - 1);
+        snprintf(wr->accelerator, sizeof wr->accelerator, "%s", acc_id);
         const Accelerator *a = catalog_find_accelerator(c, acc_id);
         if (!a) {
             wr->ok = false;
