@@ -93,6 +93,8 @@ typedef struct {
     double target_days;
     double mfu;                      /* 0 = auto (modelled), else a fixed 0..1 */
     double checkpoint_interval_s;    /* 0 = auto (Young/Daly) */
+    bool dp_sync_after_backward;     /* DP gradient all-reduce not overlapped with the
+                                      * backward pass (Megatron-LM ≤ 2022); false = overlapped */
 
     /* inference */
     Precision kv_precision;
@@ -313,6 +315,7 @@ typedef struct {
     int nodes;                       /* nodes in each */
     double kw;                       /* IT kW of each */
     char role[24];                   /* "compute", "network", "storage" */
+    char accelerator[CAT_ID_LEN];    /* compute racks: their nodes' accelerator; "" otherwise */
 } RackGroup;
 
 typedef struct {

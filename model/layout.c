@@ -1,0 +1,628 @@
+/* model/layout.c — the physical cluster: how many GPUs, in which nodes,
+ * NVLink domains and racks, on what scale-out fabric, with what storage.
+ *
+ * GPU count.  Training workloads run side by side (each holds its GPUs),
+ * inference services hold their replicas, the tenancy pool is the
+ * scheduler's recommendation (else tenancy.gpus), and site.headroom is added
+ * on top (PLAN-FORMAT.md "site", "tenancy").
+ *
+ * Other accelerators.  The cluster is built of the plan's accelerator; its
+ * numbers fill ClusterResult.  A workload that names another accelerator
+ * that can be bought (the catalog gives its node price and power) becomes a
+ * separate island: its own nodes, racks (rack groups with that accelerator
+ * id, so power and cost count them) and its own scale-out fabric (a job does
+ * not span accelerator types, so the islands share no fabric); its switches,
+ * links and storage needs join the site totals.  An accelerator without an
+ * on-prem price or power (TPU, Trainium: cloud only) cannot be racked; the
+ * workload is reported in warnings and left to the cloud options.
+ *
+ * Fabric rules (derived from NVIDIA's published DGX SuperPOD component
+ * tables, CATALOG-FACTS.md §3.3; every row is a unit test):
+ *  1. Leaf split: a leaf of radix k gives half its ports to nodes and half to
+ *     spines when non-blocking (NDR QM9700: 32 + 32 of 64; XDR Q3400: 72 + 72
+ *     of 144); with oversubscription o, down = floor(k·o/(1+o)), up =
+ *     ceil(down/o).
+ *  2. Scalable unit: rail-optimized means one leaf per rail (per plane) per
+ *     SU, each taking one port from every node of the SU, so an SU is `down`
+ *     nodes: 32 DGX B200 (NDR), 72 DGX B300 (XDR), 64 DGX B300 (Spectrum-X
+ *     twin-plane, 128 x 400G per plane).  The fabric is built for whole SUs:
+ *     NVIDIA: "the fabric should be designed to support the full SU,
+ *     including leaf switches and leaf-spine cables" (SP-B300 / SP-B200
+ *     "Network Fabrics").
+ *  3. Balanced spine layer: every leaf spreads its `up` ports evenly over
+ *     every spine, so the spine count S must divide `up`, and the spines
+ *     must have the ports: S·k >= leaves·up.  S is the smallest divisor of
+ *     `up` that is at least ceil(leaves·up/k).  This is what makes the
+ *     XDR table read 18 spines at 4 SU (16 would do by ports, but 72 uplinks
+ *     do not split evenly over 16) and 36 at 8 SU, and the B200 3-SU row 16.
+ *  4. Two tiers while one spine can reach every leaf of a plane (leaves <=
+ *     k); beyond that a core tier appears: B200 NDR goes from 64 leaves
+ *     (8 SU, 2 tiers) to 128 (16 SU, 3 tiers with 128 spines, 64 cores).  In
+ *     three tiers spines give half their ports down, half up; each SU is a
+ *     spine-leaf group ("pod", NVIDIA's SLG) whose spines follow rule 3 with
+ *     k/2 down-ports; spine j of every pod goes to core group j, whose size
+ *     follows rule 3 again (divisor of the spine's k/2 uplinks, enough core
+ *     ports).  When there are more pods than a core has ports, pods double
+ *     in size (still within k/2 leaves).
+ *  5. Planes: a GPU link may be split over independent planes (Spectrum-X
+ *     twin-plane: 2 x 400GbE per 800G GPU link, SP-B300 "Network Fabrics");
+ *     each plane is its own fabric by rules 1–4, and one counted cable
+ *     carries `ports_per_cable` switch ports (twin-port 800G).
+ * The rules are the same for every generation; what differs is data
+ * (FabricDesign): planes, port speed, radix, ports per cable.  That is why
+ * the designs are a table and not branches.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "layout.h"
+
+/* Highest air-cooled rack NVIDIA publishes: DGX SuperPOD B300-XDR (PDU/AC,
+ * air-cooled DGX B300), four systems per rack at "~56kW" (SP-B300x,
+ * CATALOG-FACTS §3.2).  NVIDIA states no explicit air limit (NOT FOUND);
+ * racks above this are treated as needing liquid cooling. */
+#define LAYOUT_AIR_MAX_KW 56.0
+
+/* Switches per network rack when power allows: an assumption (no source
+ * gives a number; 1U QM9700 / 2U SN5600-class switches plus patch panels fit
+ * 16 in a 42U rack). */
+#define LAYOUT_SWITCHES_PER_RACK 16
+/* Storage building blocks per storage rack when power allows: an assumption
+ * (2U-4U appliances such as the DDN AI400X2, CATALOG-FACTS §4.2). */
+#define LAYOUT_STORAGE_UNITS_PER_RACK 8
+/* Upper bound on GPUs in one plan, keeping every count inside int. */
+#define LAYOUT_MAX_GPUS 10000000.0
+
+static const FabricDesign fabric_designs[] = {
+    /* B200 SuperPOD, IB NDR: 32 DGX B200 per SU, 8 leaves per SU, 2 tiers up to
+     * 8 SU, a core tier from 16 SU (all six table rows are tests). */
+    {"InfiniBand NDR, Quantum-2 QM9700 (64 x 400G)", FABRIC_INFINIBAND, 400, 64, 1, 400, 64, 1,
+     true,
+     "NVIDIA DGX SuperPOD B200 RA, 'Larger DGX SuperPOD component counts' (CATALOG-FACTS 3.3)"},
+    /* B300 SuperPOD XDR: 72 DGX B300 per SU, 8 leaves, spines by rule 3. */
+    {"InfiniBand XDR, Quantum-X800 Q3400 (144 x 800G)", FABRIC_INFINIBAND, 800, 144, 1, 800, 144,
+     1, true, "NVIDIA DGX SuperPOD B300-XDR RA, Table 3 (CATALOG-FACTS 3.3)"},
+    /* B300 SuperPOD busbar, Spectrum-X: "Each GPU has 2x 400GbE connectivity
+     * through two different planes"; SN5600 = 64 x 800G = 128 x 400G; one
+     * 800G twin-port cable carries two 400G ports.  64 DGX B300 per SU, 16
+     * leaves (8 rails x 2 planes), 2 tiers to 16 SU. */
+    {"Spectrum-X twin-plane, SN5600 (64 x 800G = 2 planes of 128 x 400G)", FABRIC_ROCE, 800, 64, 2,
+     400, 128, 2, true,
+     "NVIDIA DGX SuperPOD B300 (Spectrum-4, DC busbar) RA, Table 3 and 'Network Fabrics'"},
+};
+
+double layout_air_max_kw(void)
+{
+    return LAYOUT_AIR_MAX_KW;
+}
+
+const char *layout_storage_id(StorageKind k)
+{
+    switch (k) {
+    case STORAGE_LUSTRE: return "lustre";
+    case STORAGE_GPFS: return "gpfs";
+    case STORAGE_WEKA: return "weka";
+    case STORAGE_VAST: return "vast";
+    case STORAGE_NFS: return "nfs";
+    default: return "lustre";
+    }
+}
+
+FabricDesign layout_fabric_design(Fabric fabric, double link_bps, int switch_ports)
+{
+    double gbps = isfinite(link_bps) && link_bps > 0 ? link_bps / 1e9 : 400;
+    for (size_t i = 0; i < sizeof fabric_designs / sizeof fabric_designs[0]; i++) {
+        const FabricDesign *d = &fabric_designs[i];
+        if (d->fabric == fabric && fabs(d->link_gbps - gbps) < 0.5 && d->switch_ports == switch_ports)
+            return *d;
+    }
+    FabricDesign g = {
+        .name = "generic balanced Clos (the plan's radix at the link speed, one plane)",
+        .fabric = fabric,
+        .link_gbps = gbps,
+        .switch_ports = switch_ports,
+        .planes = 1,
+        .port_gbps = gbps,
+        .radix = switch_ports,
+        .ports_per_cable = 1,
+        .published = false,
+        .source = "rules derived from NVIDIA DGX SuperPOD tables (model/layout.c)",
+    };
+    return g;
+}
+
+static long ceil_div(long a, long b)
+{
+    return b > 0 ? (a + b - 1) / b : 0;
+}
+
+/* Smallest divisor of n that is >= lo (rule 3).  When none exists (lo > n)
+ * returns lo and sets *unbalanced: the layer cannot be balanced. */
+static long divisor_at_least(long n, long lo, bool *unbalanced)
+{
+    if (lo < 1)
+        lo = 1;
+    for (long d = lo; d <= n; d++)
+        if (n % d == 0)
+            return d;
+    if (unbalanced)
+        *unbalanced = true;
+    return lo;
+}
+
+/* Cores of one core group fed by `pods` spines of spine_up uplinks each. */
+static long core_group(long pods, long spine_up, long radix, bool *unbalanced)
+{
+    if (pods <= 0)
+        return 0;
+    return divisor_at_least(spine_up, ceil_div(pods * spine_up, radix), unbalanced);
+}
+
+static int clamp_int(long v)
+{
+    return v > 2000000000L ? 2000000000 : (int)v;
+}
+
+int layout_fabric(const FabricDesign *d, int nodes, int rails, Topology topo,
+                  double oversubscription, FabricLayout *o)
+{
+    if (!o)
+        return -1;
+    memset(o, 0, sizeof *o);
+    if (!d || d->radix < 2 || d->planes < 1 || d->ports_per_cable < 1 || nodes < 0 || rails < 1)
+        return -1;
+    double os = isfinite(oversubscription) && oversubscription > 1 ? oversubscription : 1;
+    long k = d->radix;
+
+    /* rule 1 */
+    long down = (long)floor((double)k * os / (1.0 + os) + 1e-9);
+    if (down < 1)
+        down = 1;
+    if (down > k - 1)
+        down = k - 1;
+    long up = (long)ceil((double)down / os - 1e-9);
+    if (up < 1)
+        up = 1;
+    if (up > k - down)
+        up = k - down;
+    o->leaf_down = (int)down;
+    o->leaf_up = (int)up;
+    o->uplink_ratio = up >= down ? 1.0 : (double)up / (double)down;
+    o->su_nodes = (int)down;
+    if (nodes == 0)
+        return 0;
+    long su = ceil_div(nodes, down);
+    o->scalable_units = (int)su;
+    if (nodes == 1)
+        return 0; /* one node: NVLink only, no scale-out fabric */
+
+    long planes = d->planes, ppc = d->ports_per_cable;
+    long nics = (long)nodes * rails;
+    o->links_node_leaf = clamp_int(ceil_div(nics * planes, ppc));
+
+    /* rule 2: leaves of one plane */
+    long lp = topo == TOPO_FAT_TREE ? ceil_div(nics, down) : su * rails;
+    o->leaves = clamp_int(lp * planes);
+    if (lp == 1) {
+        o->tiers = 1;
+        return 0;
+    }
+    bool unbalanced = false;
+    if (lp <= k) {
+        /* rules 3–4: two tiers */
+        long s = divisor_at_least(up, ceil_div(lp * up, k), &unbalanced);
+        o->tiers = 2;
+        o->spines = clamp_int(s * planes);
+        o->links_leaf_spine = clamp_int(ceil_div(lp * up * planes, ppc));
+        o->too_large = unbalanced;
+        return 0;
+    }
+
+    /* rule 4: three tiers of pods (spine-leaf groups) */
+    long spine_down = k / 2, spine_up = k - k / 2;
+    long pod = rails < spine_down ? rails : spine_down;
+    if (topo == TOPO_FAT_TREE && pod < 1)
+        pod = 1;
+    long pods = ceil_div(lp, pod);
+    while (pods > k && pod * 2 <= spine_down) {
+        pod *= 2;
+        pods = ceil_div(lp, pod);
+    }
+    if (pods > k)
+        unbalanced = true;
+    long s_pod = divisor_at_least(up, ceil_div(pod * up, spine_down), &unbalanced);
+    long last = lp - (pods - 1) * pod;
+    long s_last = divisor_at_least(up, ceil_div(last * up, spine_down), &unbalanced);
+    long spines = (pods - 1) * s_pod + s_last;
+    /* core group j collects spine j of every pod: the first s_last groups
+     * have `pods` members, the rest one fewer */
+    long cores = s_last * core_group(pods, spine_up, k, &unbalanced) +
+                 (s_pod - s_last) * core_group(pods - 1, spine_up, k, &unbalanced);
+    o->tiers = 3;
+    o->spines = clamp_int(spines * planes);
+    o->cores = clamp_int(cores * planes);
+    o->links_leaf_spine = clamp_int(ceil_div(lp * up * planes, ppc));
+    o->links_spine_core = clamp_int(ceil_div(spines * spine_up * planes, ppc));
+    o->too_large = unbalanced;
+    return 0;
+}
+
+/* ------------------------------------------------------------ the stage */
+
+typedef struct {
+    const Accelerator *a;
+    int need;            /* GPUs the workloads (and pool) need */
+    int headroom;
+    int gpus;            /* installed */
+    int gpn, domain, nodes, domains;
+    int nodes_per_rack, racks;
+    double node_kw, rack_kw;
+    FabricLayout fab;
+} Island;
+
+#define LAYOUT_MAX_ISLANDS (PLAN_MAX_WORKLOADS + 1)
+
+static double finite_or(double v, double dflt)
+{
+    return isfinite(v) ? v : dflt;
+}
+
+/* Nodes, domains, racks and fabric of one island.  limit_kw is the usable
+ * rack power (already capped for air cooling). */
+static void island_build(const Plan *p, Island *is, double limit_kw, const FabricDesign *fd,
+                         PlanResult *r)
+{
+    const Accelerator *a = is->a;
+    is->gpn = a->gpus_per_node > 0 ? a->gpus_per_node : 1;
+    if (a->gpus_per_node <= 0)
+        result_warn(r, "cluster: %s has no gpus_per_node in the catalog; 1 GPU per node assumed",
+                    a->id);
+    is->domain = a->scaleup_domain > 0 ? a->scaleup_domain : is->gpn;
+    long total = (long)is->need + is->headroom;
+    /* A scale-up domain larger than a node (GB200 NVL72: 18 trays of 4) is
+     * bought and racked whole, so round up to whole domains. */
+    is->node_kw = finite_or(a->node_power_w, 0) / 1000.0;
+    bool rackable = is->node_kw > 0;
+    bool rack_domain = rackable && is->domain > is->gpn && is->domain % is->gpn == 0;
+    long unit = rack_domain ? is->domain : is->gpn;
+    long nodes = ceil_div(total, unit) * (unit / is->gpn);
+    is->nodes = (int)nodes;
+    is->gpus = (int)(nodes * is->gpn);
+    if (is->gpus > total && total > 0)
+        result_warn(r, "cluster: %ld %s GPUs do not fill whole %ld-GPU %s: %d installed, %ld spare",
+                    total, a->id, unit, rack_domain ? "NVLink domains" : "nodes", is->gpus,
+                    is->gpus - total);
+    is->domains = (int)ceil_div(is->gpus, is->domain);
+    if (!rackable) {
+        /* a cloud-only accelerator (TPU, Trainium): nodes, no racks */
+        if (nodes > 0)
+            result_warn(r, "cluster: %s has no node power in the catalog (cloud only); nodes "
+                        "counted, no racks", a->id);
+        is->nodes_per_rack = 0;
+        is->racks = 0;
+    } else {
+        is->nodes_per_rack = rack_domain ? is->domain / is->gpn
+                                         : (int)floor(limit_kw / is->node_kw + 1e-9);
+        if (is->nodes_per_rack < 1)
+            is->nodes_per_rack = 1;
+    }
+    is->rack_kw = is->node_kw * is->nodes_per_rack;
+    if (nodes > 0 && is->rack_kw > limit_kw + 1e-9) {
+        if (rack_domain)
+            result_warn(r, "cluster: one %s rack (%d-GPU NVLink domain) draws %.0f kW, above the "
+                        "%.0f kW rack limit", a->id, is->domain, is->rack_kw, limit_kw);
+        else
+            result_warn(r, "cluster: one %s node draws %.1f kW, above the %.0f kW rack limit",
+                        a->id, is->node_kw, limit_kw);
+    }
+    is->racks = (int)ceil_div(nodes, is->nodes_per_rack);
+
+    int rails = a->nics_per_node > 0 ? a->nics_per_node : is->gpn;
+    if (layout_fabric(fd, is->nodes, rails, p->network.topology, p->network.oversubscription,
+                      &is->fab) != 0)
+        result_warn(r, "cluster: switch_ports %d cannot build a fabric", p->network.switch_ports);
+    if (is->fab.too_large)
+        result_warn(r, "cluster: %d %s nodes exceed a balanced 3-tier fabric of %d-port switches",
+                    is->nodes, a->id, fd->radix);
+}
+
+static void add_group(PlanResult *r, int count, int nodes, double kw, const char *role,
+                      const char *acc)
+{
+    ClusterResult *k = &r->cluster;
+    if (count <= 0)
+        return;
+    if (k->n_rack_groups >= PLAN_MAX_RACK_GROUPS) {
+        result_warn(r, "cluster: more rack kinds than the %d listed; %s racks not listed",
+                    PLAN_MAX_RACK_GROUPS, role);
+        return;
+    }
+    RackGroup *g = &k->rack_groups[k->n_rack_groups++];
+    memset(g, 0, sizeof *g);
+    g->count = count;
+    g->nodes = nodes;
+    g->kw = kw;
+    snprintf(g->role, sizeof g->role, "%s", role);
+    snprintf(g->accelerator, sizeof g->accelerator, "%s", acc ? acc : "");
+}
+
+/* Full racks and the one partly filled rack of an island, so that
+ * sum(count * nodes) is exactly the island's nodes (power and cost rely on
+ * it). */
+static void island_groups(PlanResult *r, const Island *is)
+{
+    if (is->nodes <= 0 || is->nodes_per_rack <= 0)
+        return;
+    int full = is->nodes / is->nodes_per_rack, rest = is->nodes % is->nodes_per_rack;
+    add_group(r, full, is->nodes_per_rack, is->rack_kw, "compute", is->a->id);
+    add_group(r, rest > 0 ? 1 : 0, rest, rest * is->node_kw, "compute", is->a->id);
+}
+
+/* Racks for `items` boxes of `each_w` watts, at most `cap` per rack and as
+ * many as the rack power allows. */
+static void box_groups(PlanResult *r, int items, double each_w, int cap, double limit_kw,
+                       const char *role)
+{
+    if (items <= 0)
+        return;
+    int per = cap;
+    if (each_w > 0) {
+        int by_power = (int)floor(limit_kw * 1000.0 / each_w + 1e-9);
+        if (by_power < per)
+            per = by_power;
+    }
+    if (per < 1)
+        per = 1;
+    int racks = (items + per - 1) / per;
+    int in_hottest = items < per ? items : per;
+    add_group(r, racks, in_hottest, in_hottest * each_w / 1000.0, role, "");
+}
+
+static int to_gpus(double g)
+{
+    if (!isfinite(g) || g <= 0)
+        return 0;
+    return g > LAYOUT_MAX_GPUS ? (int)LAYOUT_MAX_GPUS : (int)ceil(g - 1e-9);
+}
+
+static Island *island_for(Island *isl, int *n, const Catalog *c, const char *id)
+{
+    const Accelerator *a = catalog_find_accelerator(c, id);
+    if (!a)
+        return NULL;
+    for (int i = 0; i < *n; i++)
+        if (isl[i].a == a)
+            return &isl[i];
+    if (*n >= LAYOUT_MAX_ISLANDS)
+        return NULL;
+    Island *is = &isl[(*n)++];
+    memset(is, 0, sizeof *is);
+    is->a = a;
+    return is;
+}
+
+/* An accelerator that can be bought and racked: the catalog knows what one
+ * node costs and draws. */
+static bool can_rack(const Accelerator *a)
+{
+    return a->node_power_w > 0 && a->node_price_usd > 0;
+}
+
+/* Storage bandwidth, capacity and building blocks (SIZING-MODEL.md §5,
+ * CATALOG-FACTS.md §4). */
+static void storage_size(const Plan *p, const Catalog *c, PlanResult *r, const bool *counted,
+                         int total_gpus)
+{
+    ClusterResult *k = &r->cluster;
+    double read_need = 0, write = 0, ckpts = 0;
+    int kept = p->storage.checkpoints_kept > 0 ? p->storage.checkpoints_kept : 0;
+    for (int i = 0; i < r->n_workloads && i < p->n_workloads; i++) {
+        const TrainResult *t = &r->workloads[i].train;
+        if (!counted[i] || p->workloads[i].kind != WL_TRAINING)
+            continue;
+        read_need += finite_or(t->dataset_read_Bps, 0) > 0 ? t->dataset_read_Bps : 0;
+        double wb = finite_or(t->checkpoint_write_Bps, 0);
+        if (wb > write)
+            write = wb;
+        /* every training workload keeps its own `checkpoints_kept` */
+        ckpts += kept * (finite_or(t->checkpoint_bytes, 0) > 0 ? t->checkpoint_bytes : 0);
+    }
+    /* GPUDirect rule of thumb per GPU (DDN's "usual minimum requirement of
+     * 1 GB/s/GPU", CATALOG-FACTS §4.1; the figure is the catalog's). */
+    double per_gpu = finite_or(c->costs.gpudirect_read_bw_per_gpu, 0);
+    double rule = per_gpu > 0 ? per_gpu * total_gpus : 0;
+    k->storage_read_Bps = read_need > rule ? read_need : rule;
+    k->storage_write_Bps = write;
+    double dataset = finite_or(p->storage.dataset_bytes, 0) > 0 ? p->storage.dataset_bytes : 0;
+    k->storage_capacity_bytes = dataset + ckpts;
+    if (rule > 0 && rule >= read_need)
+        result_assume(r, "cluster",
+                      "storage read %.0f GB/s from the GPUDirect rule of thumb %.2f GB/s per GPU "
+                      "(%s), above the datasets' streaming need %.1f GB/s",
+                      rule / 1e9, per_gpu / 1e9, c->costs.source, read_need / 1e9);
+
+    double need_any = k->storage_read_Bps + k->storage_write_Bps + k->storage_capacity_bytes;
+    if (need_any <= 0)
+        return;
+    const char *id = layout_storage_id(p->storage.system);
+    const StorageSystem *s = catalog_find_storage(c, id);
+    if (!s) {
+        result_warn(r, "cluster: storage system '%s' is not in the catalog; storage not sized", id);
+        return;
+    }
+    double by[3] = {0, 0, 0};
+    const double need[3] = {k->storage_read_Bps, k->storage_write_Bps, k->storage_capacity_bytes};
+    const double unit[3] = {s->unit_read_bw, s->unit_write_bw, s->unit_capacity_bytes};
+    const char *what[3] = {"read bandwidth", "write bandwidth", "capacity"};
+    double units = 0;
+    for (int i = 0; i < 3; i++) {
+        if (need[i] <= 0)
+            continue;
+        if (!(finite_or(unit[i], 0) > 0)) {
+            result_warn(r, "cluster: the catalog gives no %s per %s unit; not sized by it", what[i],
+                        id);
+            continue;
+        }
+        by[i] = ceil(need[i] / unit[i] - 1e-9);
+        if (by[i] > units)
+            units = by[i];
+    }
+    k->storage_units = units > LAYOUT_MAX_GPUS ? (int)LAYOUT_MAX_GPUS : (int)units;
+    result_assume(r, "cluster",
+                  "storage: %d x %s (%.0f GB/s read, %.0f GB/s write, %.0f TB each; %s, %s); "
+                  "units by read %.0f, write %.0f, capacity %.0f",
+                  k->storage_units, s->unit_name, s->unit_read_bw / 1e9, s->unit_write_bw / 1e9,
+                  s->unit_capacity_bytes / 1e12, s->source, s->as_of, by[0], by[1], by[2]);
+}
+
+void layout_stage(const Plan *p, const Catalog *c, PlanResult *r)
+{
+    ClusterResult *k = &r->cluster;
+    memset(k, 0, sizeof *k);
+    snprintf(k->accelerator, sizeof k->accelerator, "%s", p->accelerator);
+    r->have_layout = true;
+
+    Island isl[LAYOUT_MAX_ISLANDS];
+    int n = 0;
+    Island *mi = island_for(isl, &n, c, p->accelerator);
+    if (!mi)
+        result_warn(r, "cluster: the plan's accelerator '%s' is not in the catalog; no cluster "
+                    "built", p->accelerator);
+    bool counted[PLAN_MAX_WORKLOADS] = {false};
+
+    /* GPUs each workload holds (dedicated capacity, side by side) */
+    for (int i = 0; i < r->n_workloads && i < p->n_workloads; i++) {
+        const Workload *w = &p->workloads[i];
+        const WorkloadResult *wr = &r->workloads[i];
+        int g = w->kind == WL_TRAINING ? wr->train.gpus : wr->infer.gpus;
+        if (g <= 0 && w->kind == WL_TRAINING)
+            g = w->gpus;
+        if (g <= 0) {
+            result_warn(r, "cluster: %s was sized to no GPUs and is not in the cluster", w->name);
+            continue;
+        }
+        const char *id = wr->accelerator[0] ? wr->accelerator : workload_accelerator(p, w);
+        Island *is = island_for(isl, &n, c, id);
+        if (!is)
+            continue; /* unknown accelerator: sizing already reported it */
+        if (is != mi && !can_rack(is->a)) {
+            result_warn(r, "cluster: %s runs on %s, which has no on-prem node price and power "
+                        "(cloud only); its %d GPUs are left to the cloud options", w->name, id, g);
+            continue;
+        }
+        counted[i] = true;
+        is->need += g;
+        if (is == mi) {
+            if (w->kind == WL_TRAINING)
+                k->gpus_training += g;
+            else
+                k->gpus_inference += g;
+        }
+    }
+
+    /* the tenancy pool, on the plan's accelerator */
+    if (mi && (p->tenancy.n_teams > 0 || p->tenancy.n_trace_jobs > 0)) {
+        int pool = r->schedule.recommended_gpus > 0 ? r->schedule.recommended_gpus
+                   : p->tenancy.gpus > 0            ? p->tenancy.gpus
+                                                    : r->schedule.gpus;
+        k->gpus_pool = pool > 0 ? pool : 0;
+        mi->need += k->gpus_pool;
+    }
+
+    double headroom = finite_or(p->site.headroom, 0);
+    if (headroom < 0)
+        headroom = 0;
+
+    /* usable rack power */
+    double limit = finite_or(p->site.rack_power_kw, 0);
+    if (limit <= 0) {
+        limit = 0;
+        result_warn(r, "cluster: site.rack_power_kw is 0: no rack can take a node; one node per "
+                    "rack assumed");
+    }
+    double eff = limit;
+    if (p->site.cooling == COOLING_AIR && limit > LAYOUT_AIR_MAX_KW) {
+        eff = LAYOUT_AIR_MAX_KW;
+        result_assume(r, "cluster",
+                      "air-cooled racks filled to %.0f kW, the highest air-cooled rack NVIDIA "
+                      "publishes (DGX SuperPOD B300-XDR, ~56 kW), not the %.0f kW limit",
+                      LAYOUT_AIR_MAX_KW, limit);
+    }
+
+    FabricDesign fd = layout_fabric_design(p->network.fabric, p->network.link_bps,
+                                           p->network.switch_ports);
+    result_assume(r, "cluster", "fabric: %s%s; %s", fd.name,
+                  fd.published ? "" : " (no published design matches)", fd.source);
+
+    int total_gpus = 0;
+    long leaves = 0, spines = 0, cores = 0, l1 = 0, l2 = 0, l3 = 0;
+    for (int i = 0; i < n; i++) {
+        Island *is = &isl[i];
+        is->headroom = to_gpus(is->need * headroom);
+        if (is->need + is->headroom > LAYOUT_MAX_GPUS) {
+            result_warn(r, "cluster: %d GPUs is beyond what gpuplan models; capped",
+                        is->need + is->headroom);
+            is->need = (int)LAYOUT_MAX_GPUS;
+            is->headroom = 0;
+        }
+        if (is->need + is->headroom <= 0 && is != mi)
+            continue;
+        island_build(p, is, eff, &fd, r);
+        total_gpus += is->gpus;
+        leaves += is->fab.leaves;
+        spines += is->fab.spines;
+        cores += is->fab.cores;
+        l1 += is->fab.links_node_leaf;
+        l2 += is->fab.links_leaf_spine;
+        l3 += is->fab.links_spine_core;
+        if (is != mi && is->nodes > 0)
+            result_warn(r, "cluster: %d %s GPUs (%d nodes, %d racks) form a separate island with "
+                        "its own fabric", is->gpus, is->a->id, is->nodes, is->racks);
+        if (is->a->liquid_cooled || is->rack_kw > LAYOUT_AIR_MAX_KW)
+            k->liquid_required = k->liquid_required || is->nodes > 0;
+    }
+
+    if (mi) {
+        k->gpus = mi->gpus;
+        k->gpus_headroom = mi->headroom;
+        k->gpus_per_node = mi->gpn;
+        k->nodes = mi->nodes;
+        k->gpus_per_domain = mi->domain;
+        k->nvlink_domains = mi->domains;
+        k->racks = mi->racks;
+        k->nodes_per_rack = mi->nodes > 0 ? mi->nodes_per_rack : 0;
+        k->scalable_units = mi->fab.scalable_units;
+        double link = finite_or(p->network.link_bps, 0) > 0 ? p->network.link_bps : 0;
+        k->scaleout_bw_per_gpu = mi->nodes > 0 ? link / 8.0 * mi->fab.uplink_ratio : 0;
+    }
+    k->leaf_switches = clamp_int(leaves);
+    k->spine_switches = clamp_int(spines);
+    k->core_switches = clamp_int(cores);
+    k->links_node_leaf = clamp_int(l1);
+    k->links_leaf_spine = clamp_int(l2);
+    k->links_spine_core = clamp_int(l3);
+    k->links = clamp_int(l1 + l2 + l3);
+
+    storage_size(p, c, r, counted, total_gpus);
+
+    /* rack groups: the plan's accelerator, network, storage, other islands */
+    if (mi)
+        island_groups(r, mi);
+    box_groups(r, k->leaf_switches + k->spine_switches + k->core_switches,
+               finite_or(c->costs.switch_power_w, 0), LAYOUT_SWITCHES_PER_RACK, eff, "network");
+    const StorageSystem *ss = catalog_find_storage(c, layout_storage_id(p->storage.system));
+    box_groups(r, k->storage_units, ss ? finite_or(ss->unit_power_w, 0) : 0,
+               LAYOUT_STORAGE_UNITS_PER_RACK, eff, "storage");
+    for (int i = 0; i < n; i++)
+        if (&isl[i] != mi)
+            island_groups(r, &isl[i]);
+    if (k->nodes > 0)
+        result_assume(r, "cluster",
+                      "racks sized by power only (%d nodes of %.1f kW per %.0f kW rack); rack "
+                      "space not modelled; %d switches and %d storage units per rack at most",
+                      k->nodes_per_rack, mi ? mi->node_kw : 0, eff, LAYOUT_SWITCHES_PER_RACK,
+                      LAYOUT_STORAGE_UNITS_PER_RACK);
+}
