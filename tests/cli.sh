@@ -1,0 +1,108 @@
+#!/bin/sh
+# tests/cli.sh — the command line as a user (or a script) meets it: exit
+# statuses, options before or after the command, the store commands, exports,
+# and bad input.  TAP output for make check.
+set -u
+bin=${GPUPLAN_BUILDDIR:-.}/gpuplan
+src=${GPUPLAN_SRCDIR:-.}
+ex=$src/data/examples
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+export XDG_DATA_HOME="$tmp/xdg" HOME="$tmp/home"
+db="$tmp/plans.db"
+n=0 failed=0
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+# check DESC EXPECTED_STATUS CMD… : run, capture stdout/stderr, compare status
+check() {
+    desc=$1 want=$2; shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -eq "$want" ]; then ok "$desc"; else not_ok "$desc" "exit $got, wanted $want" "$(head -c 600 "$tmp/err")"; fi
+}
+# has DESC FILE PATTERN : grep -E in the last output
+has() {
+    if grep -Eq -- "$3" "$2"; then ok "$1"; else not_ok "$1" "no match for /$3/ in $2:" "$(head -c 600 "$2")"; fi
+}
+
+demo=$(ls "$ex"/*.yaml | head -n 1)
+demo_name=$(sed -n 's/^name: *//p' "$demo" | head -n 1 | tr -d "\"'")
+
+check "--version exits 0" 0 "$bin" --version
+has "--version prints the package version" "$tmp/out" '^gpuplan [0-9]+\.[0-9]+'
+check "--help exits 0" 0 "$bin" --help
+has "--help lists every command" "$tmp/out" 'simulate'
+check "eval --help explains eval" 0 "$bin" eval --help
+has "eval --help shows its usage" "$tmp/out" 'usage: gpuplan eval'
+check "an unknown command is a usage error (2)" 2 "$bin" frobnicate
+check "eval without a plan is a usage error (2)" 2 "$bin" eval
+check "an unknown export format is a usage error (2)" 2 "$bin" --db "$db" export "$demo" --format docx
+
+check "eval of a demo plan exits 0" 0 "$bin" --db "$db" eval "$demo"
+has "eval prints the cluster" "$tmp/out" '^CLUSTER'
+has "eval prints the cost options" "$tmp/out" '^COST'
+check "eval --json exits 0" 0 "$bin" --db "$db" eval "$demo" --json
+has "eval --json names the plan" "$tmp/out" "\"plan\": \"$demo_name\""
+has "eval --json has the cluster part" "$tmp/out" '"nvlink_domains"'
+if grep -Eq 'nan|inf' "$tmp/out"; then not_ok "eval --json has only finite numbers" "$(grep -En 'nan|inf' "$tmp/out" | head -3)"; else ok "eval --json has only finite numbers"; fi
+
+# bad input: file:line:col, exit 1, nothing crashes
+printf 'format: 1\nname: bad\nworkloads:\n  - name: w\n    kind: training\n    model: {preset: llama-3-8b}\n    tokens: -5T\n' >"$tmp/bad.yaml"
+check "a negative quantity is an invalid plan (1)" 1 "$bin" --db "$db" eval "$tmp/bad.yaml"
+has "the error names file, line and column" "$tmp/err" "^gpuplan: $tmp/bad.yaml:7:[0-9]+: "
+printf 'format: 1\nname: typo\nworkloads:\n  - name: w\n    kind: training\n    model: {preset: llama-3-8b}\n    tokenz: 5T\n' >"$tmp/typo.yaml"
+check "an unknown key is an invalid plan (1)" 1 "$bin" --db "$db" eval "$tmp/typo.yaml"
+has "an unknown key suggests the nearest one" "$tmp/err" "tokens"
+check "a missing file is an I/O error (3)" 3 "$bin" --db "$db" eval "$tmp/missing.yaml"
+
+# the store: seeded, save, versions, show, options before or after the command
+check "list seeds a new store with the demo plans" 0 "$bin" --db "$db" list
+has "the demo plan is listed" "$tmp/out" "^$demo_name "
+cp "$tmp/out" "$tmp/list1"
+check "--db after the command works the same" 0 "$bin" list --db "$db"
+if cmp -s "$tmp/out" "$tmp/list1"; then ok "gpuplan --db X list = gpuplan list --db X"; else not_ok "gpuplan --db X list = gpuplan list --db X"; fi
+check "save stores a new version" 0 "$bin" --db "$db" save "$demo" --note "from the cli test"
+has "save reports the version" "$tmp/out" "saved $demo_name as version 2"
+check "save --as stores under another name" 0 "$bin" --db "$db" save "$demo" --as "cli-copy"
+check "list with a regex filters" 0 "$bin" --db "$db" list '^cli-'
+has "the filtered list has the copy" "$tmp/out" '^cli-copy '
+if grep -q "^$demo_name " "$tmp/out"; then not_ok "the filtered list hides other plans"; else ok "the filtered list hides other plans"; fi
+check "an invalid regex is a usage error (2)" 2 "$bin" --db "$db" list '(['
+check "show prints the stored YAML" 0 "$bin" --db "$db" show "$demo_name"
+has "show prints the plan's name" "$tmp/out" "^name: "
+check "show --version 1 prints the first version" 0 "$bin" --db "$db" show "$demo_name" --version 1
+check "show of an unknown plan is a store error (3)" 3 "$bin" --db "$db" show no-such-plan
+check "eval of a stored plan by NAME@VERSION" 0 "$bin" --db "$db" eval "$demo_name@1"
+
+# compare and exports
+check "compare two versions" 0 "$bin" --db "$db" compare "$demo_name@1" "$demo_name@2"
+has "compare prints headline rows" "$tmp/out" '^cluster '
+check "compare --json" 0 "$bin" --db "$db" compare "$demo_name" cli-copy --json
+has "compare --json has deltas" "$tmp/out" '"deltas"'
+for f in md html csv json yaml kueue volcano slurm; do
+    check "export --format $f -o writes a file" 0 "$bin" --db "$db" export "$demo_name" --format $f -o "$tmp/out.$f"
+    if [ -s "$tmp/out.$f" ]; then ok "export $f is not empty"; else not_ok "export $f is not empty"; fi
+done
+check "exported YAML evaluates again" 0 "$bin" --db "$db" eval "$tmp/out.yaml"
+
+# the catalog
+check "catalog lists accelerators" 0 "$bin" catalog H100
+has "catalog shows H100-SXM" "$tmp/out" '^H100-SXM '
+check "catalog --json" 0 "$bin" catalog --json
+has "catalog --json lists instances" "$tmp/out" '"p5.48xlarge"'
+check "catalog with an invalid regex is a usage error (2)" 2 "$bin" catalog '+'
+
+# a corrupt store is reported and never modified
+head -c 8192 /dev/urandom >"$tmp/corrupt.db"
+sum1=$(cksum <"$tmp/corrupt.db")
+check "a corrupt store is an I/O error (3)" 3 "$bin" --db "$tmp/corrupt.db" list
+sum2=$(cksum <"$tmp/corrupt.db")
+if [ "$sum1" = "$sum2" ]; then ok "a corrupt store is left untouched"; else not_ok "a corrupt store is left untouched"; fi
+
+# simulate
+check "simulate a demo plan" 0 "$bin" --db "$db" simulate "$demo"
+has "simulate prints the schedule" "$tmp/out" '^SCHEDULE'
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
