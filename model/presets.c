@@ -1,0 +1,103 @@
+/* model/presets.c — published transformer shapes (`preset: llama-3-70b`).
+ *
+ * Every row names where its numbers come from: the model's Hugging Face
+ * config.json (field names in the comments map: num_hidden_layers → layers,
+ * hidden_size → hidden, intermediate_size → ffn_hidden, num_attention_heads →
+ * heads, num_key_value_heads → kv_heads, vocab_size → vocab,
+ * tie_word_embeddings → tied_embeddings) or the paper. */
+#include "config.h"
+
+#include <strings.h>
+
+#include "presets.h"
+
+#define DENSE .experts = 1, .experts_per_token = 1
+
+static const ModelPreset presets[] = {
+    {"llama-3-8b",
+     "meta-llama/Meta-Llama-3-8B config.json; Llama 3 paper (arXiv:2407.21783) Table 3",
+     {.layers = 32, .hidden = 4096, .ffn_hidden = 14336, .heads = 32, .kv_heads = 8,
+      .vocab = 128256, .glu = true, .tied_embeddings = false, DENSE}},
+    {"llama-3-70b",
+     "meta-llama/Meta-Llama-3-70B config.json; Llama 3 paper (arXiv:2407.21783) Table 3",
+     {.layers = 80, .hidden = 8192, .ffn_hidden = 28672, .heads = 64, .kv_heads = 8,
+      .vocab = 128256, .glu = true, .tied_embeddings = false, DENSE}},
+    {"llama-3-405b",
+     "meta-llama/Llama-3.1-405B config.json; Llama 3 paper (arXiv:2407.21783) Table 3",
+     {.layers = 126, .hidden = 16384, .ffn_hidden = 53248, .heads = 128, .kv_heads = 8,
+      .vocab = 128256, .glu = true, .tied_embeddings = false, DENSE}},
+    {"llama-3.2-1b", "meta-llama/Llama-3.2-1B config.json (head_dim 64, tied embeddings)",
+     {.layers = 16, .hidden = 2048, .ffn_hidden = 8192, .heads = 32, .kv_heads = 8,
+      .vocab = 128256, .glu = true, .tied_embeddings = true, DENSE}},
+    {"llama-3.2-3b", "meta-llama/Llama-3.2-3B config.json (head_dim 128, tied embeddings)",
+     {.layers = 28, .hidden = 3072, .ffn_hidden = 8192, .heads = 24, .kv_heads = 8,
+      .vocab = 128256, .glu = true, .tied_embeddings = true, DENSE}},
+    {"llama-2-7b", "meta-llama/Llama-2-7b-hf config.json; Llama 2 paper (arXiv:2307.09288)",
+     {.layers = 32, .hidden = 4096, .ffn_hidden = 11008, .heads = 32, .kv_heads = 32,
+      .vocab = 32000, .glu = true, .tied_embeddings = false, DENSE}},
+    {"llama-2-13b", "meta-llama/Llama-2-13b-hf config.json; Llama 2 paper (arXiv:2307.09288)",
+     {.layers = 40, .hidden = 5120, .ffn_hidden = 13824, .heads = 40, .kv_heads = 40,
+      .vocab = 32000, .glu = true, .tied_embeddings = false, DENSE}},
+    {"llama-2-70b",
+     "meta-llama/Llama-2-70b-hf config.json; Llama 2 paper (arXiv:2307.09288), GQA 8 groups",
+     {.layers = 80, .hidden = 8192, .ffn_hidden = 28672, .heads = 64, .kv_heads = 8,
+      .vocab = 32000, .glu = true, .tied_embeddings = false, DENSE}},
+    {"mistral-7b", "mistralai/Mistral-7B-v0.1 config.json",
+     {.layers = 32, .hidden = 4096, .ffn_hidden = 14336, .heads = 32, .kv_heads = 8,
+      .vocab = 32000, .glu = true, .tied_embeddings = false, DENSE}},
+    {"qwen2.5-7b", "Qwen/Qwen2.5-7B config.json",
+     {.layers = 28, .hidden = 3584, .ffn_hidden = 18944, .heads = 28, .kv_heads = 4,
+      .vocab = 152064, .glu = true, .tied_embeddings = false, DENSE}},
+    {"qwen2.5-72b", "Qwen/Qwen2.5-72B config.json",
+     {.layers = 80, .hidden = 8192, .ffn_hidden = 29568, .heads = 64, .kv_heads = 8,
+      .vocab = 152064, .glu = true, .tied_embeddings = false, DENSE}},
+    /* GPT-3: 4h MLP without gating, learned positions, tied embeddings,
+     * GPT-2 BPE vocabulary of 50257. */
+    {"gpt-3-175b", "Brown et al., Language Models are Few-Shot Learners (arXiv:2005.14165) Table 2.1",
+     {.layers = 96, .hidden = 12288, .ffn_hidden = 49152, .heads = 96, .kv_heads = 96,
+      .vocab = 50257, .glu = false, .tied_embeddings = true, DENSE}},
+    {"mixtral-8x7b",
+     "mistralai/Mixtral-8x7B-v0.1 config.json (num_local_experts 8, num_experts_per_tok 2)",
+     {.layers = 32, .hidden = 4096, .ffn_hidden = 14336, .heads = 32, .kv_heads = 8,
+      .vocab = 32000, .glu = true, .tied_embeddings = false, .experts = 8,
+      .experts_per_token = 2, .expert_ffn_hidden = 14336}},
+    /* DeepSeek-V3: MLA attention, 3 leading dense layers (first_k_dense_replace)
+     * with intermediate_size 18432, then 256 routed experts (top-8) of
+     * moe_intermediate_size 2048 plus 1 shared expert. */
+    {"deepseek-v3",
+     "deepseek-ai/DeepSeek-V3 config.json; DeepSeek-V3 technical report (arXiv:2412.19437) §4.2",
+     {.layers = 61, .hidden = 7168, .ffn_hidden = 18432, .heads = 128, .kv_heads = 128,
+      .vocab = 129280, .glu = true, .tied_embeddings = false, .experts = 256,
+      .experts_per_token = 8, .shared_experts = 1, .expert_ffn_hidden = 2048,
+      .dense_layers = 3, .q_lora_rank = 1536, .kv_lora_rank = 512, .qk_rope_head_dim = 64,
+      .qk_nope_head_dim = 128, .v_head_dim = 128}},
+    /* gpt-oss: head_dim 64 with 64 heads (4096) ≠ hidden 2880, so head_dim
+     * is explicit; 128 / 32 experts of 2880, top-4. */
+    {"gpt-oss-120b", "openai/gpt-oss-120b config.json; gpt-oss model card (arXiv:2508.10925)",
+     {.layers = 36, .hidden = 2880, .ffn_hidden = 2880, .heads = 64, .kv_heads = 8,
+      .head_dim = 64, .vocab = 201088, .glu = true, .tied_embeddings = false,
+      .experts = 128, .experts_per_token = 4, .expert_ffn_hidden = 2880}},
+    {"gpt-oss-20b", "openai/gpt-oss-20b config.json; gpt-oss model card (arXiv:2508.10925)",
+     {.layers = 24, .hidden = 2880, .ffn_hidden = 2880, .heads = 64, .kv_heads = 8,
+      .head_dim = 64, .vocab = 201088, .glu = true, .tied_embeddings = false,
+      .experts = 32, .experts_per_token = 4, .expert_ffn_hidden = 2880}},
+};
+
+#define N_PRESETS (sizeof presets / sizeof presets[0])
+
+const ModelPreset *preset_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < N_PRESETS; i++)
+        if (strcasecmp(presets[i].name, name) == 0)
+            return &presets[i];
+    return NULL;
+}
+
+const ModelPreset *preset_all(size_t *n)
+{
+    if (n)
+        *n = N_PRESETS;
+    return presets;
+}
