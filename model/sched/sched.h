@@ -3,6 +3,8 @@
 #ifndef GPUPLAN_MODEL_SCHED_H
 #define GPUPLAN_MODEL_SCHED_H
 
+#include <stdint.h>
+
 #include "../catalog.h"
 #include "../evaluate.h"
 #include "../plan.h"
@@ -13,5 +15,52 @@
  * report its run.  Polls opt->cancel.  Writes r->schedule, sets
  * r->have_schedule. */
 void sched_stage(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanResult *r);
+
+/* What a run saw beyond ScheduleResult: the debug invariants (each counter
+ * must stay 0; model/ reports, it never aborts) and the raw figures the
+ * oracle tests compare with queueing theory. */
+typedef struct {
+    uint64_t invariant_violations;   /* sum of the six below */
+    uint64_t double_booked;          /* a GPU given twice / a shared GPU over-committed */
+    uint64_t partial_gangs;          /* a job started with fewer GPUs than its gang */
+    uint64_t below_quota;            /* a team preempted below its quota by another team */
+    uint64_t preempt_cycles;         /* a preemption that could be answered by one back */
+    uint64_t unaccounted;            /* submitted != completed + running + queued */
+    uint64_t backfill_delays;        /* a backfilled job delayed the reserved head */
+    int jobs_running;                /* at the end of the horizon */
+    int jobs_queued;                 /* at the end, including never-placeable ones */
+    int jobs_unplaceable;            /* larger than the pool: queued for ever */
+    int peak_running;
+    double horizon_s;
+    double mean_queue_len;           /* time-averaged jobs waiting */
+    double mean_wait_s;              /* all submitted jobs; waits still open at the end count up to it */
+    double p_wait;                   /* share of started jobs that waited at all */
+    double mean_busy_gpus;           /* time-averaged GPU-equivalents allocated */
+    double team_mean_gpus[PLAN_MAX_TEAMS + 1]; /* time-averaged allocation per team */
+    uint64_t reservations;           /* backfill reservations computed */
+    uint64_t backfilled;             /* jobs started by backfill */
+    uint64_t elastic_resizes;
+    uint64_t failure_kills;          /* jobs killed by GPU failures */
+    uint64_t preempted;              /* preemption victims */
+    double checkpoint_cost_s;        /* δ of Young's interval */
+} SchedStats;
+
+/* One run on a fixed pool of `gpus` GPUs (the CLI's `gpuplan simulate`, the
+ * tests).  gpus <= 0 means tenancy.gpus.  Fills *out completely (zeroed
+ * first; out->recommended_gpus stays 0) and *st when not NULL.  The
+ * accelerator (gpus_per_node, scaleup_domain, MIG profiles) is the plan's,
+ * looked up in c (NULL or unknown: 8-GPU nodes, NVLink domain = node, no
+ * MIG).  Returns 0, -1 when cancelled (out->cancelled set), -2 out of
+ * memory (out->ran false). */
+int sched_simulate(const Plan *p, const Catalog *c, const EvalOptions *opt, int gpus,
+                   ScheduleResult *out, SchedStats *st);
+
+/* Young's checkpoint interval sqrt(2·δ·M) for checkpoint cost δ and job MTBF
+ * M, seconds (J. W. Young, "A first order approximation to the optimum
+ * checkpoint interval", CACM 17(9), 1974). */
+double sched_young_interval(double checkpoint_cost_s, double mtbf_s);
+
+/* GPUs under one leaf switch group for the plan's network (see search.c). */
+int sched_leaf_gpus(const Plan *p, int gpus_per_node);
 
 #endif

@@ -1,0 +1,243 @@
+/* model/sched/gen.c — the job mix: generated from the teams' job classes
+ * (Poisson arrivals, lognormal / exponential / fixed run times) or replayed
+ * from the borrowed trace.
+ *
+ * Every job class draws from its own xoshiro256** stream, seeded from
+ * (tenancy.seed, team index, class index) through splitmix64, so adding a
+ * class or reordering teams leaves the other classes' jobs unchanged, and
+ * the capacity search replays exactly the same jobs on every pool size. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched_int.h"
+
+static int cmp_submit(const void *a, const void *b)
+{
+    const SchedJobSpec *x = a, *y = b;
+    if (x->submit != y->submit)
+        return x->submit < y->submit ? -1 : 1;
+    if (x->team != y->team)
+        return x->team < y->team ? -1 : 1;
+    if (x->cls != y->cls)
+        return x->cls < y->cls ? -1 : 1;
+    if (x->dur != y->dur) /* trace rows submitted together: any fixed order */
+        return x->dur < y->dur ? -1 : 1;
+    return (x->gpus > y->gpus) - (x->gpus < y->gpus);
+}
+
+static int push_job(SchedWorkload *w, size_t *cap, const SchedJobSpec *j)
+{
+    if (w->n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 4096;
+        SchedJobSpec *a = realloc(w->jobs, nc * sizeof *a);
+        if (!a)
+            return -1;
+        w->jobs = a;
+        *cap = nc;
+    }
+    w->jobs[w->n++] = *j;
+    return 0;
+}
+
+/* The request of a job class: elastic range, MIG profile, fraction or whole
+ * GPUs.  Returns the GPU-equivalents it holds. */
+static double class_request(const JobClass *jc, const Accelerator *a, SchedJobSpec *j,
+                            bool *mig_fallback)
+{
+    *mig_fallback = false;
+    j->kind = SJ_WHOLE;
+    j->mig = -1;
+    if (jc->max_gpus > 0) {
+        int lo = jc->min_gpus > 0 ? jc->min_gpus : 1;
+        int hi = jc->max_gpus > lo ? jc->max_gpus : lo;
+        j->gpus = lo;
+        j->max_gpus = hi;
+        return lo;
+    }
+    if (jc->mig[0]) {
+        const MigProfile *m = accelerator_find_mig(a, jc->mig);
+        if (m) {
+            j->kind = SJ_MIG;
+            j->mig = (int16_t)(m - a->mig);
+            j->gpus = j->max_gpus = 0;
+            int c = m->compute_slices > 0 ? m->compute_slices : atoi(m->name);
+            return c > 0 ? c / 7.0 : 1.0 / (m->count > 0 ? m->count : 1);
+        }
+        /* The accelerator has no such profile: time-share the same part of a
+         * GPU instead ("3g.40gb" → 3/7 of one), and say so. */
+        *mig_fallback = true;
+        int c = atoi(jc->mig);
+        if (c > 0 && c < 7) {
+            j->kind = SJ_FRAC;
+            j->gpus = j->max_gpus = (int32_t)lround(c * SCHED_MILLI / 7.0);
+            return j->gpus / (double)SCHED_MILLI;
+        }
+    }
+    if (jc->gpus > 0 && jc->gpus < 1) {
+        int milli = (int)lround(jc->gpus * SCHED_MILLI);
+        if (milli < 1)
+            milli = 1;
+        if (milli < SCHED_MILLI) {
+            j->kind = SJ_FRAC;
+            j->gpus = j->max_gpus = milli;
+            return milli / (double)SCHED_MILLI;
+        }
+    }
+    int g = (int)ceil(jc->gpus - 1e-9);
+    if (g < 1)
+        g = 1;
+    j->gpus = j->max_gpus = g;
+    return g;
+}
+
+static int gen_classes(const Plan *p, const Accelerator *a, SchedWorkload *w, size_t *cap)
+{
+    const TenancySpec *t = &p->tenancy;
+    for (int ti = 0; ti < t->n_teams && ti < PLAN_MAX_TEAMS; ti++) {
+        const Team *tm = &t->teams[ti];
+        for (int ci = 0; ci < tm->n_jobs && ci < PLAN_MAX_JOBS; ci++) {
+            const JobClass *jc = &tm->jobs[ci];
+            SchedJobSpec proto;
+            memset(&proto, 0, sizeof proto);
+            bool fb;
+            double need = class_request(jc, a, &proto, &fb);
+            if (fb)
+                w->mig_fallbacks++;
+            proto.team = ti;
+            proto.prio = (uint8_t)(jc->priority >= PRIO_LOW && jc->priority <= PRIO_HIGH
+                                       ? jc->priority : PRIO_NORMAL);
+            proto.cls = -1;
+            if (w->n_classes < PLAN_MAX_CLASSES) {
+                SchedClassDef *cd = &w->classes[w->n_classes];
+                memcpy(cd->name, jc->name, sizeof cd->name);
+                cd->team = ti;
+                cd->gpus = jc->max_gpus > 0 ? proto.gpus : (jc->mig[0] ? need : jc->gpus);
+                proto.cls = w->n_classes++;
+            } else {
+                w->classes_dropped++;
+            }
+            if (proto.kind == SJ_WHOLE && proto.gpus > w->max_whole)
+                w->max_whole = proto.gpus;
+            double rate = jc->per_day / 86400.0, mean = jc->hours * 3600.0;
+            if (!(rate > 0) || !(mean > 0) || !(w->horizon > 0))
+                continue;
+            uint64_t x = t->seed ^ ((uint64_t)(ti + 1) << 40) ^ ((uint64_t)(ci + 1) << 20);
+            SchedRng rng;
+            sched_rng_seed(&rng, sched_splitmix64(&x));
+            /* Poisson arrivals: exponential gaps of mean 1/rate. */
+            for (double at = sched_rng_exp(&rng, 1.0 / rate); at < w->horizon;
+                 at += sched_rng_exp(&rng, 1.0 / rate)) {
+                SchedJobSpec j = proto;
+                j.submit = at;
+                switch (jc->duration) {
+                case DUR_EXPONENTIAL: j.dur = sched_rng_exp(&rng, mean); break;
+                case DUR_FIXED: j.dur = mean; break;
+                default: j.dur = sched_rng_lognormal(&rng, mean, jc->cv); break;
+                }
+                if (j.dur < 1e-3)
+                    j.dur = 1e-3; /* a run takes some time; keeps rates finite */
+                w->offered_gpu_s += need * j.dur;
+                if (push_job(w, cap, &j) < 0)
+                    return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int gen_trace(const Plan *p, SchedWorkload *w, size_t *cap)
+{
+    const TenancySpec *t = &p->tenancy;
+    int deflt = -1;
+    double last = 0;
+    for (size_t i = 0; i < t->n_trace_jobs; i++) {
+        const TraceJob *tj = &t->trace_jobs[i];
+        SchedJobSpec j;
+        memset(&j, 0, sizeof j);
+        j.submit = tj->submit_s > 0 ? tj->submit_s : 0;
+        j.dur = tj->duration_s > 1e-3 ? tj->duration_s : 1e-3;
+        j.prio = (uint8_t)(tj->priority >= PRIO_LOW && tj->priority <= PRIO_HIGH ? tj->priority
+                                                                                  : PRIO_NORMAL);
+        int team = tj->team;
+        if (team < 0 || team >= t->n_teams || team >= PLAN_MAX_TEAMS) {
+            if (deflt < 0) {
+                deflt = w->n_teams++;
+                SchedTeamDef *td = &w->teams[deflt];
+                memset(td, 0, sizeof *td);
+                strcpy(td->name, t->n_teams ? "default" : "trace");
+                td->weight = 1;
+                td->borrow = -1;
+            }
+            team = deflt;
+        }
+        j.team = team;
+        j.cls = -1;
+        j.mig = -1;
+        double need;
+        if (tj->gpus > 0 && tj->gpus < 1) {
+            int milli = (int)lround(tj->gpus * SCHED_MILLI);
+            j.kind = SJ_FRAC;
+            j.gpus = j.max_gpus = milli < 1 ? 1 : (milli >= SCHED_MILLI ? SCHED_MILLI - 1 : milli);
+            need = j.gpus / (double)SCHED_MILLI;
+        } else {
+            int g = (int)ceil(tj->gpus - 1e-9);
+            j.kind = SJ_WHOLE;
+            j.gpus = j.max_gpus = g < 1 ? 1 : g;
+            need = j.gpus;
+            if (j.gpus > w->max_whole)
+                w->max_whole = j.gpus;
+        }
+        if (j.submit > last)
+            last = j.submit;
+        w->offered_gpu_s += need * j.dur;
+        if (push_job(w, cap, &j) < 0)
+            return -1;
+    }
+    /* Replay every job: the horizon reaches at least the last submission. */
+    if (last >= w->horizon)
+        w->horizon = last * (1 + 1e-9) + 1;
+    /* One reported class per team: "trace". */
+    for (int ti = 0; ti < w->n_teams && w->n_classes < PLAN_MAX_CLASSES; ti++) {
+        SchedClassDef *cd = &w->classes[w->n_classes++];
+        memset(cd, 0, sizeof *cd);
+        strcpy(cd->name, "trace");
+        cd->team = ti;
+    }
+    for (size_t i = 0; i < w->n; i++)
+        w->jobs[i].cls = w->jobs[i].team < w->n_classes ? w->jobs[i].team : -1;
+    return 0;
+}
+
+int sched_workload_build(const Plan *p, const Accelerator *a, SchedWorkload *w)
+{
+    memset(w, 0, sizeof *w);
+    const TenancySpec *t = &p->tenancy;
+    w->horizon = t->horizon_s > 0 ? t->horizon_s : 30 * 86400.0;
+    for (int ti = 0; ti < t->n_teams && ti < PLAN_MAX_TEAMS; ti++) {
+        SchedTeamDef *td = &w->teams[w->n_teams++];
+        memcpy(td->name, t->teams[ti].name, sizeof td->name);
+        td->weight = t->teams[ti].weight > 0 ? t->teams[ti].weight : 1;
+        td->quota = t->teams[ti].quota_gpus > 0 ? t->teams[ti].quota_gpus : 0;
+        td->borrow = t->teams[ti].borrow_gpus;
+    }
+    size_t cap = 0;
+    int rc = (t->trace_jobs && t->n_trace_jobs > 0) ? gen_trace(p, w, &cap)
+                                                    : gen_classes(p, a, w, &cap);
+    if (rc < 0) {
+        sched_workload_free(w);
+        return -1;
+    }
+    if (w->n > 1)
+        qsort(w->jobs, w->n, sizeof *w->jobs, cmp_submit);
+    return 0;
+}
+
+void sched_workload_free(SchedWorkload *w)
+{
+    free(w->jobs);
+    w->jobs = NULL;
+    w->n = 0;
+}

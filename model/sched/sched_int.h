@@ -1,0 +1,151 @@
+/* model/sched/sched_int.h — the simulator's internal pieces, shared by the
+ * files of model/sched/ only (not part of the model's public surface). */
+#ifndef GPUPLAN_MODEL_SCHED_INT_H
+#define GPUPLAN_MODEL_SCHED_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sched.h"
+
+/* ---------------------------------------------------------------- rng.c */
+typedef struct {
+    uint64_t s[4];
+} SchedRng;
+
+uint64_t sched_splitmix64(uint64_t *x);
+void sched_rng_seed(SchedRng *r, uint64_t seed);
+uint64_t sched_rng_next(SchedRng *r);
+double sched_rng_uniform(SchedRng *r);            /* in (0,1) */
+double sched_rng_exp(SchedRng *r, double mean);
+double sched_rng_normal(SchedRng *r);
+double sched_rng_lognormal(SchedRng *r, double mean, double cv);
+uint64_t sched_rng_below(SchedRng *r, uint64_t n); /* in [0,n) */
+
+/* --------------------------------------------------------------- heap.c */
+typedef struct {
+    double t;
+    uint64_t seq;       /* insertion order: breaks ties deterministically */
+    uint32_t job;
+    uint32_t ver;       /* the job's version when pushed; stale if it moved on */
+} SchedEvent;
+
+typedef struct {
+    SchedEvent *a;
+    size_t n, cap;
+    uint64_t seq;
+} SchedHeap;
+
+int sched_heap_push(SchedHeap *h, double t, uint32_t job, uint32_t ver); /* -1 = OOM */
+SchedEvent sched_heap_pop(SchedHeap *h);  /* h->n must be > 0 */
+void sched_heap_free(SchedHeap *h);
+
+/* ---------------------------------------------------------------- gen.c */
+typedef enum { SJ_WHOLE = 0, SJ_MIG, SJ_FRAC } SchedJobKind;
+
+/* One job as generated or replayed; immutable during a run. */
+typedef struct {
+    double submit;      /* s from the start of the horizon */
+    double dur;         /* run time at the requested size (min_gpus if elastic), s */
+    int32_t team;       /* index into SchedWorkload.teams */
+    int32_t cls;        /* index into SchedWorkload.classes, -1 = not reported */
+    uint8_t kind;       /* SchedJobKind */
+    uint8_t prio;       /* JobPriority */
+    int16_t mig;        /* SJ_MIG: profile index in the accelerator */
+    int32_t gpus;       /* SJ_WHOLE: GPUs (the minimum if elastic); SJ_FRAC: milli-GPU */
+    int32_t max_gpus;   /* SJ_WHOLE: elastic upper bound (== gpus when rigid) */
+} SchedJobSpec;
+
+typedef struct {
+    char name[PLAN_NAME_LEN];
+    double weight;
+    double quota;       /* GPUs */
+    double borrow;      /* GPUs above quota, < 0 = unlimited */
+} SchedTeamDef;
+
+typedef struct {
+    char name[PLAN_NAME_LEN];
+    int team;
+    double gpus;        /* as requested, for display */
+} SchedClassDef;
+
+/* The job mix of a plan, built once and replayed on every pool size the
+ * capacity search tries (same seed → same jobs). */
+typedef struct {
+    SchedJobSpec *jobs; /* sorted by submit time */
+    size_t n;
+    SchedTeamDef teams[PLAN_MAX_TEAMS + 1];
+    int n_teams;
+    SchedClassDef classes[PLAN_MAX_CLASSES];
+    int n_classes;
+    double horizon;            /* s */
+    int max_whole;             /* largest whole-GPU request (elastic: its minimum) */
+    double offered_gpu_s;      /* Σ GPU-equivalents × run time */
+    int mig_fallbacks;         /* classes whose MIG profile the accelerator lacks */
+    int classes_dropped;       /* classes beyond PLAN_MAX_CLASSES (simulated, not reported) */
+} SchedWorkload;
+
+/* 0, or -1 when out of memory (w is then empty).  a may be NULL. */
+int sched_workload_build(const Plan *p, const Accelerator *a, SchedWorkload *w);
+void sched_workload_free(SchedWorkload *w);
+
+/* -------------------------------------------------------------- place.c */
+#define SCHED_SH_NB 17        /* shared-GPU buckets (free MIG slices 0..16, or tenths) */
+#define SCHED_MILLI 1000      /* a fractional GPU is held in thousandths */
+
+typedef struct {
+    int G;                    /* GPUs */
+    int gpn;                  /* GPUs per (full) node */
+    int n_nodes;
+    int nodes_per_dom, n_dom, gpd;   /* NVLink domains */
+    int nodes_per_leaf, n_leaf, gpl; /* leaf switches */
+    int32_t *node_cap, *node_free;
+    uint64_t *node_mask;      /* bit i set = GPU i of the node is free (whole) */
+    int32_t *bk_head;         /* [gpn+1] nodes by free count, for best fit */
+    int32_t *bk_next, *bk_prev;
+    int32_t *dom_free, *leaf_free;
+    int total_free;           /* whole free GPUs */
+    /* shared GPUs (MIG slices or time-shared fractions) */
+    uint8_t *mode;            /* per GPU: 0 whole, 1 MIG, 2 fractional */
+    int16_t *sh_used;         /* MIG compute slices / milli-GPU in use */
+    int16_t *sh_mem;          /* MIG memory units in use */
+    int16_t *sh_n;            /* sharers */
+    uint8_t *sh_cnt;          /* [G × CAT_MAX_MIG] instances per profile */
+    int32_t *sh_next, *sh_prev;
+    int32_t sh_head[2][SCHED_SH_NB];
+    double shared_use;        /* GPU-equivalents in use on shared GPUs */
+    int n_shared;             /* GPUs in a shared mode */
+    /* MIG geometry of the accelerator (CATALOG-FACTS 1.2) */
+    int mig_c, mig_m, n_prof;
+    int prof_c[CAT_MAX_MIG], prof_m[CAT_MAX_MIG], prof_max[CAT_MAX_MIG];
+    uint64_t double_booked;   /* invariant violations seen by take/release */
+} SchedCluster;
+
+int sched_cluster_init(SchedCluster *cl, int gpus, int gpn, int gpd, int gpl,
+                       const Accelerator *a);
+void sched_cluster_free(SchedCluster *cl);
+int sched_node_of(const SchedCluster *cl, int gpu);
+void sched_take_gpu(SchedCluster *cl, int gpu);
+void sched_release_gpu(SchedCluster *cl, int gpu);
+/* Gang placement of g whole GPUs (all or none) avoiding node `exclude`
+ * (-1 = none); writes the GPUs to out[0..g). */
+bool sched_place_whole(SchedCluster *cl, int g, int exclude, int32_t *out);
+/* Up to k more whole GPUs, near the node `near` first; returns how many. */
+int sched_grow_whole(SchedCluster *cl, int k, int near, int32_t *out);
+/* A MIG instance (kind 1, amount = profile) or a fraction (kind 2, amount =
+ * milli-GPU) on a shared GPU; returns the GPU or -1. */
+int sched_place_shared(SchedCluster *cl, int kind, int amount, int exclude);
+void sched_shared_add(SchedCluster *cl, int gpu, int kind, int amount);
+void sched_shared_release(SchedCluster *cl, int gpu, int kind, int amount);
+double sched_shared_equiv(const SchedCluster *cl, int kind, int amount);
+/* GPU-equivalents in use. */
+double sched_cluster_busy(const SchedCluster *cl);
+
+/* ---------------------------------------------------------------- sim.c */
+/* One run of workload w on `gpus` GPUs in nodes of gpn, NVLink domains of
+ * gpd and leaf groups of gpl GPUs.  Same contract as sched_simulate(). */
+int sched_run(const Plan *p, const SchedWorkload *w, const Accelerator *a, const EvalOptions *opt,
+              int gpus, int gpn, int gpd, int gpl, ScheduleResult *out, SchedStats *st);
+
+#endif

@@ -1,0 +1,225 @@
+/* model/sched/search.c — the stage entry points: one run on a fixed pool
+ * (sched_simulate) and the capacity search (sched_stage). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched_int.h"
+
+#define SEARCH_MAX_GPUS (1 << 20) /* give up above a million GPUs */
+
+/* GPUs under one leaf group.  A leaf switch of P ports with oversubscription
+ * o (down:up = o:1) has P·o/(1+o) ports down — P/2 when non-blocking, as in
+ * NVIDIA's DGX SuperPOD reference architecture (32 down / 32 up on a 64-port
+ * QM9700).  Each GPU has one scale-out NIC port (rail-optimised: NIC k of a
+ * node goes to rail leaf k).  Fat tree: a leaf serves `down` GPUs.
+ * Rail-optimised: the `down` nodes under one set of rail leaves form a
+ * scalable unit whose GPUs all reach each other in one switch hop, so the
+ * group is down × gpus_per_node GPUs. */
+int sched_leaf_gpus(const Plan *p, int gpn)
+{
+    int ports = p->network.switch_ports > 0 ? p->network.switch_ports : 64;
+    double o = p->network.oversubscription >= 1 ? p->network.oversubscription : 1;
+    int down = (int)floor(ports * o / (1 + o) + 1e-9);
+    if (down < 1)
+        down = 1;
+    if (gpn < 1)
+        gpn = 1;
+    return p->network.topology == TOPO_RAIL_OPTIMIZED ? down * gpn : (down > gpn ? down : gpn);
+}
+
+typedef struct {
+    int gpn, gpd, gpl;
+    const Accelerator *a;
+} Geometry;
+
+static Geometry geometry(const Plan *p, const Catalog *c)
+{
+    Geometry g;
+    g.a = catalog_find_accelerator(c, p->accelerator);
+    /* Unknown accelerator: an 8-GPU HGX node is one NVLink domain. */
+    g.gpn = g.a && g.a->gpus_per_node > 0 ? g.a->gpus_per_node : 8;
+    if (g.gpn > 64)
+        g.gpn = 64;
+    g.gpd = g.a && g.a->scaleup_domain > g.gpn ? g.a->scaleup_domain : g.gpn;
+    g.gpl = sched_leaf_gpus(p, g.gpn);
+    return g;
+}
+
+static bool has_tenancy(const Plan *p)
+{
+    return p->tenancy.n_teams > 0 || (p->tenancy.trace_jobs && p->tenancy.n_trace_jobs > 0);
+}
+
+int sched_simulate(const Plan *p, const Catalog *c, const EvalOptions *opt, int gpus,
+                   ScheduleResult *out, SchedStats *st)
+{
+    memset(out, 0, sizeof *out);
+    if (st)
+        memset(st, 0, sizeof *st);
+    out->policy = p->tenancy.policy;
+    if (!has_tenancy(p))
+        return 0;
+    if (gpus <= 0)
+        gpus = p->tenancy.gpus;
+    if (gpus <= 0)
+        return 0;
+    Geometry g = geometry(p, c);
+    SchedWorkload w;
+    if (sched_workload_build(p, g.a, &w) < 0)
+        return -2;
+    int rc = sched_run(p, &w, g.a, opt, gpus, g.gpn, g.gpd, g.gpl, out, st);
+    sched_workload_free(&w);
+    return rc;
+}
+
+static bool meets(const ScheduleResult *r, double target_s)
+{
+    for (int t = 0; t < r->n_teams; t++)
+        if (r->teams[t].jobs > 0 && r->teams[t].wait_hours_p95 * 3600 > target_s + 1e-6)
+            return false;
+    return true;
+}
+
+/* Run on `nodes` nodes; 1 = meets, 0 = misses, -1 cancelled, -2 OOM.  The
+ * run's result is kept in *keep when it meets (the smallest so far). */
+static int probe(const Plan *p, const SchedWorkload *w, const Geometry *g, const EvalOptions *opt,
+                 int nodes, ScheduleResult *tmp, ScheduleResult *keep, SchedStats *st)
+{
+    int rc = sched_run(p, w, g->a, opt, nodes * g->gpn, g->gpn, g->gpd, g->gpl, tmp, st);
+    if (rc < 0)
+        return rc;
+    if (!meets(tmp, p->tenancy.wait_p95_s))
+        return 0;
+    *keep = *tmp;
+    return 1;
+}
+
+/* Smallest whole-node pool whose p95 wait meets the target for every team:
+ * start at the offered load over 85 % utilisation (at least the largest
+ * gang), double until a pool meets the target, then bisect between the
+ * last miss and the first hit.  Every probe replays the same jobs and the
+ * same failure seed.  Assumes a bigger pool never waits longer (true of the
+ * policies in expectation; a probe that breaks it only makes the answer
+ * the smallest meeting pool above a missing one). */
+static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry *g,
+                           const EvalOptions *opt, ScheduleResult *out, PlanResult *r)
+{
+    ScheduleResult *tmp = malloc(sizeof *tmp), *keep = malloc(sizeof *keep);
+    if (!tmp || !keep) {
+        free(tmp);
+        free(keep);
+        return -2;
+    }
+    int gpn = g->gpn;
+    int lo_nodes = (w->max_whole + gpn - 1) / gpn;
+    if (lo_nodes < 1)
+        lo_nodes = 1;
+    double load = w->horizon > 0 ? w->offered_gpu_s / w->horizon : 0;
+    int hi = (int)ceil(load / 0.85 / gpn);
+    if (hi < lo_nodes)
+        hi = lo_nodes;
+    int max_nodes = SEARCH_MAX_GPUS / gpn;
+    int miss = lo_nodes - 1, rc;
+    SchedStats st;
+    for (;;) {
+        rc = probe(p, w, g, opt, hi, tmp, keep, &st);
+        if (rc < 0)
+            goto done;
+        if (rc == 1)
+            break;
+        miss = hi;
+        if (hi >= max_nodes) {
+            /* never met: report the largest pool tried */
+            *out = *tmp;
+            out->recommended_gpus = hi * gpn;
+            out->meets_target = false;
+            result_warn(r, "schedule: no pool up to %d GPUs meets p95 wait %.2f h for every team",
+                        hi * gpn, p->tenancy.wait_p95_s / 3600);
+            rc = 0;
+            goto done;
+        }
+        hi = hi * 2 < max_nodes ? hi * 2 : max_nodes;
+    }
+    while (hi - miss > 1) {
+        int mid = miss + (hi - miss) / 2;
+        rc = probe(p, w, g, opt, mid, tmp, keep, &st);
+        if (rc < 0)
+            goto done;
+        if (rc == 1)
+            hi = mid;
+        else
+            miss = mid;
+    }
+    *out = *keep;
+    out->recommended_gpus = hi * gpn;
+    out->meets_target = true;
+    rc = 0;
+done:
+    if (rc == -1) {
+        memset(out, 0, sizeof *out);
+        out->cancelled = true;
+        out->policy = p->tenancy.policy;
+    }
+    free(tmp);
+    free(keep);
+    return rc;
+}
+
+void sched_stage(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanResult *r)
+{
+    ScheduleResult *out = &r->schedule;
+    memset(out, 0, sizeof *out);
+    out->policy = p->tenancy.policy;
+    r->have_schedule = true;
+    if (!has_tenancy(p))
+        return; /* ran = false, everything zero */
+    Geometry g = geometry(p, c);
+    if (!g.a)
+        result_assume(r, "schedule", "accelerator '%s' not in the catalog: 8-GPU nodes, "
+                      "one NVLink domain per node, no MIG", p->accelerator);
+    SchedWorkload w;
+    if (sched_workload_build(p, g.a, &w) < 0) {
+        result_warn(r, "schedule: out of memory generating the job mix");
+        return;
+    }
+    if (w.mig_fallbacks > 0)
+        result_warn(r, "schedule: %d job class(es) ask for a MIG profile %s lacks; "
+                    "simulated as the same fraction of a time-shared GPU",
+                    w.mig_fallbacks, p->accelerator);
+    if (w.classes_dropped > 0)
+        result_warn(r, "schedule: %d job classes beyond %d are simulated but not reported",
+                    w.classes_dropped, PLAN_MAX_CLASSES);
+    result_assume(r, "schedule", "leaf group %d GPUs (switch ports %d, oversubscription %g), "
+                  "NVLink domain %d GPUs, %d GPUs per node", g.gpl,
+                  p->network.switch_ports, p->network.oversubscription, g.gpd, g.gpn);
+    result_assume(r, "schedule", "checkpoint every Young interval sqrt(2*delta*MTBF), "
+                  "delta = storage checkpoint stall %.0f s; backfill uses exact run times",
+                  p->storage.checkpoint_stall_s > 0 ? p->storage.checkpoint_stall_s : 60);
+    int rc;
+    if (p->tenancy.gpus > 0) {
+        rc = sched_run(p, &w, g.a, opt, p->tenancy.gpus, g.gpn, g.gpd, g.gpl, out, NULL);
+    } else if (opt && opt->capacity_search) {
+        rc = capacity_search(p, &w, &g, opt, out, r);
+    } else {
+        /* auto without the search: the offered load at 85 % utilisation,
+         * whole nodes, at least the largest gang */
+        double load = w.horizon > 0 ? w.offered_gpu_s / w.horizon : 0;
+        int nodes = (int)ceil(load / 0.85 / g.gpn);
+        int lo = (w.max_whole + g.gpn - 1) / g.gpn;
+        if (nodes < lo)
+            nodes = lo;
+        if (nodes < 1)
+            nodes = 1;
+        result_assume(r, "schedule", "pool sized from the offered load at 85%% utilisation "
+                      "(capacity search off): %d GPUs", nodes * g.gpn);
+        rc = sched_run(p, &w, g.a, opt, nodes * g.gpn, g.gpn, g.gpd, g.gpl, out, NULL);
+    }
+    if (rc == -2)
+        result_warn(r, "schedule: out of memory in the simulation");
+    else if (rc == 0 && out->n_teams > 0 && p->tenancy.gpus > 0)
+        out->meets_target = meets(out, p->tenancy.wait_p95_s);
+    sched_workload_free(&w);
+}

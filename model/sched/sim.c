@@ -1,0 +1,1350 @@
+/* model/sched/sim.c — the discrete-event loop, the policies (fifo,
+ * fair-share, priority), gang starts, EASY backfill, preemption, elastic
+ * jobs, failures and the metrics (SCHEDULER.md).
+ *
+ * Events: job finishes live in one binary heap (heap.c); arrivals are read
+ * in order from the pre-generated job array and GPU failures from one
+ * exponential clock for the whole pool, so the heap holds only running
+ * jobs.  After every event one scheduling pass runs; nothing is time-stepped.
+ *
+ * Work model: a job's work is GPU-equivalents × run time (GPU-seconds).  It
+ * progresses at rate (GPUs held) × f, where f = τ/(τ+δ) spreads the cost δ
+ * of a checkpoint every τ (Young) over the run — the fluid form of periodic
+ * checkpointing; jobs shorter than τ never checkpoint (f = 1).  A kill
+ * (failure, preemption) rolls the job back to its last checkpoint and the
+ * restart spends tenancy.restore before progressing again.  Elastic jobs
+ * keep their work, so more GPUs finish them sooner.
+ */
+#include "config.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched_int.h"
+
+#define EPS 1e-9
+/* The backfill scan looks at no more than BF_DEPTH queued jobs per pass,
+ * team by team in policy order and at most max(BF_TEAM_MIN, BF_DEPTH /
+ * teams waiting) from one team — Slurm's bf_max_job_test plays this role
+ * (default 500 there; 64 keeps a pass O(1) for the bench's 100k jobs). */
+#define BF_DEPTH 64
+#define BF_TEAM_MIN 8
+/* The reservation walks finish events in time order (best-first over the
+ * heap) and gives up after RES_MAX of them: no backfill that pass. */
+#define RES_MAX 8192
+#define POLL_EVERY 1024
+
+enum { JS_PENDING = 0, JS_QUEUED, JS_RUNNING, JS_DONE, JS_NEVER };
+
+typedef struct {
+    double wait;        /* time queued so far (all queueing spells) */
+    double qsince;      /* start of the current queueing spell */
+    double seg_start;   /* wall time the current run segment started */
+    double prog_from;   /* progress starts here (after the restore) */
+    double done0;       /* retained work at segment start, GPU-s */
+    double work;        /* total work, GPU-s */
+    double rate;        /* work per second while progressing */
+    double fck;         /* checkpoint efficiency τ/(τ+δ), 1 = none */
+    double ck_work;     /* work between checkpoints, 0 = none */
+    double start_t;     /* latest start */
+    double finish;
+    double res_s;       /* last reservation as blocked head, < 0 none */
+    uint64_t res_irr;   /* irregular-event count when it was made */
+    int32_t alloc;      /* whole GPUs held */
+    int32_t sgpu;       /* shared jobs: their GPU */
+    int32_t off;        /* GPUs held: gpool[off .. off+alloc) */
+    int32_t qnext, qprev;
+    int32_t ridx, eidx;
+    uint32_t ver;
+    uint8_t state;
+    bool restarted;
+} Job;
+
+typedef struct {
+    const SchedWorkload *w;
+    const Plan *p;
+    const EvalOptions *opt;
+    SchedCluster cl;
+    SchedHeap heap;
+    Job *jobs;
+    int32_t *gpool;
+    int32_t *owner;     /* whole GPU → job, -1 */
+    int32_t *running;
+    int n_running;
+    int32_t *elastic;
+    int n_elastic;
+    int elastic_extra;  /* GPUs held above elastic minimums */
+    size_t n, next_arrival;
+    double H, now, last_t;
+    int nt;
+    SchedPolicy policy;
+    /* queues: per team, per priority, ordered by job index (= submit order) */
+    int32_t qh[PLAN_MAX_TEAMS + 1][3], qt[PLAN_MAX_TEAMS + 1][3];
+    int qn[PLAN_MAX_TEAMS + 1];
+    int queued, never, running_prio[3];
+    double usage[PLAN_MAX_TEAMS + 1];
+    double team_t[PLAN_MAX_TEAMS + 1], team_gpu_s[PLAN_MAX_TEAMS + 1];
+    double team_borrow_s[PLAN_MAX_TEAMS + 1], team_lost_s[PLAN_MAX_TEAMS + 1];
+    int team_preempt[PLAN_MAX_TEAMS + 1];
+    /* failures */
+    SchedRng frng;
+    double next_fail, fail_mean, ck_cost, restore;
+    /* metrics */
+    double busy_int, queue_int, frag_int;
+    double ser_busy[PLAN_SERIES_LEN], ser_q[PLAN_SERIES_LEN], bucket_w;
+    bool head_blocked;
+    int32_t last_head;
+    uint64_t irregular;
+    int failures, preemptions, submitted, completed;
+    uint64_t events;
+    int started, started_waited;
+    SchedStats st;
+    /* scratch */
+    int32_t *cand;
+    double *cand_key;
+    int32_t *vict;
+    int32_t *stamp_node, *acc_node, *stamp_gpu, *left_gpu;
+    int32_t stamp;
+    size_t *aux;
+    int32_t tmp_gpus[64];
+} Sim;
+
+/* ------------------------------------------------------------ helpers */
+
+static inline const SchedJobSpec *spec(const Sim *s, int j)
+{
+    return &s->w->jobs[j];
+}
+
+/* GPU-equivalents a job holds at its requested size. */
+static double job_need(const Sim *s, int j)
+{
+    const SchedJobSpec *sp = spec(s, j);
+    if (sp->kind == SJ_WHOLE)
+        return sp->gpus;
+    return sched_shared_equiv(&s->cl, sp->kind == SJ_MIG ? 1 : 2,
+                              sp->kind == SJ_MIG ? sp->mig : sp->gpus);
+}
+
+static double job_held(const Sim *s, int j)
+{
+    const SchedJobSpec *sp = spec(s, j);
+    return sp->kind == SJ_WHOLE ? s->jobs[j].alloc : job_need(s, j);
+}
+
+static inline int sh_kind(const SchedJobSpec *sp)
+{
+    return sp->kind == SJ_MIG ? 1 : 2;
+}
+
+static inline int sh_amount(const SchedJobSpec *sp)
+{
+    return sp->kind == SJ_MIG ? sp->mig : sp->gpus;
+}
+
+static void team_touch(Sim *s, int t)
+{
+    double dt = s->now - s->team_t[t];
+    if (dt > 0) {
+        const SchedTeamDef *td = &s->w->teams[t];
+        s->team_gpu_s[t] += s->usage[t] * dt;
+        if (s->usage[t] > td->quota)
+            s->team_borrow_s[t] += (s->usage[t] - td->quota) * dt;
+    }
+    s->team_t[t] = s->now;
+}
+
+static void usage_add(Sim *s, int t, double d)
+{
+    team_touch(s, t);
+    s->usage[t] += d;
+    if (s->usage[t] < 1e-9 && s->usage[t] > -1e-9)
+        s->usage[t] = 0;
+}
+
+/* Integrate busy GPUs, queue length and fragmentation up to `t`. */
+static void advance(Sim *s, double t)
+{
+    if (t > s->H)
+        t = s->H;
+    double busy = sched_cluster_busy(&s->cl);
+    double q = s->queued + s->never;
+    double freeq = s->head_blocked ? (double)s->cl.G - busy : 0;
+    double a = s->last_t;
+    if (t <= a)
+        return;
+    s->busy_int += busy * (t - a);
+    s->queue_int += q * (t - a);
+    s->frag_int += freeq * (t - a);
+    while (a < t) {
+        int b = (int)(a / s->bucket_w);
+        if (b >= PLAN_SERIES_LEN)
+            b = PLAN_SERIES_LEN - 1;
+        double end = (b + 1) * s->bucket_w;
+        if (end > t || b == PLAN_SERIES_LEN - 1)
+            end = t;
+        s->ser_busy[b] += busy * (end - a);
+        s->ser_q[b] += q * (end - a);
+        a = end;
+    }
+    s->last_t = t;
+}
+
+/* ------------------------------------------------------------ queues */
+
+static void q_insert(Sim *s, int j)
+{
+    const SchedJobSpec *sp = spec(s, j);
+    int t = sp->team, pr = sp->prio;
+    Job *J = &s->jobs[j];
+    /* ordered by index: arrivals append; a requeued job goes back in its
+     * original place (Kueue orders by creation time). */
+    int after = s->qt[t][pr];
+    while (after >= 0 && after > j)
+        after = s->jobs[after].qprev;
+    J->qprev = after;
+    J->qnext = after >= 0 ? s->jobs[after].qnext : s->qh[t][pr];
+    if (J->qnext >= 0)
+        s->jobs[J->qnext].qprev = j;
+    else
+        s->qt[t][pr] = j;
+    if (after >= 0)
+        s->jobs[after].qnext = j;
+    else
+        s->qh[t][pr] = j;
+    s->qn[t]++;
+    s->queued++;
+    J->state = JS_QUEUED;
+    J->qsince = s->now;
+}
+
+static void q_remove(Sim *s, int j)
+{
+    const SchedJobSpec *sp = spec(s, j);
+    int t = sp->team, pr = sp->prio;
+    Job *J = &s->jobs[j];
+    if (J->qprev >= 0)
+        s->jobs[J->qprev].qnext = J->qnext;
+    else
+        s->qh[t][pr] = J->qnext;
+    if (J->qnext >= 0)
+        s->jobs[J->qnext].qprev = J->qprev;
+    else
+        s->qt[t][pr] = J->qprev;
+    s->qn[t]--;
+    s->queued--;
+    J->wait += s->now - J->qsince;
+}
+
+/* The job a team offers next: its highest priority first (fifo: oldest). */
+static int team_head(const Sim *s, int t)
+{
+    if (s->policy == POLICY_FIFO) {
+        int best = -1;
+        for (int pr = 0; pr < 3; pr++) {
+            int h = s->qh[t][pr];
+            if (h >= 0 && (best < 0 || h < best))
+                best = h;
+        }
+        return best;
+    }
+    for (int pr = 2; pr >= 0; pr--)
+        if (s->qh[t][pr] >= 0)
+            return s->qh[t][pr];
+    return -1;
+}
+
+static bool borrow_ok(const Sim *s, int t, double need)
+{
+    const SchedTeamDef *td = &s->w->teams[t];
+    return td->borrow < 0 || s->usage[t] + need <= td->quota + td->borrow + EPS;
+}
+
+static bool under_quota(const Sim *s, int t, double need)
+{
+    return s->usage[t] + need <= s->w->teams[t].quota + EPS;
+}
+
+/* Does team a (head ja) go before team b (head jb)?  fifo: older head;
+ * priority: higher class, then older; fair-share: a team whose head keeps it
+ * within its quota before any borrower, then the lower weighted share of
+ * the GPUs it borrows (Kueue fair sharing, KEP-1714, one resource), then
+ * priority and age. */
+static bool team_before(const Sim *s, int a, int ja, int b, int jb)
+{
+    const SchedJobSpec *x = spec(s, ja), *y = spec(s, jb);
+    if (s->policy == POLICY_FAIR_SHARE) {
+        bool ua = under_quota(s, a, job_need(s, ja)), ub = under_quota(s, b, job_need(s, jb));
+        if (ua != ub)
+            return ua;
+        if (!ua) {
+            double sa = (s->usage[a] - s->w->teams[a].quota) / s->w->teams[a].weight;
+            double sb = (s->usage[b] - s->w->teams[b].quota) / s->w->teams[b].weight;
+            if (sa < sb - EPS || sa > sb + EPS)
+                return sa < sb;
+        }
+    }
+    if (s->policy != POLICY_FIFO && x->prio != y->prio)
+        return x->prio > y->prio;
+    return ja < jb;
+}
+
+/* Teams with an eligible head (within their borrowing limit), in policy
+ * order, into order[]; returns how many. */
+static int team_order(const Sim *s, int *order, int *heads)
+{
+    int n = 0;
+    for (int t = 0; t < s->nt; t++) {
+        if (s->qn[t] == 0)
+            continue;
+        int h = team_head(s, t);
+        if (h < 0 || !borrow_ok(s, t, job_need(s, h)))
+            continue;
+        int i = n++;
+        while (i > 0 && team_before(s, t, h, order[i - 1], heads[i - 1])) {
+            order[i] = order[i - 1];
+            heads[i] = heads[i - 1];
+            i--;
+        }
+        order[i] = t;
+        heads[i] = h;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------ run segments */
+
+static void seg_begin(Sim *s, int j)
+{
+    Job *J = &s->jobs[j];
+    J->seg_start = s->now;
+    if (J->prog_from < s->now)
+        J->prog_from = s->now;
+    J->rate = job_held(s, j) * J->fck;
+    J->finish = J->prog_from + (J->work - J->done0) / J->rate;
+    J->ver++;
+    if (sched_heap_push(&s->heap, J->finish, (uint32_t)j, J->ver) < 0)
+        s->st.unaccounted++; /* out of memory mid-run: the job is lost; reported */
+}
+
+/* Work retained so far in the current segment. */
+static double seg_done(const Sim *s, int j)
+{
+    const Job *J = &s->jobs[j];
+    double d = J->done0;
+    if (s->now > J->prog_from)
+        d += (s->now - J->prog_from) * J->rate;
+    return d < J->work ? d : J->work;
+}
+
+/* Close the segment: retained work and the restore time spent (lost). */
+static void seg_end(Sim *s, int j)
+{
+    Job *J = &s->jobs[j];
+    double rest_end = J->prog_from < s->now ? J->prog_from : s->now;
+    if (rest_end > J->seg_start)
+        s->team_lost_s[spec(s, j)->team] += (rest_end - J->seg_start) * job_held(s, j);
+    J->done0 = seg_done(s, j);
+}
+
+static void running_add(Sim *s, int j)
+{
+    s->jobs[j].ridx = s->n_running;
+    s->running[s->n_running++] = j;
+    if (s->n_running > s->st.peak_running)
+        s->st.peak_running = s->n_running;
+    s->running_prio[spec(s, j)->prio]++;
+    if (spec(s, j)->max_gpus > spec(s, j)->gpus && spec(s, j)->kind == SJ_WHOLE) {
+        s->jobs[j].eidx = s->n_elastic;
+        s->elastic[s->n_elastic++] = j;
+    }
+}
+
+static void running_remove(Sim *s, int j)
+{
+    Job *J = &s->jobs[j];
+    int last = s->running[--s->n_running];
+    s->running[J->ridx] = last;
+    s->jobs[last].ridx = J->ridx;
+    J->ridx = -1;
+    s->running_prio[spec(s, j)->prio]--;
+    if (J->eidx >= 0) {
+        int le = s->elastic[--s->n_elastic];
+        s->elastic[J->eidx] = le;
+        s->jobs[le].eidx = J->eidx;
+        J->eidx = -1;
+        s->elastic_extra -= J->alloc - spec(s, j)->gpus;
+    }
+}
+
+/* Give back what a job holds (cluster side only). */
+static void release_res(Sim *s, int j)
+{
+    Job *J = &s->jobs[j];
+    const SchedJobSpec *sp = spec(s, j);
+    if (sp->kind == SJ_WHOLE) {
+        for (int i = 0; i < J->alloc; i++) {
+            int g = s->gpool[J->off + i];
+            sched_release_gpu(&s->cl, g);
+            s->owner[g] = -1;
+        }
+    } else {
+        sched_shared_release(&s->cl, J->sgpu, sh_kind(sp), sh_amount(sp));
+    }
+}
+
+static void retake_res(Sim *s, int j)
+{
+    Job *J = &s->jobs[j];
+    const SchedJobSpec *sp = spec(s, j);
+    if (sp->kind == SJ_WHOLE) {
+        for (int i = 0; i < J->alloc; i++) {
+            int g = s->gpool[J->off + i];
+            sched_take_gpu(&s->cl, g);
+            s->owner[g] = j;
+        }
+    } else {
+        sched_shared_add(&s->cl, J->sgpu, sh_kind(sp), sh_amount(sp));
+    }
+}
+
+/* Placement without starting: GPUs go to gpool / sgpu.  exclude = a node
+ * the job may not use (a backfill reservation), -1 none. */
+static bool place(Sim *s, int j, int exclude)
+{
+    Job *J = &s->jobs[j];
+    const SchedJobSpec *sp = spec(s, j);
+    if (sp->kind == SJ_WHOLE) {
+        if (!sched_place_whole(&s->cl, sp->gpus, exclude, s->gpool + J->off))
+            return false;
+        J->alloc = sp->gpus;
+        return true;
+    }
+    int g = sched_place_shared(&s->cl, sh_kind(sp), sh_amount(sp), exclude);
+    if (g < 0)
+        return false;
+    J->sgpu = g;
+    return true;
+}
+
+/* Start a queued job whose placement is done. */
+static void start_placed(Sim *s, int j)
+{
+    Job *J = &s->jobs[j];
+    const SchedJobSpec *sp = spec(s, j);
+    q_remove(s, j);
+    if (sp->kind == SJ_WHOLE) {
+        if (J->alloc != sp->gpus)
+            s->st.partial_gangs++; /* invariant: all or nothing */
+        for (int i = 0; i < J->alloc; i++) {
+            int g = s->gpool[J->off + i];
+            if (s->owner[g] >= 0)
+                s->st.double_booked++;
+            s->owner[g] = j;
+        }
+    }
+    if (J->res_s >= 0 && J->res_irr == s->irregular && s->now > J->res_s + 1e-6)
+        s->st.backfill_delays++; /* the reserved head started after its reservation */
+    J->res_s = -1;
+    J->state = JS_RUNNING;
+    J->start_t = s->now;
+    if (!J->restarted) {
+        s->started++;
+        if (J->wait > 0)
+            s->started_waited++;
+    }
+    J->prog_from = s->now + (J->restarted ? s->restore : 0);
+    usage_add(s, sp->team, job_held(s, j));
+    running_add(s, j);
+    seg_begin(s, j);
+}
+
+static bool try_start(Sim *s, int j, int exclude)
+{
+    if (!place(s, j, exclude))
+        return false;
+    start_placed(s, j);
+    return true;
+}
+
+/* Kill a running job (failure or preemption): roll back to its last
+ * checkpoint and requeue it.  `released`: its GPUs were already returned. */
+static void kill_job(Sim *s, int j, bool released)
+{
+    Job *J = &s->jobs[j];
+    const SchedJobSpec *sp = spec(s, j);
+    seg_end(s, j);
+    double ck = J->ck_work > 0 ? floor(J->done0 / J->ck_work) * J->ck_work : 0;
+    if (ck > J->done0)
+        ck = J->done0;
+    /* lost: work since the last checkpoint, in GPU-time */
+    s->team_lost_s[sp->team] += (J->done0 - ck) / J->fck;
+    J->done0 = ck;
+    usage_add(s, sp->team, -job_held(s, j));
+    if (!released)
+        release_res(s, j);
+    running_remove(s, j);
+    if (sp->kind == SJ_WHOLE) {
+        if (released)
+            for (int i = 0; i < J->alloc; i++)
+                s->owner[s->gpool[J->off + i]] = -1;
+        J->alloc = 0;
+    }
+    J->ver++; /* its finish event is stale now */
+    J->restarted = true;
+    J->prog_from = 0;
+    q_insert(s, j);
+    s->irregular++;
+}
+
+static void finish_job(Sim *s, int j)
+{
+    Job *J = &s->jobs[j];
+    const SchedJobSpec *sp = spec(s, j);
+    seg_end(s, j);
+    J->done0 = J->work;
+    usage_add(s, sp->team, -job_held(s, j));
+    release_res(s, j);
+    running_remove(s, j);
+    if (sp->kind == SJ_WHOLE)
+        J->alloc = 0;
+    J->state = JS_DONE;
+    J->finish = s->now;
+    s->completed++;
+}
+
+/* ------------------------------------------------------------ elastic */
+
+static void resize(Sim *s, int j, int new_alloc)
+{
+    Job *J = &s->jobs[j];
+    const SchedJobSpec *sp = spec(s, j);
+    seg_end(s, j);
+    int d = new_alloc - J->alloc;
+    if (d < 0)
+        for (int i = new_alloc; i < J->alloc; i++) {
+            int g = s->gpool[J->off + i];
+            sched_release_gpu(&s->cl, g);
+            s->owner[g] = -1;
+        }
+    else
+        for (int i = J->alloc; i < new_alloc; i++)
+            s->owner[s->gpool[J->off + i]] = j;
+    s->elastic_extra += d;
+    usage_add(s, sp->team, d);
+    J->alloc = new_alloc;
+    seg_begin(s, j);
+    s->st.elastic_resizes++;
+    s->irregular++;
+}
+
+/* Shrink elastic jobs to their minimum, most recently started first,
+ * until j fits.  True when j started. */
+static bool shrink_for(Sim *s, int j)
+{
+    while (s->elastic_extra > 0) {
+        int best = -1;
+        for (int i = 0; i < s->n_elastic; i++) {
+            int e = s->elastic[i];
+            if (s->jobs[e].alloc > spec(s, e)->gpus &&
+                (best < 0 || s->jobs[e].start_t > s->jobs[best].start_t ||
+                 (s->jobs[e].start_t == s->jobs[best].start_t && e > best)))
+                best = e;
+        }
+        if (best < 0)
+            break;
+        resize(s, best, spec(s, best)->gpus);
+        if (try_start(s, j, -1))
+            return true;
+    }
+    return false;
+}
+
+/* Idle GPUs nobody queued can use go to elastic jobs, oldest first, within
+ * their team's borrowing limit. */
+static void grow_elastic(Sim *s)
+{
+    for (int i = 0; i < s->n_elastic && s->cl.total_free > 0; i++) {
+        int e = s->elastic[i];
+        const SchedJobSpec *sp = spec(s, e);
+        const SchedTeamDef *td = &s->w->teams[sp->team];
+        int k = sp->max_gpus - s->jobs[e].alloc;
+        if (td->borrow >= 0) {
+            int room = (int)floor(td->quota + td->borrow - s->usage[sp->team] + EPS);
+            if (room < k)
+                k = room;
+        }
+        if (k > s->cl.total_free)
+            k = s->cl.total_free;
+        if (k <= 0)
+            continue;
+        Job *J = &s->jobs[e];
+        int near = sched_node_of(&s->cl, s->gpool[J->off]);
+        int got = sched_grow_whole(&s->cl, k, near, s->gpool + J->off + J->alloc);
+        if (got > 0)
+            resize(s, e, J->alloc + got);
+    }
+}
+
+/* ------------------------------------------------------------ preemption */
+
+/* Victim order (Kueue): borrowers first, then lowest priority, then the
+ * most recently started; index breaks ties. */
+static bool victim_before(const Sim *s, int a, int b)
+{
+    const SchedJobSpec *x = spec(s, a), *y = spec(s, b);
+    bool ba = s->usage[x->team] > s->w->teams[x->team].quota + EPS;
+    bool bb = s->usage[y->team] > s->w->teams[y->team].quota + EPS;
+    if (ba != bb)
+        return ba;
+    if (x->prio != y->prio)
+        return x->prio < y->prio;
+    if (s->jobs[a].start_t != s->jobs[b].start_t)
+        return s->jobs[a].start_t > s->jobs[b].start_t;
+    return a > b;
+}
+
+static void sort_victims(const Sim *s, int32_t *v, int n)
+{
+    /* insertion into a heap-free merge would be overkill: candidate lists
+     * are short in practice; a bottom-up merge sort keeps it O(n log n). */
+    int32_t *tmp = s->vict;
+    for (int width = 1; width < n; width *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * width) {
+            int mid = lo + width < n ? lo + width : n;
+            int hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int i = lo, k = mid, o = lo;
+            while (i < mid && k < hi)
+                tmp[o++] = victim_before(s, v[k], v[i]) ? v[k++] : v[i++];
+            while (i < mid)
+                tmp[o++] = v[i++];
+            while (k < hi)
+                tmp[o++] = v[k++];
+        }
+        memcpy(v, tmp, (size_t)n * sizeof *v);
+    }
+}
+
+/* Preempt for the blocked head j: a higher-priority job may evict lower
+ * priority jobs of its own team or of a borrowing team; a team under its
+ * quota may evict other teams' borrowers.  A victim's team is never taken
+ * below its quota, so the victim cannot preempt back (no loops).  Victims
+ * are released one by one in Kueue's order until j fits; victims j did not
+ * need are put back untouched. */
+static bool preempt_for(Sim *s, int j)
+{
+    const SchedJobSpec *sj = spec(s, j);
+    int tj = sj->team, pj = sj->prio;
+    double nj = job_need(s, j);
+    bool under = under_quota(s, tj, nj);
+    bool any_low = false;
+    for (int pr = 0; pr < pj; pr++)
+        any_low = any_low || s->running_prio[pr] > 0;
+    bool any_borrower = false;
+    for (int t = 0; t < s->nt; t++)
+        if (t != tj && s->usage[t] > s->w->teams[t].quota + EPS)
+            any_borrower = true;
+    if (!any_low && !(under && any_borrower))
+        return false;
+
+    int nc = 0;
+    for (int i = 0; i < s->n_running; i++) {
+        int v = s->running[i];
+        const SchedJobSpec *sv = spec(s, v);
+        bool borrower = s->usage[sv->team] > s->w->teams[sv->team].quota + EPS;
+        bool by_prio = sv->prio < pj && (sv->team == tj || borrower);
+        bool by_quota = under && sv->team != tj && borrower;
+        if (by_prio || by_quota)
+            s->cand[nc++] = v;
+    }
+    if (nc == 0)
+        return false;
+    sort_victims(s, s->cand, nc);
+
+    double after[PLAN_MAX_TEAMS + 1];
+    memcpy(after, s->usage, sizeof after);
+    int nv = 0;
+    bool ok = false;
+    for (int i = 0; i < nc && !ok; i++) {
+        int v = s->cand[i];
+        const SchedJobSpec *sv = spec(s, v);
+        double hv = job_held(s, v);
+        if (sv->team != tj && after[sv->team] - hv < s->w->teams[sv->team].quota - EPS)
+            continue; /* would take that team below its quota */
+        if (sv->team == tj && !(sv->prio < pj))
+            continue;
+        after[sv->team] -= hv;
+        release_res(s, v);
+        s->cand[nv++] = v; /* reuse the front of cand for the chosen victims */
+        ok = place(s, j, -1);
+    }
+    if (!ok) {
+        for (int i = nv - 1; i >= 0; i--)
+            retake_res(s, s->cand[i]);
+        return false;
+    }
+    /* put back the victims j did not need (whole jobs whose GPUs stayed free) */
+    int kept = 0;
+    for (int i = 0; i < nv; i++) {
+        int v = s->cand[i];
+        bool unused = false;
+        if (spec(s, v)->kind == SJ_WHOLE) {
+            unused = true;
+            const Job *V = &s->jobs[v];
+            for (int k = 0; k < V->alloc && unused; k++) {
+                int g = s->gpool[V->off + k];
+                int n = sched_node_of(&s->cl, g);
+                unused = (s->cl.node_mask[n] >> (g - n * s->cl.gpn)) & 1;
+            }
+        }
+        if (unused)
+            retake_res(s, v);
+        else
+            s->cand[kept++] = v;
+    }
+    for (int i = 0; i < kept; i++) {
+        int v = s->cand[i];
+        const SchedJobSpec *sv = spec(s, v);
+        double hv = job_held(s, v);
+        bool cross = sv->team != tj;
+        double vt_after = s->usage[sv->team] - hv;
+        /* invariants: quota floor, and no answer back possible */
+        if (cross && vt_after < s->w->teams[sv->team].quota - EPS)
+            s->st.below_quota++;
+        if (!(sv->prio < pj) &&
+            !(under && cross && vt_after >= s->w->teams[sv->team].quota - EPS))
+            s->st.preempt_cycles++;
+        s->team_preempt[sv->team]++;
+        s->preemptions++;
+        s->st.preempted++;
+        kill_job(s, v, true);
+    }
+    start_placed(s, j);
+    return true;
+}
+
+/* ------------------------------------------------------------ backfill */
+
+typedef struct {
+    double S;          /* the head's reserved start */
+    int node;          /* single-node head: the node reserved, else -1 */
+    int extra;         /* multi-node head: GPUs spare at S */
+    int mode;          /* 0 none possible, 1 single node, 2 count, 3 shared head */
+} Reservation;
+
+static bool ev_less(const SchedEvent *a, const SchedEvent *b)
+{
+    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+/* Walk finish events in time order without disturbing the heap: a
+ * best-first search over the heap's tree with a small side heap of
+ * indices.  Calls visit() on each live event until it returns true. */
+static double walk_finishes(Sim *s, bool (*visit)(Sim *, int, void *), void *ctx)
+{
+    const SchedHeap *h = &s->heap;
+    size_t *aux = s->aux, na = 0;
+    if (h->n == 0)
+        return -1;
+    aux[na++] = 0;
+    int pops = 0;
+    while (na > 0 && pops++ < RES_MAX) {
+        size_t i = aux[0];
+        /* pop aux min */
+        size_t last = aux[--na], k = 0;
+        for (;;) {
+            size_t l = 2 * k + 1;
+            if (l >= na)
+                break;
+            size_t m = (l + 1 < na && ev_less(&h->a[aux[l + 1]], &h->a[aux[l]])) ? l + 1 : l;
+            if (!ev_less(&h->a[aux[m]], &h->a[last]))
+                break;
+            aux[k] = aux[m];
+            k = m;
+        }
+        if (na > 0)
+            aux[k] = last;
+        for (size_t c = 2 * i + 1; c <= 2 * i + 2 && c < h->n; c++) {
+            size_t x = na++;
+            while (x > 0 && ev_less(&h->a[c], &h->a[aux[(x - 1) / 2]])) {
+                aux[x] = aux[(x - 1) / 2];
+                x = (x - 1) / 2;
+            }
+            aux[x] = c;
+        }
+        const SchedEvent *e = &h->a[i];
+        const Job *J = &s->jobs[e->job];
+        if (J->state != JS_RUNNING || J->ver != e->ver)
+            continue;
+        if (visit(s, (int)e->job, ctx))
+            return e->t;
+    }
+    return -1;
+}
+
+typedef struct {
+    int g;             /* GPUs the head needs */
+    int hit_node;      /* single-node: node that reached g */
+    int freed;         /* count mode: GPUs freed so far */
+    bool single;
+} ResCtx;
+
+/* A finishing job frees its whole GPUs, and a shared GPU when its last
+ * sharer leaves.  Per-node tallies are lazily reset through a stamp. */
+static bool res_visit(Sim *s, int j, void *vctx)
+{
+    ResCtx *c = vctx;
+    const SchedJobSpec *sp = spec(s, j);
+    const Job *J = &s->jobs[j];
+    int32_t one;
+    const int32_t *gl;
+    int cnt;
+    if (sp->kind == SJ_WHOLE) {
+        gl = s->gpool + J->off;
+        cnt = J->alloc;
+    } else {
+        int u = J->sgpu;
+        if (s->stamp_gpu[u] != s->stamp) {
+            s->stamp_gpu[u] = s->stamp;
+            s->left_gpu[u] = s->cl.sh_n[u];
+        }
+        if (--s->left_gpu[u] > 0)
+            return false;
+        one = u;
+        gl = &one;
+        cnt = 1;
+    }
+    if (!c->single) {
+        c->freed += cnt;
+        return c->freed >= c->g;
+    }
+    for (int i = 0; i < cnt; i++) {
+        int n = sched_node_of(&s->cl, gl[i]);
+        if (s->stamp_node[n] != s->stamp) {
+            s->stamp_node[n] = s->stamp;
+            s->acc_node[n] = s->cl.node_free[n];
+        }
+        if (++s->acc_node[n] >= c->g) {
+            c->hit_node = n;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool first_visit(Sim *s, int j, void *ctx)
+{
+    (void)s;
+    (void)j;
+    (void)ctx;
+    return true;
+}
+
+static Reservation reserve(Sim *s, int h)
+{
+    Reservation r = {.S = -1, .node = -1, .extra = 0, .mode = 0};
+    const SchedJobSpec *sp = spec(s, h);
+    s->stamp++;
+    if (sp->kind != SJ_WHOLE) {
+        r.S = walk_finishes(s, first_visit, NULL);
+        r.mode = r.S >= 0 ? 3 : 0;
+    } else if (sp->gpus <= s->cl.gpn) {
+        ResCtx c = {.g = sp->gpus, .hit_node = -1, .single = true};
+        r.S = walk_finishes(s, res_visit, &c);
+        r.node = c.hit_node;
+        r.mode = r.S >= 0 ? 1 : 0;
+    } else {
+        ResCtx c = {.g = sp->gpus - s->cl.total_free, .single = false};
+        r.S = walk_finishes(s, res_visit, &c);
+        r.extra = s->cl.total_free + c.freed - sp->gpus;
+        r.mode = r.S >= 0 ? 2 : 0;
+    }
+    if (r.mode == 0)
+        return r;
+    s->st.reservations++;
+    Job *H = &s->jobs[h];
+    /* invariant: with nothing irregular since, a head's reservation only
+     * ever moves earlier — a later one means a backfill delayed it. */
+    if (H->res_s >= 0 && H->res_irr == s->irregular && r.S > H->res_s + 1e-6)
+        s->st.backfill_delays++;
+    H->res_s = r.S;
+    H->res_irr = s->irregular;
+    return r;
+}
+
+/* Remaining wall time of j if started now (exact: the simulator knows the
+ * run times; Slurm uses the user's limit, so this is backfill's best case). */
+static double run_estimate(const Sim *s, int j)
+{
+    const Job *J = &s->jobs[j];
+    double rate = job_need(s, j) * J->fck;
+    return (J->restarted ? s->restore : 0) + (J->work - J->done0) / rate;
+}
+
+static void backfill(Sim *s, int head, const int *order, int nteams)
+{
+    if (s->cl.total_free == 0 && s->cl.n_shared == 0)
+        return;
+    Reservation r = {.mode = -1};
+    int per_team = BF_DEPTH / (nteams > 0 ? nteams : 1);
+    if (per_team < BF_TEAM_MIN)
+        per_team = BF_TEAM_MIN;
+    int scanned = 0;
+    for (int ti = 0; ti < nteams && scanned < BF_DEPTH; ti++) {
+        int t = order[ti], from_team = 0;
+        for (int pr = 2; pr >= 0 && from_team < per_team && scanned < BF_DEPTH; pr--) {
+            int c = s->qh[t][pr];
+            while (c >= 0 && from_team < per_team && scanned < BF_DEPTH) {
+                int next = s->jobs[c].qnext;
+                if (c == head) {
+                    c = next;
+                    continue;
+                }
+                scanned++;
+                from_team++;
+                const SchedJobSpec *sc = spec(s, c);
+                double need = job_need(s, c);
+                if (!borrow_ok(s, t, need) ||
+                    (sc->kind == SJ_WHOLE && sc->gpus > s->cl.total_free) ||
+                    (sc->kind != SJ_WHOLE && s->cl.total_free == 0 && s->cl.n_shared == 0)) {
+                    c = next;
+                    continue;
+                }
+                if (r.mode < 0)
+                    r = reserve(s, head);
+                if (r.mode == 0)
+                    return;
+                bool before = s->now + run_estimate(s, c) <= r.S + 1e-9;
+                bool started = false;
+                if (before) {
+                    started = try_start(s, c, -1);
+                } else if (r.mode == 1) {
+                    started = try_start(s, c, r.node);
+                } else if (r.mode == 2) {
+                    int whole = sc->kind == SJ_WHOLE ? sc->gpus : 1;
+                    if (whole <= r.extra) {
+                        int before_free = s->cl.total_free;
+                        started = try_start(s, c, -1);
+                        if (started)
+                            r.extra -= before_free - s->cl.total_free;
+                    }
+                }
+                if (started)
+                    s->st.backfilled++;
+                if (s->cl.total_free == 0 && s->cl.n_shared == 0)
+                    return;
+                c = next;
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------ the pass */
+
+static void schedule_pass(Sim *s)
+{
+    int order[PLAN_MAX_TEAMS + 1], heads[PLAN_MAX_TEAMS + 1];
+    s->head_blocked = false;
+    for (;;) {
+        int nteams = team_order(s, order, heads);
+        if (nteams == 0)
+            break;
+        int h = heads[0];
+        if (try_start(s, h, -1))
+            continue;
+        if (s->elastic_extra > 0 && shrink_for(s, h))
+            continue;
+        if (s->p->tenancy.preemption && preempt_for(s, h))
+            continue;
+        s->head_blocked = true;
+        if (s->last_head >= 0 && s->last_head != h && s->jobs[s->last_head].state == JS_QUEUED)
+            s->irregular++; /* a new job overtook the reserved head */
+        s->last_head = h;
+        if (s->p->tenancy.backfill)
+            backfill(s, h, order, nteams);
+        break;
+    }
+    if (!s->head_blocked && s->n_elastic > 0 && s->cl.total_free > 0)
+        grow_elastic(s);
+}
+
+/* ------------------------------------------------------------ failures */
+
+static void gpu_failure(Sim *s)
+{
+    int u = (int)sched_rng_below(&s->frng, (uint64_t)s->cl.G);
+    s->failures++;
+    if (s->cl.mode[u] == 0) {
+        int j = s->owner[u];
+        if (j >= 0) {
+            s->st.failure_kills++;
+            kill_job(s, j, false);
+        }
+        return;
+    }
+    /* a shared GPU: every sharer dies (rare: a linear scan is fine) */
+    for (int i = s->n_running - 1; i >= 0; i--) {
+        int j = s->running[i];
+        if (spec(s, j)->kind != SJ_WHOLE && s->jobs[j].sgpu == u) {
+            s->st.failure_kills++;
+            kill_job(s, j, false); /* swaps an already-visited job into i */
+        }
+    }
+}
+
+/* ------------------------------------------------------------ results */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile of a sorted array: the value at rank ⌈q·n⌉
+ * (exact, no interpolation). */
+static double pct(const double *v, int n, double q)
+{
+    if (n <= 0)
+        return 0;
+    int k = (int)ceil(q * n - 1e-9);
+    if (k < 1)
+        k = 1;
+    if (k > n)
+        k = n;
+    return v[k - 1];
+}
+
+static int fill_result(Sim *s, ScheduleResult *out)
+{
+    const SchedWorkload *w = s->w;
+    size_t n = s->next_arrival;
+    double H = s->H;
+    out->ran = true;
+    out->policy = s->policy;
+    out->gpus = s->cl.G;
+    double cap = (double)s->cl.G * H;
+    out->utilization = cap > 0 ? s->busy_int / cap : 0;
+    out->fragmentation = cap > 0 ? s->frag_int / cap : 0;
+    out->jobs_submitted = s->submitted;
+    out->jobs_completed = s->completed;
+    out->failures = s->failures;
+    out->preemptions = s->preemptions;
+    out->events = s->events;
+    for (int b = 0; b < PLAN_SERIES_LEN; b++) {
+        out->util_series[b] = s->cl.G > 0 ? s->ser_busy[b] / (s->bucket_w * s->cl.G) : 0;
+        out->queue_series[b] = s->ser_q[b] / s->bucket_w;
+    }
+
+    double *waits = malloc((n ? n : 1) * sizeof *waits);
+    int *tcount = calloc((size_t)s->nt + (size_t)w->n_classes + 2, sizeof *tcount);
+    if (!waits || !tcount) {
+        free(waits);
+        free(tcount);
+        return -1;
+    }
+    int *ccount = tcount + s->nt + 1;
+    double useful = 0, wait_sum = 0;
+    double jct_sum[PLAN_MAX_TEAMS + 1] = {0}, slow_sum[PLAN_MAX_TEAMS + 1] = {0};
+    double wait_tsum[PLAN_MAX_TEAMS + 1] = {0};
+    int done_n[PLAN_MAX_TEAMS + 1] = {0};
+    for (size_t i = 0; i < n; i++) {
+        Job *J = &s->jobs[i];
+        if (J->state == JS_QUEUED || J->state == JS_NEVER) {
+            J->wait += H - J->qsince;
+            J->qsince = H;
+        }
+        if (J->state == JS_RUNNING)
+            useful += seg_done(s, (int)i);
+        else
+            useful += J->done0;
+        wait_sum += J->wait;
+        int t = w->jobs[i].team;
+        tcount[t]++;
+        wait_tsum[t] += J->wait;
+        if (J->state == JS_DONE) {
+            done_n[t]++;
+            jct_sum[t] += J->finish - w->jobs[i].submit;
+            slow_sum[t] += (J->finish - w->jobs[i].submit) / w->jobs[i].dur;
+        }
+        if (w->jobs[i].cls >= 0)
+            ccount[w->jobs[i].cls]++;
+    }
+    out->goodput = s->busy_int > 0 ? useful / s->busy_int : 0;
+    if (out->goodput > 1)
+        out->goodput = 1;
+
+    /* per team: waits gathered team by team, sorted, exact percentiles */
+    int off = 0;
+    out->n_teams = s->nt;
+    for (int t = 0; t < s->nt; t++) {
+        TeamSchedResult *tr = &out->teams[t];
+        memcpy(tr->name, w->teams[t].name, sizeof tr->name);
+        int k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (w->jobs[i].team == t)
+                waits[off + k++] = s->jobs[i].wait;
+        qsort(waits + off, (size_t)k, sizeof *waits, cmp_double);
+        tr->jobs = k;
+        tr->wait_hours_mean = k ? wait_tsum[t] / k / 3600 : 0;
+        tr->wait_hours_p50 = pct(waits + off, k, 0.50) / 3600;
+        tr->wait_hours_p95 = pct(waits + off, k, 0.95) / 3600;
+        tr->wait_hours_max = k ? waits[off + k - 1] / 3600 : 0;
+        tr->jct_hours_mean = done_n[t] ? jct_sum[t] / done_n[t] / 3600 : 0;
+        tr->slowdown_mean = done_n[t] ? slow_sum[t] / done_n[t] : 0;
+        tr->gpu_hours = s->team_gpu_s[t] / 3600;
+        tr->borrowed_gpu_hours = s->team_borrow_s[t] / 3600;
+        tr->preemptions = s->team_preempt[t];
+        tr->lost_gpu_hours = s->team_lost_s[t] / 3600;
+        s->st.team_mean_gpus[t] = H > 0 ? s->team_gpu_s[t] / H : 0;
+        off += k;
+    }
+    /* per class */
+    out->n_classes = w->n_classes;
+    for (int c = 0; c < w->n_classes; c++) {
+        ClassSchedResult *cr = &out->classes[c];
+        memcpy(cr->name, w->classes[c].name, sizeof cr->name);
+        memcpy(cr->team, w->teams[w->classes[c].team].name, sizeof cr->team);
+        cr->gpus = w->classes[c].gpus;
+        int k = 0, dn = 0;
+        double sl = 0;
+        for (size_t i = 0; i < n; i++)
+            if (w->jobs[i].cls == c) {
+                waits[k++] = s->jobs[i].wait;
+                if (s->jobs[i].state == JS_DONE) {
+                    dn++;
+                    sl += (s->jobs[i].finish - w->jobs[i].submit) / w->jobs[i].dur;
+                }
+            }
+        qsort(waits, (size_t)k, sizeof *waits, cmp_double);
+        cr->jobs = k;
+        cr->wait_hours_p95 = pct(waits, k, 0.95) / 3600;
+        cr->slowdown_mean = dn ? sl / dn : 0;
+    }
+    free(waits);
+    free(tcount);
+
+    s->st.horizon_s = H;
+    s->st.mean_queue_len = H > 0 ? s->queue_int / H : 0;
+    s->st.mean_wait_s = n ? wait_sum / (double)n : 0;
+    s->st.p_wait = s->started ? (double)s->started_waited / s->started : 0;
+    s->st.mean_busy_gpus = H > 0 ? s->busy_int / H : 0;
+    s->st.jobs_running = s->n_running;
+    s->st.jobs_queued = s->queued + s->never;
+    s->st.jobs_unplaceable = s->never;
+    s->st.checkpoint_cost_s = s->ck_cost;
+    if ((int)n != s->completed + s->n_running + s->queued + s->never)
+        s->st.unaccounted++;
+    return 0;
+}
+
+/* ------------------------------------------------------------ the run */
+
+double sched_young_interval(double checkpoint_cost_s, double mtbf_s)
+{
+    if (!(checkpoint_cost_s > 0) || !(mtbf_s > 0))
+        return 0;
+    return sqrt(2.0 * checkpoint_cost_s * mtbf_s);
+}
+
+static bool never_fits(const Sim *s, const SchedJobSpec *sp)
+{
+    if (sp->kind == SJ_WHOLE)
+        return sp->gpus > s->cl.G;
+    if (sp->kind == SJ_MIG)
+        return s->cl.mig_c <= 0 || s->cl.prof_c[sp->mig] > s->cl.mig_c ||
+               s->cl.prof_m[sp->mig] > s->cl.mig_m;
+    return false;
+}
+
+static void arrive(Sim *s, int j)
+{
+    Job *J = &s->jobs[j];
+    const SchedJobSpec *sp = spec(s, j);
+    s->submitted++;
+    double need = job_need(s, j);
+    J->work = need * sp->dur;
+    /* Young's interval for this job: per-GPU MTBF / GPUs held. */
+    double mtbf = s->fail_mean > 0 ? s->fail_mean * s->cl.G / (need > 1 ? need : 1) : 0;
+    double tau = sched_young_interval(s->ck_cost, mtbf);
+    if (tau > 0 && sp->dur > tau) {
+        J->fck = tau / (tau + s->ck_cost);
+        J->ck_work = tau * need * J->fck;
+    } else {
+        J->fck = 1;
+        J->ck_work = 0;
+    }
+    if (never_fits(s, sp)) {
+        J->state = JS_NEVER;
+        J->qsince = s->now;
+        s->never++;
+        return;
+    }
+    q_insert(s, j);
+}
+
+static bool cancelled(const EvalOptions *opt)
+{
+    return opt && opt->cancel && atomic_load_explicit(opt->cancel, memory_order_relaxed);
+}
+
+static void sim_free(Sim *s)
+{
+    sched_cluster_free(&s->cl);
+    sched_heap_free(&s->heap);
+    free(s->jobs);
+    free(s->gpool);
+    free(s->owner);
+    free(s->running);
+    free(s->elastic);
+    free(s->cand);
+    free(s->vict);
+    free(s->stamp_node);
+    free(s->acc_node);
+    free(s->stamp_gpu);
+    free(s->left_gpu);
+    free(s->aux);
+}
+
+int sched_run(const Plan *p, const SchedWorkload *w, const Accelerator *a, const EvalOptions *opt,
+              int gpus, int gpn, int gpd, int gpl, ScheduleResult *out, SchedStats *st)
+{
+    memset(out, 0, sizeof *out);
+    Sim *s = calloc(1, sizeof *s);
+    if (!s)
+        return -2;
+    s->w = w;
+    s->p = p;
+    s->opt = opt;
+    s->n = w->n;
+    s->H = w->horizon;
+    s->nt = w->n_teams;
+    s->policy = p->tenancy.policy;
+    s->bucket_w = s->H / PLAN_SERIES_LEN;
+    s->last_head = -1;
+    s->restore = p->tenancy.restore_s > 0 ? p->tenancy.restore_s : 0;
+    /* δ: the storage's blocking checkpoint write (storage.checkpoint_stall). */
+    s->ck_cost = p->storage.checkpoint_stall_s > 0 ? p->storage.checkpoint_stall_s : 60;
+    int rc = 0;
+    if (gpus < 1 || sched_cluster_init(&s->cl, gpus, gpn, gpd, gpl, a) < 0) {
+        free(s);
+        return -2;
+    }
+    size_t slots = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (w->jobs[i].kind == SJ_WHOLE)
+            slots += (size_t)w->jobs[i].max_gpus;
+    size_t N = s->n ? s->n : 1;
+    s->jobs = calloc(N, sizeof *s->jobs);
+    s->gpool = malloc((slots ? slots : 1) * sizeof *s->gpool);
+    s->owner = malloc((size_t)gpus * sizeof *s->owner);
+    s->running = malloc(N * sizeof *s->running);
+    s->elastic = malloc(N * sizeof *s->elastic);
+    s->cand = malloc(N * sizeof *s->cand);
+    s->vict = malloc(N * sizeof *s->vict);
+    s->stamp_node = calloc((size_t)s->cl.n_nodes, sizeof *s->stamp_node);
+    s->acc_node = calloc((size_t)s->cl.n_nodes, sizeof *s->acc_node);
+    s->stamp_gpu = calloc((size_t)gpus, sizeof *s->stamp_gpu);
+    s->left_gpu = calloc((size_t)gpus, sizeof *s->left_gpu);
+    s->aux = malloc((2 * RES_MAX + 8) * sizeof *s->aux);
+    if (!s->jobs || !s->gpool || !s->owner || !s->running || !s->elastic || !s->cand ||
+        !s->vict || !s->stamp_node || !s->acc_node || !s->stamp_gpu || !s->left_gpu || !s->aux) {
+        sim_free(s);
+        free(s);
+        return -2;
+    }
+    for (int g = 0; g < gpus; g++)
+        s->owner[g] = -1;
+    size_t o = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        Job *J = &s->jobs[i];
+        J->off = (int32_t)o;
+        if (w->jobs[i].kind == SJ_WHOLE)
+            o += (size_t)w->jobs[i].max_gpus;
+        J->ridx = J->eidx = J->qnext = J->qprev = -1;
+        J->sgpu = -1;
+        J->res_s = -1;
+    }
+    for (int t = 0; t <= PLAN_MAX_TEAMS; t++)
+        for (int pr = 0; pr < 3; pr++)
+            s->qh[t][pr] = s->qt[t][pr] = -1;
+    /* failures: the pool fails as a Poisson process of rate G / MTBF (each
+     * GPU exponential with mean mtbf_gpu), hitting a uniform GPU. */
+    double mtbf_s = p->tenancy.mtbf_gpu_h * 3600.0;
+    s->fail_mean = mtbf_s > 0 ? mtbf_s / gpus : 0;
+    uint64_t fx = p->tenancy.seed ^ 0x6661696c75726573ULL; /* "failures" */
+    sched_rng_seed(&s->frng, sched_splitmix64(&fx));
+    s->next_fail = s->fail_mean > 0 ? sched_rng_exp(&s->frng, s->fail_mean) : DBL_MAX;
+
+    for (;;) {
+        double tf = s->heap.n ? s->heap.a[0].t : DBL_MAX;
+        double ta = s->next_arrival < s->n ? w->jobs[s->next_arrival].submit : DBL_MAX;
+        double tx = s->next_fail;
+        double t = tf;
+        if (tx < t)
+            t = tx;
+        if (ta < t)
+            t = ta;
+        if (t >= s->H)
+            break;
+        if (tf <= tx && tf <= ta) {
+            SchedEvent e = sched_heap_pop(&s->heap);
+            Job *J = &s->jobs[e.job];
+            if (J->state != JS_RUNNING || J->ver != e.ver)
+                continue; /* stale: resized or killed since */
+            advance(s, t);
+            s->now = t;
+            finish_job(s, (int)e.job);
+        } else if (tx <= ta) {
+            advance(s, t);
+            s->now = t;
+            gpu_failure(s);
+            s->next_fail += sched_rng_exp(&s->frng, s->fail_mean);
+        } else {
+            advance(s, t);
+            s->now = t;
+            arrive(s, (int)s->next_arrival++);
+        }
+        s->events++;
+        schedule_pass(s);
+        if (s->events % POLL_EVERY == 0 && cancelled(opt)) {
+            rc = -1;
+            break;
+        }
+#ifdef GPUPLAN_DEBUG_INVARIANTS
+        if (s->events % 4096 == 0) {
+            /* every GPU-equivalent the teams hold is one the cluster lent */
+            double held = 0;
+            for (int t2 = 0; t2 < s->nt; t2++)
+                held += s->usage[t2];
+            if (fabs(held - sched_cluster_busy(&s->cl)) > 1e-6 * (1 + held))
+                s->st.unaccounted++;
+        }
+#endif
+    }
+    if (rc == 0) {
+        advance(s, s->H);
+        s->now = s->H;
+        for (int t = 0; t < s->nt; t++)
+            team_touch(s, t);
+    }
+    s->st.double_booked += s->cl.double_booked;
+    if (rc == 0 && fill_result(s, out) < 0)
+        rc = -2;
+    if (rc == -1) {
+        out->cancelled = true;
+        out->ran = true;
+        out->policy = s->policy;
+        out->gpus = gpus;
+    }
+    s->st.invariant_violations = s->st.double_booked + s->st.partial_gangs + s->st.below_quota +
+                                 s->st.preempt_cycles + s->st.unaccounted +
+                                 s->st.backfill_delays;
+    if (st)
+        *st = s->st;
+    sim_free(s);
+    free(s);
+    return rc;
+}
