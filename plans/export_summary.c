@@ -19,16 +19,17 @@ static int cheapest_of_kind(const CostResult *c, CostKind k)
 
 void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len)
 {
-    char g[32], kw[32], usd[32];
+    char g[32], kw[32], usd[32], t[32], i[32], po[32], h[32];
     if (!r->have_layout || r->cluster.gpus == 0) {
         snprintf(buf, len, "%s needs no GPUs as described: add workloads or teams.", p->name);
         return;
     }
     const ClusterResult *k = &r->cluster;
-    int off = snprintf(buf, len, "%s %s GPUs in %d nodes and %d racks (training %d, inference %d, "
-                                 "shared pool %d, headroom %d)",
+    int off = snprintf(buf, len, "%s %s GPUs in %d nodes and %d racks (training %s, inference %s, "
+                                 "shared pool %s, headroom %s)",
                        fmt_int(k->gpus, g, sizeof g), k->accelerator, k->nodes, k->racks,
-                       k->gpus_training, k->gpus_inference, k->gpus_pool, k->gpus_headroom);
+                       fmt_int(k->gpus_training, t, sizeof t), fmt_int(k->gpus_inference, i, sizeof i),
+                       fmt_int(k->gpus_pool, po, sizeof po), fmt_int(k->gpus_headroom, h, sizeof h));
     if (r->have_power && off > 0 && (size_t)off < len)
         off += snprintf(buf + off, len - (size_t)off, ", drawing %s at the facility",
                         fmt_si(r->power.facility_kw * 1e3, "W", kw, sizeof kw));
@@ -99,13 +100,14 @@ void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_
 void summary_power(const Plan *p, const PlanResult *r, char *buf, size_t len)
 {
     const PowerResult *w = &r->power;
-    char it[32], fac[32], e[32];
+    char it[32], fac[32], e[32], mwh[32];
     snprintf(buf, len,
              "IT load %s, facility %s at PUE %.2f; the hottest rack draws %.1f kW against a "
-             "%.1f kW limit (%s cooling: %s); %.0f MWh a year costing %s.",
+             "%.1f kW limit (%s cooling: %s); %s MWh a year costing %s.",
              fmt_si(w->it_kw * 1e3, "W", it, sizeof it),
              fmt_si(w->facility_kw * 1e3, "W", fac, sizeof fac), p->site.pue, w->rack_kw,
-             w->rack_limit_kw, plan_cooling_name(w->cooling), w->verdict, w->energy_mwh_per_year,
+             w->rack_limit_kw, plan_cooling_name(w->cooling), w->verdict,
+             fmt_int(llround(w->energy_mwh_per_year), mwh, sizeof mwh),
              fmt_usd(w->energy_usd_per_year, e, sizeof e));
 }
 

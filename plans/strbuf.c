@@ -78,7 +78,7 @@ void sb_html(StrBuf *b, const char *s)
 void sb_md(StrBuf *b, const char *s)
 {
     for (; *s; s++) {
-        if (strchr("\\`*_{}[]()<>#+!|~", *s))
+        if (strchr("\\`*_[]<>#|~", *s))
             sb_putn(b, "\\", 1);
         if (*s == '\n' || *s == '\r')
             sb_putn(b, " ", 1);

@@ -1,0 +1,462 @@
+/* tests/test_export.c — every export format on a fixed, hand-built plan and
+ * result (so the expected text does not move when the model is recalibrated):
+ * golden files per format, the HTML is well-formed XML with data in every
+ * chart, the Kubernetes manifests are YAML with the right kinds, apiVersions
+ * and quotas, and special characters in names are escaped in every format.
+ *
+ * Regenerate the golden files after an intended change with
+ *   GPUPLAN_UPDATE_GOLDEN=1 tests/test_export   (from the build tree) */
+#include "config.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "check_main.h"
+#include "export.h"
+#include "strbuf.h"
+
+static const char *srcdir(void)
+{
+    const char *s = getenv("GPUPLAN_SRCDIR");
+    return s ? s : GPUPLAN_SRCDIR;
+}
+
+/* A small plan with awkward names, and a result as the model would fill it. */
+static void fixture(Plan *p, PlanResult *r, Catalog *c, Accelerator *acc)
+{
+    plan_init(p);
+    snprintf(p->name, sizeof p->name, "R&D plan <v2>");
+    snprintf(p->description, sizeof p->description, "Pipes | stars * and \"quotes\" & <tags>");
+    p->n_workloads = 2;
+    workload_init(&p->workloads[0], WL_TRAINING);
+    snprintf(p->workloads[0].name, sizeof p->workloads[0].name, "pre_train|70b");
+    workload_init(&p->workloads[1], WL_INFERENCE);
+    snprintf(p->workloads[1].name, sizeof p->workloads[1].name, "chat <svc>");
+    p->tenancy.n_teams = 2;
+    team_init(&p->tenancy.teams[0]);
+    snprintf(p->tenancy.teams[0].name, sizeof p->tenancy.teams[0].name, "ML & \"Vision\"");
+    p->tenancy.teams[0].weight = 2;
+    p->tenancy.teams[0].quota_gpus = 64;
+    p->tenancy.teams[0].borrow_gpus = 32;
+    p->tenancy.teams[0].n_jobs = 1;
+    jobclass_init(&p->tenancy.teams[0].jobs[0]);
+    snprintf(p->tenancy.teams[0].jobs[0].name, 64, "notebooks");
+    snprintf(p->tenancy.teams[0].jobs[0].mig, 24, "3g.40gb");
+    p->tenancy.teams[0].jobs[0].per_day = 48;
+    p->tenancy.teams[0].jobs[0].hours = 2;
+    team_init(&p->tenancy.teams[1]);
+    snprintf(p->tenancy.teams[1].name, sizeof p->tenancy.teams[1].name, "infra,ops");
+    p->tenancy.teams[1].quota_gpus = 32;
+
+    memset(acc, 0, sizeof *acc);
+    snprintf(acc->id, sizeof acc->id, "H100-SXM");
+    snprintf(acc->vendor, sizeof acc->vendor, "NVIDIA");
+    acc->gpus_per_node = 8;
+    memset(c, 0, sizeof *c);
+    c->accelerators = acc;
+    c->n_accelerators = 1;
+
+    memset(r, 0, sizeof *r);
+    r->n_workloads = 2;
+    WorkloadResult *t = &r->workloads[0];
+    snprintf(t->name, sizeof t->name, "pre_train|70b");
+    snprintf(t->accelerator, sizeof t->accelerator, "H100-SXM");
+    t->ok = true;
+    t->kind = WL_TRAINING;
+    t->train = (TrainResult){.gpus = 1024, .params = 70.6e9, .active_params = 70.6e9,
+                             .flops_per_step = 1.8e18, .flops_total = 6.1e23,
+                             .mem = {10e9, 2.5e9, 7.5e9, 40e9, 5e9, 65e9}, .hbm_bytes = 80e9,
+                             .fits = true, .step_s = 5.5,
+                             .step = {4.4, 0.3, 0.5, 0.2, 0, 0, 0.1}, .mfu = 0.42,
+                             .tokens_per_s = 3.05e6, .train_days = 56.9, .gpu_hours = 1.4e6,
+                             .checkpoint_bytes = 9.9e11, .checkpoint_interval_s = 5400,
+                             .job_mtbf_s = 175781, .goodput = 0.95};
+    t->train.layout = (Layout){8, 4, 32, 1, 1, 1, 1, RECOMPUTE_SELECTIVE, true};
+    WorkloadResult *i = &r->workloads[1];
+    snprintf(i->name, sizeof i->name, "chat <svc>");
+    snprintf(i->accelerator, sizeof i->accelerator, "H100-SXM");
+    i->ok = true;
+    i->kind = WL_INFERENCE;
+    i->infer = (InferResult){.tp = 4, .replicas = 6, .gpus = 24, .batch_per_replica = 64,
+                             .kv_bytes_per_token = 327680, .ttft_s = 0.42, .tpot_s = 0.031,
+                             .output_tokens_per_s = 12400, .gpu_hours_per_mtok = 0.54,
+                             .meets_slo = true};
+    r->have_sizing = r->have_layout = r->have_power = r->have_cost = r->have_schedule = true;
+    r->cluster = (ClusterResult){.gpus = 1256, .gpus_training = 1024, .gpus_inference = 24,
+                                 .gpus_pool = 96, .gpus_headroom = 112, .gpus_per_node = 8,
+                                 .nodes = 157, .gpus_per_domain = 8, .nvlink_domains = 157,
+                                 .racks = 40, .nodes_per_rack = 4, .scalable_units = 5,
+                                 .leaf_switches = 40, .spine_switches = 20, .links = 2512,
+                                 .links_node_leaf = 1256, .links_leaf_spine = 1256,
+                                 .storage_read_Bps = 1.26e12, .storage_write_Bps = 1.65e10,
+                                 .storage_capacity_bytes = 7.1e15, .storage_units = 13};
+    snprintf(r->cluster.accelerator, sizeof r->cluster.accelerator, "H100-SXM");
+    r->cluster.n_rack_groups = 2;
+    r->cluster.rack_groups[0] = (RackGroup){.count = 39, .nodes = 4, .kw = 40.8, .role = "compute"};
+    r->cluster.rack_groups[1] = (RackGroup){.count = 1, .nodes = 1, .kw = 10.2, .role = "compute"};
+    r->power = (PowerResult){.it_kw = 1712, .gpu_nodes_kw = 1601, .network_kw = 60,
+                             .storage_kw = 51, .facility_kw = 2226, .rack_kw = 40.8,
+                             .rack_limit_kw = 40, .cooling = COOLING_AIR, .cooling_ok = false,
+                             .energy_mwh_per_year = 19500, .energy_usd_per_year = 1.56e6};
+    snprintf(r->power.verdict, sizeof r->power.verdict, "over the rack limit by 0.8 kW");
+    r->cost.n_options = 2;
+    r->cost.cheapest = 0;
+    r->cost.options[0] = (CostOption){.kind = COST_ONPREM, .gpus = 1256, .capex_usd = 5.4e7,
+                                      .opex_usd_per_year = 4.1e6, .tco_usd = 6.63e7,
+                                      .usd_per_gpu_hour = 2.01, .breakeven_utilization = 0};
+    snprintf(r->cost.options[0].name, 96, "on-prem H100-SXM");
+    snprintf(r->cost.options[0].source, PLAN_TEXT_LEN, "costs.yaml <assumptions> & estimates");
+    r->cost.options[1] = (CostOption){.kind = COST_CLOUD, .gpus = 1256, .tco_usd = 1.8e8,
+                                      .opex_usd_per_year = 6e7, .usd_per_gpu_hour = 6.88,
+                                      .breakeven_utilization = 0.27,
+                                      .pricing = PRICING_ON_DEMAND};
+    snprintf(r->cost.options[1].name, 96, "p5.48xlarge on-demand");
+    snprintf(r->cost.options[1].provider, 16, "aws");
+    snprintf(r->cost.options[1].as_of, 16, "2026-11-09");
+    r->schedule = (ScheduleResult){.ran = true, .policy = POLICY_FAIR_SHARE, .gpus = 96,
+                                   .utilization = 0.71, .jobs_submitted = 1500,
+                                   .jobs_completed = 1490, .recommended_gpus = 96,
+                                   .meets_target = true, .n_teams = 2};
+    r->schedule.teams[0] = (TeamSchedResult){.jobs = 1440, .wait_hours_p50 = 0.1,
+                                             .wait_hours_p95 = 1.5, .wait_hours_max = 6,
+                                             .gpu_hours = 2880};
+    snprintf(r->schedule.teams[0].name, PLAN_NAME_LEN, "ML & \"Vision\"");
+    r->schedule.teams[1] = (TeamSchedResult){.jobs = 60, .wait_hours_p50 = 0.5,
+                                             .wait_hours_p95 = 3.2, .wait_hours_max = 9,
+                                             .gpu_hours = 9000, .preemptions = 3};
+    snprintf(r->schedule.teams[1].name, PLAN_NAME_LEN, "infra,ops");
+    result_warn(r, "power: a rack draws 40.8 kW > 40 kW <limit> & needs care");
+    result_assume(r, "cost", "facility build $10,000 per kW (assumption)");
+}
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+static char *render(ExportFormat f)
+{
+    Plan *p = calloc(1, sizeof *p);
+    PlanResult *r = calloc(1, sizeof *r);
+    Catalog c;
+    Accelerator acc;
+    fixture(p, r, &c, &acc);
+    char *s = export_plan(f, p, r, &c, 7);
+    free(p);
+    free(r);
+    return s;
+}
+
+static void golden(ExportFormat f)
+{
+    char *got = render(f);
+    ck_assert_ptr_nonnull(got);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/golden/fixture.%s", srcdir(), export_format_extension(f));
+    if (getenv("GPUPLAN_UPDATE_GOLDEN")) {
+        FILE *o = fopen(path, "wb");
+        ck_assert_ptr_nonnull(o);
+        fputs(got, o);
+        fclose(o);
+    }
+    char *want = read_all(path);
+    ck_assert_msg(want != NULL, "missing golden file %s", path);
+    if (strcmp(got, want) != 0) {
+        size_t i = 0;
+        while (got[i] && got[i] == want[i])
+            i++;
+        ck_abort_msg("%s differs from the golden file at byte %zu: got \"%.60s\", want \"%.60s\"",
+                     export_format_name(f), i, got + i, want + i);
+    }
+    free(got);
+    free(want);
+}
+
+START_TEST(every_format_matches_its_golden_file)
+{
+    golden((ExportFormat)_i);
+}
+END_TEST
+
+/* The JSON export is valid JSON with the keys of PLAN-FORMAT.md. */
+START_TEST(json_export_has_the_contract_keys)
+{
+    char *s = render(EXPORT_JSON);
+    json_error_t err;
+    json_t *o = json_loads(s, 0, &err);
+    ck_assert_msg(o != NULL, "invalid JSON: %s at line %d", err.text, err.line);
+    static const char *const top[] = {"plan", "format", "workloads", "cluster", "power", "cost",
+                                      "schedule", "warnings"};
+    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
+        ck_assert_msg(json_object_get(o, top[i]), "missing %s", top[i]);
+    ck_assert_str_eq(json_string_value(json_object_get(o, "plan")), "R&D plan <v2>");
+    json_t *t = json_array_get(json_object_get(o, "workloads"), 0);
+    static const char *const tk[] = {"parallel", "micro_batch", "recompute", "params",
+                                     "active_params", "flops_per_step", "flops_total",
+                                     "memory_gib_per_gpu", "hbm_gib", "fits", "step_seconds",
+                                     "step_breakdown_seconds", "mfu", "tokens_per_second",
+                                     "train_days", "gpu_hours", "checkpoint_bytes",
+                                     "checkpoint_interval_minutes", "goodput",
+                                     "dataset_read_gbps", "checkpoint_write_gbps"};
+    for (size_t i = 0; i < sizeof tk / sizeof tk[0]; i++)
+        ck_assert_msg(json_object_get(t, tk[i]), "training misses %s", tk[i]);
+    json_t *inf = json_array_get(json_object_get(o, "workloads"), 1);
+    static const char *const ik[] = {"tp", "replicas", "batch_per_replica", "kv_bytes_per_token",
+                                     "memory_gib_per_gpu", "ttft_ms", "tpot_ms",
+                                     "output_tokens_per_second", "meets_slo"};
+    for (size_t i = 0; i < sizeof ik / sizeof ik[0]; i++)
+        ck_assert_msg(json_object_get(inf, ik[i]), "inference misses %s", ik[i]);
+    ck_assert_double_eq_tol(json_number_value(json_object_get(inf, "ttft_ms")), 420, 1e-9);
+    json_t *team = json_array_get(json_object_get(json_object_get(o, "schedule"), "teams"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(team, "name")), "ML & \"Vision\"");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(o, "cost"), "cheapest")),
+                     "on-prem H100-SXM");
+    json_decref(o);
+    free(s);
+}
+END_TEST
+
+/* xmllint --noout parses the page as XML; every chart has rows and rects. */
+START_TEST(html_export_is_well_formed_and_every_chart_has_data)
+{
+    char *s = render(EXPORT_HTML);
+    char path[] = "/tmp/gpuplan-html-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, s, strlen(s)), (ssize_t)strlen(s));
+    close(fd);
+    const char *xmllint = getenv("XMLLINT");
+    if (!xmllint || !*xmllint)
+        xmllint = "xmllint";
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "%s --noout '%s' 2>&1", xmllint, path);
+    FILE *pp = popen(cmd, "r");
+    ck_assert_ptr_nonnull(pp);
+    char out[2048] = "";
+    size_t n = fread(out, 1, sizeof out - 1, pp);
+    out[n] = '\0';
+    int rc = pclose(pp);
+    unlink(path);
+    ck_assert_msg(rc == 0 && n == 0, "xmllint: %s", out);
+    static const char *const charts[] = {"chart-cost", "chart-memory", "chart-step",
+                                         "chart-power", "chart-racks", "chart-wait"};
+    for (size_t i = 0; i < sizeof charts / sizeof charts[0]; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "id=\"%s\"", charts[i]);
+        const char *at = strstr(s, key);
+        ck_assert_msg(at != NULL, "no chart %s", charts[i]);
+        const char *rows = strstr(at, "data-rows=\"");
+        ck_assert(rows && atoi(rows + 11) > 0);
+        const char *end = strstr(at, "</svg>");
+        const char *rect = strstr(at, "<rect");
+        ck_assert_msg(rect && rect < end, "chart %s draws nothing", charts[i]);
+    }
+    ck_assert_ptr_null(strstr(s, "<script"));
+    ck_assert_ptr_null(strstr(s, "http://www.w3.org/2000/svg\" href"));
+    ck_assert_ptr_nonnull(strstr(s, "ML &amp; &quot;Vision&quot;"));
+    ck_assert_ptr_null(strstr(s, "<svc>"));
+    ck_assert_ptr_nonnull(strstr(s, "@media print"));
+    free(s);
+}
+END_TEST
+
+/* Walk a YAML stream; for each document record kind, apiVersion and the
+ * GPU quota numbers seen, so the test can check them. */
+typedef struct {
+    char kinds[32][32];
+    char apis[32][64];
+    int ndocs;
+    int nominal[16];
+    int nnominal;
+    int borrowing[16];
+    int nborrow;
+} K8s;
+
+static void walk(yaml_document_t *d, yaml_node_t *n, const char *key, K8s *k)
+{
+    if (n->type == YAML_SCALAR_NODE) {
+        const char *v = (const char *)n->data.scalar.value;
+        if (!strcmp(key, "kind"))
+            snprintf(k->kinds[k->ndocs], 32, "%s", v);
+        else if (!strcmp(key, "apiVersion"))
+            snprintf(k->apis[k->ndocs], 64, "%s", v);
+        else if (!strcmp(key, "nominalQuota") && k->nnominal < 16)
+            k->nominal[k->nnominal++] = atoi(v);
+        else if (!strcmp(key, "borrowingLimit") && k->nborrow < 16)
+            k->borrowing[k->nborrow++] = atoi(v);
+    } else if (n->type == YAML_MAPPING_NODE) {
+        for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+            yaml_node_t *kn = yaml_document_get_node(d, p->key);
+            yaml_node_t *vn = yaml_document_get_node(d, p->value);
+            walk(d, vn, kn && kn->type == YAML_SCALAR_NODE ? (const char *)kn->data.scalar.value : "",
+                 k);
+        }
+    } else if (n->type == YAML_SEQUENCE_NODE) {
+        for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++)
+            walk(d, yaml_document_get_node(d, *i), key, k);
+    }
+}
+
+static void parse_k8s(const char *text, K8s *k)
+{
+    memset(k, 0, sizeof *k);
+    yaml_parser_t parser;
+    ck_assert(yaml_parser_initialize(&parser));
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, strlen(text));
+    for (;;) {
+        yaml_document_t doc;
+        ck_assert_msg(yaml_parser_load(&parser, &doc), "YAML error: %s at line %zu", parser.problem,
+                      parser.problem_mark.line + 1);
+        yaml_node_t *root = yaml_document_get_root_node(&doc);
+        if (!root) {
+            yaml_document_delete(&doc);
+            break;
+        }
+        walk(&doc, root, "", k);
+        k->ndocs++;
+        yaml_document_delete(&doc);
+        ck_assert_int_lt(k->ndocs, 32);
+    }
+    yaml_parser_delete(&parser);
+}
+
+static int count_kind(const K8s *k, const char *kind, const char *api)
+{
+    int n = 0;
+    for (int i = 0; i < k->ndocs; i++)
+        n += !strcmp(k->kinds[i], kind) && !strcmp(k->apis[i], api);
+    return n;
+}
+
+START_TEST(kueue_manifests_are_yaml_with_the_plan_quotas)
+{
+    char *s = render(EXPORT_KUEUE);
+    K8s k;
+    parse_k8s(s, &k);
+    ck_assert_int_eq(count_kind(&k, "ResourceFlavor", "kueue.x-k8s.io/v1beta1"), 1);
+    ck_assert_int_eq(count_kind(&k, "Cohort", "kueue.x-k8s.io/v1alpha1"), 1);
+    ck_assert_int_eq(count_kind(&k, "ClusterQueue", "kueue.x-k8s.io/v1beta1"), 2);
+    ck_assert_int_eq(count_kind(&k, "LocalQueue", "kueue.x-k8s.io/v1beta1"), 2);
+    ck_assert_int_eq(count_kind(&k, "WorkloadPriorityClass", "kueue.x-k8s.io/v1beta1"), 3);
+    /* team 0: 64 GPUs + MIG slices (48/day × 2 h / 24 h = 4); team 1: 32 GPUs, 0 slices */
+    ck_assert_int_eq(k.nnominal, 4);
+    ck_assert_int_eq(k.nominal[0], 64);
+    ck_assert_int_eq(k.nominal[1], 4);
+    ck_assert_int_eq(k.nominal[2], 32);
+    ck_assert_int_eq(k.nborrow, 1); /* team 1 borrows without limit */
+    ck_assert_int_eq(k.borrowing[0], 32);
+    ck_assert_ptr_nonnull(strstr(s, "name: ml-vision\n"));
+    ck_assert_ptr_nonnull(strstr(s, "gpuplan/team: \"ML & \\\"Vision\\\"\""));
+    ck_assert_ptr_nonnull(strstr(s, "weight: \"2\""));
+    free(s);
+}
+END_TEST
+
+START_TEST(volcano_queues_are_yaml_with_weight_capability_and_guarantee)
+{
+    char *s = render(EXPORT_VOLCANO);
+    K8s k;
+    parse_k8s(s, &k);
+    ck_assert_int_eq(count_kind(&k, "Queue", "scheduling.volcano.sh/v1beta1"), 2);
+    ck_assert_int_eq(count_kind(&k, "ConfigMap", "v1"), 1);
+    ck_assert_ptr_nonnull(strstr(s, "  weight: 2\n"));
+    ck_assert_ptr_nonnull(strstr(s, "  capability:\n    nvidia.com/gpu: 96\n"));
+    ck_assert_ptr_nonnull(strstr(s, "  guarantee:\n    resource:\n      nvidia.com/gpu: 64\n"));
+    ck_assert_ptr_nonnull(strstr(s, "name: infra-ops\n"));
+    free(s);
+}
+END_TEST
+
+START_TEST(slurm_config_has_nodes_partitions_priorities_and_accounts)
+{
+    char *s = render(EXPORT_SLURM);
+    ck_assert_ptr_nonnull(strstr(s, "NodeName=gpu[0001-0012] Gres=gpu:h100sxm:8"));
+    ck_assert_ptr_nonnull(strstr(s, "PartitionName=gpu Nodes=gpu[0001-0012]"));
+    ck_assert_ptr_nonnull(strstr(s, "PriorityType=priority/multifactor"));
+    ck_assert_ptr_nonnull(strstr(s, "PreemptMode=REQUEUE"));
+    ck_assert_ptr_nonnull(strstr(s, "SchedulerType=sched/backfill"));
+    ck_assert_ptr_nonnull(strstr(s, "sacctmgr -i add account ml____vision_ Fairshare=200 "
+                                    "GrpTRES=gres/gpu=96"));
+    ck_assert_ptr_nonnull(strstr(s, "sacctmgr -i add account infra_ops Fairshare=100 Desc"));
+    free(s);
+}
+END_TEST
+
+START_TEST(markdown_and_csv_escape_special_characters)
+{
+    char *md = render(EXPORT_MD);
+    ck_assert_ptr_nonnull(strstr(md, "# R&D plan \\<v2\\> — GPU cluster plan"));
+    ck_assert_ptr_nonnull(strstr(md, "Pipes \\| stars \\* and"));
+    ck_assert_ptr_nonnull(strstr(md, "| pre\\_train\\|70b |"));
+    ck_assert_ptr_nonnull(strstr(md, "## The ask"));
+    ck_assert_ptr_nonnull(strstr(md, "## Recommendation"));
+    ck_assert_ptr_nonnull(strstr(md, "## Risks and assumptions"));
+    free(md);
+    char *csv = render(EXPORT_CSV);
+    ck_assert(strncmp(csv, "plan,section,subject,metric,value,unit\r\n", 40) == 0);
+    ck_assert_ptr_nonnull(strstr(csv, "R&D plan <v2>,schedule,\"infra,ops\",wait_hours_p95,3.2,h\r\n"));
+    ck_assert_ptr_nonnull(strstr(csv, "\"ML & \"\"Vision\"\"\""));
+    free(csv);
+}
+END_TEST
+
+START_TEST(strbuf_escapes_and_names)
+{
+    StrBuf b;
+    sb_init(&b);
+    sb_k8s_name(&b, "--Ünïcode Team__42--");
+    sb_puts(&b, "|");
+    sb_k8s_name(&b, "***");
+    sb_puts(&b, "|");
+    sb_csv(&b, "=SUM(A1)");
+    sb_puts(&b, "|");
+    sb_yaml(&b, "a\"b\\c\nd");
+    char *s = sb_finish(&b);
+    ck_assert_str_eq(s, "n-code-team-42|x|'=SUM(A1)|\"a\\\"b\\\\c\\nd\"");
+    free(s);
+}
+END_TEST
+
+START_TEST(format_names_round_trip)
+{
+    for (int f = 0; f < EXPORT_COUNT; f++)
+        ck_assert_int_eq(export_format_from_name(export_format_name((ExportFormat)f)), f);
+    ck_assert_int_eq(export_format_from_name("MARKDOWN"), EXPORT_MD);
+    ck_assert_int_eq(export_format_from_name("pdf"), -1);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("export");
+    TCase *t = tcase_create("export");
+    tcase_add_loop_test(t, every_format_matches_its_golden_file, 0, EXPORT_COUNT);
+    tcase_add_test(t, json_export_has_the_contract_keys);
+    tcase_add_test(t, html_export_is_well_formed_and_every_chart_has_data);
+    tcase_add_test(t, kueue_manifests_are_yaml_with_the_plan_quotas);
+    tcase_add_test(t, volcano_queues_are_yaml_with_weight_capability_and_guarantee);
+    tcase_add_test(t, slurm_config_has_nodes_partitions_priorities_and_accounts);
+    tcase_add_test(t, markdown_and_csv_escape_special_characters);
+    tcase_add_test(t, strbuf_escapes_and_names);
+    tcase_add_test(t, format_names_round_trip);
+    suite_add_tcase(s, t);
+    return s;
+}
