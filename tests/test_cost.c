@@ -1,0 +1,514 @@
+/* tests/test_cost.c — on-prem and cloud cost options: TCO arithmetic,
+ * spot pricing, break-even, ordering, monotonicity, error paths. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog_yaml.h"
+#include "check_main.h"
+#include "cost.h"
+#include "layout.h"
+#include "plan.h"
+#include "power.h"
+
+/* ------------------------------------------------ hand-written catalog */
+
+static Accelerator hand_acc[2];
+static Instance hand_inst[2];
+static StorageSystem hand_sto;
+static Catalog hand;
+
+static void hand_catalog(void)
+{
+    memset(hand_acc, 0, sizeof hand_acc);
+    strcpy(hand_acc[0].id, "TESTGPU");
+    strcpy(hand_acc[0].source, "test accelerator");
+    strcpy(hand_acc[0].as_of, "2026-01-01");
+    hand_acc[0].gpus_per_node = 8;
+    hand_acc[0].scaleup_domain = 8;
+    hand_acc[0].node_power_w = 10000;
+    hand_acc[0].node_price_usd = 200000;
+    hand_acc[0].nics_per_node = 8;
+    strcpy(hand_acc[1].id, "OTHERGPU");
+    hand_acc[1].gpus_per_node = 4;
+    memset(hand_inst, 0, sizeof hand_inst);
+    strcpy(hand_inst[0].id, "test.8x");
+    strcpy(hand_inst[0].accelerator, "TESTGPU");
+    strcpy(hand_inst[0].source, "test price list");
+    strcpy(hand_inst[0].price_notes, "discounts assumed");
+    strcpy(hand_inst[0].as_of, "2026-11-09");
+    hand_inst[0].accel_count = 8;
+    hand_inst[0].on_demand_usd_h = 40;
+    hand_inst[0].spot_usd_h = 12;
+    hand_inst[0].reserved_1y_discount = 0.3;
+    hand_inst[0].reserved_3y_discount = 0.5;
+    hand_inst[0].spot_interruptions_per_day = 1.0;
+    strcpy(hand_inst[1].id, "other.4x");
+    strcpy(hand_inst[1].accelerator, "OTHERGPU");
+    strcpy(hand_inst[1].as_of, "2026-11-09");
+    hand_inst[1].accel_count = 4;
+    hand_inst[1].on_demand_usd_h = 8;
+    memset(&hand_sto, 0, sizeof hand_sto);
+    strcpy(hand_sto.id, "lustre");
+    hand_sto.unit_read_bw = 20e9;
+    hand_sto.unit_write_bw = 10e9;
+    hand_sto.unit_capacity_bytes = 1e15;
+    hand_sto.unit_power_w = 2000;
+    hand_sto.unit_price_usd = 100000;
+    memset(&hand, 0, sizeof hand);
+    hand.accelerators = hand_acc;
+    hand.n_accelerators = 2;
+    hand.instances = hand_inst;
+    hand.n_instances = 2;
+    hand.storage = &hand_sto;
+    hand.n_storage = 1;
+    hand.costs.switch_power_w = 1500;
+    hand.costs.switch_price_usd = 30000;
+    hand.costs.link_price_usd = 1000;
+    hand.costs.facility_usd_per_kw = 10000;
+    hand.costs.maintenance_frac_per_year = 0.05;
+    hand.costs.staff_usd_per_mw_year = 200000;
+    hand.costs.gpudirect_read_bw_per_gpu = 1e9;
+    strcpy(hand.costs.source, "test costs");
+    strcpy(hand.costs.as_of, "2026-06-01");
+}
+
+/* ------------------------------------------------------------- helpers */
+
+static PlanResult *new_result(void)
+{
+    PlanResult *r = calloc(1, sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    r->cost.cheapest = -1;
+    return r;
+}
+
+static WorkloadResult *add_training(Plan *p, PlanResult *r, int g)
+{
+    int i = p->n_workloads++;
+    workload_init(&p->workloads[i], WL_TRAINING);
+    snprintf(p->workloads[i].name, sizeof p->workloads[i].name, "train%d", i);
+    r->n_workloads = p->n_workloads;
+    WorkloadResult *wr = &r->workloads[i];
+    snprintf(wr->accelerator, sizeof wr->accelerator, "%s", p->accelerator);
+    wr->kind = WL_TRAINING;
+    wr->ok = true;
+    wr->train.gpus = g;
+    return wr;
+}
+
+static void run_stages(const Plan *p, const Catalog *c, PlanResult *r)
+{
+    layout_stage(p, c, r);
+    power_stage(p, c, r);
+    cost_stage(p, c, r);
+}
+
+static const CostOption *find_option(const PlanResult *r, const char *name)
+{
+    for (int i = 0; i < r->cost.n_options; i++)
+        if (strcmp(r->cost.options[i].name, name) == 0)
+            return &r->cost.options[i];
+    return NULL;
+}
+
+static bool has_warning(const PlanResult *r, const char *needle)
+{
+    for (int i = 0; i < r->n_warnings; i++)
+        if (strstr(r->warnings[i], needle))
+            return true;
+    return false;
+}
+
+static void hand_plan(Plan *p)
+{
+    plan_init(p);
+    strcpy(p->accelerator, "TESTGPU");
+    p->site.headroom = 0;
+    p->site.pue = 1.25;
+    p->site.power_price_kwh = 0.10;
+    p->horizon_years = 3;
+}
+
+/* ---------------------------------------------------------------- tests */
+
+START_TEST(tco_of_a_small_hand_computed_cluster)
+{
+    hand_catalog();
+    Plan p;
+    hand_plan(&p);
+    PlanResult *r = new_result();
+    WorkloadResult *wr = add_training(&p, r, 64);
+    wr->train.gpu_hours = 10000;
+    wr->train.checkpoint_interval_s = 3600;
+    run_stages(&p, &hand, r);
+    /* Hand computation (cluster and power as in test_power.c):
+     *   8 nodes, 12 switches, 320 cables, 4 storage units, IT 106 kW,
+     *   energy $116,070 per year
+     * On-prem:
+     *   hardware = 8 x 200,000 + 12 x 30,000 + 320 x 1,000 + 4 x 100,000
+     *            = 1,600,000 + 360,000 + 320,000 + 400,000 = 2,680,000
+     *   facility = 106 kW x 10,000 = 1,060,000;  capex = 3,740,000
+     *   opex/yr  = 116,070 + 5% x 2,680,000 + 200,000 x 0.106 MW
+     *            = 116,070 + 134,000 + 21,200 = 271,270
+     *   TCO(3 y) = 3,740,000 + 3 x 271,270 = 4,553,810
+     *   utilisation 1 (all 64 GPUs are the training workload's)
+     *   $/GPU-h  = 4,553,810 / (64 x 3 x 8760) = 4,553,810 / 1,681,920
+     *   per run  = 10,000 GPU-h x that
+     * test.8x (8 GPUs, $40/h) x 8 instances:
+     *   on-demand  $5.00/GPU-h, TCO = 5 x 64 x 26,280 = 8,409,600
+     *   reserved-1y $3.50, TCO 5,886,720;  reserved-3y $2.50, TCO 4,204,800
+     *   spot $1.50; the job spans 8 instances at 1 interruption per
+     *     instance-day: 8/day, each losing 1800 s (half the hour between
+     *     checkpoints) + 600 s restore: f = 8 x 2400 / 86400 = 2/9
+     *     $/GPU-h = 1.5 / (1 - 2/9) = 1.928571...; TCO = that x 64 x 26,280
+     *     = 3,243,702.86
+     *   break-even (on-demand) = 4,553,810 / 8,409,600 = 0.54150...
+     * Sorted: spot, reserved-3y, on-prem, reserved-1y, on-demand. */
+    const CostOption *op = find_option(r, "on-prem TESTGPU");
+    ck_assert_ptr_nonnull(op);
+    ck_assert_int_eq(op->kind, COST_ONPREM);
+    ck_assert_int_eq(op->gpus, 64);
+    ck_assert_double_eq_tol(op->capex_usd, 3740000, 1e-6);
+    ck_assert_double_eq_tol(op->opex_usd_per_year, 271270, 1e-6);
+    ck_assert_double_eq_tol(op->tco_usd, 4553810, 1e-6);
+    ck_assert_double_eq_tol(r->cost.utilization, 1, 1e-12);
+    ck_assert_double_eq_tol(op->usd_per_gpu_hour, 4553810.0 / 1681920.0, 1e-9);
+    ck_assert_double_eq_tol(op->usd_per_training_run, 10000 * 4553810.0 / 1681920.0, 1e-6);
+    ck_assert_double_eq(op->usd_per_million_tokens, 0);
+    ck_assert_str_eq(op->as_of, "2026-01-01");
+
+    const CostOption *od = find_option(r, "test.8x on-demand");
+    ck_assert_ptr_nonnull(od);
+    ck_assert_int_eq(od->gpus, 64);
+    ck_assert_double_eq(od->capex_usd, 0);
+    ck_assert_double_eq_tol(od->usd_per_gpu_hour, 5, 1e-12);
+    ck_assert_double_eq_tol(od->tco_usd, 8409600, 1e-6);
+    ck_assert_double_eq_tol(od->usd_per_training_run, 50000, 1e-6);
+    ck_assert_double_eq_tol(od->breakeven_utilization, 4553810.0 / 8409600.0, 1e-12);
+    ck_assert_str_eq(od->source, "test price list");
+    ck_assert_str_eq(od->as_of, "2026-11-09");
+    ck_assert_str_eq(od->provider, "aws");
+
+    const CostOption *r1 = find_option(r, "test.8x reserved-1y");
+    const CostOption *r3 = find_option(r, "test.8x reserved-3y");
+    ck_assert_ptr_nonnull(r1);
+    ck_assert_ptr_nonnull(r3);
+    ck_assert_double_eq_tol(r1->tco_usd, 5886720, 1e-6);
+    ck_assert_double_eq_tol(r3->tco_usd, 4204800, 1e-6);
+    ck_assert_ptr_nonnull(strstr(r3->source, "50% off on-demand is an assumption"));
+
+    const CostOption *sp = find_option(r, "test.8x spot");
+    ck_assert_ptr_nonnull(sp);
+    ck_assert_double_eq_tol(sp->usd_per_gpu_hour, 1.5 / (1 - 2.0 / 9), 1e-12);
+    ck_assert_double_eq_tol(sp->tco_usd, 1.5 / (1 - 2.0 / 9) * 64 * 26280, 1e-6);
+    ck_assert_double_eq_tol(sp->usd_per_training_run, 10000 * 1.5 / (1 - 2.0 / 9), 1e-6);
+
+    /* the other accelerator gets its row: 64 GPUs = 16 x other.4x at $2/GPU-h,
+     * TCO 2 x 64 x 26,280 = 3,363,840 */
+    ck_assert_int_eq(r->cost.n_options, 6);
+    ck_assert_int_eq(r->cost.cheapest, 0);
+    ck_assert_str_eq(r->cost.options[0].name, "test.8x spot");
+    ck_assert_str_eq(r->cost.options[1].name, "other.4x on-demand");
+    ck_assert_str_eq(r->cost.options[2].name, "test.8x reserved-3y");
+    ck_assert_str_eq(r->cost.options[3].name, "on-prem TESTGPU");
+    ck_assert_str_eq(r->cost.options[4].name, "test.8x reserved-1y");
+    ck_assert_str_eq(r->cost.options[5].name, "test.8x on-demand");
+    const CostOption *ot = find_option(r, "other.4x on-demand");
+    ck_assert_ptr_nonnull(ot);
+    ck_assert_str_eq(ot->accelerator, "OTHERGPU");
+    ck_assert_double_eq_tol(ot->tco_usd, 2.0 * 64 * 26280, 1e-6);
+    /* no training figure for OTHERGPU (no alternative sizing): unknown = 0 */
+    ck_assert_double_eq(ot->usd_per_training_run, 0);
+    free(r);
+}
+END_TEST
+
+START_TEST(whole_instances_and_the_pool_utilisation)
+{
+    hand_catalog();
+    Plan p;
+    hand_plan(&p);
+    PlanResult *r = new_result();
+    add_training(&p, r, 60);
+    p.tenancy.n_teams = 1;
+    team_init(&p.tenancy.teams[0]);
+    r->schedule.ran = true;
+    r->schedule.recommended_gpus = 36;
+    r->schedule.utilization = 0.5;
+    run_stages(&p, &hand, r);
+    /* 60 + 36 = 96 GPUs = 12 nodes; busy 60 + 36 x 0.5 = 78 of 96 */
+    ck_assert_int_eq(r->cluster.gpus, 96);
+    ck_assert_double_eq_tol(r->cost.utilization, 78.0 / 96, 1e-12);
+    const CostOption *op = find_option(r, "on-prem TESTGPU");
+    ck_assert_double_eq_tol(op->usd_per_gpu_hour, op->tco_usd / (96 * 26280 * (78.0 / 96)),
+                            1e-9);
+    /* 96 OTHERGPU GPUs = 24 instances of 4 */
+    ck_assert_int_eq(find_option(r, "other.4x on-demand")->gpus, 96);
+    free(r);
+}
+END_TEST
+
+START_TEST(spot_is_withdrawn_when_interruptions_eat_the_job)
+{
+    hand_catalog();
+    Plan p;
+    hand_plan(&p);
+    PlanResult *r = new_result();
+    WorkloadResult *wr = add_training(&p, r, 1024);
+    /* 128 instances -> 128 interruptions a day, each losing 1800 + 600 s:
+     * 3.6 days lost per day */
+    wr->train.checkpoint_interval_s = 3600;
+    run_stages(&p, &hand, r);
+    ck_assert_ptr_null(find_option(r, "test.8x spot"));
+    ck_assert_ptr_nonnull(find_option(r, "test.8x on-demand"));
+    free(r);
+}
+END_TEST
+
+START_TEST(inference_cost_per_million_tokens)
+{
+    hand_catalog();
+    Plan p;
+    hand_plan(&p);
+    PlanResult *r = new_result();
+    int i = p.n_workloads++;
+    workload_init(&p.workloads[i], WL_INFERENCE);
+    p.workloads[i].requests_per_s = 10;
+    p.workloads[i].output_tokens = 100;
+    r->n_workloads = 1;
+    strcpy(r->workloads[0].accelerator, "TESTGPU");
+    r->workloads[0].kind = WL_INFERENCE;
+    r->workloads[0].ok = true;
+    r->workloads[0].infer.gpus = 16;
+    r->workloads[0].infer.gpu_hours_per_mtok = 4.0;
+    run_stages(&p, &hand, r);
+    /* on-demand $5/GPU-h x 4 GPU-h per million tokens = $20 */
+    ck_assert_double_eq_tol(find_option(r, "test.8x on-demand")->usd_per_million_tokens, 20,
+                            1e-9);
+    ck_assert_double_eq(find_option(r, "test.8x on-demand")->usd_per_training_run, 0);
+    free(r);
+}
+END_TEST
+
+START_TEST(unknown_site_instance_is_reported)
+{
+    hand_catalog();
+    Plan p;
+    hand_plan(&p);
+    p.site.kind = SITE_CLOUD;
+    strcpy(p.site.instance, "p9.huge");
+    PlanResult *r = new_result();
+    add_training(&p, r, 64);
+    run_stages(&p, &hand, r);
+    ck_assert(has_warning(r, "site.instance 'p9.huge' is not in the catalog"));
+    ck_assert_int_gt(r->cost.n_options, 0);
+    /* an on-prem site does not look at site.instance */
+    Plan q;
+    hand_plan(&q);
+    strcpy(q.site.instance, "p9.huge");
+    PlanResult *s = new_result();
+    add_training(&q, s, 64);
+    run_stages(&q, &hand, s);
+    ck_assert(!has_warning(s, "p9.huge"));
+    free(r);
+    free(s);
+}
+END_TEST
+
+START_TEST(no_on_prem_option_without_a_node_price)
+{
+    hand_catalog();
+    hand_acc[0].node_price_usd = 0;
+    Plan p;
+    hand_plan(&p);
+    PlanResult *r = new_result();
+    add_training(&p, r, 64);
+    run_stages(&p, &hand, r);
+    ck_assert_ptr_null(find_option(r, "on-prem TESTGPU"));
+    ck_assert_double_eq(find_option(r, "test.8x on-demand")->breakeven_utilization, 0);
+    free(r);
+}
+END_TEST
+
+START_TEST(zero_gpus_is_a_valid_empty_result)
+{
+    hand_catalog();
+    Plan p;
+    hand_plan(&p);
+    PlanResult *r = new_result();
+    run_stages(&p, &hand, r);
+    ck_assert(r->have_cost);
+    ck_assert_int_eq(r->cost.n_options, 0);
+    ck_assert_int_eq(r->cost.cheapest, -1);
+    ck_assert(isfinite(r->cost.utilization));
+    free(r);
+}
+END_TEST
+
+START_TEST(zero_horizon_is_capex_only)
+{
+    hand_catalog();
+    Plan p;
+    hand_plan(&p);
+    p.horizon_years = 0;
+    PlanResult *r = new_result();
+    add_training(&p, r, 64);
+    run_stages(&p, &hand, r);
+    const CostOption *op = find_option(r, "on-prem TESTGPU");
+    ck_assert_double_eq_tol(op->tco_usd, op->capex_usd, 1e-9);
+    ck_assert_double_eq(op->usd_per_gpu_hour, 0);
+    ck_assert(has_warning(r, "horizon_years is 0"));
+    free(r);
+}
+END_TEST
+
+/* ------------------------------------------------------ shipped catalog */
+
+static Catalog cat;
+
+static void load_catalog(void)
+{
+    char dir[1024];
+    const char *dd = getenv("GPUPLAN_DATADIR");
+    snprintf(dir, sizeof dir, "%s/catalog", dd ? dd : GPUPLAN_SRCDIR "/data");
+    Diag d;
+    memset(&d, 0, sizeof d);
+    memset(&cat, 0, sizeof cat);
+    ck_assert_msg(catalog_load(&cat, dir, NULL, &d) == 0, "catalog: %s", d.msg);
+}
+
+static void free_catalog(void)
+{
+    catalog_free(&cat);
+}
+
+static void assert_finite_options(const PlanResult *r)
+{
+    for (int i = 0; i < r->cost.n_options; i++) {
+        const CostOption *o = &r->cost.options[i];
+        ck_assert_msg(isfinite(o->capex_usd) && isfinite(o->opex_usd_per_year) &&
+                          isfinite(o->tco_usd) && isfinite(o->usd_per_gpu_hour) &&
+                          isfinite(o->usd_per_training_run) &&
+                          isfinite(o->usd_per_million_tokens) &&
+                          isfinite(o->breakeven_utilization),
+                      "%s has a non-finite figure", o->name);
+        ck_assert_msg(o->tco_usd >= 0 && o->usd_per_gpu_hour >= 0, "%s is negative", o->name);
+        ck_assert_msg(o->source[0] && o->as_of[0], "%s lacks source or as_of", o->name);
+        if (i > 0)
+            ck_assert(r->cost.options[i - 1].tco_usd <= o->tco_usd);
+    }
+    ck_assert(isfinite(r->power.it_kw) && isfinite(r->power.energy_usd_per_year));
+}
+
+START_TEST(more_gpus_never_cost_less)
+{
+    static const int sizes[] = {8, 12, 64, 250, 256, 257, 1000, 2048, 2049, 4096, 9000, 20000};
+    enum { N = sizeof sizes / sizeof sizes[0] };
+    PlanResult *prev = NULL;
+    for (int s = 0; s < N; s++) {
+        Plan p;
+        plan_init(&p);
+        PlanResult *r = new_result();
+        WorkloadResult *wr = add_training(&p, r, sizes[s]);
+        wr->train.gpu_hours = 1000.0 * sizes[s];
+        wr->train.checkpoint_interval_s = 1800;
+        run_stages(&p, &cat, r);
+        assert_finite_options(r);
+        ck_assert_int_gt(r->cost.n_options, 1);
+        if (prev) {
+            const CostOption *a = &prev->cost.options[prev->cost.cheapest];
+            const CostOption *b = &r->cost.options[r->cost.cheapest];
+            ck_assert_msg(b->tco_usd >= a->tco_usd, "cheapest: %d GPUs $%.0f < %d GPUs $%.0f",
+                          sizes[s], b->tco_usd, sizes[s - 1], a->tco_usd);
+            for (int i = 0; i < prev->cost.n_options; i++) {
+                const CostOption *o = &prev->cost.options[i];
+                const CostOption *q = find_option(r, o->name);
+                if (q)
+                    ck_assert_msg(q->tco_usd >= o->tco_usd, "%s: %d GPUs $%.0f < %d GPUs $%.0f",
+                                  o->name, sizes[s], q->tco_usd, sizes[s - 1], o->tco_usd);
+            }
+            ck_assert(r->power.it_kw >= prev->power.it_kw);
+        }
+        free(prev);
+        prev = r;
+    }
+    free(prev);
+}
+END_TEST
+
+START_TEST(every_cloud_accelerator_has_a_row)
+{
+    Plan p;
+    plan_init(&p);
+    PlanResult *r = new_result();
+    add_training(&p, r, 512);
+    run_stages(&p, &cat, r);
+    assert_finite_options(r);
+    for (size_t i = 0; i < cat.n_instances; i++) {
+        if (!(cat.instances[i].on_demand_usd_h > 0))
+            continue; /* no price in the catalog: nothing to compare */
+        bool found = false;
+        for (int j = 0; j < r->cost.n_options && !found; j++)
+            found = strcmp(r->cost.options[j].accelerator, cat.instances[i].accelerator) == 0;
+        ck_assert_msg(found, "no option for %s", cat.instances[i].accelerator);
+    }
+    /* every H100-SXM instance at every pricing the catalog can price */
+    for (size_t i = 0; i < cat.n_instances; i++) {
+        const Instance *in = &cat.instances[i];
+        if (strcmp(in->accelerator, "H100-SXM") != 0)
+            continue;
+        char name[128];
+        snprintf(name, sizeof name, "%s on-demand", in->id);
+        ck_assert_msg(find_option(r, name), "missing %s", name);
+        if (in->reserved_3y_discount > 0) {
+            snprintf(name, sizeof name, "%s reserved-3y", in->id);
+            ck_assert_msg(find_option(r, name), "missing %s", name);
+        }
+    }
+    ck_assert_ptr_nonnull(find_option(r, "on-prem H100-SXM"));
+    free(r);
+}
+END_TEST
+
+START_TEST(a_cloud_site_lists_its_instance_first_among_equals)
+{
+    Plan p;
+    plan_init(&p);
+    p.site.kind = SITE_CLOUD;
+    strcpy(p.site.instance, "p5.48xlarge");
+    PlanResult *r = new_result();
+    add_training(&p, r, 64);
+    run_stages(&p, &cat, r);
+    ck_assert_ptr_nonnull(find_option(r, "p5.48xlarge on-demand"));
+    ck_assert_msg(strstr(r->power.verdict, "cloud site"), "%s", r->power.verdict);
+    for (int i = 0; i < r->n_warnings; i++)
+        ck_assert_msg(!strstr(r->warnings[i], "cost:"), "%s", r->warnings[i]);
+    free(r);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("cost");
+    TCase *t = tcase_create("hand");
+    tcase_add_test(t, tco_of_a_small_hand_computed_cluster);
+    tcase_add_test(t, whole_instances_and_the_pool_utilisation);
+    tcase_add_test(t, spot_is_withdrawn_when_interruptions_eat_the_job);
+    tcase_add_test(t, inference_cost_per_million_tokens);
+    tcase_add_test(t, unknown_site_instance_is_reported);
+    tcase_add_test(t, no_on_prem_option_without_a_node_price);
+    tcase_add_test(t, zero_gpus_is_a_valid_empty_result);
+    tcase_add_test(t, zero_horizon_is_capex_only);
+    suite_add_tcase(s, t);
+    TCase *c = tcase_create("catalog");
+    tcase_add_unchecked_fixture(c, load_catalog, free_catalog);
+    tcase_add_test(c, more_gpus_never_cost_less);
+    tcase_add_test(c, every_cloud_accelerator_has_a_row);
+    tcase_add_test(c, a_cloud_site_lists_its_instance_first_among_equals);
+    suite_add_tcase(s, c);
+    return s;
+}
