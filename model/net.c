@@ -26,6 +26,13 @@ double net_allreduce_s(double bytes, int n, double bw, double lat)
     return 2.0 * (n - 1) / n * bytes / bw + 2.0 * (n - 1) * lat;
 }
 
+double net_allreduce_oneshot_s(double bytes, int n, double bw, double lat)
+{
+    if (n <= 1 || bytes <= 0 || bw <= 0)
+        return 0.0;
+    return (n - 1) * bytes / bw + 2.0 * lat;
+}
+
 double net_allgather_s(double bytes, int n, double bw, double lat)
 {
     if (n <= 1 || bytes <= 0 || bw <= 0)

@@ -34,6 +34,12 @@ double net_scaleup_bw(const Accelerator *a);
  * (bytes/s) and per-step latency lat: 2(n-1)/n·bytes/bw + 2(n-1)·lat.
  * 0 when n <= 1. */
 double net_allreduce_s(double bytes, int n, double bw, double lat);
+/* One-shot all-reduce for small messages on a switched scale-up fabric: every
+ * rank reads the n-1 peer buffers directly and reduces locally, two
+ * synchronisation steps: (n-1)·bytes/bw + 2·lat.  0 when n <= 1.  This is the
+ * latency-bound regime TensorRT-LLM's custom all-reduce (ONESHOT) and NCCL's
+ * NVLS/LL protocols serve; callers take the min with net_allreduce_s. */
+double net_allreduce_oneshot_s(double bytes, int n, double bw, double lat);
 /* Reduce-scatter or all-gather (half an all-reduce): (n-1)/n·bytes/bw + (n-1)·lat. */
 double net_allgather_s(double bytes, int n, double bw, double lat);
 /* All-to-all where each rank sends `bytes` in total, (n-1)/n of it off-rank. */

@@ -1,0 +1,825 @@
+/* model/infer.c — inference sizing (SIZING-MODEL.md §6).
+ *
+ * One replica = `tp` GPUs holding one copy of the weights (tensor parallel
+ * inside the scale-up domain; across nodes only when no single-domain degree
+ * fits).  For each candidate tp the model computes
+ *
+ *   memory   weights/tp + runtime reserve + activation workspace, and the KV
+ *            cache of as many sequences as the rest of usable HBM holds;
+ *   prefill  S = GEMM FLOPs / (peak × GEMM eff) + attention FLOPs (quadratic
+ *            in the prompt) + 2 all-reduces per layer of prompt·h values;
+ *   decode   step(B) = max(bytes read / (HBM bw × eff), FLOPs / (peak × eff))
+ *            + 2 small all-reduces per layer + a per-layer launch overhead,
+ *            bytes read = weights/tp (experts actually touched, for MoE)
+ *            + B × KV in use;
+ *
+ * and then treats the replica as a continuously batched server:
+ *
+ *   Prefill preempts decode (vLLM's and TensorRT-LLM's schedulers run waiting
+ *   prompts in the next iteration), so with per-replica arrival rate λ and
+ *   prefill utilisation ρ = λ·S, decoding gets 1 − ρ of the GPU time and
+ *   TPOT = step(B) / (1 − ρ).  Little's law gives the sequences in flight,
+ *   B = λ · output_tokens · TPOT.  Eliminating λ:
+ *
+ *       TPOT(B) = step(B) + B · S / output_tokens
+ *       λ(B)    = B / (output_tokens · TPOT(B))
+ *
+ *   both increasing in B, so "the largest batch that meets the TPOT and TTFT
+ *   targets" is a one-dimensional bisection per tp.
+ *
+ *   TTFT = queue wait + S + half a decode step (a prompt waits for the running
+ *   iteration to end).  The load balancer is taken to split Poisson arrivals
+ *   evenly at random, so each replica's prefill server is M/D/1 (fixed prompt
+ *   length → deterministic service): Pollaczek–Khinchine,
+ *   Wq = ρ·S / (2·(1 − ρ)).
+ *
+ * The tp search keeps the degree that needs the fewest GPUs for the planned
+ * rate (replicas = ceil(rate / per-replica rate at the SLO)); ties go to the
+ * lower TPOT.  When no degree can meet the targets the service is sized at
+ * INFER_SLO_RELAX × the best achievable latency and reported as missing its
+ * SLO (ok, meets_slo = false, a warning).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "infer.h"
+#include "net.h"
+#include "train.h"
+
+/* ------------------------------------------------------------ constants */
+
+/* Share of HBM the serving engine may use when the catalog leaves
+ * hbm_usable_frac at 0: vLLM's default gpu_memory_utilization (0.90). */
+#define INFER_USABLE_FRAC_DEFAULT 0.90
+/* Achieved share of HBM bandwidth when the catalog has no elementwise_eff:
+ * STREAM-like copies reach ~80–90 % of peak on H100/MI300X-class parts
+ * (Azure ND GB200 v6 measured 92 % of 8 TB/s); 0.80 is the conservative end. */
+#define INFER_HBM_EFF_DEFAULT 0.80
+/* GEMM efficiency when the catalog has no gemm_eff curve (Calculon-style
+ * large-GEMM efficiency on Hopper, ~0.7 of dense peak). */
+#define INFER_GEMM_EFF_DEFAULT 0.70
+/* Per-step latency of a scale-up (NVLink) collective when the catalog has
+ * none: a few µs per NVSwitch hop. */
+#define INFER_SCALEUP_LAT_DEFAULT 3e-6
+/* Runtime reserve inside the usable HBM: CUDA graphs, NCCL buffers, the
+ * allocator's slack.  1 GiB is the order vLLM's profiling run leaves for
+ * non-torch allocations on a single GPU. */
+#define INFER_RUNTIME_BYTES 1073741824.0
+/* Activation workspace is sized for one prefill chunk of this many tokens:
+ * vLLM's and TensorRT-LLM's default max_num_batched_tokens / max_num_tokens
+ * (8192). */
+#define INFER_CHUNK_TOKENS 8192.0
+/* Bytes per activation value (bf16 activations also in FP8-weight engines). */
+#define INFER_ACT_BYTES 2.0
+/* Cap on sequences in flight per replica: TensorRT-LLM's default
+ * max_batch_size (2048). */
+#define INFER_MAX_BATCH 2048
+/* Fixed cost per transformer layer per forward pass that neither the
+ * roofline nor the collectives capture: launch and tail effects of the ~8
+ * kernels of a layer (~3 µs each even under CUDA graphs).  Fitted, with the
+ * catalog's H100 efficiencies, to NVIDIA NIM 1.8.0's single-user inter-token
+ * latency for Llama-3.3-70B FP8 on 2×H100 (18.58 ms; model 18.61 ms, see
+ * tests/test_infer.c).  That figure and the TTFT INFER_LOWP_GEMM_REL is
+ * fitted to are the only two fitted; the other published figures in the
+ * tests are held out. */
+#define INFER_LAYER_OVERHEAD_S 25e-6
+/* Sub-16-bit (FP8/FP4) GEMMs reach a smaller share of their doubled peak
+ * than 16-bit GEMMs reach of theirs.  Measured on H100: cuBLASLt FP8
+ * 8192³ 1,609 TFLOP/s (0.81 of 1,979) but PyTorch _scaled_mm, the path
+ * serving engines' FP8 linears commonly take, 1,170 (0.59) (public
+ * cuBLASLt FP8 cross-check report, 2026-05-24); Azure ND GB200 v6
+ * sustained 2,744 of 5,000 FP8 TFLOP/s (0.55).  Against the catalog's
+ * 16-bit large-GEMM share of ~0.8 that is ~0.7; the value is fitted to
+ * NVIDIA NIM 1.8.0's single-user TTFT for Llama-3.3-70B FP8 on 2×H100
+ * (406.77 ms for a 5000-token prompt; model 415.7 ms, see tests/test_infer.c). */
+#define INFER_LOWP_GEMM_REL 0.70
+/* When a target cannot be met, the service is sized at this multiple of the
+ * best achievable TPOT/TTFT (a stated planning choice, not a measurement). */
+#define INFER_SLO_RELAX 1.25
+/* Largest replica considered when it must span nodes (in scale-up domains). */
+#define INFER_MAX_DOMAINS 16
+
+/* ---------------------------------------------------------------- model */
+
+/* Everything about (plan, workload, accelerator) that does not depend on tp. */
+typedef struct {
+    const Plan *p;
+    const Accelerator *a;
+    int L, h, heads, g;
+    double d;
+    double total, active;            /* parameters */
+    double routed_total;             /* routed-expert parameters (MoE), all experts */
+    double routed_active;            /* ... those one token passes through */
+    double fe;                       /* expert FFN width */
+    double lowp_rel;                 /* GEMM efficiency multiplier for the weight precision */
+    double k_over_e;                 /* routed experts per token / experts */
+    double lookup_only;              /* input-embedding params never read whole nor multiplied */
+    double head;                     /* output-head params (V·h) */
+    double wb, kvb;                  /* bytes per weight / per KV value */
+    bool mla;
+    double kv_tok_full;              /* KV bytes per token, all layers, whole model */
+    double kv_tok_per_head;          /* MHA/GQA: KV bytes per token per KV head */
+    double attn_prefill_coef;        /* attention FLOPs of a prompt = coef · P² */
+    double attn_decode_per_ctx;      /* decode attention FLOPs per token per context token */
+    double act_fixed, act_shard;     /* activation values per token: replicated, split over tp */
+    double ew_fixed, ew_shard;       /* element-wise values moved per token per layer: same split */
+    double vocab;
+    double prompt, output, ctx_mean, ctx_reserved;
+    double peak, peak16;             /* FLOP/s per GPU: GEMMs at weight precision; 16-bit */
+    double gemm_eff_curve_ok;        /* 1 when the catalog has a curve */
+    double hbm_bw_eff;               /* bytes/s achieved */
+    double usable;                   /* usable HBM bytes per GPU */
+    double up_bw, up_lat;            /* scale-up collective bandwidth / latency */
+    int domain;                      /* GPUs per scale-up domain */
+} Ctx;
+
+/* Achieved share of peak for GEMMs whose narrowest per-GPU dimension is x.
+ * The catalog curve follows the training model's convention
+ * (data/catalog/efficiency.yaml): x = min(h/t, tokens in the GEMM), and for
+ * routed experts min(h/t, F_expert/t, tokens per expert).  Sub-16-bit GEMMs
+ * are derated by INFER_LOWP_GEMM_REL. */
+static double gemm_eff_x(const Ctx *c, double x)
+{
+    double e = INFER_GEMM_EFF_DEFAULT;
+    if (c->gemm_eff_curve_ok) {
+        double y = curve_eval(&c->a->gemm_eff, x);
+        if (y > 0 && y <= 1)
+            e = y;
+    }
+    return e * c->lowp_rel;
+}
+
+/* Time of `tokens` tokens through every weight GEMM of a tp-way replica:
+ * the dense part (attention projections, dense/shared MLPs, output head) and
+ * the routed experts, each at its own efficiency.  `flops_dense` and
+ * `flops_expert` are the FLOPs of the two parts. */
+static double gemm_time(const Ctx *c, int tp, double tokens, double flops_dense,
+                        double flops_expert)
+{
+    double x = fmin((double)c->h / tp, tokens);
+    double t = flops_dense / (tp * c->peak * gemm_eff_x(c, x));
+    if (flops_expert > 0) {
+        double xe = fmin(fmin((double)c->h / tp, c->fe / tp), tokens * c->k_over_e);
+        t += flops_expert / (tp * c->peak * gemm_eff_x(c, xe));
+    }
+    return t;
+}
+
+static void set_err(char *err, size_t len, const char *msg)
+{
+    if (err && len)
+        snprintf(err, len, "%s", msg);
+}
+
+double infer_kv_bytes_per_token(const ModelShape *m, Precision kv)
+{
+    if (!m || m->layers <= 0 || m->heads <= 0 || m->hidden <= 0)
+        return 0.0;
+    double b = precision_bytes(kv);
+    if (m->kv_lora_rank > 0) /* MLA caches the compressed latent plus the RoPE key (DeepSeek-V2 §2.1) */
+        return (double)m->layers * (m->kv_lora_rank + m->qk_rope_head_dim) * b;
+    int g = m->kv_heads > 0 ? m->kv_heads : m->heads;
+    double d = m->head_dim > 0 ? m->head_dim : (double)m->hidden / m->heads;
+    return 2.0 * m->layers * g * d * b; /* K and V for every KV head of every layer */
+}
+
+/* Peak FLOP/s for GEMMs with weights at `prec`: the precision's own peak; a
+ * precision the part cannot compute in (fp4 on Hopper) runs as weight-only
+ * quantisation with 16-bit math. */
+static double peak_for(const Accelerator *a, Precision prec)
+{
+    if (prec >= 0 && prec < PREC_COUNT && a->peak_flops[prec] > 0)
+        return a->peak_flops[prec];
+    if (a->peak_flops[PREC_BF16] > 0)
+        return a->peak_flops[PREC_BF16];
+    if (a->peak_flops[PREC_FP16] > 0)
+        return a->peak_flops[PREC_FP16];
+    return a->peak_flops[PREC_FP32];
+}
+
+static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator *a, char *err,
+                     size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    c->p = p;
+    c->a = a;
+    const ModelShape *m = &w->model;
+    if (!a) {
+        set_err(err, errlen, "no accelerator");
+        return false;
+    }
+    if (m->layers <= 0 || m->hidden <= 0 || m->heads <= 0) {
+        set_err(err, errlen, "model shape needs layers, hidden and heads > 0");
+        return false;
+    }
+    c->L = m->layers;
+    c->h = m->hidden;
+    c->heads = m->heads;
+    c->g = m->kv_heads > 0 ? m->kv_heads : m->heads;
+    if (c->g > c->heads || c->heads % c->g != 0) {
+        set_err(err, errlen, "kv_heads must divide heads");
+        return false;
+    }
+    c->d = m->head_dim > 0 ? m->head_dim : (double)m->hidden / m->heads;
+    if (w->prompt_tokens <= 0 || w->output_tokens <= 0) {
+        set_err(err, errlen, "prompt_tokens and output_tokens must be > 0");
+        return false;
+    }
+    if (w->precision < 0 || w->precision >= PREC_COUNT || w->kv_precision < 0 ||
+        w->kv_precision >= PREC_COUNT) {
+        set_err(err, errlen, "unknown precision");
+        return false;
+    }
+    if (!(a->hbm_bytes > 0) || !(a->hbm_bw > 0)) {
+        set_err(err, errlen, "accelerator has no HBM capacity or bandwidth in the catalog");
+        return false;
+    }
+    c->peak = peak_for(a, w->precision);
+    c->peak16 = a->peak_flops[PREC_BF16] > 0 ? a->peak_flops[PREC_BF16] : c->peak;
+    if (!(c->peak > 0)) {
+        set_err(err, errlen, "accelerator has no peak FLOP/s for this precision");
+        return false;
+    }
+
+    train_params(m, &c->total, &c->active);
+    if (!(c->total > 0) || !(c->active > 0) || !isfinite(c->total)) {
+        set_err(err, errlen, "model has no parameters");
+        return false;
+    }
+    if (c->active > c->total)
+        c->active = c->total;
+
+    /* MoE: the routed experts of every MoE layer (all resident, only the
+     * touched ones read per decode step). */
+    if (m->experts > 1 && m->experts_per_token > 0) {
+        double fe = m->expert_ffn_hidden > 0 ? m->expert_ffn_hidden : m->ffn_hidden;
+        double per = (m->glu ? 3.0 : 2.0) * c->h * fe;
+        int moe_layers = c->L - (m->dense_layers > 0 ? m->dense_layers : 0);
+        if (moe_layers < 0)
+            moe_layers = 0;
+        c->routed_total = fmin((double)moe_layers * m->experts * per, c->total);
+        c->k_over_e = fmin(1.0, (double)m->experts_per_token / m->experts);
+        c->routed_active = c->routed_total * c->k_over_e;
+        c->fe = fe;
+    }
+    c->vocab = m->vocab > 0 ? m->vocab : 0;
+    c->head = c->vocab * c->h;
+    /* An untied input table is only indexed (no FLOPs, B rows read). */
+    c->lookup_only = m->tied_embeddings ? 0.0 : c->head;
+    if (c->lookup_only + c->head > c->active) /* params override smaller than the embeddings */
+        c->lookup_only = c->head = 0;
+
+    c->wb = precision_bytes(w->precision);
+    c->kvb = precision_bytes(w->kv_precision);
+    c->mla = m->kv_lora_rank > 0;
+    c->kv_tok_full = infer_kv_bytes_per_token(m, w->kv_precision);
+    c->kv_tok_per_head = 2.0 * c->L * c->d * c->kvb;
+
+    /* Attention FLOPs.  Prefill (causal, FlashAttention-style, no
+     * recompute): QKᵀ and AV each 2·P²·dim per head, halved by the mask →
+     * L·a·(d_qk + d_v)·P².  Decode: each new token attends to ctx tokens:
+     * 2·ctx·a·(d_qk + d_v) per layer; MLA with absorbed projections works in
+     * the latent space (DeepSeek-V2 appendix): 2·ctx·a·(2·d_c + d_rope). */
+    double dqk = c->d, dv = c->d;
+    if (c->mla) {
+        dqk = m->qk_nope_head_dim + m->qk_rope_head_dim;
+        dv = m->v_head_dim > 0 ? m->v_head_dim : c->d;
+        if (dqk <= 0)
+            dqk = c->d;
+        c->attn_decode_per_ctx =
+            2.0 * c->L * c->heads * (2.0 * m->kv_lora_rank + m->qk_rope_head_dim);
+    } else {
+        c->attn_decode_per_ctx = 2.0 * c->L * c->heads * (dqk + dv);
+    }
+    c->attn_prefill_coef = (double)c->L * c->heads * (dqk + dv);
+
+    /* Activation values per token live at once in a layer: residual, normed
+     * input, attention output and a spare (4·h, replicated across tp), plus
+     * the Q/K/V projections and the MLP intermediate (split across tp). */
+    double f_act = m->ffn_hidden;
+    if (m->experts > 1) {
+        double fe = m->expert_ffn_hidden > 0 ? m->expert_ffn_hidden : m->ffn_hidden;
+        f_act = fmax(f_act, fe * (m->experts_per_token + m->shared_experts));
+    }
+    c->act_fixed = 4.0 * c->h;
+    c->act_shard = c->heads * dqk + 2.0 * c->g * c->d + (m->glu ? 2.0 : 1.0) * f_act;
+    /* Memory-bound element-wise traffic per token per layer in a prefill
+     * (values read + written; SIZING-MODEL.md §3 "element-wise work costs
+     * bytes / HBM bandwidth"): two RMSNorms (h in, h out each) and two
+     * residual adds (2h in, h out each) on every TP rank = 10·h; RoPE on Q
+     * and K, in and out = 2·(a·d_qk + g·d)/tp; the MLP activation (GLU: 2F in,
+     * F out; else F in, F out)/tp. */
+    c->ew_fixed = 10.0 * c->h;
+    c->ew_shard = 2.0 * (c->heads * dqk + c->g * c->d) + (m->glu ? 3.0 : 2.0) * f_act;
+
+    c->prompt = w->prompt_tokens;
+    c->output = w->output_tokens;
+    /* Occupancy.  Capacity is reserved for the worst case: TensorRT-LLM's
+     * default GUARANTEED_NO_EVICT scheduler admits a request only when its
+     * whole prompt + output KV fits, and vLLM preempts (recomputes) when the
+     * paged pool runs dry, so a planner must not count on the average.  The
+     * bytes a decode step reads are the KV actually held: sequences in flight
+     * are spread uniformly over their generation, a mean context of
+     * prompt + output/2. */
+    c->ctx_reserved = c->prompt + c->output;
+    c->ctx_mean = c->prompt + c->output / 2.0;
+
+    c->gemm_eff_curve_ok = a->gemm_eff.n > 0;
+    c->lowp_rel = precision_bytes(w->precision) < 2.0 ? INFER_LOWP_GEMM_REL : 1.0;
+    double he = a->elementwise_eff > 0 && a->elementwise_eff <= 1 ? a->elementwise_eff
+                                                                   : INFER_HBM_EFF_DEFAULT;
+    c->hbm_bw_eff = a->hbm_bw * he;
+    double uf = a->hbm_usable_frac > 0 && a->hbm_usable_frac <= 1 ? a->hbm_usable_frac
+                                                                  : INFER_USABLE_FRAC_DEFAULT;
+    c->usable = a->hbm_bytes * uf;
+    c->up_bw = net_scaleup_bw(a);
+    c->up_lat = a->scaleup_latency_s > 0 ? a->scaleup_latency_s : INFER_SCALEUP_LAT_DEFAULT;
+    c->domain = a->scaleup_domain > 0 ? a->scaleup_domain
+                : a->gpus_per_node > 0 ? a->gpus_per_node : 8;
+    return true;
+}
+
+/* A valid tensor-parallel degree: heads split evenly; KV heads split evenly
+ * or replicated whole (tp a multiple of kv_heads, as TensorRT-LLM and vLLM do
+ * for GQA); across domains, whole domains. */
+static bool tp_valid(const Ctx *c, int tp)
+{
+    if (tp < 1)
+        return false;
+    if (tp > c->domain) {
+        if (tp % c->domain != 0 || tp / c->domain > INFER_MAX_DOMAINS)
+            return false;
+        if (c->heads % c->domain != 0)
+            return false;
+    } else if (c->heads % tp != 0) {
+        return false;
+    }
+    return c->mla || c->g % tp == 0 || tp % c->g == 0;
+}
+
+/* KV bytes per token on one GPU of a tp-way replica.  MLA's latent is shared
+ * by all heads, so every tensor-parallel rank holds all of it. */
+static double kv_tok_gpu(const Ctx *c, int tp)
+{
+    if (c->mla)
+        return c->kv_tok_full;
+    double heads_per_gpu = c->g >= tp ? (double)c->g / tp : 1.0;
+    return c->kv_tok_per_head * heads_per_gpu;
+}
+
+/* All-reduce of `bytes` per rank across a tp-way replica: the faster of ring
+ * and one-shot inside a scale-up domain; hierarchical (reduce-scatter and
+ * all-gather inside each domain, ring across domains over the scale-out
+ * fabric) when the replica spans domains. */
+static double allreduce(const Ctx *c, double bytes, int tp)
+{
+    if (tp <= 1 || bytes <= 0)
+        return 0.0;
+    if (tp <= c->domain) {
+        double ring = net_allreduce_s(bytes, tp, c->up_bw, c->up_lat);
+        double one = net_allreduce_oneshot_s(bytes, tp, c->up_bw, c->up_lat);
+        return fmin(ring, one);
+    }
+    int k = tp / c->domain;
+    double intra = 2.0 * net_allgather_s(bytes, c->domain, c->up_bw, c->up_lat);
+    double inter = net_allreduce_s(bytes / c->domain, k, net_scaleout_bw(c->p, c->a, false),
+                                   NET_SCALEOUT_LATENCY_S);
+    return intra + inter;
+}
+
+static double other_bytes(const Ctx *c, int tp)
+{
+    double act = INFER_CHUNK_TOKENS * (c->act_fixed + c->act_shard / tp) * INFER_ACT_BYTES;
+    double logits = (double)INFER_MAX_BATCH * c->vocab / tp * 4.0; /* fp32 logits, last token */
+    return INFER_RUNTIME_BYTES + act + logits;
+}
+
+static double prefill_s(const Ctx *c, int tp)
+{
+    /* Every weight multiplies every prompt token, except the output head
+     * (last position only) and an untied input table (lookup only).  The
+     * engine runs a long prompt in chunks of INFER_CHUNK_TOKENS. */
+    double chunk = fmin(c->prompt, INFER_CHUNK_TOKENS);
+    double dense = 2.0 * (c->active - c->lookup_only - c->head - c->routed_active) * c->prompt +
+                   2.0 * c->head;
+    double t = gemm_time(c, tp, chunk, dense, 2.0 * c->routed_active * c->prompt);
+    /* The attention core runs in 16-bit (FlashAttention-style kernels). */
+    double attn = c->attn_prefill_coef * c->prompt * c->prompt;
+    t += attn / (tp * c->peak16 * gemm_eff_x(c, fmin((double)c->h / tp, chunk)) / c->lowp_rel);
+    t += c->prompt * c->L * (c->ew_fixed + c->ew_shard / tp) * INFER_ACT_BYTES / c->hbm_bw_eff;
+    /* Megatron-style TP: 2 all-reduces per layer of prompt·h activations. */
+    t += 2.0 * c->L * allreduce(c, c->prompt * c->h * INFER_ACT_BYTES, tp);
+    return t + c->L * INFER_LAYER_OVERHEAD_S;
+}
+
+static double step_s(const Ctx *c, int tp, double batch)
+{
+    double b = batch < 1.0 ? 1.0 : batch;
+    /* Routed experts touched by b tokens: 1 − (1 − k/E)^b (uniform routing). */
+    double frac = 1.0;
+    if (c->routed_total > 0 && c->k_over_e < 1.0)
+        frac = 1.0 - exp(b * log1p(-c->k_over_e));
+    double weights = (c->total - c->lookup_only - c->routed_total * (1.0 - frac)) * c->wb / tp;
+    double kv = b * kv_tok_gpu(c, tp) * c->ctx_mean;
+    double mem = (weights + kv) / c->hbm_bw_eff;
+    double dense = b * (2.0 * (c->active - c->lookup_only - c->routed_active) +
+                        c->attn_decode_per_ctx * c->ctx_mean);
+    /* Skinny decode GEMMs are memory-bound; the memory term above carries
+     * that, so the compute term uses the large-GEMM efficiency (no token cap
+     * on x) rather than counting the small-M penalty twice. */
+    double comp = gemm_time(c, tp, INFINITY, dense, b * 2.0 * c->routed_active);
+    double comm = 2.0 * c->L * allreduce(c, b * c->h * INFER_ACT_BYTES, tp);
+    return fmax(mem, comp) + comm + c->L * INFER_LAYER_OVERHEAD_S;
+}
+
+/* Per-tp replica state used by the search. */
+typedef struct {
+    int tp;
+    bool fits;
+    int max_batch;
+    double weights, other;
+    double kv_seq;                   /* KV bytes per sequence per GPU, mean context */
+    double kv_seq_reserved;          /* ... reserved (prompt + output) */
+    double S;                        /* prefill */
+} Rep;
+
+static void rep_init(const Ctx *c, int tp, Rep *r)
+{
+    memset(r, 0, sizeof *r);
+    r->tp = tp;
+    r->weights = c->total * c->wb / tp;
+    r->other = other_bytes(c, tp);
+    r->kv_seq = kv_tok_gpu(c, tp) * c->ctx_mean;
+    r->kv_seq_reserved = kv_tok_gpu(c, tp) * c->ctx_reserved;
+    double room = c->usable - r->weights - r->other;
+    if (room >= r->kv_seq_reserved && r->kv_seq_reserved > 0) {
+        double nb = floor(room / r->kv_seq_reserved);
+        r->max_batch = nb > INFER_MAX_BATCH ? INFER_MAX_BATCH : (int)nb;
+        r->fits = true;
+    }
+    r->S = prefill_s(c, tp);
+}
+
+/* The operating point of a replica running `b` sequences in flight. */
+typedef struct {
+    double b, step, tpot, lambda, rho, wq, ttft;
+} Op;
+
+static Op op_at(const Ctx *c, const Rep *r, double b)
+{
+    Op o;
+    o.b = b;
+    o.step = step_s(c, r->tp, b);
+    o.tpot = o.step + b * r->S / c->output;
+    o.lambda = b / (c->output * o.tpot);
+    o.rho = o.lambda * r->S; /* < 1 by construction */
+    o.wq = o.rho * r->S / (2.0 * (1.0 - o.rho));
+    o.ttft = o.wq + o.step / 2.0 + r->S;
+    return o;
+}
+
+static bool op_meets(const Op *o, double tpot_t, double ttft_t)
+{
+    return o->tpot <= tpot_t && o->ttft <= ttft_t;
+}
+
+/* Largest batch in (0, max_batch] meeting both targets; <= 0 when even a
+ * lone request misses them. */
+static double max_batch_at_slo(const Ctx *c, const Rep *r, double tpot_t, double ttft_t)
+{
+    const double b0 = 1e-6;
+    Op o = op_at(c, r, b0);
+    if (!op_meets(&o, tpot_t, ttft_t))
+        return 0.0;
+    o = op_at(c, r, r->max_batch);
+    if (op_meets(&o, tpot_t, ttft_t))
+        return r->max_batch;
+    double lo = b0, hi = r->max_batch;
+    for (int i = 0; i < 48 && hi - lo > 1e-4 * hi; i++) {
+        double mid = 0.5 * (lo + hi);
+        o = op_at(c, r, mid);
+        if (op_meets(&o, tpot_t, ttft_t))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Batch at which the replica carries `lambda` requests/s (λ(b) is
+ * increasing); clamps to b_hi when lambda exceeds λ(b_hi). */
+static double batch_for_rate(const Ctx *c, const Rep *r, double lambda, double b_hi)
+{
+    Op o = op_at(c, r, b_hi);
+    if (o.lambda <= lambda)
+        return b_hi;
+    double lo = 0.0, hi = b_hi;
+    for (int i = 0; i < 60 && hi - lo > 1e-6 * hi; i++) {
+        double mid = 0.5 * (lo + hi);
+        o = op_at(c, r, mid);
+        if (o.lambda < lambda)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+/* ------------------------------------------------------------- public */
+
+bool infer_replica(const Plan *p, const Workload *w, const Accelerator *a, int tp,
+                   InferReplica *out)
+{
+    Ctx c;
+    memset(out, 0, sizeof *out);
+    out->tp = tp;
+    if (!p || !w || !ctx_init(&c, p, w, a, NULL, 0) || !tp_valid(&c, tp))
+        return false;
+    Rep r;
+    rep_init(&c, tp, &r);
+    out->fits = r.fits;
+    out->max_batch = r.max_batch;
+    out->weights_per_gpu = r.weights;
+    out->other_per_gpu = r.other;
+    out->kv_per_seq_per_gpu = r.kv_seq_reserved;
+    out->prefill_s = r.S;
+    out->step1_s = step_s(&c, tp, 1.0);
+    if (r.fits) {
+        Op o = op_at(&c, &r, r.max_batch);
+        out->max_output_tokens_per_s = o.lambda * c.output;
+    }
+    return true;
+}
+
+double infer_decode_step_s(const Plan *p, const Workload *w, const Accelerator *a, int tp,
+                           double batch)
+{
+    Ctx c;
+    if (!p || !w || !ctx_init(&c, p, w, a, NULL, 0) || !tp_valid(&c, tp) || !(batch == batch))
+        return -1.0;
+    return step_s(&c, tp, batch);
+}
+
+static bool fail(WorkloadResult *wr, const char *msg)
+{
+    wr->ok = false;
+    snprintf(wr->error, sizeof wr->error, "%s", msg);
+    return false;
+}
+
+#define INFER_MAX_CANDIDATES 64
+
+/* The candidate degrees: every valid tp inside one scale-up domain; whole
+ * multiples of the domain only when nothing inside one fits. */
+static int candidates(const Ctx *c, int fixed_tp, Rep *reps)
+{
+    int n = 0;
+    if (fixed_tp > 0) {
+        if (tp_valid(c, fixed_tp))
+            rep_init(c, fixed_tp, &reps[n++]);
+        return n;
+    }
+    bool any_fit = false;
+    for (int t = 1; t <= c->domain && n < INFER_MAX_CANDIDATES; t++) {
+        if (!tp_valid(c, t))
+            continue;
+        rep_init(c, t, &reps[n]);
+        any_fit |= reps[n].fits;
+        n++;
+    }
+    for (int k = 2; !any_fit && k <= INFER_MAX_DOMAINS && n < INFER_MAX_CANDIDATES; k++) {
+        int t = k * c->domain;
+        if (!tp_valid(c, t))
+            continue;
+        rep_init(c, t, &reps[n]);
+        any_fit |= reps[n].fits;
+        n++;
+    }
+    return n;
+}
+
+/* Pick the degree that carries `rate` on the fewest GPUs at the targets.
+ * Returns the index into reps or -1; *out_replicas, *out_bmax set. */
+static int choose(const Ctx *c, const Rep *reps, int n, double rate, int fixed_replicas,
+                  double tpot_t, double ttft_t, int *out_replicas, double *out_bmax)
+{
+    int best = -1;
+    long best_gpus = 0;
+    double best_tpot = 0;
+    for (int i = 0; i < n; i++) {
+        const Rep *r = &reps[i];
+        if (!r->fits)
+            continue;
+        double bmax = max_batch_at_slo(c, r, tpot_t, ttft_t);
+        if (bmax <= 0)
+            continue;
+        Op top = op_at(c, r, bmax);
+        double reps_needed = ceil(rate / top.lambda - 1e-9);
+        if (reps_needed < 1)
+            reps_needed = 1;
+        if (reps_needed > 1e6)
+            continue;
+        int replicas = (int)reps_needed;
+        if (fixed_replicas > 0) {
+            if (rate / fixed_replicas > top.lambda * (1 + 1e-9))
+                continue;
+            replicas = fixed_replicas;
+        }
+        long gpus = (long)replicas * r->tp;
+        Op o = op_at(c, r, batch_for_rate(c, r, rate / replicas, bmax));
+        if (best < 0 || gpus < best_gpus || (gpus == best_gpus && o.tpot < best_tpot)) {
+            best = i;
+            best_gpus = gpus;
+            best_tpot = o.tpot;
+            *out_replicas = replicas;
+            *out_bmax = bmax;
+        }
+    }
+    return best;
+}
+
+static void fill_result(const Ctx *c, const Rep *r, int replicas, double bmax, double rate,
+                        InferResult *ir)
+{
+    double per = rate / replicas;
+    Op cap = op_at(c, r, bmax);
+    double carried = per < cap.lambda ? per : cap.lambda;
+    double b = batch_for_rate(c, r, carried, bmax);
+    Op o = op_at(c, r, b);
+    ir->tp = r->tp;
+    ir->replicas = replicas;
+    ir->gpus = replicas * r->tp;
+    ir->batch_per_replica = (int)ceil(o.b - 1e-9);
+    if (ir->batch_per_replica < 1)
+        ir->batch_per_replica = 1;
+    ir->kv_bytes_per_token = c->kv_tok_full;
+    ir->mem.weights = r->weights;
+    ir->mem.kv_cache = ir->batch_per_replica * r->kv_seq_reserved;
+    ir->mem.other = r->other;
+    ir->mem.total = ir->mem.weights + ir->mem.kv_cache + ir->mem.other;
+    ir->prefill_s = r->S;
+    ir->queue_s = o.wq + o.step / 2.0;
+    ir->ttft_s = o.ttft;
+    ir->tpot_s = o.tpot;
+    ir->output_tokens_per_s_per_replica = carried * c->output;
+    ir->output_tokens_per_s = ir->output_tokens_per_s_per_replica * replicas;
+    ir->output_tokens_per_s_per_gpu = ir->output_tokens_per_s / ir->gpus;
+    ir->gpu_hours_per_mtok = ir->output_tokens_per_s > 0
+                                 ? ir->gpus / 3600.0 / ir->output_tokens_per_s * 1e6
+                                 : 0.0;
+}
+
+bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Catalog *c_unused,
+                WorkloadResult *wr, PlanResult *r)
+{
+    (void)c_unused;
+    memset(&wr->infer, 0, sizeof wr->infer);
+    wr->ok = false;
+    wr->error[0] = '\0';
+    if (!p || !w)
+        return fail(wr, "no plan or workload");
+    Ctx c;
+    char err[PLAN_TEXT_LEN];
+    if (!ctx_init(&c, p, w, a, err, sizeof err))
+        return fail(wr, err);
+    double rate = w->requests_per_s;
+    if (!(rate > 0) || !isfinite(rate))
+        return fail(wr, "requests_per_s must be > 0");
+    if (w->tp < 0 || w->replicas < 0)
+        return fail(wr, "tp and replicas must be >= 0 (0 = auto)");
+    /* 0 (or a negative) target = none given. */
+    double tpot_t = w->tpot_s > 0 ? w->tpot_s : INFINITY;
+    double ttft_t = w->ttft_s > 0 ? w->ttft_s : INFINITY;
+
+    Rep reps[INFER_MAX_CANDIDATES];
+    int n = candidates(&c, w->tp, reps);
+    if (n == 0) {
+        char msg[PLAN_TEXT_LEN];
+        snprintf(msg, sizeof msg, "tp %d is not a valid degree for %d heads / %d KV heads", w->tp,
+                 c.heads, c.g);
+        return fail(wr, msg);
+    }
+    bool any_fit = false;
+    int widest = 0;
+    for (int i = 0; i < n; i++) {
+        any_fit |= reps[i].fits;
+        if (reps[i].tp > widest)
+            widest = reps[i].tp;
+    }
+    if (!any_fit) {
+        char msg[PLAN_TEXT_LEN];
+        snprintf(msg, sizeof msg,
+                 "model does not fit: %.0f GB of %s weights plus one sequence's KV exceed "
+                 "%d × %.0f GB usable HBM",
+                 c.total * c.wb / 1e9, precision_name(w->precision), widest, c.usable / 1e9);
+        return fail(wr, msg);
+    }
+
+    int replicas = 0;
+    double bmax = 0;
+    int pick = choose(&c, reps, n, rate, w->replicas, tpot_t, ttft_t, &replicas, &bmax);
+    bool meets = pick >= 0;
+    bool latency_ok = meets;
+    double best_tpot = INFINITY;
+    if (!meets) {
+        /* The degree closest to the targets with a lone request. */
+        double best_ratio = INFINITY;
+        int closest = -1;
+        for (int i = 0; i < n; i++) {
+            if (!reps[i].fits)
+                continue;
+            Op o = op_at(&c, &reps[i], 1e-6);
+            if (o.tpot < best_tpot)
+                best_tpot = o.tpot;
+            double ratio = fmax(o.tpot / tpot_t, o.ttft / ttft_t);
+            if (ratio < best_ratio) {
+                best_ratio = ratio;
+                closest = i;
+            }
+        }
+        latency_ok = best_ratio <= 1.0;
+        if (latency_ok) {
+            /* Only the fixed replica count is short: run the degree that
+             * carries the most per replica at the targets. */
+            double most = -1;
+            for (int i = 0; i < n; i++) {
+                if (!reps[i].fits)
+                    continue;
+                double b = max_batch_at_slo(&c, &reps[i], tpot_t, ttft_t);
+                if (b <= 0)
+                    continue;
+                double lam = op_at(&c, &reps[i], b).lambda;
+                if (lam > most) {
+                    most = lam;
+                    pick = i;
+                    bmax = b;
+                }
+            }
+            replicas = w->replicas;
+        } else {
+            /* Size at INFER_SLO_RELAX x what the closest degree can do. */
+            Op o = op_at(&c, &reps[closest], 1e-6);
+            double tpot_r = fmax(tpot_t, INFER_SLO_RELAX * o.tpot);
+            double ttft_r = fmax(ttft_t, INFER_SLO_RELAX * o.ttft);
+            if (choose(&c, &reps[closest], 1, rate, 0, tpot_r, ttft_r, &replicas, &bmax) < 0)
+                return fail(wr, "requests_per_s is beyond any replica count");
+            pick = closest;
+            if (w->replicas > 0)
+                replicas = w->replicas;
+        }
+    }
+    const Rep *rep = &reps[pick];
+    InferResult *ir = &wr->infer;
+    fill_result(&c, rep, replicas, bmax, rate, ir);
+    bool overloaded = ir->output_tokens_per_s < rate * c.output * (1 - 1e-6);
+    ir->meets_slo = meets && !overloaded;
+    ir->best_tpot_s = ir->meets_slo ? 0.0 : (isfinite(best_tpot) ? best_tpot : ir->tpot_s);
+    wr->ok = true;
+
+    if (r) {
+        const char *sc = w->name;
+        result_assume(r, sc,
+                      "GEMM efficiency %.2f at h/tp=%d (%s), HBM efficiency %.2f (%s); "
+                      "peak %.0f TFLOP/s per GPU at %s",
+                      gemm_eff_x(&c, (double)c.h / rep->tp), c.h / rep->tp,
+                      c.gemm_eff_curve_ok ? "catalog curve" : "default",
+                      c.hbm_bw_eff / a->hbm_bw,
+                      a->elementwise_eff > 0 ? "catalog elementwise_eff" : "default",
+                      c.peak / 1e12, precision_name(w->precision));
+        result_assume(r, sc,
+                      "KV reserved for prompt+output (%.0f tokens, worst case) per sequence, "
+                      "read at the mean %.0f; %.1f GB/GPU runtime + 8192-token activation "
+                      "workspace; max %d sequences per replica",
+                      c.ctx_reserved, c.ctx_mean, rep->other / 1e9, rep->max_batch);
+        result_assume(r, sc,
+                      "queueing: prefill preempts decode, TPOT = step/(1-rho); TTFT = M/D/1 "
+                      "wait per replica (Pollaczek-Khinchine, even random split) + prefill + "
+                      "half a step");
+        result_assume(r, sc,
+                      "decode: %.0f us per layer launch overhead (fitted to NIM Llama-3.3-70B "
+                      "2xH100 ITL); TP all-reduce %s",
+                      INFER_LAYER_OVERHEAD_S * 1e6,
+                      rep->tp > c.domain ? "hierarchical over scale-out (spans nodes)"
+                                         : "one-shot/ring over scale-up");
+        if (c.routed_total > 0 || c.mla)
+            result_assume(r, sc,
+                          "%s%s", c.routed_total > 0
+                                      ? "MoE: all experts resident, split over tp; decode reads "
+                                        "the experts touched by the batch (uniform routing). "
+                                      : "",
+                          c.mla ? "MLA: every tp rank holds the whole latent KV cache." : "");
+        if (!latency_ok)
+            result_warn(r,
+                        "%s: latency target not met (best TPOT %.1f ms, TTFT %.0f ms at tp=%d); "
+                        "sized at %.2fx the best achievable",
+                        sc, best_tpot * 1e3, op_at(&c, rep, 1e-6).ttft * 1e3, rep->tp,
+                        INFER_SLO_RELAX);
+        else if (overloaded)
+            result_warn(r, "%s: %d replicas carry %.1f of %.1f requests/s", sc, replicas,
+                        ir->output_tokens_per_s / c.output, rate);
+    }
+    return true;
+}
