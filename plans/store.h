@@ -36,11 +36,45 @@ typedef struct {
 Store *store_open(const char *path, const char *seed_dir, bool readonly, Diag *d);
 void store_close(Store *s);
 
+/* The schema this build writes (PRAGMA user_version); older stores are
+ * migrated on a read-write open, newer ones refused. */
+#define STORE_SCHEMA_VERSION 1
+/* How long a call waits for another process's write transaction. */
+#define STORE_BUSY_TIMEOUT_MS 5000
+
+/* store_open with the lock wait given in milliseconds (store_open uses
+ * STORE_BUSY_TIMEOUT_MS).
+ *
+ * What it does, in order: an existing non-empty file is first opened
+ * read-only and checked (PRAGMA quick_check, application_id, user_version);
+ * a file that is not SQLite, is corrupt, belongs to another program, has a
+ * newer schema, or stays locked beyond busy_ms is reported (d names the path)
+ * and never written.  A read-write open then also refuses a file or directory
+ * without write permission (mode bits are honoured even for root).  Only then
+ * is the file opened for writing: WAL journal, foreign keys, migrations in one
+ * BEGIN IMMEDIATE transaction; a store created here (file absent or empty,
+ * or a schema-less version-0 database) is seeded in that same transaction
+ * with plan_to_yaml(plan_parse(F)) of every seed_dir/ *.yaml F, in name
+ * order, as version 1 with note "demo plan".  A seed file that fails does not
+ * stop the others: it becomes a warning (store_warnings).  A readonly open of
+ * an absent, empty or older-schema store is an error (nothing to read). */
+Store *store_open_ex(const char *path, const char *seed_dir, bool readonly, int busy_ms,
+                     Diag *d);
+void store_set_busy_timeout(Store *s, int ms);
+const char *store_path(const Store *s);
+/* Problems store_open met that did not stop it (seed files that failed to
+ * read or parse, duplicate seed names): *out points into the store, valid
+ * until store_close.  Returns the count. */
+size_t store_warnings(const Store *s, const Diag **out);
+/* A plan name is [A-Za-z0-9._ -]{1,64} (PLAN-FORMAT.md). */
+bool store_name_valid(const char *name);
+
 /* Save yaml (canonical plan text) as a new version of plan `name`.  Sets
  * *version_out when not NULL.  Un-deletes a soft-deleted plan. */
 int store_save_version(Store *s, const char *name, const char *yaml, const char *note,
                        int *version_out, Diag *d);
-/* Load a version (0 = latest) as malloc'd YAML text (caller frees). */
+/* Load a version (0 = latest) as malloc'd YAML text (caller frees; NULL on
+ * failure).  A soft-deleted plan does not load (undelete it first). */
 int store_load(Store *s, const char *name, int version, char **yaml_out, int *version_out,
                Diag *d);
 /* List plans whose name matches regex (PCRE2; NULL or "" = all).  include_deleted
@@ -48,13 +82,21 @@ int store_load(Store *s, const char *name, int version, char **yaml_out, int *ve
 int store_list(Store *s, const char *regex, bool include_deleted, StorePlanInfo **out,
                int *n, Diag *d);
 int store_versions(Store *s, const char *name, StoreVersionInfo **out, int *n, Diag *d);
+/* The store's name is authoritative: rename does not rewrite history, so
+ * the `name:` inside stored YAML is the name the plan had when saved, and a
+ * duplicate's version 1 is the source's latest YAML unchanged.  Rename and
+ * duplicate refuse a target name that is taken, by a live or a deleted plan
+ * (purge the deleted one first); neither works on a deleted source. */
 int store_rename(Store *s, const char *from, const char *to, Diag *d);
 int store_duplicate(Store *s, const char *from, const char *to, Diag *d);
 int store_delete(Store *s, const char *name, Diag *d);   /* soft */
 int store_undelete(Store *s, const char *name, Diag *d);
-int store_purge(Store *s, const char *name, Diag *d);    /* for good */
+int store_purge(Store *s, const char *name, Diag *d);    /* for good; deleted or not */
+/* True when a plan that is not deleted has this name. */
 bool store_exists(Store *s, const char *name);
-/* A small key/value table for preferences (theme, last plan). */
+/* A small key/value table for preferences (theme, last plan).  get: 0 with
+ * the value in buf (truncated to len-1 bytes, NUL-terminated), -1 when the
+ * key is absent or on error. */
 int store_pref_get(Store *s, const char *key, char *buf, size_t len);
 int store_pref_set(Store *s, const char *key, const char *value, Diag *d);
 
