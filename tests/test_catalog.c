@@ -1,0 +1,634 @@
+/* tests/test_catalog.c — the shipped catalog's facts, the loader's override
+ * and error behaviour, and the data-dir lookup. */
+#include "config.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "catalog_yaml.h"
+#include "check_main.h"
+#include "datadir.h"
+
+/* Relative tolerance for figures keyed as decimals and scaled to SI (the
+ * product of two doubles may differ from the literal in the last ulp). */
+#define REL_TOL 1e-12
+
+static int close_rel(double a, double b)
+{
+    return fabs(a - b) <= REL_TOL * fabs(b);
+}
+
+/* The shipped catalog directory: $GPUPLAN_DATADIR/catalog, else the source
+ * tree's (PREAMBLE: tests fall back to GPUPLAN_SRCDIR). */
+static const char *catalog_dir(void)
+{
+    static char buf[4096];
+    const char *d = getenv("GPUPLAN_DATADIR");
+    if (d && *d)
+        snprintf(buf, sizeof buf, "%s/catalog", d);
+    else
+        snprintf(buf, sizeof buf, "%s/data/catalog", GPUPLAN_SRCDIR);
+    return buf;
+}
+
+static void load_shipped(Catalog *c)
+{
+    Diag d;
+    memset(&d, 0, sizeof d);
+    char msg[1024];
+    int rc = catalog_load(c, catalog_dir(), NULL, &d);
+    ck_assert_msg(rc == 0, "shipped catalog failed to load: %s", diag_format(&d, msg, sizeof msg));
+}
+
+/* ---- temp directories --------------------------------------------------- */
+
+static void make_tmpdir(char *out, size_t len)
+{
+    const char *t = getenv("TMPDIR");
+    snprintf(out, len, "%s/gpuplan-cat-XXXXXX", t && *t ? t : "/tmp");
+    ck_assert_ptr_nonnull(mkdtemp(out));
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fputs(text, f) >= 0, 1);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Remove a directory tree of plain files and subdirectories. */
+static void rm_tree(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return;
+    struct dirent *de;
+    while ((de = readdir(dp)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        char p[4096];
+        snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+            rm_tree(p);
+        else
+            unlink(p);
+    }
+    closedir(dp);
+    rmdir(dir);
+}
+
+/* Load `text` as file "t.yaml" into an empty catalog; the result code, with
+ * d filled on failure. */
+static int load_text(Catalog *c, const char *text, Diag *d)
+{
+    memset(c, 0, sizeof *c);
+    memset(d, 0, sizeof *d);
+    return catalog_load_text(c, text, strlen(text), "t.yaml", d);
+}
+
+static void assert_empty(const Catalog *c)
+{
+    ck_assert_ptr_null(c->accelerators);
+    ck_assert_ptr_null(c->instances);
+    ck_assert_ptr_null(c->storage);
+    ck_assert_uint_eq(c->n_accelerators, 0);
+    ck_assert_uint_eq(c->n_instances, 0);
+    ck_assert_uint_eq(c->n_storage, 0);
+    ck_assert_double_eq(c->costs.switch_price_usd, 0);
+}
+
+/* A minimal valid accelerator, for texts that need one. */
+#define ACC_OK                                                                          \
+    "accelerators:\n"                                                                   \
+    "  - id: X1\n"                                                                      \
+    "    hbm_gb: 80\n"                                                                  \
+    "    peak_tflops: {bf16: 100}\n"                                                    \
+    "    source: test\n"                                                                \
+    "    as_of: 2026-11-30\n"
+
+/* Expect failure at line:col with `needle` in the message; catalog empty. */
+#define EXPECT_ERR(text, line_, col_, needle)                                                   \
+    do {                                                                                        \
+        Catalog c_;                                                                             \
+        Diag d_;                                                                                \
+        ck_assert_int_eq(load_text(&c_, (text), &d_), -1);                                      \
+        assert_empty(&c_);                                                                      \
+        ck_assert_str_eq(d_.file, "t.yaml");                                                    \
+        ck_assert_msg(d_.line == (line_) && d_.col == (col_), "at %d:%d, expected %d:%d (%s)", \
+                      d_.line, d_.col, (line_), (col_), d_.msg);                                \
+        ck_assert_msg(strstr(d_.msg, (needle)) != NULL, "message '%s' lacks '%s'", d_.msg,      \
+                      (needle));                                                                \
+    } while (0)
+
+/* ---- the shipped catalog -------------------------------------------------- */
+
+START_TEST(shipped_h100_sxm_figures_match_the_datasheet)
+{
+    Catalog c;
+    load_shipped(&c);
+    const Accelerator *a = catalog_find_accelerator(&c, "H100-SXM");
+    ck_assert_ptr_nonnull(a);
+    /* CATALOG-FACTS §1.1: 989.4 dense BF16 TFLOPS, 80 GB, 3.35 TB/s, 700 W. */
+    ck_assert(close_rel(a->peak_flops[PREC_BF16], 989.4e12));
+    ck_assert(close_rel(a->peak_flops[PREC_FP8], 1978.9e12));
+    ck_assert(close_rel(a->peak_flops[PREC_FP32], 494.7e12)); /* TF32 dense */
+    ck_assert_double_eq(a->peak_flops[PREC_FP4], 0);
+    ck_assert(close_rel(a->hbm_bytes, 80e9));
+    ck_assert(close_rel(a->hbm_bw, 3.35e12));
+    ck_assert_double_eq(a->tdp_w, 700);
+    /* NVLink 900 GB/s is bidirectional: stored per direction. */
+    ck_assert(close_rel(a->scaleup_bw, 450e9));
+    ck_assert_int_eq(a->gpus_per_node, 8);
+    ck_assert_int_eq(a->scaleup_domain, 8);
+    ck_assert_double_eq(a->node_power_w, 10200);
+    ck_assert_double_eq(a->node_price_usd, 270000);
+    const MigProfile *m = accelerator_find_mig(a, "3g.40gb");
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(m->count, 2);
+    ck_assert_int_eq(m->compute_slices, 3);
+    ck_assert(close_rel(m->mem_bytes, 40e9));
+    catalog_free(&c);
+}
+END_TEST
+
+START_TEST(shipped_b200_has_180_gb_and_gb200_a_72_gpu_domain)
+{
+    Catalog c;
+    load_shipped(&c);
+    const Accelerator *b = catalog_find_accelerator(&c, "b200"); /* case-insensitive */
+    ck_assert_ptr_nonnull(b);
+    ck_assert(close_rel(b->hbm_bytes, 180e9));
+    ck_assert(close_rel(b->peak_flops[PREC_FP4], 9000e12));
+    const Accelerator *g = catalog_find_accelerator(&c, "GB200");
+    ck_assert_ptr_nonnull(g);
+    ck_assert_int_eq(g->scaleup_domain, 72);
+    ck_assert_int_eq(g->gpus_per_node, 4);
+    ck_assert(g->liquid_cooled);
+    const Accelerator *t = catalog_find_accelerator(&c, "Trainium");
+    ck_assert_ptr_nonnull(t);
+    ck_assert_int_eq(t->gpus_per_node, 16);
+    ck_assert(close_rel(t->hbm_bytes, 32.0 * 1073741824.0)); /* 32 GiB */
+    catalog_free(&c);
+}
+END_TEST
+
+START_TEST(shipped_has_every_plan_format_accelerator_id)
+{
+    static const char *const ids[] = {"A100-40GB", "A100-80GB", "H100-SXM", "H100-PCIe", "H200",
+                                      "B200",      "GB200",     "MI300X",   "MI325X",    "TPU-v4",
+                                      "TPU-v5e",   "TPU-v5p",   "TPU-v6e",  "Trainium",  "Trainium2"};
+    Catalog c;
+    load_shipped(&c);
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        ck_assert_msg(catalog_find_accelerator(&c, ids[i]) != NULL, "missing %s", ids[i]);
+    catalog_free(&c);
+}
+END_TEST
+
+START_TEST(shipped_nd96isr_h100_v5_has_8_gpus)
+{
+    Catalog c;
+    load_shipped(&c);
+    const Instance *in = catalog_find_instance(&c, "Standard_ND96isr_H100_v5");
+    ck_assert_ptr_nonnull(in);
+    ck_assert_int_eq(in->accel_count, 8);
+    ck_assert_str_eq(in->accelerator, "H100-SXM");
+    ck_assert_int_eq(in->provider, PROVIDER_AZURE);
+    /* p5 uses the post-cut [DR] price, not SkyPilot's pre-cut 98.32. */
+    const Instance *p5 = catalog_find_instance(&c, "p5.48xlarge");
+    ck_assert_ptr_nonnull(p5);
+    ck_assert_double_eq(p5->on_demand_usd_h, 55.04);
+    ck_assert_double_eq(p5->network_gbps, 3200);
+    catalog_free(&c);
+}
+END_TEST
+
+START_TEST(shipped_instances_name_existing_accelerators)
+{
+    Catalog c;
+    load_shipped(&c);
+    ck_assert_uint_gt(c.n_instances, 20);
+    for (size_t i = 0; i < c.n_instances; i++) {
+        const Instance *in = &c.instances[i];
+        ck_assert_msg(catalog_find_accelerator(&c, in->accelerator) != NULL, "%s -> %s", in->id,
+                      in->accelerator);
+        ck_assert_int_ge(in->accel_count, 1);
+        ck_assert_msg(in->reserved_3y_discount >= in->reserved_1y_discount, "%s", in->id);
+    }
+    catalog_free(&c);
+}
+END_TEST
+
+START_TEST(shipped_rows_all_carry_source_and_as_of)
+{
+    Catalog c;
+    load_shipped(&c);
+    for (size_t i = 0; i < c.n_accelerators; i++)
+        ck_assert_msg(c.accelerators[i].source[0] && c.accelerators[i].as_of[0], "%s",
+                      c.accelerators[i].id);
+    for (size_t i = 0; i < c.n_instances; i++)
+        ck_assert_msg(c.instances[i].source[0] && c.instances[i].as_of[0], "%s", c.instances[i].id);
+    for (size_t i = 0; i < c.n_storage; i++)
+        ck_assert_msg(c.storage[i].source[0] && c.storage[i].as_of[0], "%s", c.storage[i].id);
+    ck_assert(c.costs.source[0] && c.costs.as_of[0]);
+    static const char *const st[] = {"lustre", "gpfs", "weka", "vast", "nfs"};
+    for (size_t i = 0; i < 5; i++)
+        ck_assert_msg(catalog_find_storage(&c, st[i]) != NULL, "storage %s", st[i]);
+    /* CATALOG-FACTS §4.1: DDN's 1 GB/s/GPU minimum is the default. */
+    ck_assert(close_rel(c.costs.gpudirect_read_bw_per_gpu, 1e9));
+    catalog_free(&c);
+}
+END_TEST
+
+/* ---- overrides ------------------------------------------------------------- */
+
+START_TEST(user_dir_overrides_field_by_field_and_adds_rows)
+{
+    char dir[512];
+    make_tmpdir(dir, sizeof dir);
+    write_file(dir, "mine.yaml",
+               "instances:\n"
+               "  - id: P5.48XLARGE\n" /* ids match case-insensitively */
+               "    on_demand_usd_h: 50\n"
+               "  - id: my-box\n"
+               "    provider: other\n"
+               "    accelerator: my-gpu\n"
+               "    accel_count: 4\n"
+               "    source: quote\n"
+               "    as_of: 2026-11\n"
+               "accelerators:\n"
+               "  - id: my-gpu\n"
+               "    hbm_gib: 64\n"
+               "    source: bench\n"
+               "    as_of: 2026-11-30\n"
+               "costs:\n"
+               "  switch_price_usd: 1234\n");
+    Catalog c;
+    Diag d;
+    memset(&d, 0, sizeof d);
+    char msg[1024];
+    int rc = catalog_load(&c, catalog_dir(), dir, &d);
+    rm_tree(dir);
+    ck_assert_msg(rc == 0, "%s", diag_format(&d, msg, sizeof msg));
+    const Instance *p5 = catalog_find_instance(&c, "p5.48xlarge");
+    ck_assert_ptr_nonnull(p5);
+    ck_assert_double_eq(p5->on_demand_usd_h, 50);
+    /* untouched fields keep the shipped values */
+    ck_assert_str_eq(p5->id, "p5.48xlarge");
+    ck_assert_str_eq(p5->accelerator, "H100-SXM");
+    ck_assert_int_eq(p5->accel_count, 8);
+    ck_assert_double_eq(p5->spot_usd_h, 30.33);
+    ck_assert(p5->source[0] != '\0');
+    const Instance *mine = catalog_find_instance(&c, "my-box");
+    ck_assert_ptr_nonnull(mine);
+    ck_assert_int_eq(mine->provider, PROVIDER_OTHER);
+    const Accelerator *g = catalog_find_accelerator(&c, "my-gpu");
+    ck_assert_ptr_nonnull(g);
+    ck_assert_double_eq(g->hbm_bytes, 64.0 * 1073741824.0);
+    ck_assert_double_eq(c.costs.switch_price_usd, 1234);
+    ck_assert(c.costs.link_price_usd > 0); /* the rest of costs stays */
+    catalog_free(&c);
+}
+END_TEST
+
+START_TEST(efficiency_applies_regardless_of_file_order)
+{
+    char dir[512];
+    make_tmpdir(dir, sizeof dir);
+    /* "a_" sorts before "b_": the efficiency entry is read first. */
+    write_file(dir, "a_eff.yaml",
+               "efficiency:\n"
+               "  - accelerator: x1\n"
+               "    gemm_eff: [[256, 0.4], [1024, 0.7], [4096, 0.8]]\n"
+               "    elementwise_eff: 0.75\n"
+               "    scaleup_eff: 0.8\n"
+               "    scaleup_latency_s: 5e-6\n"
+               "    source: fitted\n");
+    write_file(dir, "b_acc.yaml", ACC_OK "    notes: row notes\n");
+    Catalog c;
+    Diag d;
+    memset(&d, 0, sizeof d);
+    char msg[1024];
+    int rc = catalog_load(&c, dir, NULL, &d);
+    ck_assert_msg(rc == 0, "%s", diag_format(&d, msg, sizeof msg));
+    const Accelerator *a = catalog_find_accelerator(&c, "X1");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_int_eq(a->gemm_eff.n, 3);
+    ck_assert_double_eq(a->gemm_eff.x[1], 1024);
+    ck_assert_double_eq(a->gemm_eff.y[2], 0.8);
+    ck_assert_double_eq(a->elementwise_eff, 0.75);
+    ck_assert_double_eq(a->scaleup_eff, 0.8);
+    ck_assert_double_eq(a->scaleup_latency_s, 5e-6);
+    /* The efficiency entry's source documents the curve, not the row. */
+    ck_assert_str_eq(a->source, "test");
+    ck_assert_str_eq(a->notes, "row notes");
+    catalog_free(&c);
+
+    /* A user dir's efficiency entry overrides only the fields it gives. */
+    char udir[512];
+    make_tmpdir(udir, sizeof udir);
+    write_file(udir, "e.yaml", "efficiency:\n  - accelerator: X1\n    scaleup_eff: 0.5\n");
+    rc = catalog_load(&c, dir, udir, &d);
+    rm_tree(udir);
+    rm_tree(dir);
+    ck_assert_msg(rc == 0, "%s", diag_format(&d, msg, sizeof msg));
+    a = catalog_find_accelerator(&c, "X1");
+    ck_assert_double_eq(a->scaleup_eff, 0.5);
+    ck_assert_double_eq(a->elementwise_eff, 0.75);
+    ck_assert_int_eq(a->gemm_eff.n, 3);
+    catalog_free(&c);
+}
+END_TEST
+
+START_TEST(catalog_load_text_adds_to_an_existing_catalog)
+{
+    Catalog c;
+    Diag d;
+    ck_assert_int_eq(load_text(&c, ACC_OK, &d), 0);
+    const char *more = "instances:\n"
+                       "  - {id: i1, provider: aws, accelerator: X1, accel_count: 2, source: s, "
+                       "as_of: 2026-01}\n";
+    ck_assert_int_eq(catalog_load_text(&c, more, strlen(more), "u.yaml", &d), 0);
+    ck_assert_uint_eq(c.n_accelerators, 1);
+    ck_assert_uint_eq(c.n_instances, 1);
+    ck_assert_ptr_nonnull(catalog_find_instance(&c, "I1"));
+    catalog_free(&c);
+    catalog_free(&c); /* freeing twice is safe */
+    assert_empty(&c);
+}
+END_TEST
+
+START_TEST(empty_text_and_empty_sections_load_as_nothing)
+{
+    Catalog c;
+    Diag d;
+    ck_assert_int_eq(load_text(&c, "", &d), 0);
+    ck_assert_int_eq(load_text(&c, "# only a comment\n", &d), 0);
+    ck_assert_int_eq(load_text(&c, "accelerators:\ninstances: []\n", &d), 0);
+    assert_empty(&c);
+}
+END_TEST
+
+/* ---- errors ---------------------------------------------------------------- */
+
+START_TEST(rejects_unknown_key_with_suggestion_and_position)
+{
+    EXPECT_ERR("accelerators:\n"
+               "  - id: X1\n"
+               "    hbm_gbb: 80\n",
+               3, 5, "unknown key 'hbm_gbb' in accelerators entry 'X1' (did you mean 'hbm_gb'?)");
+    EXPECT_ERR("accelerators:\n"
+               "  - id: X1\n"
+               "    peak_tflops: {bf17: 3}\n",
+               3, 19, "did you mean 'bf16'");
+    EXPECT_ERR("accelerator:\n  - id: X1\n", 1, 1, "did you mean 'accelerators'");
+    EXPECT_ERR("instances:\n  - id: i\n    provider: awz\n", 3, 15, "did you mean 'aws'");
+}
+END_TEST
+
+START_TEST(rejects_bad_numbers_and_ranges)
+{
+    EXPECT_ERR("accelerators:\n  - id: X1\n    hbm_gb: eighty\n", 3, 13,
+               "'hbm_gb': expected a number, got 'eighty'");
+    EXPECT_ERR("accelerators:\n  - id: X1\n    hbm_gb: 0x50\n", 3, 13, "expected a number");
+    EXPECT_ERR("accelerators:\n  - id: X1\n    hbm_gb: nan\n", 3, 13, "expected a number");
+    EXPECT_ERR("accelerators:\n  - id: X1\n    peak_tflops:\n      bf16: -989.4\n", 4, 13,
+               "out of range");
+    EXPECT_ERR("accelerators:\n  - id: X1\n    hbm_usable_frac: 1.5\n", 3, 22, "out of range");
+    EXPECT_ERR("accelerators:\n  - id: X1\n    gpus_per_node: 2.5\n", 3, 20, "whole number");
+    EXPECT_ERR("accelerators:\n  - id: X1\n    liquid_cooled: maybe\n", 3, 20, "true or false");
+    EXPECT_ERR(ACC_OK "instances:\n"
+                      "  - {id: i, provider: aws, accelerator: X1, accel_count: 0, source: s, "
+                      "as_of: 2026-01}\n",
+               8, 58, "'accel_count': 0 is out of range");
+    EXPECT_ERR("accelerators:\n  - id: X1\n    as_of: 30/11/2026\n", 3, 12, "YYYY-MM-DD");
+}
+END_TEST
+
+START_TEST(rejects_unknown_accelerator_in_instance)
+{
+    EXPECT_ERR(ACC_OK "instances:\n"
+                      "  - id: i\n"
+                      "    provider: aws\n"
+                      "    accelerator: X2\n"
+                      "    accel_count: 1\n"
+                      "    source: s\n"
+                      "    as_of: 2026-01\n",
+               10, 18, "instance 'i': unknown accelerator 'X2' (did you mean 'X1'?)");
+}
+END_TEST
+
+START_TEST(rejects_efficiency_for_unknown_accelerator)
+{
+    EXPECT_ERR(ACC_OK "efficiency:\n  - accelerator: H999\n    elementwise_eff: 0.7\n", 8, 18,
+               "efficiency entry for unknown accelerator 'H999'");
+    EXPECT_ERR("efficiency:\n  - elementwise_eff: 0.7\n", 2, 5, "has no 'accelerator'");
+}
+END_TEST
+
+START_TEST(rejects_curves_that_do_not_increase)
+{
+    EXPECT_ERR(ACC_OK "efficiency:\n"
+                      "  - accelerator: X1\n"
+                      "    gemm_eff: [[256, 0.4], [1024, 0.7], [1024, 0.8]]\n",
+               9, 41, "x must increase (1024 after 1024)");
+    EXPECT_ERR(ACC_OK "efficiency:\n"
+                      "  - accelerator: X1\n"
+                      "    gemm_eff: [[256, 0.4], [128, 0.7]]\n",
+               9, 28, "x must increase");
+    EXPECT_ERR(ACC_OK "efficiency:\n  - accelerator: X1\n    gemm_eff: [[256, 1.4]]\n", 9, 16,
+               "within [0, 1]");
+    EXPECT_ERR(ACC_OK "efficiency:\n  - accelerator: X1\n    gemm_eff: [[256]]\n", 9, 16,
+               "each point must be [x, y]");
+    EXPECT_ERR(ACC_OK "efficiency:\n"
+                      "  - accelerator: X1\n"
+                      "    gemm_eff: [[1,0.1],[2,0.1],[3,0.1],[4,0.1],[5,0.1],[6,0.1],[7,0.1],"
+                      "[8,0.1],[9,0.1]]\n",
+               9, 80, "more than 8 points");
+}
+END_TEST
+
+START_TEST(rejects_structural_mistakes)
+{
+    /* duplicate id in one file */
+    EXPECT_ERR(ACC_OK "  - id: x1\n    hbm_gb: 1\n    source: s\n    as_of: 2026-01\n", 7, 9,
+               "id 'x1' already defined in this file at line 2");
+    /* a new row without its provenance */
+    EXPECT_ERR("accelerators:\n  - id: X1\n    hbm_gb: 80\n    as_of: 2026-11\n", 2, 5,
+               "new accelerators entry 'X1' is missing 'source'");
+    EXPECT_ERR("accelerators:\n  - id: X1\n    source: s\n    as_of: 2026-11\n", 2, 5,
+               "missing 'hbm_gb' or 'hbm_gib'");
+    /* two spellings of one quantity */
+    EXPECT_ERR("accelerators:\n  - id: X1\n    hbm_gb: 80\n    hbm_gib: 64\n", 4, 5,
+               "'hbm_gib' given twice");
+    EXPECT_ERR("accelerators:\n  - hbm_gb: 80\n", 2, 5, "accelerators entry has no 'id'");
+    EXPECT_ERR("accelerators:\n  - id: 'bad id'\n", 2, 9, "not a valid id");
+    EXPECT_ERR("accelerators: {id: X1}\n", 1, 15, "expected a list of entries");
+    EXPECT_ERR("- 1\n- 2\n", 1, 1, "must be a mapping of sections");
+    EXPECT_ERR("accelerators:\n  - id: X1\n    mig:\n      - {name: 9g.10gb, count: 1, mem_gb: 10}\n",
+               4, 9, "MIG profile name '9g.10gb'");
+    EXPECT_ERR("accelerators:\n  - id: X1\n    mig:\n      - {name: 1g.10gb, count: 7, mem_gb: 20}\n",
+               4, 9, "does not match the name");
+    EXPECT_ERR("accelerators:\n  - id: X1\n    mig:\n      - {name: 1g.10gb, count: 7}\n", 4, 9,
+               "missing 'mem_gb'");
+    /* text that does not fit its field is an error, never truncated */
+    char big[1200];
+    snprintf(big, sizeof big, "accelerators:\n  - id: X1\n    vendor: %s\n",
+             "abcdefghijabcdefghijabcdefghij");
+    EXPECT_ERR(big, 3, 13, "longer than 23 characters");
+    EXPECT_ERR("accelerators:\n  - id: X1\n    hbm_gb: [80\n", 4, 1, "YAML syntax error");
+    EXPECT_ERR(ACC_OK "---\n" ACC_OK, 8, 1, "found a second one");
+}
+END_TEST
+
+START_TEST(missing_directory_or_file_is_an_error_and_leaves_catalog_empty)
+{
+    Catalog c;
+    Diag d;
+    memset(&d, 0, sizeof d);
+    ck_assert_int_eq(catalog_load(&c, "/nonexistent/gpuplan/catalog", NULL, &d), -1);
+    assert_empty(&c);
+    ck_assert_str_eq(d.file, "/nonexistent/gpuplan/catalog");
+    ck_assert_ptr_nonnull(strstr(d.msg, "cannot open catalog directory"));
+
+    /* the shipped dir loads, but a missing user dir fails the whole load */
+    ck_assert_int_eq(catalog_load(&c, catalog_dir(), "/nonexistent/user", &d), -1);
+    assert_empty(&c);
+
+    /* a directory with no catalog files */
+    char dir[512];
+    make_tmpdir(dir, sizeof dir);
+    write_file(dir, "README", "not yaml\n");
+    ck_assert_int_eq(catalog_load(&c, dir, NULL, &d), -1);
+    assert_empty(&c);
+    ck_assert_ptr_nonnull(strstr(d.msg, "no *.yaml catalog files"));
+
+    /* an error in a later file names that file and empties everything */
+    write_file(dir, "a.yaml", ACC_OK);
+    write_file(dir, "b.yaml", "accelerators:\n  - id: X1\n    tdp_w: -1\n");
+    ck_assert_int_eq(catalog_load(&c, dir, NULL, &d), -1);
+    assert_empty(&c);
+    ck_assert_ptr_nonnull(strstr(d.file, "/b.yaml"));
+    ck_assert_int_eq(d.line, 3);
+    ck_assert_int_eq(d.col, 12);
+    rm_tree(dir);
+
+    ck_assert_int_eq(catalog_load(&c, NULL, NULL, &d), -1);
+    assert_empty(&c);
+}
+END_TEST
+
+/* ---- data dir ------------------------------------------------------------ */
+
+/* Restore an environment variable to a saved value (or unset it). */
+static void restore_env(const char *name, const char *saved)
+{
+    if (saved)
+        setenv(name, saved, 1);
+    else
+        unsetenv(name);
+}
+
+START_TEST(datadir_prefers_env_then_finds_a_tree_with_a_catalog)
+{
+    char *saved = getenv("GPUPLAN_DATADIR") ? strdup(getenv("GPUPLAN_DATADIR")) : NULL;
+    setenv("GPUPLAN_DATADIR", "/some/where", 1);
+    ck_assert_str_eq(datadir_get(), "/some/where");
+    /* Unset: the build tree next to this test binary or the source tree,
+     * either way a directory holding the shipped catalog. */
+    unsetenv("GPUPLAN_DATADIR");
+    const char *dd = datadir_get();
+    char cat[4096];
+    snprintf(cat, sizeof cat, "%s/catalog/accelerators.yaml", dd);
+    ck_assert_msg(access(cat, R_OK) == 0, "no catalog under %s", dd);
+    restore_env("GPUPLAN_DATADIR", saved);
+    free(saved);
+
+    char *saved_t = getenv("GPUPLAN_THEMES") ? strdup(getenv("GPUPLAN_THEMES")) : NULL;
+    setenv("GPUPLAN_THEMES", "/my/themes", 1);
+    ck_assert_str_eq(datadir_themes(), "/my/themes");
+    unsetenv("GPUPLAN_THEMES");
+    ck_assert_ptr_nonnull(strstr(datadir_themes(), "themes"));
+    restore_env("GPUPLAN_THEMES", saved_t);
+    free(saved_t);
+}
+END_TEST
+
+START_TEST(default_db_follows_xdg_then_home_and_creates_the_directory)
+{
+    char *sx = getenv("XDG_DATA_HOME") ? strdup(getenv("XDG_DATA_HOME")) : NULL;
+    char *sh = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+    char tmp[512], want[1024], path[1024];
+    make_tmpdir(tmp, sizeof tmp);
+
+    setenv("XDG_DATA_HOME", tmp, 1);
+    ck_assert_int_eq(datadir_default_db(path, sizeof path), 0);
+    snprintf(want, sizeof want, "%s/gpuplan/plans.db", tmp);
+    ck_assert_str_eq(path, want);
+    snprintf(want, sizeof want, "%s/gpuplan", tmp);
+    struct stat st;
+    ck_assert_int_eq(stat(want, &st), 0);
+    ck_assert(S_ISDIR(st.st_mode));
+
+    /* a relative XDG_DATA_HOME is ignored (XDG base directory spec) */
+    setenv("XDG_DATA_HOME", "relative/dir", 1);
+    setenv("HOME", tmp, 1);
+    ck_assert_int_eq(datadir_default_db(path, sizeof path), 0);
+    snprintf(want, sizeof want, "%s/.local/share/gpuplan/plans.db", tmp);
+    ck_assert_str_eq(path, want);
+
+    unsetenv("XDG_DATA_HOME");
+    unsetenv("HOME");
+    ck_assert_int_eq(datadir_default_db(path, sizeof path), -1);
+    setenv("HOME", tmp, 1);
+    ck_assert_int_eq(datadir_default_db(path, 8), -1); /* does not fit */
+
+    rm_tree(tmp);
+    restore_env("XDG_DATA_HOME", sx);
+    restore_env("HOME", sh);
+    free(sx);
+    free(sh);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("catalog");
+    TCase *t = tcase_create("shipped");
+    tcase_add_test(t, shipped_h100_sxm_figures_match_the_datasheet);
+    tcase_add_test(t, shipped_b200_has_180_gb_and_gb200_a_72_gpu_domain);
+    tcase_add_test(t, shipped_has_every_plan_format_accelerator_id);
+    tcase_add_test(t, shipped_nd96isr_h100_v5_has_8_gpus);
+    tcase_add_test(t, shipped_instances_name_existing_accelerators);
+    tcase_add_test(t, shipped_rows_all_carry_source_and_as_of);
+    suite_add_tcase(s, t);
+    t = tcase_create("overrides");
+    tcase_add_test(t, user_dir_overrides_field_by_field_and_adds_rows);
+    tcase_add_test(t, efficiency_applies_regardless_of_file_order);
+    tcase_add_test(t, catalog_load_text_adds_to_an_existing_catalog);
+    tcase_add_test(t, empty_text_and_empty_sections_load_as_nothing);
+    suite_add_tcase(s, t);
+    t = tcase_create("errors");
+    tcase_add_test(t, rejects_unknown_key_with_suggestion_and_position);
+    tcase_add_test(t, rejects_bad_numbers_and_ranges);
+    tcase_add_test(t, rejects_unknown_accelerator_in_instance);
+    tcase_add_test(t, rejects_efficiency_for_unknown_accelerator);
+    tcase_add_test(t, rejects_curves_that_do_not_increase);
+    tcase_add_test(t, rejects_structural_mistakes);
+    tcase_add_test(t, missing_directory_or_file_is_an_error_and_leaves_catalog_empty);
+    suite_add_tcase(s, t);
+    t = tcase_create("datadir");
+    tcase_add_test(t, datadir_prefers_env_then_finds_a_tree_with_a_catalog);
+    tcase_add_test(t, default_db_follows_xdg_then_home_and_creates_the_directory);
+    suite_add_tcase(s, t);
+    return s;
+}
