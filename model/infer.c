@@ -5,9 +5,11 @@
  * fits).  For each candidate tp the model computes
  *
  *   memory   weights/tp + runtime reserve + activation workspace, and the KV
- *            cache of as many sequences as the rest of usable HBM holds;
+ *            cache of as many sequences as the rest of usable HBM holds, each
+ *            reserved for its whole prompt + output (worst case);
  *   prefill  S = GEMM FLOPs / (peak × GEMM eff) + attention FLOPs (quadratic
- *            in the prompt) + 2 all-reduces per layer of prompt·h values;
+ *            in the prompt) + element-wise bytes / (HBM bw × eff)
+ *            + 2 all-reduces per layer of prompt·h values;
  *   decode   step(B) = max(bytes read / (HBM bw × eff), FLOPs / (peak × eff))
  *            + 2 small all-reduces per layer + a per-layer launch overhead,
  *            bytes read = weights/tp (experts actually touched, for MoE)
@@ -129,7 +131,7 @@ typedef struct {
     double vocab;
     double prompt, output, ctx_mean, ctx_reserved;
     double peak, peak16;             /* FLOP/s per GPU: GEMMs at weight precision; 16-bit */
-    double gemm_eff_curve_ok;        /* 1 when the catalog has a curve */
+    bool gemm_eff_curve_ok;          /* the catalog has a curve */
     double hbm_bw_eff;               /* bytes/s achieved */
     double usable;                   /* usable HBM bytes per GPU */
     double up_bw, up_lat;            /* scale-up collective bandwidth / latency */
@@ -328,7 +330,10 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
     c->ctx_mean = c->prompt + c->output / 2.0;
 
     c->gemm_eff_curve_ok = a->gemm_eff.n > 0;
-    c->lowp_rel = precision_bytes(w->precision) < 2.0 ? INFER_LOWP_GEMM_REL : 1.0;
+    /* The derate applies to native sub-16-bit math only; weight-only
+     * quantisation (no peak at that precision) runs 16-bit GEMMs. */
+    bool native = a->peak_flops[w->precision] > 0;
+    c->lowp_rel = native && precision_bytes(w->precision) < 2.0 ? INFER_LOWP_GEMM_REL : 1.0;
     double he = a->elementwise_eff > 0 && a->elementwise_eff <= 1 ? a->elementwise_eff
                                                                    : INFER_HBM_EFF_DEFAULT;
     c->hbm_bw_eff = a->hbm_bw * he;
@@ -741,6 +746,8 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             }
         }
         latency_ok = best_ratio <= 1.0;
+        if (latency_ok && w->replicas <= 0) /* only the replica count was out of range */
+            return fail(wr, "requests_per_s is beyond any replica count");
         if (latency_ok) {
             /* Only the fixed replica count is short: run the degree that
              * carries the most per replica at the targets. */
@@ -781,14 +788,20 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
 
     if (r) {
         const char *sc = w->name;
+        double x = (double)c.h / rep->tp;
+        bool native = a->peak_flops[w->precision] > 0;
+        char derate[48] = "";
+        if (c.lowp_rel < 1)
+            snprintf(derate, sizeof derate, " x %.2f sub-16-bit derate", c.lowp_rel);
         result_assume(r, sc,
-                      "GEMM efficiency %.2f at h/tp=%d (%s), HBM efficiency %.2f (%s); "
-                      "peak %.0f TFLOP/s per GPU at %s",
-                      gemm_eff_x(&c, (double)c.h / rep->tp), c.h / rep->tp,
-                      c.gemm_eff_curve_ok ? "catalog curve" : "default",
+                      "GEMM efficiency %.2f at h/tp=%.0f (%s%s), HBM efficiency %.2f (%s); "
+                      "peak %.0f TFLOP/s per GPU (%s%s)",
+                      gemm_eff_x(&c, x), x, c.gemm_eff_curve_ok ? "catalog curve" : "default",
+                      derate,
                       c.hbm_bw_eff / a->hbm_bw,
                       a->elementwise_eff > 0 ? "catalog elementwise_eff" : "default",
-                      c.peak / 1e12, precision_name(w->precision));
+                      c.peak / 1e12, native ? precision_name(w->precision) : "16-bit math",
+                      native ? "" : ", weight-only quantisation");
         result_assume(r, sc,
                       "KV reserved for prompt+output (%.0f tokens, worst case) per sequence, "
                       "read at the mean %.0f; %.1f GB/GPU runtime + 8192-token activation "
