@@ -60,6 +60,10 @@
 /* Largest catalog file accepted: far above any real catalog, bounds memory
  * for hostile input. */
 #define CATY_MAX_FILE (16u * 1024u * 1024u)
+/* Most rows one list section (or efficiency entries one load) may hold: a
+ * real catalog has hundreds; the cap keeps the id lookups, which are
+ * linear, from turning hostile input into a hang. */
+#define CATY_MAX_ROWS 10000
 
 typedef enum {
     FT_STR,       /* char[size]; longer text is an error, never truncated */
@@ -815,6 +819,10 @@ static int load_list_entry(Ctx *x, int sec, const yaml_node_t *el)
     void *row = row_find(x->c, sec, id);
     bool is_new = row == NULL;
     if (is_new) {
+        size_t have;
+        sec_rows(x->c, sec, &have);
+        if (have >= CATY_MAX_ROWS)
+            return err_at(x, el, "%s: more than %d entries", s->name, CATY_MAX_ROWS);
         row = sec_append(x->c, sec);
         if (!row)
             return err_oom(x);
@@ -835,6 +843,8 @@ static int load_eff_entry(Ctx *x, const yaml_node_t *el)
     const Section *s = &sections[SEC_EFF];
     if (el->type != YAML_MAPPING_NODE)
         return err_at(x, el, "efficiency: each entry must be a mapping, got %s", node_kind(el));
+    if (x->n_eff >= CATY_MAX_ROWS)
+        return err_at(x, el, "efficiency: more than %d entries", CATY_MAX_ROWS);
     if (grow((void **)&x->eff, &x->cap_eff, x->n_eff, sizeof *x->eff) != 0)
         return err_oom(x);
     EffEntry *e = &x->eff[x->n_eff];
@@ -1063,11 +1073,11 @@ static int name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* catalog_yaml.h: every "*.yaml" (hidden files, e.g. editor backups, skipped). */
 static bool is_yaml_name(const char *n)
 {
     size_t len = strlen(n);
-    return n[0] != '.' && ((len > 5 && strcmp(n + len - 5, ".yaml") == 0) ||
-                           (len > 4 && strcmp(n + len - 4, ".yml") == 0));
+    return n[0] != '.' && len > 5 && strcmp(n + len - 5, ".yaml") == 0;
 }
 
 /* Read a whole file into a NUL-terminated malloc'd buffer. */
@@ -1116,7 +1126,7 @@ static char *read_file(Ctx *x, const char *path, size_t *len)
     return buf;
 }
 
-/* Load every *.yaml / *.yml of dir, in name order. */
+/* Load every .yaml file of dir, in name order. */
 static int load_dir(Ctx *x, const char *dir)
 {
     DIR *dp = opendir(dir);

@@ -490,6 +490,29 @@ START_TEST(rejects_structural_mistakes)
 }
 END_TEST
 
+START_TEST(rejects_more_entries_than_the_cap)
+{
+    /* 10,001 efficiency entries: the 10,001st (line 10,002) is refused. */
+    const char *head = "efficiency:\n";
+    const char *row = "  - {accelerator: X1}\n";
+    size_t n = 10001, len = strlen(head) + n * strlen(row) + 1;
+    char *text = malloc(len);
+    ck_assert_ptr_nonnull(text);
+    strcpy(text, head);
+    char *p = text + strlen(head);
+    for (size_t i = 0; i < n; i++, p += strlen(row))
+        memcpy(p, row, strlen(row) + 1);
+    Catalog c;
+    Diag d;
+    int rc = load_text(&c, text, &d);
+    free(text);
+    ck_assert_int_eq(rc, -1);
+    assert_empty(&c);
+    ck_assert_int_eq(d.line, 10002);
+    ck_assert_ptr_nonnull(strstr(d.msg, "more than 10000 entries"));
+}
+END_TEST
+
 START_TEST(missing_directory_or_file_is_an_error_and_leaves_catalog_empty)
 {
     Catalog c;
@@ -624,6 +647,7 @@ Suite *test_suite(void)
     tcase_add_test(t, rejects_efficiency_for_unknown_accelerator);
     tcase_add_test(t, rejects_curves_that_do_not_increase);
     tcase_add_test(t, rejects_structural_mistakes);
+    tcase_add_test(t, rejects_more_entries_than_the_cap);
     tcase_add_test(t, missing_directory_or_file_is_an_error_and_leaves_catalog_empty);
     suite_add_tcase(s, t);
     t = tcase_create("datadir");
