@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <dirent.h>
-#include <ftw.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +17,7 @@
 
 /* ------------------------------------------------------------ helpers */
 
-static char g_tmp[4096];
+static char g_tmp[1024];
 
 static void make_tmp(void)
 {
@@ -27,29 +26,33 @@ static void make_tmp(void)
     ck_assert_ptr_nonnull(mkdtemp(g_tmp));
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* Remove a tree, restoring write permission first (tests chmod things). */
+static void rm_tree(const char *path)
 {
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static int chmod_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)ftw;
-    if (flag == FTW_D || flag == FTW_DP || flag == FTW_DNR)
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return;
+    if (S_ISDIR(st.st_mode)) {
         chmod(path, 0755);
-    else if (S_ISREG(st->st_mode))
-        chmod(path, 0644);
-    return 0;
+        DIR *d = opendir(path);
+        if (d) {
+            struct dirent *e;
+            while ((e = readdir(d)) != NULL) {
+                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                    continue;
+                char sub[4200];
+                snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+                rm_tree(sub);
+            }
+            closedir(d);
+        }
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
 }
 
-static void rm_tmp(void)
-{
-    nftw(g_tmp, chmod_one, 16, FTW_PHYS);
-    nftw(g_tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
+static void rm_tmp(void) { rm_tree(g_tmp); }
 
 static const char *tmp_path(const char *name, char *buf, size_t len)
 {
