@@ -95,6 +95,8 @@ typedef struct {
     double checkpoint_interval_s;    /* 0 = auto (Young/Daly) */
     bool dp_sync_after_backward;     /* DP gradient all-reduce not overlapped with the
                                       * backward pass (Megatron-LM ≤ 2022); false = overlapped */
+    double ep_overlap;               /* share 0..1 of the MoE all-to-alls hidden under compute
+                                      * (DeepSeek-V3 DualPipe ≈ 1); 0 = exposed */
 
     /* inference */
     Precision kv_precision;

@@ -21,4 +21,27 @@ void train_params(const ModelShape *m, double *total, double *active);
  * num_floating_point_operations, no recompute). */
 double train_model_flops(const ModelShape *m, double B, double s);
 
+/* Activation bytes of ONE transformer layer for one micro-batch of b
+ * sequences of length s, on one GPU of a layout with tensor parallel t,
+ * context parallel c, sequence parallel sp, recompute r (Korthikanti et al.
+ * 2022, Table 2, generalised for GQA/GLU/MoE as documented in train.c).
+ * flash drops the 5·a·s/h attention-core term.  Returns 0 for bad input. */
+double train_activation_bytes(const ModelShape *m, double s, double b, int t, int c, bool sp,
+                              Recompute r, bool flash);
+
+/* Per-GPU memory of workload w on layout l (l->dp etc. filled; gpus implied
+ * by the layout) on accelerator a, the larger of the first and the last
+ * pipeline stage.  Returns false (and zeroes *out) for an invalid layout. */
+bool train_memory(const Workload *w, const Accelerator *a, const Layout *l, TrainMemory *out);
+
+/* Checkpoint interval optima (SIZING-MODEL.md §5) for checkpoint write time
+ * delta and job MTBF M, seconds.  Young 1974: sqrt(2·δ·M).  Daly 2006
+ * higher-order: sqrt(2δM)·[1 + ⅓·sqrt(δ/2M) + ⅑·(δ/2M)] − δ for δ < 2M,
+ * else M.  0 for non-positive input. */
+double train_young_interval_s(double delta_s, double mtbf_s);
+double train_daly_interval_s(double delta_s, double mtbf_s);
+/* Share of wall-clock time that is useful training:
+ * 1 − δ/τ − (τ/2 + restart)/M, clamped to [0, 1]. */
+double train_goodput(double delta_s, double interval_s, double restart_s, double mtbf_s);
+
 #endif

@@ -1,0 +1,1399 @@
+/* model/train.c — training sizing: parameters, FLOPs, memory, step time,
+ * layout search, GPU count, checkpoints and goodput (SIZING-MODEL.md §1–5).
+ *
+ * Notation (SIZING-MODEL.md): B global batch (sequences), b micro-batch, s
+ * sequence length, L layers, h hidden, a heads, g KV heads, F FFN hidden, V
+ * vocab; t/p/d/c/e tensor, pipeline, data, context, expert parallel degrees;
+ * v interleaved chunks per pipeline rank; m = B/(b·d·e) micro-batches.
+ *
+ * GPUs = t·p·c·e·d.  Expert parallelism is carved out of data parallelism as
+ * in Megatron-Core: dense layers are replicated over d·e·c ranks (their
+ * gradients and ZeRO shards span that group), routed experts over d·c.
+ *
+ * Efficiency curve (catalog `gemm_eff`, data/catalog/efficiency.yaml): its x
+ * is the narrowest per-GPU dimension of the transformer GEMMs, i.e.
+ * min(h/t, tokens per micro-batch and CP rank b·s/c) — for routed experts
+ * min(h/t, F_expert/t, tokens per local expert).  y is the achieved share
+ * of the precision's dense peak for the layer GEMMs and the attention core
+ * (Calculon, Isaev et al. SC'23, models matmul efficiency as a function of
+ * the matrix size in the same way).  Memory-bound element-wise work (norms,
+ * residual adds, dropout, activation functions, softmax without
+ * FlashAttention, MoE token permutation) is costed separately as bytes at
+ * hbm_bw × elementwise_eff.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "net.h"
+#include "train.h"
+
+/* ------------------------------------------------------------ constants */
+
+#define GIB 1073741824.0
+
+/* Memory allowance beyond weights/grads/optimizer/activations: CUDA context,
+ * cuBLAS/NCCL workspaces and the caching allocator's fragmentation.
+ * SIZING-MODEL.md §2: "~5 % plus a fixed GiB is common". */
+#define MEM_FIXED_BYTES (1.0 * GIB)
+#define MEM_FRAG_FRAC 0.05
+/* Used when the catalog row has no hbm_usable_frac. */
+#define HBM_USABLE_DEFAULT 0.95
+
+/* Share of data-parallel gradient reduce-scatter / parameter all-gather
+ * hidden under the last micro-batch's backward / first forward: Megatron's
+ * bucketed overlap_grad_reduce / overlap_param_gather leave the last bucket
+ * exposed (Megatron-Core distributed optimizer docs). */
+#define DP_OVERLAP 0.8
+/* Ring attention overlaps the K/V exchange with the attention core of the
+ * previous chunk (Liu et al. 2023 "Ring Attention"; Megatron CP). */
+#define CP_OVERLAP 0.8
+/* Tensor-parallel collectives are on the critical path (Megatron-LM 2021/22
+ * and Calculon's baseline do not overlap them). */
+#define TP_OVERLAP 0.0
+/* Expert all-to-alls are exposed unless the workload says how much of them
+ * its schedule hides (Workload.ep_overlap: DeepSeek-V3's DualPipe, Megatron's
+ * EP-overlap); plain Megatron MoE does not overlap them. */
+#define EP_OVERLAP 0.0
+/* FP8 GEMMs reach a lower share of their (2×) peak than BF16 ones: scaling
+ * and casting kernels, BF16 attention.  NVIDIA reports ~1.3–1.5× end-to-end
+ * FP8 speedups for Llama-class models rather than 2× (NeMo performance
+ * tables); 0.75 reproduces ~1.5× on the GEMMs. */
+#define FP8_GEMM_FACTOR 0.75
+/* Fallbacks when the catalog leaves an efficiency field empty. */
+#define GEMM_EFF_DEFAULT 0.6
+#define EW_EFF_DEFAULT 0.7
+#define SCALEUP_LAT_DEFAULT 5e-6
+/* Peak FLOP/s per HBM byte/s used when a catalog row lacks hbm_bw: H100
+ * SXM bf16, 989.4e12 / 3.35e12 ≈ 295 (SIZING-MODEL.md §6). */
+#define HBM_FLOP_PER_BYTE_DEFAULT 295.0
+/* Default per-GPU MTBF when neither the plan nor the catalog gives one:
+ * Llama 3 saw 419 unexpected interruptions in 54 days on 16,384 H100
+ * (Dubey et al. 2024, §3.3.4): 54·24·16384/419 ≈ 50,700 GPU-hours. */
+#define MTBF_GPU_H_DEFAULT 50000.0
+/* Checkpoint bytes per parameter: fp32 master + Adam m, v (12) + 16-bit
+ * weights (2) (SIZING-MODEL.md §5, CATALOG-FACTS.md §4.3). */
+#define CKPT_BYTES_PER_PARAM 14.0
+/* Per-GPU storage write rate when the plan sets no stall target: NVIDIA
+ * DGX SuperPOD storage guidance of 1 GB/s per GPU read and write
+ * (CATALOG-FACTS.md §4.1), used unless the catalog's costs give one. */
+#define STORAGE_BW_PER_GPU_DEFAULT 1e9
+/* Bytes per token id read from the dataset (16-bit token ids, §5). */
+#define TOKEN_BYTES 2.0
+/* Largest GPU count the target_days sizing considers. */
+#define MAX_GPUS (1 << 21)
+
+/* Search candidate limits. */
+#define MAX_CAND 160
+
+/* ------------------------------------------------------------ shape */
+
+typedef struct {
+    double L, h, a, g, dh, F, V;
+    double Ld, Lm;          /* dense layers, MoE layers */
+    double E, k, S, Fe;     /* routed experts, per token, shared, expert FFN */
+    bool glu, mla, moe, tied;
+    double dqk, dv;         /* per-head q/k and v widths of the attention core */
+    double attn_w;          /* attention GEMM weights per layer */
+    double norm_w;          /* norm weights per layer */
+    double mlp_w;           /* dense MLP weights per layer */
+    double expert_w;        /* one routed expert */
+    double shared_w;        /* all shared experts of one MoE layer */
+    double router_w;
+    double emb_w, head_w;   /* input embedding; output head (0 when tied) */
+    double total, active;
+    double wscale;          /* given params / derived (memory, traffic); 1 if not given */
+    double core_coef;       /* attention-core forward FLOPs per (query, key) */
+    double ew_attn_extra;   /* MLA: latent activations per token, in units of h */
+} Shape;
+
+static bool shape_derive(const ModelShape *m, Shape *sh)
+{
+    memset(sh, 0, sizeof *sh);
+    if (!m || m->layers <= 0 || m->hidden <= 0 || m->heads <= 0)
+        return false;
+    sh->L = m->layers;
+    sh->h = m->hidden;
+    sh->a = m->heads;
+    sh->g = m->kv_heads > 0 ? m->kv_heads : m->heads;
+    sh->dh = m->head_dim > 0 ? m->head_dim : (double)m->hidden / m->heads;
+    sh->F = m->ffn_hidden > 0 ? m->ffn_hidden : 4.0 * m->hidden;
+    sh->V = m->vocab > 0 ? m->vocab : 0;
+    sh->glu = m->glu;
+    sh->tied = m->tied_embeddings;
+    sh->moe = m->experts > 1;
+    sh->E = sh->moe ? m->experts : 1;
+    sh->k = sh->moe ? (m->experts_per_token > 0 ? m->experts_per_token : 1) : 1;
+    if (sh->k > sh->E)
+        sh->k = sh->E;
+    sh->S = sh->moe && m->shared_experts > 0 ? m->shared_experts : 0;
+    sh->Fe = m->expert_ffn_hidden > 0 ? m->expert_ffn_hidden : sh->F;
+    sh->Ld = sh->moe ? (m->dense_layers > 0 ? (m->dense_layers < m->layers ? m->dense_layers
+                                                                            : m->layers)
+                                            : 0)
+                     : sh->L;
+    sh->Lm = sh->L - sh->Ld;
+    double h = sh->h, a = sh->a;
+    double mats = sh->glu ? 3.0 : 2.0;      /* SwiGLU: gate, up, down */
+
+    sh->mla = m->kv_lora_rank > 0;
+    if (sh->mla) {
+        /* DeepSeek-V2/V3 multi-head latent attention (DeepSeek-V3 config.json
+         * / modeling_deepseek.py): q_a h×q_lora (+norm), q_b q_lora×a·(nope+rope)
+         * (or h×a·(nope+rope) without q_lora), kv_a h×(kv_lora+rope) (+norm),
+         * kv_b kv_lora×a·(nope+v), o a·v×h. */
+        double rope = m->qk_rope_head_dim > 0 ? m->qk_rope_head_dim : 0;
+        double nope = m->qk_nope_head_dim > 0 ? m->qk_nope_head_dim : sh->dh;
+        double v = m->v_head_dim > 0 ? m->v_head_dim : sh->dh;
+        double ql = m->q_lora_rank > 0 ? m->q_lora_rank : 0;
+        double kl = m->kv_lora_rank;
+        double q = ql > 0 ? h * ql + ql * a * (nope + rope) : h * a * (nope + rope);
+        double kv = h * (kl + rope) + kl * a * (nope + v);
+        sh->attn_w = q + kv + a * v * h;
+        sh->norm_w = 2 * h + (ql > 0 ? ql : 0) + kl;
+        sh->dqk = nope + rope;
+        sh->dv = v;
+        sh->ew_attn_extra = ((ql > 0 ? ql : 0) + kl + rope) / h;
+    } else {
+        /* Q (a·dh), K and V (g·dh each), output projection (a·dh → h). */
+        sh->attn_w = h * a * sh->dh + 2 * h * sh->g * sh->dh + a * sh->dh * h;
+        sh->norm_w = 2 * h;
+        sh->dqk = sh->dh;
+        sh->dv = sh->dh;
+    }
+    /* QK^T and (softmax)·V over the full s×s score matrix, as Megatron's
+     * num_floating_point_operations counts it: 2·a·(dqk + dv) per pair. */
+    sh->core_coef = 2 * a * (sh->dqk + sh->dv);
+    sh->mlp_w = mats * h * sh->F;
+    sh->expert_w = sh->moe ? mats * h * sh->Fe : 0;
+    sh->shared_w = sh->moe ? sh->S * mats * h * sh->Fe : 0;
+    sh->router_w = sh->moe ? h * sh->E : 0;
+    sh->emb_w = sh->V * h;
+    sh->head_w = sh->tied ? 0 : sh->V * h;
+
+    double per_layer = sh->attn_w + sh->norm_w;
+    double moe_total = sh->E * sh->expert_w + sh->shared_w + sh->router_w;
+    double moe_active = sh->k * sh->expert_w + sh->shared_w + sh->router_w;
+    double common = sh->L * per_layer + sh->Ld * sh->mlp_w + sh->emb_w + sh->head_w + h;
+    double total = common + sh->Lm * moe_total;
+    double active = common + sh->Lm * moe_active;
+    sh->wscale = 1.0;
+    if (m->params > 0) {
+        /* Keep the derived active ratio for a given total; memory and
+         * gradient traffic scale to the given total, FLOPs stay those of
+         * the shape (Megatron's formula). */
+        double ratio = total > 0 ? active / total : 1.0;
+        sh->wscale = total > 0 ? m->params / total : 1.0;
+        total = m->params;
+        active = m->params * ratio;
+    }
+    sh->total = total;
+    sh->active = active;
+    return true;
+}
+
+void train_params(const ModelShape *m, double *total, double *active)
+{
+    Shape sh;
+    bool ok = shape_derive(m, &sh);
+    if (total)
+        *total = ok ? sh.total : 0;
+    if (active)
+        *active = ok ? sh.active : 0;
+}
+
+/* Model FLOPs (no recompute) for B sequences of length s: 6 FLOPs per
+ * weight per token for every GEMM weight a token touches (forward 2,
+ * backward 4), the attention core 3·B·s²·core_coef, and the logits
+ * 6·B·s·h·V.  For a dense model with a·dh = h this is exactly Megatron's
+ * 12·B·s·L·h²·[(1 + g/a + s/h)·(a·dh/h) + (F/h)·glu + V/(2·L·h)]
+ * (megatron/training/training.py num_floating_point_operations; Narayanan
+ * et al. 2021 eq. 3 for GPT: 72·B·s·L·h²·(1 + s/(6h) + V/(12·L·h))). */
+static double shape_flops(const Shape *sh, double B, double s)
+{
+    double tok = B * s;
+    double gemm = sh->L * sh->attn_w + sh->Ld * sh->mlp_w +
+                  sh->Lm * (sh->k * sh->expert_w + sh->shared_w + sh->router_w);
+    return 6.0 * tok * gemm + 3.0 * B * s * s * sh->L * sh->core_coef + 6.0 * tok * sh->h * sh->V;
+}
+
+double train_model_flops(const ModelShape *m, double B, double s)
+{
+    Shape sh;
+    if (!shape_derive(m, &sh) || !(B > 0) || !(s > 0))
+        return 0;
+    return shape_flops(&sh, B, s);
+}
+
+/* ------------------------------------------------------------ activations */
+
+/* Activation bytes of one layer per micro-batch per GPU.  Korthikanti et
+ * al. 2022 Table 2, term by term (per layer, s·b·h units, 16-bit):
+ *   attention block 11·sbh + 5·a·s²·b: QKV input 2, Q and K 4, V 2,
+ *     output-projection input 2, dropout mask 1; softmax 2·as²b, its dropout
+ *     mask as²b, dropout output 2·as²b;
+ *   MLP 19·sbh: input 2, first linear output 8 (=2·F/h), activation output
+ *     8 (=2·F/h), dropout mask 1;
+ *   two norm inputs 4.
+ * Replicated across TP ranks without SP: both block inputs, both dropout
+ * masks and the norm inputs = 10; everything else is split by t.
+ * Generalised: K and V scale by g/a (GQA); a GLU MLP stores its 2F-wide first
+ * linear output and F-wide activation output, 6·F/h instead of 4·F/h
+ * (Megatron's report_theoretical_memory uses 18 + 4·F/h for every MLP, which
+ * understates SwiGLU); a MoE layer stores that for k routed experts plus the
+ * shared ones, plus the k permuted copies of its input (2k); MLA adds its
+ * latent vectors.  FlashAttention keeps no s² tensors (Dao et al. 2022).
+ * Context parallelism splits s over c (each rank's scores are (s/c)×s). */
+static double shape_act_layer(const Shape *sh, double s, double b, int t, int c, bool sp,
+                              Recompute r, bool flash, bool moe_layer)
+{
+    double sl = s / c;
+    double sbh = sl * b * sh->h;
+    double kvr = sh->mla ? 1.0 : sh->g / sh->a;
+    double attn_split = 4.0 + 4.0 * kvr + 2.0 * sh->ew_attn_extra;
+    double actw = sh->glu ? 6.0 : 4.0;
+    double mlp_split = moe_layer
+                           ? sh->k * actw * sh->Fe / sh->h + 2.0 * sh->k + sh->S * actw * sh->Fe / sh->h
+                           : actw * sh->F / sh->h;
+    double rep = 10.0;
+    double core = flash ? 0.0 : 5.0 * sh->a * s / sh->h;
+    if (r == RECOMPUTE_FULL)
+        return 2.0 * sbh / (sp ? t : 1);     /* only the layer input is kept */
+    if (r == RECOMPUTE_SELECTIVE)
+        core = 0.0;                          /* the attention core is recomputed */
+    if (sp)
+        return sbh * (rep + attn_split + mlp_split + core) / t;
+    return sbh * (rep + (attn_split + mlp_split + core) / t);
+}
+
+static double shape_act_avg(const Shape *sh, double s, double b, int t, int c, bool sp,
+                            Recompute r, bool flash)
+{
+    double d = shape_act_layer(sh, s, b, t, c, sp, r, flash, false);
+    if (sh->Lm <= 0)
+        return d;
+    double mo = shape_act_layer(sh, s, b, t, c, sp, r, flash, true);
+    return (sh->Ld * d + sh->Lm * mo) / sh->L;
+}
+
+double train_activation_bytes(const ModelShape *m, double s, double b, int t, int c, bool sp,
+                              Recompute r, bool flash)
+{
+    Shape sh;
+    if (!shape_derive(m, &sh) || !(s > 0) || !(b > 0) || t < 1 || c < 1)
+        return 0;
+    return shape_act_avg(&sh, s, b, t, c, sp, r, flash);
+}
+
+/* ------------------------------------------------------------ environment */
+
+typedef struct {
+    const Plan *p;
+    const Workload *w;
+    const Accelerator *a;
+    Shape sh;
+    double s, B;
+    double peak;           /* dense peak at the workload's precision */
+    double peak16;         /* bf16 peak: attention core */
+    double gemm_scale;     /* FP8_GEMM_FACTOR for fp8/fp4, else 1 */
+    double hbm_cap;        /* usable bytes */
+    double hbm_bw;         /* catalog, or estimated from the peak when absent */
+    double ew_bw;          /* hbm_bw × elementwise_eff */
+    double wb, gb, ob;     /* bytes/param: weights, grads, optimizer */
+    int zero;
+    bool flash;
+    int gpn;               /* GPUs per node */
+    int domain;            /* scale-up domain */
+    double su_bw, su_lat;
+    double so_bw, so_bw_x, so_lat; /* scale-out: within a leaf, crossing it */
+    double leaf_nodes;     /* nodes whose same-rail traffic stays under one leaf */
+    /* candidates */
+    int tc[16], nt;
+    int cc[16], nc;
+    int ec[16], ne;
+    int pc[MAX_CAND], np;
+    int bc[8], nb;
+    int vfix;              /* 0 = search */
+    int rc[3], nr;
+    int spfix;             /* -1 search */
+    double mtbf_gpu_s;
+    double restart_s;
+} Env;
+
+static bool is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
+
+static double env_curve(const Env *e, double x)
+{
+    double y = e->a->gemm_eff.n > 0 ? curve_eval(&e->a->gemm_eff, x) : GEMM_EFF_DEFAULT;
+    if (!(y > 0.01))
+        y = 0.01;
+    if (y > 1)
+        y = 1;
+    return y;
+}
+
+/* Bandwidth and latency of a collective among `n` ranks spaced `stride`
+ * apart in the rank order (TP fastest, then CP, EP, DP, PP — Megatron's
+ * default order): NVLink when the group fits in a scale-up domain and a
+ * node, else the scale-out fabric; crossing a leaf when the group's nodes
+ * outnumber those under one leaf. */
+static void env_link(const Env *e, int n, long long stride, bool rail, double *bw, double *lat)
+{
+    long long span = (long long)n * stride;
+    if (span <= e->gpn && span <= e->domain) {
+        *bw = e->su_bw;
+        *lat = e->su_lat;
+        return;
+    }
+    if (stride < e->gpn && span <= e->domain && e->domain > e->gpn) {
+        /* multi-node NVLink domain (NVL72) */
+        *bw = e->su_bw;
+        *lat = e->su_lat;
+        return;
+    }
+    double nodes = (double)span / e->gpn;
+    bool crosses = !rail || nodes > e->leaf_nodes;
+    *bw = crosses ? e->so_bw_x : e->so_bw;
+    *lat = e->so_lat;
+}
+
+/* ------------------------------------------------------------ memory */
+
+typedef struct {
+    double pd, pe;         /* dense / expert params held by one GPU (first stage) */
+    double pd_last, pe_last;
+} StageParams;
+
+static int stage_layers(const Shape *sh, int p)
+{
+    int L = (int)sh->L;
+    return (L + p - 1) / p;
+}
+
+static void stage_params(const Shape *sh, int t, int p, int e, StageParams *sp)
+{
+    double lps = stage_layers(sh, p);
+    double fd = sh->L > 0 ? sh->Ld / sh->L : 1;
+    double fm = 1 - fd;
+    double dense_layer = (sh->attn_w + sh->norm_w) / t + fd * sh->mlp_w / t +
+                         fm * (sh->shared_w + sh->router_w) / t;
+    double expert_layer = fm * sh->E * sh->expert_w / ((double)t * e);
+    double pd = lps * dense_layer, pe = lps * expert_layer;
+    /* Embedding on the first stage, output head on the last; with tied
+     * embeddings Megatron keeps a copy of the embedding on the last stage. */
+    double head = sh->tied ? sh->emb_w : sh->head_w;
+    double k = sh->wscale;
+    sp->pd = k * (pd + sh->emb_w / t);
+    sp->pe = k * pe;
+    sp->pd_last = k * (pd + head / t + sh->h);
+    sp->pe_last = k * pe;
+    if (p == 1) {
+        sp->pd = k * (pd + (sh->emb_w + sh->head_w) / t + sh->h);
+        sp->pd_last = sp->pd;
+    }
+}
+
+/* Memory of one stage. inflight: micro-batches whose activations it keeps. */
+static void mem_stage(const Env *e, const Layout *l, double pd, double pe, double inflight,
+                      bool last, TrainMemory *m)
+{
+    const Shape *sh = &e->sh;
+    double Dd = (double)l->dp * l->ep * l->cp, De = (double)l->dp * l->cp;
+    int z = e->zero;
+    m->weights = e->wb * (pd / (z >= 3 ? Dd : 1) + pe / (z >= 3 ? De : 1));
+    m->gradients = e->gb * (pd / (z >= 2 ? Dd : 1) + pe / (z >= 2 ? De : 1));
+    m->optimizer = e->ob * (pd / (z >= 1 ? Dd : 1) + pe / (z >= 1 ? De : 1));
+    double lps = stage_layers(sh, l->pp);
+    double act = shape_act_avg(sh, e->s, l->micro_batch, l->tp, l->cp, l->sp, l->recompute,
+                               e->flash);
+    double acts = act * lps * inflight;
+    if (l->recompute == RECOMPUTE_FULL) /* one layer's full working set while recomputing */
+        acts += shape_act_avg(sh, e->s, l->micro_batch, l->tp, l->cp, l->sp, RECOMPUTE_NONE,
+                              e->flash);
+    double sl = e->s / l->cp, bt = l->micro_batch;
+    if (last) /* fp32 logits for the vocab-parallel cross-entropy (Korthikanti §4.3) */
+        acts += 4.0 * sl * bt * sh->V / l->tp;
+    else      /* embedding dropout mask per in-flight micro-batch */
+        acts += sl * bt * sh->h * inflight / (l->sp ? l->tp : 1);
+    m->activations = acts;
+    double other = MEM_FIXED_BYTES +
+                   MEM_FRAG_FRAC * (m->weights + m->gradients + m->optimizer + acts);
+    if (z >= 3) /* ZeRO-3 prefetch: two layers' unsharded 16-bit weights */
+        other += 2.0 * e->wb * (pd + pe) / lps;
+    m->other = other;
+    m->total = m->weights + m->gradients + m->optimizer + m->activations + m->other;
+}
+
+static void env_memory(const Env *e, const Layout *l, TrainMemory *out)
+{
+    StageParams sp;
+    stage_params(&e->sh, l->tp, l->pp, l->ep, &sp);
+    double m = e->B / ((double)l->micro_batch * l->dp * l->ep);
+    double inflight = l->pp < m ? l->pp : m;
+    if (l->vpp > 1) /* interleaved 1F1B: Narayanan et al. 2021 §2.2.2 */
+        inflight *= 1.0 + (l->pp - 1.0) / ((double)l->pp * l->vpp);
+    TrainMemory first, last;
+    mem_stage(e, l, sp.pd, sp.pe, inflight, l->pp == 1, &first);
+    if (l->pp == 1) {
+        *out = first;
+        return;
+    }
+    /* the last stage runs each micro-batch's backward right after its
+     * forward: one micro-batch in flight */
+    mem_stage(e, l, sp.pd_last, sp.pe_last, 1.0, true, &last);
+    *out = first.total >= last.total ? first : last;
+}
+
+/* ------------------------------------------------------------ step time */
+
+typedef struct {
+    StepBreakdown st;
+    double step;
+    double gemm_eff;       /* efficiency applied to the dense GEMMs */
+    double gemm_x;         /* curve abscissa used */
+    double flops_exec;     /* FLOPs executed per GPU per step (incl. recompute) */
+} StepEval;
+
+static double elementwise_fwd_bytes(const Env *e, const Layout *l, double T, bool moe_layer)
+{
+    const Shape *sh = &e->sh;
+    double t = l->tp;
+    /* Per token, 16-bit elements: two norms (read+write h each = 4h),
+     * two residual adds with fused bias-dropout (read 2h, write h, 1-byte
+     * mask ≈ 0.5h each = 7h) — 11h, split by t only with SP (otherwise every
+     * TP rank does it on the full sequence); activation function
+     * (GELU read/write F; SwiGLU read 2F write F), split by t. */
+    double rep = 11.0 * sh->h / (l->sp ? t : 1);
+    double actw = sh->glu ? 3.0 : 2.0;
+    double act = moe_layer ? (sh->k + sh->S) * actw * sh->Fe + 4.0 * sh->k * sh->h
+                           : actw * sh->F;
+    double bytes = 2.0 * T * (rep + act / t);
+    if (!e->flash) /* scale/mask/softmax/dropout over the (s/c)×s scores: ~3 passes */
+        bytes += 2.0 * 3.0 * sh->a * T * e->s / t;
+    return bytes;
+}
+
+/* Per micro-batch, per layer (average over dense/MoE layers), one GPU. */
+typedef struct {
+    double comp;           /* compute incl. recompute, seconds */
+    double fwd;            /* one forward pass (for overlap bounds) */
+    double core;           /* attention core fwd+bwd(+recompute) */
+    double tp;             /* TP collectives */
+    double cp;             /* CP K/V exchange, raw */
+    double ep;             /* EP all-to-alls */
+    double flops;          /* executed FLOPs */
+} LayerCost;
+
+static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost *c, double *x_out,
+                       double *eff_out)
+{
+    const Shape *sh = &e->sh;
+    double t = l->tp;
+    double T = (double)l->micro_batch * e->s / l->cp;    /* tokens on this rank */
+    double x = sh->h / t;
+    if (T < x)
+        x = T;
+    double eff = env_curve(e, x);
+    double dense_w = sh->attn_w + (moe_layer ? sh->shared_w + sh->router_w : sh->mlp_w);
+    double f_dense = 2.0 * T * dense_w / t;
+    double t_gemm = f_dense / (e->peak * eff * e->gemm_scale);
+    double f_exp = 0;
+    if (moe_layer) {
+        f_exp = 2.0 * T * sh->k * sh->expert_w / t;
+        double tok_e = T * sh->k * l->ep / sh->E;       /* tokens per local expert */
+        double xe = sh->Fe / t;
+        if (sh->h / t < xe)
+            xe = sh->h / t;
+        if (tok_e < xe)
+            xe = tok_e;
+        t_gemm += f_exp / (e->peak * env_curve(e, xe) * e->gemm_scale);
+    }
+    double f_core = T * e->s * sh->core_coef / t;
+    double t_core = f_core / (e->peak16 * eff);
+    double t_ew = elementwise_fwd_bytes(e, l, T, moe_layer) / e->ew_bw;
+    double fwd = t_gemm + t_core + t_ew;
+    double passes = 3.0 + (l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0);
+    c->fwd = fwd;
+    c->comp = passes * fwd;
+    c->core = 3.0 * t_core;
+    c->flops = passes * (f_dense + f_exp + f_core);
+    if (l->recompute == RECOMPUTE_SELECTIVE) {
+        c->comp += t_core;
+        c->core += t_core;
+        c->flops += f_core;
+    } else if (l->recompute == RECOMPUTE_FULL) {
+        c->core += t_core;
+    }
+    double fwd_coll = 1.0 + 1.0 + (l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0); /* fwd, bwd, re-fwd */
+    /* TP: per layer 2 all-reduces of s·b·h 16-bit values forward and 2
+     * backward (Megatron-LM, Shoeybi et al. 2019 §3); with SP the same
+     * volume as all-gather + reduce-scatter pairs (Korthikanti §4.2.2). */
+    c->tp = 0;
+    if (l->tp > 1) {
+        double bw, lat;
+        env_link(e, l->tp, 1, false, &bw, &lat);
+        double S = 2.0 * T * sh->h;
+        double one = l->sp ? 2.0 * net_allgather_s(S, l->tp, bw, lat)
+                           : net_allreduce_s(S, l->tp, bw, lat);
+        c->tp = (1.0 - TP_OVERLAP) * 2.0 * fwd_coll * one;
+    }
+    /* CP: all-gather of K/V forward; all-gather + reduce-scatter of dK/dV
+     * backward (Megatron context parallel). */
+    c->cp = 0;
+    if (l->cp > 1) {
+        double bw, lat;
+        env_link(e, l->cp, l->tp, false, &bw, &lat);
+        double kvw = sh->mla ? sh->a * (sh->dqk + sh->dv) / t
+                             : 2.0 * sh->dh * (sh->g / t > 1 ? sh->g / t : 1);
+        double local = 2.0 * T * kvw;
+        double ag = net_allgather_s(local * l->cp, l->cp, bw, lat);
+        c->cp = ag * (3.0 + (l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0));
+    }
+    /* EP: dispatch and combine all-to-alls forward, two more backward
+     * (Lepikhin et al. 2020 GShard; Megatron-Core MoE). */
+    c->ep = 0;
+    if (moe_layer && l->ep > 1) {
+        double bw, lat;
+        env_link(e, l->ep, (long long)l->tp * l->cp, false, &bw, &lat);
+        /* dispatch in the GEMM precision when it is 8-bit or less (DeepSeek-V3
+         * §3.3.2: FP8 dispatch, BF16 combine), combine in 16-bit */
+        double db = precision_bytes(e->w->precision) < 2 ? precision_bytes(e->w->precision) : 2;
+        double tok = T * sh->k * sh->h / (l->sp ? t : 1);
+        double a2a = net_alltoall_s(db * tok, l->ep, bw, lat) + net_alltoall_s(2.0 * tok, l->ep, bw, lat);
+        double ov = e->w->ep_overlap > 0 ? (e->w->ep_overlap < 1 ? e->w->ep_overlap : 1) : EP_OVERLAP;
+        c->ep = (1.0 - ov) * fwd_coll * a2a;
+    }
+    if (x_out)
+        *x_out = x;
+    if (eff_out)
+        *eff_out = eff;
+}
+
+static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
+{
+    const Shape *sh = &e->sh;
+    memset(out, 0, sizeof *out);
+    LayerCost dl = {0}, ml = {0};
+    double x = 0, eff = 0;
+    double fd = sh->Ld / sh->L, fm = sh->Lm / sh->L;
+    if (fd > 0)
+        layer_cost(e, l, false, &dl, &x, &eff);
+    if (fm > 0)
+        layer_cost(e, l, true, &ml, &x, &eff);
+    LayerCost lc = {
+        .comp = fd * dl.comp + fm * ml.comp,
+        .fwd = fd * dl.fwd + fm * ml.fwd,
+        .core = fd * dl.core + fm * ml.core,
+        .tp = fd * dl.tp + fm * ml.tp,
+        .cp = fd * dl.cp + fm * ml.cp,
+        .ep = fm * ml.ep,
+        .flops = fd * dl.flops + fm * ml.flops,
+    };
+    double p = l->pp, v = l->vpp > 0 ? l->vpp : 1;
+    double m = e->B / ((double)l->micro_batch * l->dp * l->ep);
+    double T = (double)l->micro_batch * e->s / l->cp;
+
+    /* Logits on the last stage: 2·T·h·V/t forward, ×3 with backward, plus
+     * the fp32 cross-entropy over T×V/t (read/write ≈ 3 passes of 4 bytes). */
+    double f_log = 2.0 * T * sh->h * sh->V / l->tp;
+    double t_log = 3.0 * f_log / (e->peak * eff * e->gemm_scale) +
+                   3.0 * 4.0 * T * sh->V / l->tp / e->ew_bw;
+
+    /* Heaviest stage: ceil(L/p) layers, or floor(L/p) layers plus the
+     * logits when the planner gives the last stage one layer fewer (Llama 3,
+     * Dubey et al. 2024 §3.3.2). */
+    int L = (int)sh->L, lo = L / l->pp, hi = stage_layers(sh, l->pp);
+    double st_hi = hi * (lc.comp + lc.tp + lc.ep);
+    double st_lo = lo * (lc.comp + lc.tp + lc.ep) + t_log;
+    double layers_h = st_hi >= st_lo ? hi : lo;
+    double logits = st_hi >= st_lo ? 0 : t_log;
+    if (l->pp == 1) {
+        layers_h = L;
+        logits = t_log;
+    }
+    double mb_comp = layers_h * lc.comp + logits;
+    double mb_tp = layers_h * lc.tp;
+    double mb_ep = layers_h * lc.ep;
+    double mb_cp = layers_h * (lc.cp - CP_OVERLAP * lc.core > 0 ? lc.cp - CP_OVERLAP * lc.core : 0);
+
+    StepBreakdown *st = &out->st;
+    st->compute = m * mb_comp;
+    st->tp_comm = m * mb_tp;
+    st->ep_comm = m * mb_ep;
+    st->cp_comm = m * mb_cp;
+    out->flops_exec = m * (layers_h * lc.flops + (logits > 0 || l->pp == 1 ? 3.0 * f_log : 0));
+
+    /* Pipeline: bubble (p−1)/(v·m) of the steady-state time (Narayanan et
+     * al. 2021 §2.2), plus point-to-point sends of s·b·h/t (scatter-gather
+     * with SP) forward and backward per chunk boundary. */
+    if (l->pp > 1) {
+        double mb = mb_comp + mb_tp + mb_ep + mb_cp;
+        double bw, lat;
+        env_link(e, 2, (long long)G / l->pp, true, &bw, &lat);
+        double bytes = 2.0 * T * sh->h / (l->sp ? l->tp : 1);
+        double p2p = net_p2p_s(bytes, bw, lat);
+        st->pp_bubble = (p - 1.0) / v * mb + 2.0 * (v * m + p - 1.0) * p2p;
+    }
+
+    /* Data parallel: gradient reduce-scatter + parameter all-gather
+     * (ZeRO ≥ 1, distributed optimizer) or all-reduce (ZeRO 0) over d·e·c
+     * ranks for dense weights, d·c for experts; overlapped with the last
+     * micro-batch's backward / first forward up to DP_OVERLAP.  ZeRO-3
+     * gathers weights for every micro-batch forward and backward (Rajbhandari
+     * et al. 2020 §5: 1.5× the all-reduce volume), overlapped with compute. */
+    StageParams sp;
+    stage_params(sh, l->tp, l->pp, l->ep, &sp);
+    int Dd = l->dp * l->ep * l->cp, De = l->dp * l->cp;
+    double dp_raw = 0, dp_z3 = 0;
+    for (int part = 0; part < 2; part++) {
+        int n = part == 0 ? Dd : De;
+        double P = part == 0 ? sp.pd : sp.pe;
+        if (n <= 1 || P <= 0)
+            continue;
+        double bw, lat;
+        env_link(e, n, part == 0 ? (long long)l->tp : (long long)l->tp * l->cp * l->ep, true,
+                 &bw, &lat);
+        if (e->zero == 0) {
+            dp_raw += net_allreduce_s(e->gb * P, n, bw, lat);
+        } else if (e->zero <= 2) {
+            dp_raw += net_allgather_s(e->gb * P, n, bw, lat) + net_allgather_s(e->wb * P, n, bw, lat);
+        } else {
+            dp_z3 += m * (2.0 * net_allgather_s(e->wb * P, n, bw, lat)) +
+                     net_allgather_s(e->gb * P, n, bw, lat);
+        }
+    }
+    double bwd_last = layers_h * (lc.comp - lc.fwd);
+    double ov = e->w->dp_sync_after_backward ? 0.0 : DP_OVERLAP;
+    double dp_exp = dp_raw - ov * bwd_last;
+    if (dp_exp < 0)
+        dp_exp = 0;
+    if (dp_z3 > 0) {
+        double z = dp_z3 - ov * st->compute;
+        dp_exp += z > 0 ? z : 0;
+    }
+    st->dp_comm = dp_exp;
+
+    /* Optimizer step: read and write the local shard's weights, grads and
+     * optimizer state once (memory-bound). */
+    double Dd1 = e->zero >= 1 ? Dd : 1, De1 = e->zero >= 1 ? De : 1;
+    double shard = sp.pd / (Dd1 > 0 ? Dd1 : 1) + sp.pe / (De1 > 0 ? De1 : 1);
+    st->other = 2.0 * (e->wb + e->gb + e->ob) * shard / e->ew_bw;
+
+    out->step = st->compute + st->tp_comm + st->pp_bubble + st->dp_comm + st->cp_comm +
+                st->ep_comm + st->other;
+    out->gemm_eff = eff;
+    out->gemm_x = x;
+}
+
+/* ------------------------------------------------------------ search */
+
+typedef struct {
+    bool have;
+    Layout best;
+    double best_s;
+    StepEval best_ev;
+    TrainMemory best_mem;
+    bool have2;
+    Layout second;
+    double second_s;
+    int tried, no_fit, indiv, nmb;
+    bool any_mem;
+    double min_mem;
+    Layout min_mem_layout;
+} Search;
+
+static void search_init(Search *S)
+{
+    memset(S, 0, sizeof *S);
+    S->min_mem = INFINITY;
+}
+
+static void search_offer(Search *S, const Layout *l, const StepEval *ev, const TrainMemory *mem)
+{
+    if (!S->have || ev->step < S->best_s) {
+        if (S->have) {
+            S->have2 = true;
+            S->second = S->best;
+            S->second_s = S->best_s;
+        }
+        S->have = true;
+        S->best = *l;
+        S->best_s = ev->step;
+        S->best_ev = *ev;
+        S->best_mem = *mem;
+    } else if (!S->have2 || ev->step < S->second_s) {
+        S->have2 = true;
+        S->second = *l;
+        S->second_s = ev->step;
+    }
+}
+
+/* Every (v, b, recompute, sp) for one model-parallel shape on G GPUs.
+ * Pruning, each exact: SP is taken when t > 1 unless fixed (same
+ * communication volume as TP all-reduces, less memory and element-wise
+ * work — Korthikanti §4.2.2); for each (v, b) the least recompute that fits
+ * is the fastest, so heavier recompute is not timed; activation memory
+ * grows with b, so once full recompute does not fit, larger b are skipped. */
+static void search_shape(const Env *e, int G, int t, int c, int ep, int p, Search *S)
+{
+    long long mp = (long long)t * c * ep * p;
+    int d = (int)(G / mp);
+    int vlist[8], nv = 0;
+    int lps = stage_layers(&e->sh, p);
+    if (e->vfix > 0) {
+        vlist[nv++] = e->vfix;
+    } else if (p == 1) {
+        vlist[nv++] = 1;
+    } else {
+        /* Megatron needs (L/p) % v == 0; uneven stages (L % p != 0) are
+         * already hand-balanced, so any v up to the stage's layers. */
+        bool even = (int)e->sh.L % p == 0;
+        for (int v = 1; v <= 8 && v <= lps && nv < 8; v++)
+            if (!even || (lps % v) == 0)
+                vlist[nv++] = v;
+    }
+    bool sp = e->spfix >= 0 ? e->spfix == 1 : t > 1;
+    if (t == 1)
+        sp = false;
+    for (int iv = 0; iv < nv; iv++) {
+        int v = vlist[iv];
+        if (v > 1 && (p == 1 || v > lps)) {
+            S->indiv++;
+            continue;
+        }
+        for (int ib = 0; ib < e->nb; ib++) {
+            int b = e->bc[ib];
+            double per = (double)b * d * ep;
+            double mq = e->B / per;
+            if (fabs(mq - floor(mq + 0.5)) > 1e-9 || mq < 1) {
+                S->indiv++;
+                continue;
+            }
+            int m = (int)floor(mq + 0.5);
+            if (m < p || (v > 1 && m % p != 0)) {
+                S->nmb++;
+                continue;
+            }
+            bool fitted = false;
+            for (int ir = 0; ir < e->nr; ir++) {
+                Layout l = {.tp = t, .pp = p, .dp = d, .cp = c, .ep = ep, .vpp = v,
+                            .micro_batch = b, .recompute = (Recompute)e->rc[ir], .sp = sp};
+                S->tried++;
+                TrainMemory mem;
+                env_memory(e, &l, &mem);
+                if (!(mem.total <= e->hbm_cap)) {
+                    S->no_fit++;
+                    if (mem.total < S->min_mem) {
+                        S->min_mem = mem.total;
+                        S->min_mem_layout = l;
+                        S->any_mem = true;
+                    }
+                    continue;
+                }
+                StepEval ev;
+                env_step(e, &l, G, &ev);
+                search_offer(S, &l, &ev, &mem);
+                fitted = true;
+                break;
+            }
+            if (!fitted && e->bc[e->nb - 1] != b)
+                break; /* larger micro-batches need more memory still */
+        }
+    }
+}
+
+static bool shape_ok(int G, int t, int c, int ep, int p, Search *S)
+{
+    long long mp = (long long)t * c * ep * p;
+    if (mp > G || G % mp != 0) {
+        if (S)
+            S->indiv++;
+        return false;
+    }
+    return true;
+}
+
+static void search_gpus(const Env *e, int G, Search *S)
+{
+    for (int it = 0; it < e->nt; it++)
+        for (int ic = 0; ic < e->nc; ic++)
+            for (int ie = 0; ie < e->ne; ie++)
+                for (int ip = 0; ip < e->np; ip++) {
+                    int t = e->tc[it], c = e->cc[ic], ep = e->ec[ie], p = e->pc[ip];
+                    if (!shape_ok(G, t, c, ep, p, S))
+                        continue;
+                    search_shape(e, G, t, c, ep, p, S);
+                }
+}
+
+/* ------------------------------------------------------------ failures */
+
+double train_young_interval_s(double delta_s, double mtbf_s)
+{
+    if (!(delta_s > 0) || !(mtbf_s > 0))
+        return 0;
+    return sqrt(2.0 * delta_s * mtbf_s); /* Young 1974 */
+}
+
+double train_daly_interval_s(double delta_s, double mtbf_s)
+{
+    if (!(delta_s > 0) || !(mtbf_s > 0))
+        return 0;
+    if (delta_s >= 2.0 * mtbf_s)
+        return mtbf_s; /* Daly 2006 eq. 37 */
+    double r = delta_s / (2.0 * mtbf_s);
+    return sqrt(2.0 * delta_s * mtbf_s) * (1.0 + sqrt(r) / 3.0 + r / 9.0) - delta_s;
+}
+
+double train_goodput(double delta_s, double interval_s, double restart_s, double mtbf_s)
+{
+    if (!(interval_s > 0) || !(mtbf_s > 0))
+        return 0;
+    double g = 1.0 - delta_s / interval_s - (interval_s / 2.0 + restart_s) / mtbf_s;
+    if (!(g > 0))
+        return 0;
+    return g > 1 ? 1 : g;
+}
+
+typedef struct {
+    double bytes, write_s, write_Bps, interval_s, mtbf_s, goodput;
+    bool daly;
+} Ckpt;
+
+static void env_checkpoint(const Env *e, const Catalog *cat, int G, Ckpt *k)
+{
+    const Plan *p = e->p;
+    memset(k, 0, sizeof *k);
+    k->bytes = e->sh.total * CKPT_BYTES_PER_PARAM;
+    if (p->storage.checkpoint_stall_s > 0) {
+        k->write_s = p->storage.checkpoint_stall_s;
+    } else {
+        double per = cat && cat->costs.gpudirect_read_bw_per_gpu > 0
+                         ? cat->costs.gpudirect_read_bw_per_gpu
+                         : STORAGE_BW_PER_GPU_DEFAULT;
+        k->write_s = k->bytes / (per * G);
+    }
+    k->write_Bps = k->write_s > 0 ? k->bytes / k->write_s : 0;
+    k->mtbf_s = e->mtbf_gpu_s / G;
+    if (e->w->checkpoint_interval_s > 0) {
+        k->interval_s = e->w->checkpoint_interval_s;
+    } else if (k->write_s < 0.01 * k->mtbf_s) {
+        k->interval_s = train_young_interval_s(k->write_s, k->mtbf_s);
+    } else {
+        k->interval_s = train_daly_interval_s(k->write_s, k->mtbf_s);
+        k->daly = true;
+    }
+    k->goodput = train_goodput(k->write_s, k->interval_s, e->restart_s, k->mtbf_s);
+}
+
+/* ------------------------------------------------------------ set-up */
+
+static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator *a,
+                     const Catalog *cat, char *err, size_t errlen)
+{
+    memset(e, 0, sizeof *e);
+    e->p = p;
+    e->w = w;
+    e->a = a;
+    if (!shape_derive(&w->model, &e->sh)) {
+        snprintf(err, errlen, "model shape needs layers, hidden and heads > 0");
+        return false;
+    }
+    const Shape *sh = &e->sh;
+    e->s = w->seq_len;
+    e->B = w->global_batch;
+    int prec = (w->precision >= 0 && w->precision < PREC_COUNT) ? (int)w->precision : PREC_BF16;
+    e->peak16 = a->peak_flops[PREC_BF16] > 0 ? a->peak_flops[PREC_BF16] : a->peak_flops[PREC_FP16];
+    e->peak = a->peak_flops[prec];
+    if (!(e->peak > 0))
+        e->peak = e->peak16;
+    if (!(e->peak16 > 0))
+        e->peak16 = e->peak;
+    if (!(e->peak > 0)) {
+        snprintf(err, errlen, "%s has no peak FLOP/s in the catalog", a->id);
+        return false;
+    }
+    e->gemm_scale = (prec == PREC_FP8 || prec == PREC_FP4) && a->peak_flops[prec] > 0
+                        ? FP8_GEMM_FACTOR : 1.0;
+    double usable = a->hbm_usable_frac > 0 ? a->hbm_usable_frac : HBM_USABLE_DEFAULT;
+    e->hbm_cap = a->hbm_bytes * usable;
+    double ew = a->elementwise_eff > 0 ? a->elementwise_eff : EW_EFF_DEFAULT;
+    e->hbm_bw = a->hbm_bw;
+    if (!(e->hbm_bw > 0)) /* not in the catalog: H100's FLOP:byte ratio, ≈295 (§6) */
+        e->hbm_bw = e->peak16 / HBM_FLOP_PER_BYTE_DEFAULT;
+    e->ew_bw = e->hbm_bw * ew;
+    if (!(e->ew_bw > 0) || !(e->hbm_cap > 0)) {
+        snprintf(err, errlen, "%s has no HBM size or bandwidth in the catalog", a->id);
+        return false;
+    }
+    double K = w->optimizer_bytes_per_param > 0 ? w->optimizer_bytes_per_param : 16;
+    /* 16-bit weights and grads + fp32 optimizer state; K ≥ 18 means fp32
+     * gradient accumulation (Megatron main_grad), fp32 training 4-byte
+     * weights and grads. */
+    if (prec == PREC_FP32) {
+        e->wb = 4;
+        e->gb = 4;
+    } else {
+        e->wb = 2;
+        e->gb = K >= 18 ? 4 : 2;
+    }
+    e->ob = K - e->wb - e->gb;
+    if (e->ob < 0) {
+        e->ob = 0;
+        e->gb = K - e->wb > 0 ? K - e->wb : 0;
+    }
+    e->zero = w->zero < 0 ? 0 : (w->zero > 3 ? 3 : w->zero);
+    e->flash = w->flash_attention;
+    e->gpn = a->gpus_per_node > 0 ? a->gpus_per_node : 8;
+    e->domain = a->scaleup_domain > 0 ? a->scaleup_domain : e->gpn;
+    e->su_bw = net_scaleup_bw(a);
+    e->su_lat = a->scaleup_latency_s > 0 ? a->scaleup_latency_s : SCALEUP_LAT_DEFAULT;
+    if (!(e->su_bw > 0))
+        e->su_bw = net_scaleout_bw(p, a, false);
+    e->so_bw = net_scaleout_bw(p, a, false);
+    e->so_bw_x = net_scaleout_bw(p, a, true);
+    e->so_lat = NET_SCALEOUT_LATENCY_S;
+    if (!(e->so_bw > 0)) { /* no NIC figure anywhere: 400 Gb/s per GPU */
+        e->so_bw = 400e9 / 8 * NET_SCALEOUT_EFF;
+        e->so_bw_x = e->so_bw;
+    }
+    if (!(e->su_bw > 0))
+        e->su_bw = e->so_bw;
+    /* A leaf has switch_ports/2 downlinks: rail-optimized, one GPU of each of
+     * that many nodes; fat-tree, that many GPUs. */
+    double down = p->network.switch_ports > 1 ? p->network.switch_ports / 2.0 : 32.0;
+    e->leaf_nodes = p->network.topology == TOPO_RAIL_OPTIMIZED ? down : down / e->gpn;
+    if (e->leaf_nodes < 1)
+        e->leaf_nodes = 1;
+    double mtbf_h = p->tenancy.mtbf_gpu_h > 0 ? p->tenancy.mtbf_gpu_h
+                    : (cat && cat->costs.mtbf_gpu_hours_default > 0
+                           ? cat->costs.mtbf_gpu_hours_default : MTBF_GPU_H_DEFAULT);
+    e->mtbf_gpu_s = mtbf_h * 3600.0;
+    e->restart_s = p->tenancy.restore_s > 0 ? p->tenancy.restore_s : 0;
+
+    /* candidates */
+    const ParallelSpec *ps = &w->parallel;
+    int heads = (int)sh->a, kvh = (int)sh->g;
+    if (ps->tp > 0) {
+        e->tc[e->nt++] = ps->tp;
+    } else {
+        for (int t = 1; t <= e->domain && t <= heads && e->nt < 16; t *= 2) {
+            if (heads % t != 0)
+                continue;
+            if (!sh->mla && kvh % t != 0 && t % kvh != 0)
+                continue;
+            e->tc[e->nt++] = t;
+        }
+    }
+    if (ps->cp > 0) {
+        e->cc[e->nc++] = ps->cp;
+    } else {
+        e->cc[e->nc++] = 1;
+        /* Megatron CP needs s divisible by 2c (load-balanced causal chunks);
+         * below ~1K tokens per rank the exchange cannot be hidden. */
+        for (int c = 2; c <= 64 && e->nc < 16; c *= 2)
+            if (w->seq_len % (2 * c) == 0 && w->seq_len / c >= 1024)
+                e->cc[e->nc++] = c;
+    }
+    if (!sh->moe) {
+        e->ec[e->ne++] = 1;
+    } else if (ps->ep > 0) {
+        e->ec[e->ne++] = ps->ep;
+    } else {
+        for (int x = 1; x <= (int)sh->E && e->ne < 16; x *= 2)
+            if ((int)sh->E % x == 0)
+                e->ec[e->ne++] = x;
+    }
+    int L = (int)sh->L;
+    if (ps->pp > 0) {
+        e->pc[e->np++] = ps->pp;
+    } else {
+        /* divisors of L, and powers of two (uneven stages, as Llama 3 ran
+         * 126 layers on 16 stages), up to 128 stages */
+        for (int x = 1; x <= L && x <= 128 && e->np < MAX_CAND; x++)
+            if (L % x == 0 || is_pow2(x))
+                e->pc[e->np++] = x;
+    }
+    if (w->micro_batch > 0) {
+        e->bc[e->nb++] = w->micro_batch;
+    } else {
+        for (int b = 1; b <= 16; b *= 2)
+            e->bc[e->nb++] = b;
+    }
+    e->vfix = ps->vpp > 0 ? ps->vpp : 0;
+    if (w->recompute == RECOMPUTE_AUTO) {
+        e->rc[e->nr++] = RECOMPUTE_NONE;
+        if (!e->flash) /* with FlashAttention selective saves nothing */
+            e->rc[e->nr++] = RECOMPUTE_SELECTIVE;
+        e->rc[e->nr++] = RECOMPUTE_FULL;
+    } else {
+        e->rc[e->nr++] = w->recompute;
+    }
+    e->spfix = ps->sp;
+    return true;
+}
+
+/* Validates the fixed parts of the layout; false with a reason. */
+static bool env_check_fixed(const Env *e, char *err, size_t errlen)
+{
+    const Shape *sh = &e->sh;
+    const ParallelSpec *ps = &e->w->parallel;
+    int heads = (int)sh->a, kvh = (int)sh->g, L = (int)sh->L;
+    if (ps->tp > 0 && (heads % ps->tp != 0 ||
+                       (!sh->mla && kvh % ps->tp != 0 && ps->tp % kvh != 0))) {
+        snprintf(err, errlen, "tp=%d does not divide %d heads / %d KV heads", ps->tp, heads, kvh);
+        return false;
+    }
+    if (ps->pp > L) {
+        snprintf(err, errlen, "pp=%d exceeds the %d layers", ps->pp, L);
+        return false;
+    }
+    if (ps->ep > 1 && (!sh->moe || (int)sh->E % ps->ep != 0)) {
+        snprintf(err, errlen, "ep=%d needs a MoE model whose experts it divides", ps->ep);
+        return false;
+    }
+    if (ps->cp > 1 && e->w->seq_len % ps->cp != 0) {
+        snprintf(err, errlen, "cp=%d does not divide seq_len %d", ps->cp, e->w->seq_len);
+        return false;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------ results */
+
+typedef struct {
+    int G;
+    Search S;
+    Ckpt ck;
+    double tokens_per_s;
+    double days;
+} Sized;
+
+static void sized_eval(const Env *e, const Catalog *cat, int G, Sized *z)
+{
+    memset(z, 0, sizeof *z);
+    z->G = G;
+    search_init(&z->S);
+    search_gpus(e, G, &z->S);
+    if (!z->S.have)
+        return;
+    env_checkpoint(e, cat, G, &z->ck);
+    double step = z->S.best_s;
+    if (e->w->mfu > 0)
+        step = shape_flops(&e->sh, e->B, e->s) / (G * e->peak * e->w->mfu);
+    z->tokens_per_s = step > 0 ? e->B * e->s / step : 0;
+    double gp = z->ck.goodput;
+    z->days = (z->tokens_per_s > 0 && gp > 0) ? e->w->tokens / (z->tokens_per_s * gp) / 86400.0
+                                              : INFINITY;
+}
+
+/* Days of the best (v, b, r) for one shape on G GPUs; INFINITY if none. */
+static double shape_days(const Env *e, const Catalog *cat, int G, int t, int c, int ep, int p)
+{
+    Search S;
+    search_init(&S);
+    search_shape(e, G, t, c, ep, p, &S);
+    if (!S.have)
+        return INFINITY;
+    Ckpt ck;
+    env_checkpoint(e, cat, G, &ck);
+    double step = S.best_s;
+    if (e->w->mfu > 0)
+        step = shape_flops(&e->sh, e->B, e->s) / (G * e->peak * e->w->mfu);
+    double tps = e->B * e->s / step;
+    if (!(tps > 0) || !(ck.goodput > 0))
+        return INFINITY;
+    return e->w->tokens / (tps * ck.goodput) / 86400.0;
+}
+
+/* Smallest GPU count (a multiple of a node) whose best layout meets
+ * target_days.  For each model-parallel shape (t, c, e, p) the GPU counts
+ * it allows are t·c·e·p·d with d dividing B/e; days fall with d for a fixed
+ * shape (more replicas, same per-replica work; the bubble share and DP
+ * traffic grow slowly), so a binary search over those d finds the shape's
+ * smallest count; the answer is the minimum over shapes, and counts at or
+ * above the best so far are not searched.  Where the days are not monotone
+ * in d (large DP groups crossing leaves, shrinking goodput) the binary
+ * search can return a count slightly above the true minimum, never one that
+ * misses the target: the final count is re-evaluated with a full search. */
+static int size_for_target(const Env *e, const Catalog *cat, double target, double *fastest,
+                           int *fastest_G)
+{
+    int best = 0;
+    *fastest = INFINITY;
+    *fastest_G = 0;
+    int dl[512];
+    for (int ie = 0; ie < e->ne; ie++) {
+        int ep = e->ec[ie];
+        double Be = e->B / ep;
+        if (fabs(Be - floor(Be)) > 1e-9 || Be < 1)
+            continue;
+        long long Bi = (long long)Be;
+        /* divisors of B/e, ascending */
+        int n = 0, hi[256], nh = 0;
+        for (long long x = 1; x * x <= Bi && n < 256; x++) {
+            if (Bi % x)
+                continue;
+            dl[n++] = (int)x;
+            if (x * x != Bi && nh < 256)
+                hi[nh++] = (int)(Bi / x);
+        }
+        for (int i = nh - 1; i >= 0 && n < 512; i--)
+            dl[n++] = hi[i];
+        for (int it = 0; it < e->nt; it++)
+            for (int ic = 0; ic < e->nc; ic++)
+                for (int ip = 0; ip < e->np; ip++) {
+                    int t = e->tc[it], c = e->cc[ic], p = e->pc[ip];
+                    long long mp = (long long)t * c * ep * p;
+                    /* admissible d: whole nodes, below the best so far */
+                    int cand[512], nc = 0;
+                    for (int i = 0; i < n; i++) {
+                        long long G = mp * dl[i];
+                        if (G > MAX_GPUS || (best > 0 && G >= best) ||
+                            (long long)dl[i] * ep * p > (long long)e->B)
+                            break; /* m = B/(b·d·e) ≥ p needs d·e·p ≤ B */
+                        if (G % e->gpn == 0)
+                            cand[nc++] = (int)G;
+                    }
+                    if (nc == 0)
+                        continue;
+                    double top = shape_days(e, cat, cand[nc - 1], t, c, ep, p);
+                    if (top < *fastest) {
+                        *fastest = top;
+                        *fastest_G = cand[nc - 1];
+                    }
+                    if (!(top <= target))
+                        continue;
+                    int lo = 0, hiI = nc - 1;
+                    while (lo < hiI) {
+                        int mid = (lo + hiI) / 2;
+                        if (shape_days(e, cat, cand[mid], t, c, ep, p) <= target)
+                            hiI = mid;
+                        else
+                            lo = mid + 1;
+                    }
+                    if (best == 0 || cand[lo] < best)
+                        best = cand[lo];
+                }
+    }
+    return best;
+}
+
+static const char *recompute_name(Recompute r)
+{
+    switch (r) {
+    case RECOMPUTE_NONE: return "none";
+    case RECOMPUTE_SELECTIVE: return "selective";
+    case RECOMPUTE_FULL: return "full";
+    default: return "auto";
+    }
+}
+
+static void fail(WorkloadResult *wr, const char *fmt, const char *a, double x, double y)
+{
+    wr->ok = false;
+    snprintf(wr->error, sizeof wr->error, fmt, a, x, y);
+}
+
+bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Catalog *c,
+                WorkloadResult *wr, PlanResult *r)
+{
+    TrainResult *tr = &wr->train;
+    memset(tr, 0, sizeof *tr);
+    wr->ok = false;
+    wr->error[0] = '\0';
+    if (!p || !w || !a) {
+        snprintf(wr->error, sizeof wr->error, "internal: missing plan, workload or accelerator");
+        return false;
+    }
+    if (!(w->tokens > 0)) {
+        snprintf(wr->error, sizeof wr->error, "training tokens must be positive (got %g)",
+                 w->tokens);
+        return false;
+    }
+    if (w->seq_len <= 0 || w->global_batch <= 0) {
+        snprintf(wr->error, sizeof wr->error,
+                 "seq_len and global_batch must be positive (got %d, %d)", w->seq_len,
+                 w->global_batch);
+        return false;
+    }
+    if (w->gpus <= 0 && !(w->target_days > 0)) {
+        snprintf(wr->error, sizeof wr->error, "give either gpus or target_days");
+        return false;
+    }
+    if (w->gpus < 0 || w->mfu < 0 || w->mfu > 1) {
+        snprintf(wr->error, sizeof wr->error, "gpus must be ≥ 0 and mfu within 0–1");
+        return false;
+    }
+    Env e;
+    if (!env_init(&e, p, w, a, c, wr->error, sizeof wr->error) ||
+        !env_check_fixed(&e, wr->error, sizeof wr->error))
+        return false;
+    tr->params = e.sh.total;
+    tr->active_params = e.sh.active;
+    tr->flops_per_step = shape_flops(&e.sh, e.B, e.s);
+    tr->flops_total = tr->flops_per_step / (e.B * e.s) * w->tokens;
+    tr->hbm_bytes = e.hbm_cap;
+
+    int G = w->gpus;
+    bool sized = false;
+    if (G <= 0) {
+        double fastest;
+        int fastest_G;
+        G = size_for_target(&e, c, w->target_days, &fastest, &fastest_G);
+        sized = true;
+        if (G <= 0) {
+            if (fastest_G > 0)
+                snprintf(wr->error, sizeof wr->error,
+                         "cannot finish %.3g tokens in %.3g days on %s: fastest found is "
+                         "%.1f days on %d GPUs (batch %d limits data parallelism; failures "
+                         "grow with size)", w->tokens, w->target_days, a->id, fastest,
+                         fastest_G, w->global_batch);
+            else
+                snprintf(wr->error, sizeof wr->error,
+                         "no layout of %s fits in %.1f GiB of %s or divides global batch %d "
+                         "at any size", w->name, e.hbm_cap / GIB, a->id, w->global_batch);
+            return false;
+        }
+    }
+    Sized z;
+    sized_eval(&e, c, G, &z);
+    Search *S = &z.S;
+    tr->gpus = G;
+    tr->layouts_tried = S->tried;
+    tr->rejected_no_fit = S->no_fit;
+    tr->rejected_indivisible = S->indiv;
+    tr->rejected_microbatches = S->nmb;
+    if (!S->have) {
+        if (S->any_mem) {
+            const Layout *l = &S->min_mem_layout;
+            snprintf(wr->error, sizeof wr->error,
+                     "no layout fits on %d × %s: best needs %.1f GiB per GPU "
+                     "(tp=%d pp=%d cp=%d ep=%d dp=%d mb=%d recompute=%s) vs %.1f GiB usable",
+                     G, a->id, S->min_mem / GIB, l->tp, l->pp, l->cp, l->ep, l->dp,
+                     l->micro_batch, recompute_name(l->recompute), e.hbm_cap / GIB);
+            tr->hbm_bytes = e.hbm_cap;
+        } else {
+            snprintf(wr->error, sizeof wr->error,
+                     "no layout divides: global batch %d over micro-batch × data parallel "
+                     "with ≥ pp micro-batches on %d GPUs (tried %d shapes)",
+                     w->global_batch, G, S->indiv + S->nmb);
+        }
+        return false;
+    }
+    tr->layout = S->best;
+    tr->mem = S->best_mem;
+    tr->fits = true;
+    tr->step = S->best_ev.st;
+    tr->step_s = S->best_s;
+    if (S->have2) {
+        tr->has_runner_up = true;
+        tr->runner_up = S->second;
+        tr->runner_up_step_s = S->second_s;
+    }
+    if (w->mfu > 0) {
+        double step = tr->flops_per_step / (G * e.peak * w->mfu);
+        memset(&tr->step, 0, sizeof tr->step);
+        tr->step.compute = step;
+        tr->step_s = step;
+    }
+    tr->mfu = tr->flops_per_step / (tr->step_s * G * e.peak);
+    tr->tokens_per_s = z.tokens_per_s;
+    tr->checkpoint_bytes = z.ck.bytes;
+    tr->checkpoint_write_s = z.ck.write_s;
+    tr->checkpoint_interval_s = z.ck.interval_s;
+    tr->job_mtbf_s = z.ck.mtbf_s;
+    tr->goodput = z.ck.goodput;
+    tr->checkpoint_write_Bps = z.ck.write_Bps;
+    /* Megatron reads token ids on the first pipeline stage (inputs) and the
+     * last (labels), TP/CP rank 0 broadcasting: re-read factor 2 with
+     * pipeline parallelism, 1 without. */
+    double reread = tr->layout.pp > 1 ? 2.0 : 1.0;
+    tr->dataset_read_Bps = tr->tokens_per_s * TOKEN_BYTES * reread;
+    if (!(z.ck.goodput > 0.05)) {
+        fail(wr, "failures dominate on %s: job MTBF %.2g h leaves goodput %.2g",
+             a->id, z.ck.mtbf_s / 3600.0, z.ck.goodput);
+        tr->train_days = 0;
+        return false;
+    }
+    tr->train_days = z.days;
+    tr->gpu_hours = G * z.days * 24.0;
+    if (!isfinite(tr->train_days) || !isfinite(tr->step_s) || !(tr->step_s > 0)) {
+        snprintf(wr->error, sizeof wr->error, "step time could not be computed");
+        return false;
+    }
+    wr->ok = true;
+
+    if (r) {
+        const char *sc = w->name;
+        const Layout *l = &tr->layout;
+        result_assume(r, sc, "GEMM efficiency %.2f at x=min(h/t, b·s/c)=%.0f (%s curve, catalog "
+                      "efficiency.yaml)%s", S->best_ev.gemm_eff, S->best_ev.gemm_x, a->id,
+                      e.gemm_scale < 1 ? "; FP8 GEMMs at 0.75 of that" : "");
+        result_assume(r, sc, "element-wise work at %.0f%% of %.2f TB/s HBM; TP comm not "
+                      "overlapped, DP %.0f%% / CP %.0f%% overlapped, EP all-to-all exposed",
+                      100.0 * e.ew_bw / e.hbm_bw, e.hbm_bw / 1e12, 100 * DP_OVERLAP,
+                      100 * CP_OVERLAP);
+        result_assume(r, sc, "memory: + %.0f GiB CUDA context/workspaces + %.0f%% allocator "
+                      "fragmentation; usable HBM %.1f GiB", MEM_FIXED_BYTES / GIB,
+                      100 * MEM_FRAG_FRAC, e.hbm_cap / GIB);
+        result_assume(r, sc, "links: NVLink %.0f GB/s per GPU achieved, scale-out %.1f GB/s "
+                      "(%.0f%% of line rate)", e.su_bw / 1e9, e.so_bw / 1e9,
+                      100 * NET_SCALEOUT_EFF);
+        result_assume(r, sc, "MTBF %.0f GPU-hours → job MTBF %.2f h; checkpoint %.2f TB "
+                      "written in %.0f s every %.0f min (%s); restart %.0f s; goodput %.1f%%",
+                      e.mtbf_gpu_s / 3600, z.ck.mtbf_s / 3600, z.ck.bytes / 1e12, z.ck.write_s,
+                      z.ck.interval_s / 60,
+                      w->checkpoint_interval_s > 0 ? "plan" : (z.ck.daly ? "Daly" : "Young"),
+                      e.restart_s, 100 * z.ck.goodput);
+        result_assume(r, sc, "dataset read: %.0f bytes per token × re-read factor %.0f "
+                      "(first and last pipeline stage read)", TOKEN_BYTES, reread);
+        if (w->mfu > 0)
+            result_assume(r, sc, "MFU fixed at %.1f%% by the plan (replaces the modelled "
+                          "efficiency; layout only checked for memory)", 100 * w->mfu);
+        if (l->pp > 1 && (int)e.sh.L % l->pp != 0)
+            result_assume(r, sc, "uneven pipeline: %d layers on %d stages (heaviest stage "
+                          "%d layers)", (int)e.sh.L, l->pp, stage_layers(&e.sh, l->pp));
+        if (!(a->hbm_bw > 0))
+            result_assume(r, sc, "%s HBM bandwidth not in the catalog: estimated %.2f TB/s "
+                          "(peak / %.0f)", a->id, e.hbm_bw / 1e12, HBM_FLOP_PER_BYTE_DEFAULT);
+        if (w->ep_overlap > 0)
+            result_assume(r, sc, "%.0f%% of the MoE all-to-alls hidden under compute (plan)",
+                          100 * (w->ep_overlap < 1 ? w->ep_overlap : 1));
+        if (w->dp_sync_after_backward)
+            result_assume(r, sc, "DP gradient sync after the backward pass (not overlapped)");
+        if (w->precision == PREC_FP8 && !(a->peak_flops[PREC_FP8] > 0))
+            result_warn(r, "%s: %s has no FP8; timed at BF16", w->name, a->id);
+        if (sized && w->target_days > 0)
+            result_assume(r, sc, "sized to %d GPUs for %.3g days (smallest whole-node count "
+                          "found)", G, w->target_days);
+        if (!sized && w->target_days > 0 && tr->train_days > w->target_days)
+            result_warn(r, "%s: %.1f days on %d GPUs misses the %.3g-day target", w->name,
+                        tr->train_days, G, w->target_days);
+    }
+    return true;
+}
+
+/* Public memory entry point (tests, views). */
+bool train_memory(const Workload *w, const Accelerator *a, const Layout *l, TrainMemory *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!w || !a || !l || l->tp < 1 || l->pp < 1 || l->dp < 1 || l->cp < 1 || l->ep < 1 ||
+        l->micro_batch < 1)
+        return false;
+    Plan p;
+    plan_init(&p);
+    Env e;
+    char err[PLAN_TEXT_LEN];
+    if (!env_init(&e, &p, w, a, NULL, err, sizeof err))
+        return false;
+    Layout ll = *l;
+    if (ll.vpp < 1)
+        ll.vpp = 1;
+    if (ll.recompute == RECOMPUTE_AUTO)
+        ll.recompute = RECOMPUTE_NONE;
+    env_memory(&e, &ll, out);
+    return true;
+}

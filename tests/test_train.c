@@ -1,0 +1,769 @@
+/* tests/test_train.c — the training sizing model (model/train.c).
+ *
+ * Exact checks where the math is exact (parameter counts, Megatron's FLOP
+ * formula, ZeRO memory, Korthikanti et al. 2022 Table 2 activations, Young's
+ * interval), then calibration against published runs on the SHIPPED catalog
+ * (data/catalog, incl. efficiency.yaml), each with its source and a stated
+ * tolerance, then the layout search, GPU sizing and error paths. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog_yaml.h"
+#include "check_main.h"
+#include "plan.h"
+#include "presets.h"
+#include "train.h"
+
+#define GIB 1073741824.0
+
+static Catalog cat;
+static bool cat_loaded;
+
+static void load_catalog(void)
+{
+    if (cat_loaded)
+        return;
+    char dir[4096];
+    const char *dd = getenv("GPUPLAN_DATADIR");
+    if (dd && *dd)
+        snprintf(dir, sizeof dir, "%s/catalog", dd);
+    else
+        snprintf(dir, sizeof dir, "%s/data/catalog", GPUPLAN_SRCDIR);
+    Diag d;
+    memset(&d, 0, sizeof d);
+    memset(&cat, 0, sizeof cat);
+    int rc = catalog_load(&cat, dir, NULL, &d);
+    char buf[512];
+    ck_assert_msg(rc == 0, "catalog: %s", diag_format(&d, buf, sizeof buf));
+    cat_loaded = true;
+}
+
+static const Accelerator *acc(const char *id)
+{
+    load_catalog();
+    const Accelerator *a = catalog_find_accelerator(&cat, id);
+    ck_assert_msg(a != NULL, "no %s in the shipped catalog", id);
+    return a;
+}
+
+static double rel(double got, double want) { return fabs(got - want) / fabs(want); }
+
+/* GPT-style shape as in Megatron's papers: F = 4h, GELU, tied embeddings. */
+static ModelShape gpt(int layers, int hidden, int heads, int vocab)
+{
+    ModelShape m;
+    memset(&m, 0, sizeof m);
+    m.layers = layers;
+    m.hidden = hidden;
+    m.heads = heads;
+    m.kv_heads = heads;
+    m.ffn_hidden = 4 * hidden;
+    m.vocab = vocab;
+    m.glu = false;
+    m.tied_embeddings = true;
+    m.experts = 1;
+    m.experts_per_token = 1;
+    return m;
+}
+
+/* Llama 3.1 405B (Dubey et al. 2024, Table 3; config.json). */
+static ModelShape llama405(void)
+{
+    ModelShape m;
+    memset(&m, 0, sizeof m);
+    m.layers = 126;
+    m.hidden = 16384;
+    m.ffn_hidden = 53248;
+    m.heads = 128;
+    m.kv_heads = 8;
+    m.vocab = 128256;
+    m.glu = true;
+    m.experts = 1;
+    m.experts_per_token = 1;
+    return m;
+}
+
+/* DeepSeek-V3 (deepseek-ai/DeepSeek-V3 config.json). */
+static ModelShape deepseek_v3(void)
+{
+    ModelShape m;
+    memset(&m, 0, sizeof m);
+    m.layers = 61;
+    m.hidden = 7168;
+    m.ffn_hidden = 18432;
+    m.heads = 128;
+    m.kv_heads = 128;
+    m.vocab = 129280;
+    m.glu = true;
+    m.experts = 256;
+    m.experts_per_token = 8;
+    m.shared_experts = 1;
+    m.expert_ffn_hidden = 2048;
+    m.dense_layers = 3;
+    m.q_lora_rank = 1536;
+    m.kv_lora_rank = 512;
+    m.qk_rope_head_dim = 64;
+    m.qk_nope_head_dim = 128;
+    m.v_head_dim = 128;
+    return m;
+}
+
+static Workload training(ModelShape m, int seq, int batch, double tokens)
+{
+    Workload w;
+    workload_init(&w, WL_TRAINING);
+    snprintf(w.name, sizeof w.name, "t");
+    w.model = m;
+    w.seq_len = seq;
+    w.global_batch = batch;
+    w.tokens = tokens;
+    return w;
+}
+
+static bool finite_result(const TrainResult *t)
+{
+    const double v[] = {t->params, t->active_params, t->flops_per_step, t->flops_total,
+                        t->mem.weights, t->mem.gradients, t->mem.optimizer, t->mem.activations,
+                        t->mem.other, t->mem.total, t->hbm_bytes, t->step_s, t->step.compute,
+                        t->step.tp_comm, t->step.pp_bubble, t->step.dp_comm, t->step.cp_comm,
+                        t->step.ep_comm, t->step.other, t->mfu, t->tokens_per_s, t->train_days,
+                        t->gpu_hours, t->checkpoint_bytes, t->checkpoint_write_s,
+                        t->checkpoint_interval_s, t->job_mtbf_s, t->goodput,
+                        t->dataset_read_Bps, t->checkpoint_write_Bps, t->runner_up_step_s};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (!isfinite(v[i]))
+            return false;
+    return true;
+}
+
+/* Runs train_size on a heap PlanResult; the caller frees *out. */
+static bool size(const Plan *p, const Workload *w, const Accelerator *a, PlanResult **out)
+{
+    PlanResult *r = calloc(1, sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    bool ok = train_size(p, w, a, &cat, &r->workloads[0], r);
+    ck_assert_msg(finite_result(&r->workloads[0].train), "non-finite number in TrainResult");
+    *out = r;
+    return ok;
+}
+
+/* ------------------------------------------------------------ parameters, FLOPs */
+
+START_TEST(gpt3_params_and_6ND)
+{
+    /* Brown et al. 2020, Table 2.1: 96 layers, d_model 12288, 96 heads,
+     * vocab 50257; 174.6B params; 3.14e23 FLOPs for 300B tokens (Table D.1). */
+    ModelShape m = gpt(96, 12288, 96, 50257);
+    double total, active;
+    train_params(&m, &total, &active);
+    ck_assert_msg(rel(total, 174.6e9) < 0.002, "GPT-3 params %.4g", total);
+    ck_assert(total == active);
+    ck_assert_msg(rel(6.0 * total * 300e9, 3.14e23) < 0.005, "6ND %.4g", 6.0 * total * 300e9);
+}
+END_TEST
+
+START_TEST(llama405_params_and_flops_per_sequence)
+{
+    ModelShape m = llama405();
+    double total, active;
+    train_params(&m, &total, &active);
+    ck_assert_msg(rel(total, 405e9) < 0.01, "405B params %.4g", total);
+    /* NVIDIA DGX Cloud benchmarking recipe: 2.17e16 FLOPs per 8192-token
+     * sequence (SIZING-MODEL.md §1), ±2 %. */
+    double f = train_model_flops(&m, 1, 8192);
+    ck_assert_msg(rel(f, 2.17e16) < 0.02, "405B flops/seq %.4g", f);
+}
+END_TEST
+
+START_TEST(deepseek_v3_total_and_active_params)
+{
+    /* DeepSeek-V3 technical report: 671B total, 37B activated per token
+     * (the 14B multi-token-prediction module is not counted there). */
+    ModelShape m = deepseek_v3();
+    double total, active;
+    train_params(&m, &total, &active);
+    ck_assert_msg(rel(total, 671e9) < 0.01, "DeepSeek-V3 total %.4g", total);
+    ck_assert_msg(rel(active, 37e9) < 0.03, "DeepSeek-V3 active %.4g", active);
+}
+END_TEST
+
+START_TEST(presets_agree_with_inline_shapes)
+{
+    const ModelPreset *p = preset_find("deepseek-v3");
+    if (p) {
+        double a, b, c, d;
+        ModelShape m = deepseek_v3();
+        train_params(&p->shape, &a, &b);
+        train_params(&m, &c, &d);
+        ck_assert(rel(a, c) < 1e-9 && rel(b, d) < 1e-9);
+    }
+    p = preset_find("gpt-3-175b");
+    if (p) {
+        double a, b;
+        train_params(&p->shape, &a, &b);
+        ck_assert_msg(rel(a, 174.6e9) < 0.003, "preset gpt-3-175b %.4g", a);
+    }
+}
+END_TEST
+
+START_TEST(gpt_flops_equal_megatron_formula)
+{
+    /* Narayanan et al. 2021 eq. 3: 72·B·s·L·h²·(1 + s/(6h) + V/(12·L·h)). */
+    ModelShape m = gpt(96, 12288, 96, 51200);
+    double B = 1536, s = 2048, L = 96, h = 12288, V = 51200;
+    double want = 72 * B * s * L * h * h * (1 + s / (6 * h) + V / (12 * L * h));
+    ck_assert(rel(train_model_flops(&m, B, s), want) < 1e-12);
+}
+END_TEST
+
+START_TEST(gqa_glu_flops_equal_megatron_general_formula)
+{
+    /* SIZING-MODEL.md §1: 12·B·s·L·h²·[(1 + g/a + s/h)·(a·d/h) + (F/h)·glu + V/(2·L·h)]. */
+    ModelShape m = llama405();
+    double B = 16, s = 8192, L = 126, h = 16384, a = 128, g = 8, d = 128, F = 53248, V = 128256;
+    double want = 12 * B * s * L * h * h *
+                  ((1 + g / a + s / h) * (a * d / h) + (F / h) * 1.5 + V / (2 * L * h));
+    ck_assert(rel(train_model_flops(&m, B, s), want) < 1e-12);
+}
+END_TEST
+
+/* ------------------------------------------------------------ memory */
+
+START_TEST(zero_stages_match_zero_paper)
+{
+    /* Rajbhandari et al. 2020 (ZeRO) Figure 1: 7.5B params, 64 ranks, K=16:
+     * 120 / 31.4 / 16.6 / 1.9 GB for stages 0/1/2/3 (model states only). */
+    const Accelerator *a = acc("A100-80GB");
+    Workload w = training(gpt(32, 4096, 32, 51200), 2048, 64, 1e9);
+    w.model.params = 7.5e9;
+    w.optimizer_bytes_per_param = 16;
+    const double want[4] = {120e9, 31.40625e9, 16.640625e9, 1.875e9};
+    for (int z = 0; z <= 3; z++) {
+        w.zero = z;
+        Layout l = {.tp = 1, .pp = 1, .dp = 64, .cp = 1, .ep = 1, .vpp = 1, .micro_batch = 1,
+                    .recompute = RECOMPUTE_FULL, .sp = false};
+        TrainMemory mem;
+        ck_assert(train_memory(&w, a, &l, &mem));
+        double states = mem.weights + mem.gradients + mem.optimizer;
+        ck_assert_msg(rel(states, want[z]) < 1e-9, "ZeRO-%d %.6g", z, states);
+        ck_assert(mem.total > states);
+    }
+}
+END_TEST
+
+START_TEST(activations_match_korthikanti_table2)
+{
+    /* Korthikanti et al. 2022 Table 2, per layer, 16-bit: GPT-3 175B shape,
+     * s = 2048, b = 1, t = 8. */
+    ModelShape m = gpt(96, 12288, 96, 51200);
+    double s = 2048, b = 1, h = 12288, a = 96, t = 8, sbh = s * b * h;
+    double core = 5 * a * s / h;
+    ck_assert(rel(train_activation_bytes(&m, s, b, 1, 1, false, RECOMPUTE_NONE, false),
+                  sbh * (34 + core)) < 1e-12);
+    ck_assert(rel(train_activation_bytes(&m, s, b, 8, 1, false, RECOMPUTE_NONE, false),
+                  sbh * (10 + 24 / t + core / t)) < 1e-12);
+    ck_assert(rel(train_activation_bytes(&m, s, b, 8, 1, true, RECOMPUTE_NONE, false),
+                  sbh * (34 + core) / t) < 1e-12);
+    ck_assert(rel(train_activation_bytes(&m, s, b, 8, 1, true, RECOMPUTE_SELECTIVE, false),
+                  34 * sbh / t) < 1e-12);
+    ck_assert(rel(train_activation_bytes(&m, s, b, 8, 1, false, RECOMPUTE_SELECTIVE, false),
+                  sbh * (10 + 24 / t)) < 1e-12);
+    ck_assert(rel(train_activation_bytes(&m, s, b, 1, 1, false, RECOMPUTE_FULL, false),
+                  2 * sbh) < 1e-12);
+    ck_assert(rel(train_activation_bytes(&m, s, b, 8, 1, true, RECOMPUTE_FULL, false),
+                  2 * sbh / t) < 1e-12);
+    /* FlashAttention drops the 5as/h term */
+    ck_assert(rel(train_activation_bytes(&m, s, b, 8, 1, true, RECOMPUTE_NONE, true),
+                  34 * sbh / t) < 1e-12);
+    /* context parallel: each rank holds s/c tokens, its scores (s/c)×s */
+    ck_assert(rel(train_activation_bytes(&m, s, b, 8, 2, true, RECOMPUTE_NONE, false),
+                  (s / 2) * b * h * (34 + core) / t) < 1e-12);
+}
+END_TEST
+
+START_TEST(activations_scale_for_gqa_and_swiglu)
+{
+    /* GQA K,V scale by g/a (8 = 4 + 4·g/a), a SwiGLU MLP stores 6·F/h. */
+    ModelShape m = llama405();
+    double s = 8192, b = 1, h = 16384, t = 8, sbh = s * b * h;
+    double want = sbh * (10 + 4 + 4 * 8.0 / 128 + 6 * 53248.0 / h) / t;
+    ck_assert(rel(train_activation_bytes(&m, s, b, 8, 1, true, RECOMPUTE_NONE, true), want) <
+              1e-12);
+}
+END_TEST
+
+START_TEST(pipeline_first_stage_holds_p_microbatches_and_interleave_factor)
+{
+    const Accelerator *a = acc("A100-80GB");
+    Workload w = training(gpt(96, 12288, 96, 51200), 2048, 64, 1e9);
+    w.flash_attention = false;
+    Layout l = {.tp = 8, .pp = 8, .dp = 1, .cp = 1, .ep = 1, .vpp = 1, .micro_batch = 1,
+                .recompute = RECOMPUTE_SELECTIVE, .sp = true};
+    TrainMemory m1, m2;
+    ck_assert(train_memory(&w, a, &l, &m1));
+    double layer = 34.0 * 2048 * 12288 / 8;
+    double emb_mask = 2048.0 * 12288 * 8 / 8;      /* embedding dropout mask, p in flight */
+    /* 1F1B: p micro-batches of L/p layers = L layers of activations */
+    ck_assert(rel(m1.activations, 96 * layer + emb_mask) < 1e-9);
+    l.vpp = 4;
+    ck_assert(train_memory(&w, a, &l, &m2));
+    double f = 1 + 7.0 / (8 * 4);
+    ck_assert(rel(m2.activations, (96 * layer + emb_mask) * f) < 1e-9);
+}
+END_TEST
+
+/* ------------------------------------------------------------ failures */
+
+START_TEST(young_interval_for_5min_checkpoint_and_97h_mtbf)
+{
+    double tau = train_young_interval_s(300, 97.7 * 3600);
+    ck_assert_msg(fabs(tau / 60 - 242) < 1.0, "Young %.2f min", tau / 60);
+    double daly = train_daly_interval_s(300, 97.7 * 3600);
+    ck_assert(daly < tau && daly > 0.95 * tau);
+    ck_assert(train_daly_interval_s(3600, 1000) == 1000);   /* δ ≥ 2M: interval = M */
+    ck_assert(train_young_interval_s(0, 100) == 0);
+    double g = train_goodput(60, 1200, 600, 10000);
+    ck_assert(rel(g, 1 - 60.0 / 1200 - (600 + 600) / 10000.0) < 1e-12);
+    ck_assert(train_goodput(600, 100, 600, 100) == 0);    /* clamped, never negative */
+}
+END_TEST
+
+START_TEST(llama3_interruptions_and_goodput)
+{
+    /* Dubey et al. 2024 §3.3.4: 419 unexpected interruptions in 54 days on
+     * 16,384 H100, > 90 % effective training time.  Plan: 50,000 GPU-h
+     * MTBF (the catalog default, derived from that run), 10 min restart,
+     * checkpoints written at Tectonic's 2 TB/s (stall = bytes / 2 TB/s). */
+    Plan p;
+    plan_init(&p);
+    Workload w = training(llama405(), 8192, 2048, 15.6e12);
+    w.gpus = 16384;
+    w.parallel = (ParallelSpec){.tp = 8, .pp = 16, .cp = 1, .sp = 1};
+    double params;
+    train_params(&w.model, &params, NULL);
+    p.storage.checkpoint_stall_s = params * 14 / 2e12;
+    p.tenancy.mtbf_gpu_h = 50000;
+    p.tenancy.restore_s = 600;
+    PlanResult *r;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    const TrainResult *t = &r->workloads[0].train;
+    double interruptions = 54 * 86400.0 / t->job_mtbf_s;
+    ck_assert_msg(rel(interruptions, 419) < 0.05, "interruptions %.0f", interruptions);
+    ck_assert_msg(t->goodput > 0.90 && t->goodput < 0.95, "goodput %.3f", t->goodput);
+    ck_assert(rel(t->checkpoint_bytes, params * 14) < 1e-12);
+    ck_assert(rel(t->checkpoint_write_Bps, 2e12) < 1e-9);
+    free(r);
+}
+END_TEST
+
+/* ------------------------------------------------------------ calibration */
+
+/* Narayanan et al. 2021 (SC'21) Table 1 / Megatron-LM README: GPT models,
+ * s = 2048, V = 51200, on Selene (A100-80GB, 8 × 200 Gb/s HDR per node),
+ * full activation recompute, fp32 gradients (18 B/param, no distributed
+ * optimizer), DP all-reduce after the backward pass; achieved TFLOP/s per
+ * GPU counted with recompute (96·B·s·L·h² form).  Micro-batch and
+ * interleaving are searched.  Tolerance 10 %. */
+static const struct {
+    int heads, hidden, layers, tp, pp, gpus, batch;
+    double tflops;
+} mlm21[] = {
+    {24, 2304, 24, 1, 1, 32, 512, 137},      {32, 3072, 30, 2, 1, 64, 512, 138},
+    {32, 4096, 36, 4, 1, 128, 512, 142},     {48, 6144, 40, 8, 1, 256, 1024, 135},
+    {64, 8192, 48, 8, 2, 512, 1536, 138},    {80, 10240, 60, 8, 4, 1024, 1792, 140},
+    {96, 12288, 80, 8, 8, 1536, 2304, 148},  {128, 16384, 96, 8, 16, 1920, 2160, 155},
+    {128, 20480, 105, 8, 35, 2520, 2520, 163}, {160, 25600, 128, 8, 64, 3072, 3072, 163},
+};
+
+START_TEST(megatron_2021_table1_throughput_within_10pct)
+{
+    int i = _i;
+    Plan p;
+    plan_init(&p);
+    p.network.link_bps = 200e9;
+    Workload w = training(gpt(mlm21[i].layers, mlm21[i].hidden, mlm21[i].heads, 51200), 2048,
+                          mlm21[i].batch, 300e9);
+    w.gpus = mlm21[i].gpus;
+    w.parallel = (ParallelSpec){.tp = mlm21[i].tp, .pp = mlm21[i].pp, .cp = 1, .sp = 0};
+    w.recompute = RECOMPUTE_FULL;
+    w.flash_attention = false;
+    w.optimizer_bytes_per_param = 18;
+    w.zero = 0;
+    w.dp_sync_after_backward = true;
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, acc("A100-80GB"), &r), "%s", r->workloads[0].error);
+    const TrainResult *t = &r->workloads[0].train;
+    double hfu = t->flops_per_step * 4.0 / 3.0 / t->step_s / t->gpus / 1e12;
+    ck_assert_msg(rel(hfu, mlm21[i].tflops) < 0.10, "row %d: %.1f vs %.0f TFLOP/s", i, hfu,
+                  mlm21[i].tflops);
+    free(r);
+}
+END_TEST
+
+/* Korthikanti et al. 2022, Tables 4–5: GPT 22B/175B/530B/1T on 8/64/280/512
+ * A100-80GB, s = 2048, V = 51200, TP8 with SP, batch = GPUs/8 … (4, 64,
+ * 280, 512), micro-batch 4/1/1/1, no interleaving; iteration seconds with
+ * selective recompute (present work) and with full recompute.  Tol. 10 %. */
+static const struct {
+    int heads, hidden, layers, pp, gpus, batch, mb;
+    double sel_s, full_s;
+} k22[] = {
+    {64, 6144, 48, 1, 8, 4, 4, 1.10, 1.42},
+    {96, 12288, 96, 8, 64, 64, 1, 13.75, 18.13},
+    {128, 20480, 105, 35, 280, 280, 1, 37.83, 49.05},
+    {160, 25600, 128, 64, 512, 512, 1, 71.49, 94.42},
+};
+
+START_TEST(korthikanti_2022_iteration_time_within_10pct)
+{
+    int i = _i / 2;
+    bool full = _i % 2;
+    Plan p;
+    plan_init(&p);
+    p.network.link_bps = 200e9;
+    Workload w = training(gpt(k22[i].layers, k22[i].hidden, k22[i].heads, 51200), 2048,
+                          k22[i].batch, 300e9);
+    w.gpus = k22[i].gpus;
+    w.micro_batch = k22[i].mb;
+    w.parallel = (ParallelSpec){.tp = 8, .pp = k22[i].pp, .vpp = 1, .cp = 1, .sp = 1};
+    w.recompute = full ? RECOMPUTE_FULL : RECOMPUTE_SELECTIVE;
+    w.flash_attention = false;
+    w.optimizer_bytes_per_param = 18;
+    w.zero = 0;
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, acc("A100-80GB"), &r), "%s", r->workloads[0].error);
+    const TrainResult *t = &r->workloads[0].train;
+    double want = full ? k22[i].full_s : k22[i].sel_s;
+    ck_assert_msg(rel(t->step_s, want) < 0.10, "case %d: %.2f s vs %.2f s", _i, t->step_s, want);
+    free(r);
+}
+END_TEST
+
+START_TEST(korthikanti_2022_530b_mfu_is_about_54pct)
+{
+    /* Korthikanti et al. 2022 abstract: 530B on 2240 A100 at 54.2 % MFU
+     * (selective recompute + SP; TP8 PP35 DP8, batch 2240). Tolerance 10 %. */
+    Plan p;
+    plan_init(&p);
+    p.network.link_bps = 200e9;
+    Workload w = training(gpt(105, 20480, 128, 51200), 2048, 2240, 300e9);
+    w.gpus = 2240;
+    w.micro_batch = 1;
+    w.parallel = (ParallelSpec){.tp = 8, .pp = 35, .vpp = 1, .cp = 1, .sp = 1};
+    w.recompute = RECOMPUTE_SELECTIVE;
+    w.flash_attention = false;
+    w.optimizer_bytes_per_param = 18;
+    w.zero = 0;
+    w.dp_sync_after_backward = true;
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, acc("A100-80GB"), &r), "%s", r->workloads[0].error);
+    const TrainResult *t = &r->workloads[0].train;
+    ck_assert_msg(rel(t->mfu, 0.542) < 0.10, "MFU %.3f", t->mfu);
+    free(r);
+}
+END_TEST
+
+START_TEST(llama3_405b_tflops_per_gpu_within_10pct)
+{
+    /* Dubey et al. 2024 Table 4: 405B, TP8 CP1 PP16, 8K context, 16M
+     * tokens per batch: 8,192 GPUs at 430 TFLOP/s (43 % BF16 MFU), 16,384 at
+     * 400 (41 %).  Interleaving, micro-batch and recompute searched (the
+     * activations of an un-recomputed 1F1B schedule do not fit 80 GB). */
+    const int gpus[2] = {8192, 16384};
+    const double tf[2] = {430, 400};
+    for (int i = 0; i < 2; i++) {
+        Plan p;
+        plan_init(&p);
+        Workload w = training(llama405(), 8192, 2048, 15.6e12);
+        w.gpus = gpus[i];
+        w.parallel = (ParallelSpec){.tp = 8, .pp = 16, .cp = 1, .sp = 1};
+        PlanResult *r;
+        ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+        const TrainResult *t = &r->workloads[0].train;
+        double got = t->flops_per_step / t->step_s / t->gpus / 1e12;
+        ck_assert_msg(rel(got, tf[i]) < 0.10, "%d GPUs: %.0f vs %.0f TFLOP/s", gpus[i], got,
+                      tf[i]);
+        ck_assert(t->layout.pp == 16 && t->layout.tp == 8 && t->layout.dp == gpus[i] / 128);
+        free(r);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------ search, sizing */
+
+START_TEST(searched_layout_is_valid_fits_and_beats_fixed_ones)
+{
+    Plan p;
+    plan_init(&p);
+    const Accelerator *a = acc("H100-SXM");
+    Workload w = training(llama405(), 8192, 2048, 15.6e12);
+    w.gpus = 16384;
+    PlanResult *r;
+    ck_assert(size(&p, &w, a, &r));
+    const TrainResult *t = &r->workloads[0].train;
+    const Layout *l = &t->layout;
+    ck_assert_int_eq(128 % l->tp, 0);
+    ck_assert(l->tp <= a->scaleup_domain);
+    ck_assert_int_eq(l->tp * l->pp * l->cp * l->ep * l->dp, 16384);
+    ck_assert_int_eq(2048 % (l->micro_batch * l->dp * l->ep), 0);
+    ck_assert(2048 / (l->micro_batch * l->dp * l->ep) >= l->pp);
+    ck_assert(t->fits && t->mem.total <= t->hbm_bytes);
+    ck_assert(t->has_runner_up && t->runner_up_step_s >= t->step_s);
+    ck_assert(t->layouts_tried > 0 && t->rejected_indivisible > 0);
+    double sum = t->step.compute + t->step.tp_comm + t->step.pp_bubble + t->step.dp_comm +
+                 t->step.cp_comm + t->step.ep_comm + t->step.other;
+    ck_assert(rel(sum, t->step_s) < 1e-9);
+    double best = t->step_s;
+    free(r);
+    const int fixed[][3] = {{8, 16, 1}, {8, 8, 2}, {4, 16, 4}, {8, 16, 2}, {8, 14, 1}, {2, 32, 2}};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        Workload f = w;
+        f.parallel = (ParallelSpec){.tp = fixed[i][0], .pp = fixed[i][1], .cp = fixed[i][2],
+                                    .sp = -1};
+        if (size(&p, &f, a, &r))
+            ck_assert_msg(r->workloads[0].train.step_s >= best * (1 - 1e-12),
+                          "fixed tp%d pp%d cp%d %.3f s beats the search %.3f s", fixed[i][0],
+                          fixed[i][1], fixed[i][2], r->workloads[0].train.step_s, best);
+        free(r);
+    }
+}
+END_TEST
+
+START_TEST(target_days_sizing_returns_whole_nodes_meeting_target)
+{
+    Plan p;
+    plan_init(&p);
+    const Accelerator *a = acc("H100-SXM");
+    Workload w = training(llama405(), 8192, 2048, 15.6e12);
+    w.target_days = 60;
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, a, &r), "%s", r->workloads[0].error);
+    const TrainResult *t = &r->workloads[0].train;
+    int G = t->gpus;
+    ck_assert(G > 0 && G % a->gpus_per_node == 0);
+    ck_assert_msg(t->train_days <= 60, "%.1f days", t->train_days);
+    ck_assert(rel(t->gpu_hours, G * t->train_days * 24) < 1e-12);
+    free(r);
+    /* the same count, given as fixed, reproduces the days */
+    w.target_days = 0;
+    w.gpus = G;
+    ck_assert(size(&p, &w, a, &r));
+    ck_assert(r->workloads[0].train.train_days <= 60);
+    free(r);
+    /* a longer target never needs more GPUs */
+    w.gpus = 0;
+    w.target_days = 120;
+    ck_assert(size(&p, &w, a, &r));
+    ck_assert(r->workloads[0].train.gpus <= G);
+    free(r);
+}
+END_TEST
+
+START_TEST(moe_model_sizes_with_expert_parallel_search)
+{
+    Plan p;
+    plan_init(&p);
+    Workload w = training(deepseek_v3(), 4096, 15360, 14.8e12);
+    w.gpus = 2048;
+    w.precision = PREC_FP8;
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+    const TrainResult *t = &r->workloads[0].train;
+    ck_assert(t->layout.ep >= 1 && 256 % t->layout.ep == 0);
+    ck_assert(t->active_params < 0.1 * t->params);
+    ck_assert(t->mfu > 0 && t->mfu < 1);
+    free(r);
+}
+END_TEST
+
+START_TEST(fixed_mfu_replaces_modelled_efficiency)
+{
+    Plan p;
+    plan_init(&p);
+    const Accelerator *a = acc("H100-SXM");
+    Workload w = training(llama405(), 8192, 2048, 15.6e12);
+    w.gpus = 16384;
+    w.mfu = 0.40;
+    PlanResult *r;
+    ck_assert(size(&p, &w, a, &r));
+    const TrainResult *t = &r->workloads[0].train;
+    ck_assert(rel(t->mfu, 0.40) < 1e-12);
+    ck_assert(rel(t->step_s, t->flops_per_step / (16384 * a->peak_flops[PREC_BF16] * 0.40)) <
+              1e-12);
+    bool said = false;
+    for (int i = 0; i < r->n_assumptions; i++)
+        said |= strstr(r->assumptions[i].text, "MFU fixed") != NULL;
+    ck_assert(said);
+    free(r);
+}
+END_TEST
+
+START_TEST(reports_assumptions_beside_the_numbers)
+{
+    Plan p;
+    plan_init(&p);
+    Workload w = training(llama405(), 8192, 2048, 15.6e12);
+    w.gpus = 16384;
+    PlanResult *r;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    const char *want[] = {"GEMM efficiency", "element-wise", "CUDA context", "NVLink", "MTBF",
+                          "re-read factor"};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        bool found = false;
+        for (int i = 0; i < r->n_assumptions; i++)
+            found |= strstr(r->assumptions[i].text, want[k]) != NULL;
+        ck_assert_msg(found, "no assumption mentions '%s'", want[k]);
+    }
+    const TrainResult *t = &r->workloads[0].train;
+    ck_assert(rel(t->dataset_read_Bps, t->tokens_per_s * 2 * (t->layout.pp > 1 ? 2 : 1)) < 1e-12);
+    free(r);
+}
+END_TEST
+
+/* ------------------------------------------------------------ errors */
+
+START_TEST(rejects_zero_tokens)
+{
+    Plan p;
+    plan_init(&p);
+    Workload w = training(llama405(), 8192, 2048, 0);
+    w.gpus = 1024;
+    PlanResult *r;
+    ck_assert(!size(&p, &w, acc("H100-SXM"), &r));
+    ck_assert(strstr(r->workloads[0].error, "tokens") != NULL);
+    free(r);
+}
+END_TEST
+
+START_TEST(rejects_batch_that_no_layout_divides)
+{
+    Plan p;
+    plan_init(&p);
+    Workload w = training(gpt(24, 2048, 16, 51200), 2048, 7, 1e9);
+    w.gpus = 16;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .sp = 0};
+    PlanResult *r;
+    ck_assert(!size(&p, &w, acc("H100-SXM"), &r));
+    ck_assert_msg(strstr(r->workloads[0].error, "divide") != NULL, "%s", r->workloads[0].error);
+    ck_assert(r->workloads[0].train.rejected_indivisible > 0);
+    free(r);
+}
+END_TEST
+
+START_TEST(rejects_model_that_fits_no_layout_with_best_memory)
+{
+    Plan p;
+    plan_init(&p);
+    Workload w = training(llama405(), 8192, 64, 1e12);
+    w.gpus = 8;
+    PlanResult *r;
+    ck_assert(!size(&p, &w, acc("A100-40GB"), &r));
+    const char *e = r->workloads[0].error;
+    ck_assert_msg(strstr(e, "fits") != NULL && strstr(e, "GiB") != NULL, "%s", e);
+    ck_assert(r->workloads[0].train.rejected_no_fit > 0);
+    free(r);
+}
+END_TEST
+
+START_TEST(rejects_missing_size_and_impossible_target)
+{
+    Plan p;
+    plan_init(&p);
+    Workload w = training(llama405(), 8192, 2048, 15.6e12);
+    PlanResult *r;
+    ck_assert(!size(&p, &w, acc("H100-SXM"), &r));     /* neither gpus nor target_days */
+    ck_assert(r->workloads[0].error[0] != '\0');
+    free(r);
+    w.target_days = 1;                                /* 405B in one day: impossible */
+    ck_assert(!size(&p, &w, acc("H100-SXM"), &r));
+    ck_assert_msg(strstr(r->workloads[0].error, "fastest") != NULL, "%s", r->workloads[0].error);
+    free(r);
+}
+END_TEST
+
+START_TEST(rejects_tp_that_does_not_divide_heads)
+{
+    Plan p;
+    plan_init(&p);
+    Workload w = training(llama405(), 8192, 2048, 15.6e12);
+    w.gpus = 1536;
+    w.parallel.tp = 3;
+    PlanResult *r;
+    ck_assert(!size(&p, &w, acc("H100-SXM"), &r));
+    ck_assert(strstr(r->workloads[0].error, "tp=3") != NULL);
+    free(r);
+}
+END_TEST
+
+START_TEST(every_catalog_accelerator_gives_finite_answer_or_reason)
+{
+    load_catalog();
+    Plan p;
+    plan_init(&p);
+    Workload w = training(llama405(), 8192, 2048, 15.6e12);
+    w.target_days = 90;
+    for (size_t i = 0; i < cat.n_accelerators; i++) {
+        PlanResult *r;
+        bool ok = size(&p, &w, &cat.accelerators[i], &r);
+        if (ok)
+            ck_assert(r->workloads[0].train.gpus > 0 && r->workloads[0].train.train_days <= 90);
+        else
+            ck_assert_msg(r->workloads[0].error[0] != '\0', "%s: no reason",
+                          cat.accelerators[i].id);
+        free(r);
+    }
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("train");
+    TCase *tc = tcase_create("formulas");
+    tcase_add_test(tc, gpt3_params_and_6ND);
+    tcase_add_test(tc, llama405_params_and_flops_per_sequence);
+    tcase_add_test(tc, deepseek_v3_total_and_active_params);
+    tcase_add_test(tc, presets_agree_with_inline_shapes);
+    tcase_add_test(tc, gpt_flops_equal_megatron_formula);
+    tcase_add_test(tc, gqa_glu_flops_equal_megatron_general_formula);
+    tcase_add_test(tc, zero_stages_match_zero_paper);
+    tcase_add_test(tc, activations_match_korthikanti_table2);
+    tcase_add_test(tc, activations_scale_for_gqa_and_swiglu);
+    tcase_add_test(tc, pipeline_first_stage_holds_p_microbatches_and_interleave_factor);
+    tcase_add_test(tc, young_interval_for_5min_checkpoint_and_97h_mtbf);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("calibration");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, megatron_2021_table1_throughput_within_10pct, 0,
+                        (int)(sizeof mlm21 / sizeof mlm21[0]));
+    tcase_add_loop_test(tc, korthikanti_2022_iteration_time_within_10pct, 0,
+                        2 * (int)(sizeof k22 / sizeof k22[0]));
+    tcase_add_test(tc, korthikanti_2022_530b_mfu_is_about_54pct);
+    tcase_add_test(tc, llama3_405b_tflops_per_gpu_within_10pct);
+    tcase_add_test(tc, llama3_interruptions_and_goodput);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("search");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, searched_layout_is_valid_fits_and_beats_fixed_ones);
+    tcase_add_test(tc, target_days_sizing_returns_whole_nodes_meeting_target);
+    tcase_add_test(tc, moe_model_sizes_with_expert_parallel_search);
+    tcase_add_test(tc, fixed_mfu_replaces_modelled_efficiency);
+    tcase_add_test(tc, reports_assumptions_beside_the_numbers);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("errors");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, rejects_zero_tokens);
+    tcase_add_test(tc, rejects_batch_that_no_layout_divides);
+    tcase_add_test(tc, rejects_model_that_fits_no_layout_with_best_memory);
+    tcase_add_test(tc, rejects_missing_size_and_impossible_target);
+    tcase_add_test(tc, rejects_tp_that_does_not_divide_heads);
+    tcase_add_test(tc, every_catalog_accelerator_gives_finite_answer_or_reason);
+    suite_add_tcase(s, tc);
+    return s;
+}
