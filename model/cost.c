@@ -26,6 +26,9 @@
  * million tokens x $/GPU-h; break-even utilisation = on-prem TCO / (cloud
  * $/GPU-h x on-prem GPUs x horizon hours): above it on-prem is cheaper per
  * GPU-hour used (> 1: never).
+ * Options are sorted by TCO; `cheapest` is the first on the plan's own
+ * accelerator (other accelerators' rows rent the same count, not the same
+ * speed: shown for comparison, never chosen).
  */
 #include "config.h"
 
@@ -43,6 +46,9 @@
 /* Spot is not offered when interruptions would eat this share of a job's
  * time: nothing useful is bought at that point. */
 #define COST_SPOT_MAX_LOSS 0.9
+/* Distinct accelerators remembered per stage (more are still priced, only
+ * not cached / not given a guaranteed row). */
+#define COST_MAX_ACCS 48
 
 static const char *const pricing_names[] = {"on-demand", "reserved-1y", "reserved-3y", "spot"};
 
@@ -138,8 +144,28 @@ typedef struct {
     int gpus;                 /* the cluster's installed GPUs (all islands) */
     double onprem_tco;        /* 0 = no on-prem option */
     int onprem_gpus;
+    int spot_withdrawn;       /* spot rows not offered (see cloud_option) */
     bool full_warned;
+    /* demand per accelerator, computed once per stage */
+    struct {
+        const char *acc;
+        Demand d;
+    } demand[COST_MAX_ACCS];
+    int n_demand;
 } Ctx;
+
+static Demand demand_cached(Ctx *x, const char *acc)
+{
+    for (int i = 0; i < x->n_demand; i++)
+        if (same_acc(x->demand[i].acc, acc))
+            return x->demand[i].d;
+    Demand d = demand_on(x->p, x->r, acc);
+    if (x->n_demand < COST_MAX_ACCS) {
+        x->demand[x->n_demand].acc = acc;
+        x->demand[x->n_demand++].d = d;
+    }
+    return d;
+}
 
 static CostOption *new_option(Ctx *x)
 {
@@ -245,7 +271,7 @@ static void onprem_option(Ctx *x)
     o->tco_usd = o->capex_usd + opex * x->years;
     double used = gpus * x->hours * util;
     o->usd_per_gpu_hour = used > 0 ? o->tco_usd / used : 0;
-    Demand d = demand_on(x->p, r, k->accelerator);
+    Demand d = demand_cached(x, k->accelerator);
     o->usd_per_training_run = d.run_gpu_hours * o->usd_per_gpu_hour;
     o->usd_per_million_tokens = d.mtok_gpu_hours * o->usd_per_gpu_hour;
     o->breakeven_utilization = 0;
@@ -283,6 +309,10 @@ static void cloud_option(Ctx *x, const Instance *in, Pricing pr)
     double od = nonneg(in->on_demand_usd_h);
     if (per <= 0 || x->gpus <= 0)
         return;
+    if (r->cost.n_options >= PLAN_MAX_COST_OPTIONS) {
+        new_option(x); /* notes once that the list is full */
+        return;
+    }
     double price = 0;
     switch (pr) {
     case PRICING_ON_DEMAND: price = od; break;
@@ -313,12 +343,14 @@ static void cloud_option(Ctx *x, const Instance *in, Pricing pr)
                 continue;
             double f = spot_loss(in, t->gpus, t->checkpoint_interval_s, restore);
             if (f >= COST_SPOT_MAX_LOSS) {
-                result_assume(r, "cost",
-                              "no %s spot option: %s on %d GPUs would be interrupted %.1f times "
-                              "a day and lose %.0f%% of its time",
-                              in->id, p->workloads[i].name, t->gpus,
-                              ceil((double)t->gpus / per) * nonneg(in->spot_interruptions_per_day),
-                              f > 1 ? 100.0 : f * 100);
+                if (x->spot_withdrawn++ == 0)
+                    result_assume(r, "cost",
+                                  "no spot option where interruptions eat >= %.0f%% of a job's "
+                                  "time: e.g. %s, %s on %d GPUs, %.0f interruptions a day",
+                                  COST_SPOT_MAX_LOSS * 100, in->id, p->workloads[i].name,
+                                  t->gpus,
+                                  ceil((double)t->gpus / per) *
+                                      nonneg(in->spot_interruptions_per_day));
                 return;
             }
             train_gpus += t->gpus;
@@ -348,7 +380,7 @@ static void cloud_option(Ctx *x, const Instance *in, Pricing pr)
     o->opex_usd_per_year = gpu_rate * gpu_hours_per_h * HOURS_PER_YEAR;
     o->tco_usd = o->opex_usd_per_year * x->years;
     o->usd_per_gpu_hour = gpu_rate * gpu_hours_per_h / gpus;
-    Demand d = demand_on(p, r, in->accelerator);
+    Demand d = demand_cached(x, in->accelerator);
     o->usd_per_training_run = d.run_gpu_hours * gpu_rate * run_infl;
     o->usd_per_million_tokens = d.mtok_gpu_hours * gpu_rate * tok_infl;
     double cloud_cost_at_full = o->usd_per_gpu_hour * x->onprem_gpus * x->hours;
@@ -376,42 +408,73 @@ static void cloud_all_pricings(Ctx *x, const Instance *in)
         cloud_option(x, in, (Pricing)pr);
 }
 
-/* Cheapest instance of an accelerator per accelerator-hour on demand. */
-static const Instance *cheapest_of(const Catalog *c, const char *acc)
+/* Every accelerator other than the plan's, in catalog order, with its
+ * cheapest instance per accelerator-hour on demand (NULL: none priced). */
+typedef struct {
+    const char *acc;
+    const Instance *best;
+} Other;
+
+static int other_accelerators(const Catalog *c, const char *plan_acc, Other *o, int max)
 {
-    const Instance *best = NULL;
+    int n = 0;
     for (size_t i = 0; i < c->n_instances; i++) {
         const Instance *in = &c->instances[i];
-        if (!same_acc(in->accelerator, acc) || in->accel_count <= 0 || !(nonneg(in->on_demand_usd_h) > 0))
+        if (same_acc(in->accelerator, plan_acc))
             continue;
-        if (!best || in->on_demand_usd_h / in->accel_count < best->on_demand_usd_h / best->accel_count)
-            best = in;
+        int k = 0;
+        while (k < n && !same_acc(o[k].acc, in->accelerator))
+            k++;
+        if (k == n) {
+            if (n >= max)
+                continue;
+            o[n].acc = in->accelerator;
+            o[n++].best = NULL;
+        }
+        if (in->accel_count <= 0 || !(nonneg(in->on_demand_usd_h) > 0))
+            continue;
+        const Instance *b = o[k].best;
+        if (!b || in->on_demand_usd_h / in->accel_count < b->on_demand_usd_h / b->accel_count)
+            o[k].best = in;
     }
-    return best;
+    return n;
 }
 
-/* True when an earlier instance in the catalog carries the same accelerator
- * (so each accelerator is visited once). */
-static bool seen_before(const Catalog *c, size_t i)
+static bool option_before(const CostOption *a, const CostOption *b)
 {
-    for (size_t j = 0; j < i; j++)
-        if (same_acc(c->instances[j].accelerator, c->instances[i].accelerator))
-            return true;
-    return false;
+    return a->tco_usd < b->tco_usd || (a->tco_usd == b->tco_usd && strcmp(a->name, b->name) < 0);
 }
 
+/* Sort by TCO (then name, for a deterministic order).  The options are
+ * large, so an index is sorted and the array permuted once, cycle by
+ * cycle. */
 static void sort_options(CostResult *cr)
 {
-    for (int i = 1; i < cr->n_options; i++) {
-        CostOption key = cr->options[i];
-        int j = i - 1;
-        while (j >= 0 && (cr->options[j].tco_usd > key.tco_usd ||
-                          (cr->options[j].tco_usd == key.tco_usd &&
-                           strcmp(cr->options[j].name, key.name) > 0))) {
-            cr->options[j + 1] = cr->options[j];
+    int n = cr->n_options, idx[PLAN_MAX_COST_OPTIONS];
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        while (j > 0 && option_before(&cr->options[i], &cr->options[idx[j - 1]])) {
+            idx[j] = idx[j - 1];
             j--;
         }
-        cr->options[j + 1] = key;
+        idx[j] = i;
+    }
+    /* position k must receive options[idx[k]] */
+    for (int k = 0; k < n; k++) {
+        if (idx[k] == k || idx[k] < 0)
+            continue;
+        CostOption tmp = cr->options[k];
+        int dst = k;
+        for (;;) {
+            int src = idx[dst];
+            idx[dst] = -1;
+            if (src == k) {
+                cr->options[dst] = tmp;
+                break;
+            }
+            cr->options[dst] = cr->options[src];
+            dst = src;
+        }
     }
 }
 
@@ -452,28 +515,22 @@ void cost_stage(const Plan *p, const Catalog *c, PlanResult *r)
     for (size_t i = 0; i < c->n_instances; i++)
         if (&c->instances[i] != site && same_acc(c->instances[i].accelerator, p->accelerator))
             cloud_all_pricings(&x, &c->instances[i]);
-    for (size_t i = 0; i < c->n_instances; i++) {
-        const Instance *in = &c->instances[i];
-        if (same_acc(in->accelerator, p->accelerator) || seen_before(c, i))
-            continue;
-        const Instance *best = cheapest_of(c, in->accelerator);
-        if (best)
-            cloud_option(&x, best, PRICING_ON_DEMAND);
-    }
-    for (size_t i = 0; i < c->n_instances; i++) {
-        const Instance *in = &c->instances[i];
-        if (same_acc(in->accelerator, p->accelerator) || seen_before(c, i))
-            continue;
-        const Instance *best = cheapest_of(c, in->accelerator);
-        if (best)
+    Other others[COST_MAX_ACCS];
+    int n_others = other_accelerators(c, p->accelerator, others, COST_MAX_ACCS);
+    for (int i = 0; i < n_others; i++)
+        if (others[i].best && others[i].best != site)
+            cloud_option(&x, others[i].best, PRICING_ON_DEMAND);
+    for (int i = 0; i < n_others; i++)
+        if (others[i].best && others[i].best != site)
             for (int pr = PRICING_RESERVED_1Y; pr <= PRICING_SPOT; pr++)
-                cloud_option(&x, best, (Pricing)pr);
-    }
-    for (size_t i = 0; i < c->n_instances; i++) {
+                cloud_option(&x, others[i].best, (Pricing)pr);
+    for (size_t i = 0; i < c->n_instances && cr->n_options < PLAN_MAX_COST_OPTIONS; i++) {
         const Instance *in = &c->instances[i];
-        if (same_acc(in->accelerator, p->accelerator) || in == cheapest_of(c, in->accelerator))
-            continue;
-        cloud_all_pricings(&x, in);
+        bool best = false;
+        for (int k = 0; k < n_others && !best; k++)
+            best = others[k].best == in;
+        if (!best && in != site && !same_acc(in->accelerator, p->accelerator))
+            cloud_all_pricings(&x, in);
     }
     if (cr->n_options > 0)
         result_assume(r, "cost",
@@ -481,6 +538,15 @@ void cost_stage(const Plan *p, const Catalog *c, PlanResult *r)
                       "other accelerators at the same count, not the same speed",
                       x.gpus, x.years);
 
+    if (x.spot_withdrawn > 1)
+        result_assume(r, "cost", "spot withdrawn for %d instance types in all", x.spot_withdrawn);
+
     sort_options(cr);
-    cr->cheapest = cr->n_options > 0 ? 0 : -1;
+    /* The cheapest option that delivers the plan's capacity: on the plan's
+     * own accelerator.  Other accelerators' rows rent the same count, not the
+     * same speed, so they are listed for comparison but never chosen. */
+    cr->cheapest = -1;
+    for (int i = 0; i < cr->n_options && cr->cheapest < 0; i++)
+        if (same_acc(cr->options[i].accelerator, r->cluster.accelerator))
+            cr->cheapest = i;
 }

@@ -462,8 +462,8 @@ static void storage_size(const Plan *p, const Catalog *c, PlanResult *r, const b
         if (need[i] <= 0)
             continue;
         if (!(finite_or(unit[i], 0) > 0)) {
-            result_warn(r, "cluster: the catalog gives no %s per %s unit; not sized by it", what[i],
-                        id);
+            result_assume(r, "cluster", "the catalog gives no %s per %s unit: not sized by it",
+                          what[i], id);
             continue;
         }
         by[i] = ceil(need[i] / unit[i] - 1e-9);
@@ -471,6 +471,9 @@ static void storage_size(const Plan *p, const Catalog *c, PlanResult *r, const b
             units = by[i];
     }
     k->storage_units = units > LAYOUT_MAX_GPUS ? (int)LAYOUT_MAX_GPUS : (int)units;
+    if (k->storage_units > 0 && !(finite_or(s->unit_power_w, 0) > 0 && finite_or(s->unit_price_usd, 0) > 0))
+        result_assume(r, "cluster", "%s: the catalog gives no unit %s; counted as 0", id,
+                      finite_or(s->unit_power_w, 0) > 0 ? "price" : "power or price");
     result_assume(r, "cluster",
                   "storage: %d x %s (%.0f GB/s read, %.0f GB/s write, %.0f TB each; %s, %s); "
                   "units by read %.0f, write %.0f, capacity %.0f",

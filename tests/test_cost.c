@@ -366,6 +366,41 @@ START_TEST(zero_horizon_is_capex_only)
 }
 END_TEST
 
+START_TEST(cheapest_stays_on_the_plans_accelerator)
+{
+    hand_catalog();
+    hand_inst[1].on_demand_usd_h = 1; /* OTHERGPU at $0.25 per GPU-hour */
+    Plan p;
+    hand_plan(&p);
+    PlanResult *r = new_result();
+    add_training(&p, r, 64);
+    run_stages(&p, &hand, r);
+    ck_assert_str_eq(r->cost.options[0].name, "other.4x on-demand");
+    ck_assert_int_gt(r->cost.cheapest, 0);
+    ck_assert_str_eq(r->cost.options[r->cost.cheapest].accelerator, "TESTGPU");
+    free(r);
+}
+END_TEST
+
+START_TEST(a_cloud_site_of_another_accelerator_is_listed_once)
+{
+    hand_catalog();
+    Plan p;
+    hand_plan(&p);
+    p.site.kind = SITE_CLOUD;
+    strcpy(p.site.instance, "other.4x");
+    PlanResult *r = new_result();
+    add_training(&p, r, 64);
+    run_stages(&p, &hand, r);
+    ck_assert(has_warning(r, "carries OTHERGPU, not the plan's TESTGPU"));
+    int n = 0;
+    for (int i = 0; i < r->cost.n_options; i++)
+        n += strcmp(r->cost.options[i].name, "other.4x on-demand") == 0;
+    ck_assert_int_eq(n, 1);
+    free(r);
+}
+END_TEST
+
 /* ------------------------------------------------------ shipped catalog */
 
 static Catalog cat;
@@ -503,6 +538,8 @@ Suite *test_suite(void)
     tcase_add_test(t, no_on_prem_option_without_a_node_price);
     tcase_add_test(t, zero_gpus_is_a_valid_empty_result);
     tcase_add_test(t, zero_horizon_is_capex_only);
+    tcase_add_test(t, cheapest_stays_on_the_plans_accelerator);
+    tcase_add_test(t, a_cloud_site_of_another_accelerator_is_listed_once);
     suite_add_tcase(s, t);
     TCase *c = tcase_create("catalog");
     tcase_add_unchecked_fixture(c, load_catalog, free_catalog);
