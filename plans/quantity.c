@@ -432,7 +432,9 @@ const char *quantity_format(double v, QuantityKind kind, bool canonical, char *b
                     continue;
                 }
             }
-            for (int digits = 1; digits <= 17; digits++) {
+            /* A percentage only while it reads as one (at most 6 digits). */
+            int max_digits = f->div == 100 ? 6 : 17;
+            for (int digits = 1; digits <= max_digits; digits++) {
                 print_number(num, sizeof num, x, digits);
                 snprintf(cand, sizeof cand, "%s%s%s", f->prefix, num, f->suffix);
                 double back;

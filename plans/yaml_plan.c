@@ -110,6 +110,7 @@ typedef struct {
     Diag *d;
     const char *file;
     const Locs *locs;
+    const void *root;   /* the plan: its mapping's position is the last resort */
 } Rules;
 
 __attribute__((format(printf, 4, 5)))
@@ -118,6 +119,8 @@ static int rule_fail(Rules *r, const void *at, const void *near, const char *fmt
     const Loc *l = locs_find(r->locs, at);
     if (!l && near)
         l = locs_find(r->locs, near);
+    if (!l && r->root)
+        l = locs_find(r->locs, r->root);
     char msg[sizeof r->d->msg];
     va_list ap;
     va_start(ap, fmt);
@@ -292,7 +295,7 @@ static int check_shape(Rules *r, const Workload *w, const Catalog *cat)
                   "workload '%s': %s is a multi-head latent attention size and needs kv_lora_rank",
                   wn, mla_keys[i]);
         if (i >= 2)
-            CHECK(m->kv_lora_rank == 0 || *mla[i] > 0, mla[i], w,
+            CHECK(m->kv_lora_rank == 0 || *mla[i] > 0, &m->kv_lora_rank, w,
                   "workload '%s': latent attention (kv_lora_rank %d) needs %s", wn,
                   m->kv_lora_rank, mla_keys[i]);
     }
@@ -633,7 +636,7 @@ static int check_plan(const Plan *p, const Catalog *cat, Rules *r)
 
 int plan_validate(const Plan *p, const Catalog *cat, Diag *d)
 {
-    Rules r = {d, "", NULL};
+    Rules r = {d, "", NULL, NULL};
     if (!p) {
         diag_set(d, "", 0, 0, "no plan");
         return -1;
@@ -845,7 +848,7 @@ static int parse_number(const Field *f, const char *text, double *out, char *err
             return -1;
         }
         if (v > INT_MAX) {
-            snprintf(err, errlen, "'%.40s' is too large", text);
+            snprintf(err, errlen, "'%.40s' is too large (at most %d)", text, INT_MAX);
             return -1;
         }
     }
@@ -1053,6 +1056,23 @@ static int parse_map(Ctx *c, const Schema *s, yaml_node_t *map, void *obj)
             if (near)
                 return node_err(c, k, "unknown key '%.60s' in %s; did you mean '%s'?", key,
                                 s->name, near);
+            /* A key of a nested mapping given one level too high
+             * (`layers:` directly in a workload): say where it belongs. */
+            for (size_t j = 0; j < s->n_fields; j++) {
+                const Schema *sub = s->fields[j].sub;
+                if (!sub || s->fields[j].type == T_SEQ)
+                    continue;
+                const char *subnames[MAX_FIELDS];
+                for (size_t m = 0; m < sub->n_fields; m++)
+                    subnames[m] = sub->fields[m].key;
+                const char *in_sub = diag_nearest(key, subnames, sub->n_fields);
+                if (in_sub && strcmp(in_sub, key) == 0)
+                    return node_err(c, k, "unknown key '%.60s' in %s; it belongs under %s:", key,
+                                    s->name, s->fields[j].key);
+                if (in_sub)
+                    return node_err(c, k, "unknown key '%.60s' in %s; did you mean '%s' (under %s:)?",
+                                    key, s->name, in_sub, s->fields[j].key);
+            }
             return node_err(c, k, "unknown key '%.60s' in %s", key, s->name);
         }
         if (keys[i])
@@ -1512,7 +1532,7 @@ int plan_parse(const char *text, size_t len, const char *file, const Catalog *ca
     }
     if (mark_loc(&c, out, root) || parse_map(&c, &plan_schema, root, out))
         goto done;
-    Rules r = {d, file, &c.locs};
+    Rules r = {d, file, &c.locs, out};
     if (check_plan(out, cat, &r))
         goto done;
     canonical_ids(out, cat);

@@ -1,0 +1,920 @@
+/* tests/test_yaml_plan.c — the YAML plan file: every example parses and
+ * round-trips exactly, every error names file:line:column and says why,
+ * plan_validate applies the same rules in memory, saving is atomic. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "presets.h"
+#include "yaml_plan.h"
+
+/* ------------------------------------------------------------- fixtures */
+
+/* A small catalog with what the examples and the error cases name. */
+static Accelerator test_accs[4];
+static Instance test_insts[2];
+static Catalog test_cat;
+
+static void add_mig(Accelerator *a, const char *name)
+{
+    snprintf(a->mig[a->n_mig].name, sizeof a->mig[0].name, "%s", name);
+    a->mig[a->n_mig].count = 1;
+    a->n_mig++;
+}
+
+static const Catalog *catalog(void)
+{
+    memset(test_accs, 0, sizeof test_accs);
+    memset(test_insts, 0, sizeof test_insts);
+    snprintf(test_accs[0].id, CAT_ID_LEN, "H100-SXM");
+    add_mig(&test_accs[0], "1g.10gb");
+    add_mig(&test_accs[0], "3g.40gb");
+    snprintf(test_accs[1].id, CAT_ID_LEN, "A100-80GB");
+    add_mig(&test_accs[1], "1g.10gb");
+    add_mig(&test_accs[1], "3g.40gb");
+    snprintf(test_accs[2].id, CAT_ID_LEN, "H200");
+    snprintf(test_accs[3].id, CAT_ID_LEN, "GB200");
+    add_mig(&test_accs[3], "1g.24gb");
+    snprintf(test_insts[0].id, CAT_ID_LEN, "p5.48xlarge");
+    snprintf(test_insts[1].id, CAT_ID_LEN, "p5e.48xlarge");
+    test_cat = (Catalog){.accelerators = test_accs, .n_accelerators = 4,
+                         .instances = test_insts, .n_instances = 2};
+    return &test_cat;
+}
+
+static Plan *new_plan(void)
+{
+    Plan *p = calloc(1, sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    return p;
+}
+
+static void parse_ok(const char *yaml, const Catalog *cat, Plan *p)
+{
+    Diag d;
+    char buf[800];
+    int rc = plan_parse(yaml, strlen(yaml), "t.yaml", cat, p, &d);
+    ck_assert_msg(rc == 0, "should parse: %s", diag_format(&d, buf, sizeof buf));
+}
+
+/* The exact "FILE:LINE:COL: message" a bad plan gives. */
+static void expect_error(const char *yaml, const Catalog *cat, const char *want)
+{
+    Plan *p = new_plan();
+    Diag d;
+    char buf[800];
+    int rc = plan_parse(yaml, strlen(yaml), "t.yaml", cat, p, &d);
+    ck_assert_msg(rc == -1, "should fail with: %s", want);
+    ck_assert_str_eq(diag_format(&d, buf, sizeof buf), want);
+    free(p);
+}
+
+/* parse(to_yaml(p)) is p, byte for byte, and to_yaml is a fixed point. */
+static void assert_round_trip(const Plan *p, const Catalog *cat)
+{
+    char *y1 = plan_to_yaml(p);
+    ck_assert_ptr_nonnull(y1);
+    Plan *q = new_plan();
+    Diag d;
+    char buf[800];
+    int rc = plan_parse(y1, strlen(y1), "rt.yaml", cat, q, &d);
+    ck_assert_msg(rc == 0, "canonical YAML does not parse: %s\n%s", diag_format(&d, buf, sizeof buf), y1);
+    ck_assert_msg(memcmp(p, q, sizeof *p) == 0, "round trip changed the plan:\n%s", y1);
+    char *y2 = plan_to_yaml(q);
+    ck_assert_ptr_nonnull(y2);
+    ck_assert_str_eq(y1, y2);
+    free(y1);
+    free(y2);
+    free(q);
+}
+
+static const char *examples_dir(char *buf, size_t len)
+{
+    const char *dd = getenv("GPUPLAN_DATADIR");
+    if (dd && *dd)
+        snprintf(buf, len, "%s/examples", dd);
+    else
+        snprintf(buf, len, "%s/data/examples", GPUPLAN_SRCDIR);
+    return buf;
+}
+
+/* ------------------------------------------------------------- examples */
+
+START_TEST(every_example_parses_and_round_trips)
+{
+    char dir[1024];
+    examples_dir(dir, sizeof dir);
+    DIR *dh = opendir(dir);
+    ck_assert_msg(dh != NULL, "cannot open %s", dir);
+    int seen = 0;
+    struct dirent *e;
+    Plan *p = new_plan();
+    while ((e = readdir(dh))) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".yaml") != 0)
+            continue;
+        char path[1400];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        Diag d;
+        char buf[800];
+        ck_assert_msg(plan_load_file(path, catalog(), p, &d) == 0, "%s",
+                      diag_format(&d, buf, sizeof buf));
+        ck_assert_int_eq(plan_validate(p, catalog(), &d), 0);
+        assert_round_trip(p, catalog());
+        /* without a catalog too */
+        ck_assert_int_eq(plan_load_file(path, NULL, p, &d), 0);
+        assert_round_trip(p, NULL);
+        seen++;
+    }
+    closedir(dh);
+    free(p);
+    ck_assert_int_ge(seen, 4);
+}
+END_TEST
+
+START_TEST(frontier_example_values_in_si_units)
+{
+    char dir[1024], path[1200];
+    snprintf(path, sizeof path, "%s/frontier-2027.yaml", examples_dir(dir, sizeof dir));
+    Plan *p = new_plan();
+    Diag d;
+    ck_assert_int_eq(plan_load_file(path, catalog(), p, &d), 0);
+    ck_assert_str_eq(p->name, "frontier-2027");
+    ck_assert_int_eq(p->n_workloads, 2);
+    const Workload *t = &p->workloads[0], *s = &p->workloads[1];
+    ck_assert_int_eq(t->kind, WL_TRAINING);
+    ck_assert_int_eq(t->model.layers, 126);
+    ck_assert_double_eq(t->model.params, 405e9);
+    ck_assert_double_eq(t->tokens, 15.6e12);
+    ck_assert_int_eq(t->global_batch, 2048); /* 16Mi tokens / 8192 */
+    ck_assert_int_eq(t->parallel.tp, 8);
+    ck_assert_int_eq(t->parallel.vpp, 0);
+    ck_assert_int_eq(t->parallel.sp, 1);
+    ck_assert_int_eq(t->recompute, RECOMPUTE_AUTO);
+    ck_assert_int_eq(t->gpus, 0);
+    ck_assert_double_eq(t->target_days, 60);
+    ck_assert_double_eq(t->mfu, 0);
+    ck_assert_double_eq(t->checkpoint_interval_s, 0);
+    ck_assert_int_eq(s->kind, WL_INFERENCE);
+    ck_assert_str_eq(s->model.preset, "llama-3-70b");
+    ck_assert_int_eq(s->model.layers, 80);
+    ck_assert_int_eq(s->precision, PREC_FP8);
+    ck_assert_double_eq(s->ttft_s, 1.0);
+    ck_assert_double_eq(s->tpot_s, 0.04);
+    ck_assert_double_eq(p->site.power_price_kwh, 0.08);
+    ck_assert_double_eq(p->site.headroom, 0.10);
+    ck_assert_double_eq(p->network.link_bps, 400e9);
+    ck_assert_double_eq(p->storage.dataset_bytes, 2e15);
+    ck_assert_double_eq(p->storage.checkpoint_stall_s, 60);
+    ck_assert_double_eq(p->tenancy.restore_s, 600);
+    ck_assert_double_eq(p->tenancy.horizon_s, 30 * 86400.0);
+    ck_assert_double_eq(p->tenancy.wait_p95_s, 4 * 3600.0);
+    ck_assert_double_eq(p->tenancy.mtbf_gpu_h, 50000);
+    ck_assert_int_eq(p->tenancy.n_teams, 3);
+    const Team *r = &p->tenancy.teams[1];
+    ck_assert_str_eq(r->name, "research");
+    ck_assert_int_eq(r->borrow_gpus, -1);
+    ck_assert_int_eq(r->n_jobs, 3);
+    ck_assert_int_eq(r->jobs[1].min_gpus, 16);
+    ck_assert_int_eq(r->jobs[1].max_gpus, 64);
+    ck_assert_str_eq(r->jobs[2].mig, "3g.40gb");
+    ck_assert_double_eq(r->jobs[2].cv, 0.5);
+    ck_assert_int_eq(r->jobs[2].priority, PRIO_HIGH);
+    ck_assert_double_eq(p->tenancy.teams[0].jobs[0].hours, 6);
+    free(p);
+}
+END_TEST
+
+START_TEST(defaults_follow_plan_format)
+{
+    Plan *p = new_plan();
+    parse_ok("name: d\nworkloads:\n  - name: w\n    target_days: 30\n    tokens: 1T\n"
+             "    model: {preset: llama-3-8b}\n", NULL, p);
+    ck_assert_int_eq(p->format, 1);
+    ck_assert_str_eq(p->accelerator, "H100-SXM");
+    ck_assert_double_eq(p->horizon_years, 3);
+    const Workload *w = &p->workloads[0];
+    ck_assert_int_eq(w->kind, WL_TRAINING);
+    ck_assert_int_eq(w->precision, PREC_BF16);
+    ck_assert_int_eq(w->zero, 1);
+    ck_assert_int_eq(w->parallel.sp, -1);
+    ck_assert(w->flash_attention);
+    ck_assert_int_eq(w->recompute, RECOMPUTE_AUTO);
+    ck_assert_double_eq(w->optimizer_bytes_per_param, 16);
+    ck_assert_int_eq(p->site.kind, SITE_ONPREM);
+    ck_assert_double_eq(p->site.pue, 1.3);
+    ck_assert_double_eq(p->site.headroom, 0.10);
+    ck_assert_double_eq(p->network.link_bps, 400e9);
+    ck_assert_int_eq(p->network.switch_ports, 64);
+    ck_assert_int_eq(p->storage.checkpoints_kept, 5);
+    ck_assert_int_eq(p->tenancy.policy, POLICY_FAIR_SHARE);
+    ck_assert_double_eq(p->tenancy.restore_s, 600);
+    ck_assert_double_eq(p->tenancy.mtbf_gpu_h, 50000);
+    ck_assert_uint_eq(p->tenancy.seed, 1);
+    free(p);
+}
+END_TEST
+
+START_TEST(accepts_syntax_variants)
+{
+    Plan *p = new_plan();
+    /* quoted numbers, yes/no booleans, case-insensitive enums and catalog
+     * ids (rewritten to the catalog's spelling), jobs in block style, a
+     * model shape given key by key, flow lists */
+    parse_ok("name: \"variants 1\"\n"
+             "accelerator: h100-sxm\n"
+             "workloads:\n"
+             "  - name: w\n"
+             "    kind: Training\n"
+             "    model: {layers: 2, hidden: 64, ffn_hidden: 256, heads: 4, vocab: 1000, glu: no}\n"
+             "    tokens: \"1e9\"\n"
+             "    gpus: 8\n"
+             "    precision: FP8\n"
+             "    flash_attention: off\n"
+             "    parallel: {sp: yes}\n"
+             "tenancy:\n"
+             "  seed: 18446744073709551615\n"
+             "  teams: [{name: a, jobs: [{name: j, gpus: 2}]}]\n",
+             catalog(), p);
+    ck_assert_str_eq(p->accelerator, "H100-SXM");
+    ck_assert_double_eq(p->workloads[0].tokens, 1e9);
+    ck_assert(!p->workloads[0].model.glu);
+    ck_assert(!p->workloads[0].flash_attention);
+    ck_assert_int_eq(p->workloads[0].parallel.sp, 1);
+    ck_assert_int_eq(p->workloads[0].precision, PREC_FP8);
+    ck_assert_uint_eq(p->tenancy.seed, UINT64_MAX);
+    ck_assert_double_eq(p->tenancy.teams[0].jobs[0].gpus, 2);
+    assert_round_trip(p, catalog());
+    free(p);
+}
+END_TEST
+
+START_TEST(global_batch_tokens_becomes_sequences)
+{
+    Plan *p = new_plan();
+    parse_ok("name: g\nworkloads:\n  - name: w\n    global_batch_tokens: 4M\n    seq_len: 4000\n"
+             "    tokens: 1T\n    gpus: 8\n    model: {preset: llama-3-8b}\n", NULL, p);
+    ck_assert_int_eq(p->workloads[0].global_batch, 1000);
+    free(p);
+}
+END_TEST
+
+/* --------------------------------------------------------------- errors */
+
+#define W_INF "name: t\nworkloads:\n  - name: w\n    kind: inference\n    model: {preset: llama-3-8b}\n"
+#define W_TRAIN "name: t\nworkloads:\n  - name: w\n    tokens: 1T\n    gpus: 8\n"
+
+START_TEST(rejects_unknown_keys_with_suggestion)
+{
+    expect_error(W_TRAIN "    model:\n      layer: 32\n", NULL,
+                 "t.yaml:7:7: unknown key 'layer' in model; did you mean 'layers'?");
+    expect_error(W_TRAIN "    layers: 32\n", NULL,
+                 "t.yaml:6:5: unknown key 'layers' in workload; it belongs under model:");
+    expect_error(W_TRAIN "    layer: 32\n", NULL,
+                 "t.yaml:6:5: unknown key 'layer' in workload; did you mean 'layers' (under model:)?");
+    expect_error(W_INF "    replica: 2\n", NULL,
+                 "t.yaml:6:5: unknown key 'replica' in workload; did you mean 'replicas'?");
+    expect_error("name: t\nsite:\n  pue: 1.2\n  frobnicate: 1\n", NULL,
+                 "t.yaml:4:3: unknown key 'frobnicate' in site");
+    expect_error("name: t\ntenancy:\n  teams:\n    - name: a\n      jobs:\n        - {name: j, per_dya: 3}\n",
+                 NULL, "t.yaml:6:21: unknown key 'per_dya' in job; did you mean 'per_day'?");
+    expect_error("Name: t\n", NULL, "t.yaml:1:1: unknown key 'Name' in plan; did you mean 'name'?");
+}
+END_TEST
+
+START_TEST(rejects_duplicate_keys)
+{
+    expect_error("name: t\nname: u\n", NULL,
+                 "t.yaml:2:1: duplicate key 'name' in plan (first at line 1)");
+    expect_error(W_INF "    tp: 2\n    tp: 4\n", NULL,
+                 "t.yaml:7:5: duplicate key 'tp' in workload (first at line 6)");
+}
+END_TEST
+
+START_TEST(rejects_wrong_types)
+{
+    expect_error(W_INF "    requests_per_s: abc\n", NULL,
+                 "t.yaml:6:21: requests_per_s: expected a number such as 405B, 15.6T, 16M, 8k or 1e9, got 'abc'");
+    expect_error(W_INF "    prompt_tokens: 2.5\n", NULL,
+                 "t.yaml:6:20: prompt_tokens: expected a whole number, got '2.5'");
+    expect_error(W_INF "    prompt_tokens:\n", NULL,
+                 "t.yaml:6:19: prompt_tokens: expected a whole number, got an empty value");
+    expect_error(W_INF "    prompt_tokens: [1, 2]\n", NULL,
+                 "t.yaml:6:20: prompt_tokens: expected a whole number, got a list");
+    expect_error(W_TRAIN "    flash_attention: maybe\n", NULL,
+                 "t.yaml:6:22: flash_attention: expected true or false, got 'maybe'");
+    expect_error(W_TRAIN "    model: 5\n", NULL,
+                 "t.yaml:6:12: model: expected a mapping (layers: …, or preset: NAME), got a value");
+    expect_error("name: t\nworkloads: {name: w}\n", NULL,
+                 "t.yaml:2:12: workloads: expected a list (- …), got a mapping");
+    expect_error("name: t\nworkloads:\n  - w1\n", NULL,
+                 "t.yaml:3:5: workloads: each entry must be a mapping (name: …), got a value");
+    expect_error("name: t\nsite: cloud\n", NULL,
+                 "t.yaml:2:7: site: expected a mapping, got a value");
+    expect_error("name: [t]\n", NULL, "t.yaml:1:7: name: expected text, got a list");
+    expect_error("name: t\ntenancy:\n  seed: -1\n", NULL,
+                 "t.yaml:3:9: seed: expected a whole number from 0 to 18446744073709551615, got '-1'");
+    expect_error("name: t\nstorage:\n  dataset: 2PBB\n", NULL,
+                 "t.yaml:3:12: dataset: unknown unit 'PBB' in '2PBB': expected a size such as 80GB, 141 GB, 2PB or 64GiB");
+    expect_error("name: t\nnetwork:\n  link: 400G\n", NULL,
+                 "t.yaml:3:9: link: unknown unit 'G' in '400G': expected a rate such as 400Gb/s or 3.35TB/s");
+    expect_error("name: t\ntenancy:\n  restore: -5m\n", NULL,
+                 "t.yaml:3:12: restore: '-5m' is negative: expected a duration such as 90s, 45m, 6h, 30d or 2w");
+    expect_error("name: t\n? [a]\n: 1\n", NULL,
+                 "t.yaml:2:3: keys in plan must be plain names, got a list");
+}
+END_TEST
+
+START_TEST(rejects_bad_enum_values_listing_valid_ones)
+{
+    expect_error(W_INF "    precision: bf17\n", NULL,
+                 "t.yaml:6:16: precision: unknown value 'bf17' (did you mean 'bf16'?); expected one of fp32, bf16, fp16, fp8, fp4");
+    expect_error(W_TRAIN "    kind: finetune\n", NULL,
+                 "t.yaml:6:11: kind: unknown value 'finetune'; expected one of training, inference");
+    expect_error("name: t\ntenancy:\n  policy: drf\n", NULL,
+                 "t.yaml:3:11: policy: unknown value 'drf'; expected one of fifo, fair-share, priority");
+    expect_error(W_TRAIN "    recompute: partial\n", NULL,
+                 "t.yaml:6:16: recompute: unknown value 'partial'; expected one of auto, none, selective, full");
+}
+END_TEST
+
+START_TEST(rejects_duplicate_names)
+{
+    expect_error(W_INF "  - name: w\n    kind: inference\n    model: {preset: llama-3-8b}\n", NULL,
+                 "t.yaml:6:11: duplicate workload name 'w'");
+    expect_error("name: t\ntenancy:\n  teams:\n    - name: a\n    - name: b\n    - name: a\n", NULL,
+                 "t.yaml:6:13: duplicate team name 'a'");
+    expect_error("name: t\ntenancy:\n  teams:\n    - name: a\n      jobs: [{name: j}, {name: j}]\n",
+                 NULL, "t.yaml:5:32: team 'a': duplicate job name 'j'");
+}
+END_TEST
+
+START_TEST(rejects_invalid_plan_names)
+{
+    expect_error("name: \"bad/name\"\nworkloads: []\n", NULL,
+                 "t.yaml:1:7: invalid plan name 'bad/name': use 1-64 letters, digits, '.', '_', '-' or spaces");
+    expect_error("name: \"\"\n", NULL, "t.yaml:1:7: the plan needs a name (name: …)");
+    expect_error("description: no name\ntenancy:\n  teams: [{name: a}]\n", NULL,
+                 "t.yaml:1:1: the plan needs a name (name: …)");
+    expect_error("name: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", NULL,
+                 "t.yaml:1:7: name: too long (at most 64 bytes), got 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…'");
+    expect_error(W_INF "  - name: \"a\\x01b\"\n    kind: inference\n    model: {preset: llama-3-8b}\n",
+                 NULL, "t.yaml:6:11: workload name must be 1-64 printable characters");
+    expect_error("name: \"a\\0b\"\n", NULL, "t.yaml:1:7: name: a NUL character is not allowed here");
+}
+END_TEST
+
+#define W_HEAD "name: t\nworkloads:\n  - name: w\n    kind: inference\n"
+
+START_TEST(rejects_absurd_model_shapes)
+{
+    expect_error(W_HEAD "    model: {preset: llama-3-8b, layers: 0}\n", NULL,
+                 "t.yaml:5:41: workload 'w': layers must be between 1 and 1000, got 0");
+    expect_error(W_HEAD "    model: {preset: llama-3-8b, heads: 30}\n", NULL,
+                 "t.yaml:5:40: workload 'w': heads (30) does not divide hidden (4096); give head_dim if the model really has that shape");
+    expect_error(W_HEAD "    model: {preset: llama-3-8b, kv_heads: 5}\n", NULL,
+                 "t.yaml:5:43: workload 'w': kv_heads (5) does not divide heads (32)");
+    expect_error(W_HEAD "    model: {preset: mixtral-8x7b, experts_per_token: 9}\n", NULL,
+                 "t.yaml:5:54: workload 'w': experts_per_token must be between 1 and experts (8), got 9");
+    expect_error(W_HEAD "    model: {preset: llama-3-8b, kv_lora_rank: 512}\n", NULL,
+                 "t.yaml:5:47: workload 'w': latent attention (kv_lora_rank 512) needs qk_rope_head_dim");
+    expect_error(W_HEAD "    model: {preset: llama-3-7b}\n", NULL,
+                 "t.yaml:5:21: unknown preset 'llama-3-7b'; did you mean 'llama-3-8b'?");
+    expect_error(W_HEAD "    model: {preset: gpt-5}\n", NULL,
+                 "t.yaml:5:21: unknown preset 'gpt-5' (known: llama-3-8b, llama-3-70b, llama-3-405b, llama-3.2-1b, llama-3.2-3b, llama-2-7b, llama-2-13b, llama-2-70b, mistral-7b, qwen2.5-7b, qwen2.5-72b, gpt-3-175b, mixtral-8x7b, deepseek-v3, gpt-oss-120b, gpt-oss-20b)");
+    expect_error(W_HEAD "    requests_per_s: 3\n", NULL,
+                 "t.yaml:3:11: workload 'w' has no model: give `model: {preset: NAME}` or its shape (layers, hidden, ffn_hidden, heads, vocab)");
+    expect_error(W_HEAD "    model:\n      layers: 2\n      hidden: 64\n      heads: 4\n      vocab: 100\n", NULL,
+                 "t.yaml:3:11: workload 'w': ffn_hidden must be between 1 and 10000000, got 0");
+}
+END_TEST
+
+START_TEST(rejects_absurd_training_values)
+{
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    seq_len: 0\n", NULL,
+                 "t.yaml:7:14: workload 'w': seq_len must be between 1 and 16777216, got 0");
+    expect_error("name: t\nworkloads:\n  - name: w\n    tokens: 1T\n    gpus: 1e30\n", NULL,
+                 "t.yaml:5:11: gpus: '1e30' is too large (at most 2147483647)");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    gpus: 2M\n    gpus: 1\n", NULL,
+                 "t.yaml:7:5: duplicate key 'gpus' in workload (first at line 5)");
+    expect_error("name: t\nworkloads:\n  - name: w\n    tokens: 1T\n    gpus: 2M\n    model: {preset: llama-3-8b}\n",
+                 NULL, "t.yaml:5:11: workload 'w': gpus must be auto or between 1 and 1000000, got 2000000");
+    expect_error("name: t\nworkloads:\n  - name: w\n    tokens: 1e17\n    gpus: 8\n    model: {preset: llama-3-8b}\n",
+                 NULL, "t.yaml:4:13: workload 'w': tokens must be more than 0 and at most 10000T (1e16), got 1e+17");
+    expect_error("name: t\nworkloads:\n  - name: w\n    gpus: 8\n    model: {preset: llama-3-8b}\n",
+                 NULL, "t.yaml:3:11: workload 'w': tokens must be more than 0 and at most 10000T (1e16), got 0");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    global_batch: 1000\n    micro_batch: 3\n", NULL,
+                 "t.yaml:8:18: workload 'w': global_batch 1000 is not divisible by micro_batch 3");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    zero: 4\n", NULL,
+                 "t.yaml:7:11: workload 'w': zero must be 0, 1, 2 or 3, got 4");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    mfu: 1.5\n", NULL,
+                 "t.yaml:7:10: mfu: '1.5' is more than 100%: expected a fraction between 0 and 1");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    target_days: 30\n", NULL,
+                 "t.yaml:7:18: workload 'w': give gpus or target_days, not both (gpus fixes the size, target_days sizes it)");
+    expect_error("name: t\nworkloads:\n  - name: w\n    tokens: 1T\n    model: {preset: llama-3-8b}\n", NULL,
+                 "t.yaml:3:11: workload 'w': give gpus (a fixed size) or target_days (size it to finish in time)");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    parallel: {tp: 64}\n", NULL,
+                 "t.yaml:7:20: workload 'w': tp 64 is more than the model's 32 heads");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    parallel: {tp: 8, pp: 4}\n", NULL,
+                 "t.yaml:5:11: workload 'w': parallel tp x pp x cp x ep = 32 needs more than gpus 8");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    parallel: {pp: 1, vpp: 2}\n", NULL,
+                 "t.yaml:7:28: workload 'w': vpp 2 (interleaved stages) needs pp > 1");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    parallel: {ep: 2}\n", NULL,
+                 "t.yaml:7:20: workload 'w': ep 2 is more than the model's 1 experts");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    optimizer_bytes_per_param: 0\n", NULL,
+                 "t.yaml:7:32: workload 'w': optimizer_bytes_per_param must be more than 0 and at most 64, got 0");
+}
+END_TEST
+
+START_TEST(global_batch_tokens_must_divide)
+{
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    seq_len: 8192\n    global_batch_tokens: 16M\n", NULL,
+                 "t.yaml:8:26: global_batch_tokens 16000000 is not a multiple of seq_len 8192 (16000000 / 8192 = 1953.125 sequences); use 15998976 or 16007168 tokens (e.g. 16Mi = 2^24)");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    global_batch: 4\n    global_batch_tokens: 16Mi\n", NULL,
+                 "t.yaml:8:26: give global_batch (sequences) or global_batch_tokens, not both");
+}
+END_TEST
+
+START_TEST(rejects_absurd_inference_values)
+{
+    expect_error(W_INF "    requests_per_s: 0\n", NULL,
+                 "t.yaml:6:21: workload 'w': requests_per_s must be more than 0 and at most 10M, got 0");
+    expect_error(W_INF "    ttft_ms: 0\n", NULL,
+                 "t.yaml:6:14: workload 'w': ttft_ms must be more than 0 and at most an hour");
+    expect_error(W_INF "    tp: 64\n", NULL,
+                 "t.yaml:6:9: workload 'w': tp must be auto or between 1 and the model's 32 heads, got 64");
+    expect_error(W_INF "    output_tokens: 0\n", NULL,
+                 "t.yaml:6:20: workload 'w': output_tokens must be between 1 and 16777216, got 0");
+}
+END_TEST
+
+START_TEST(rejects_out_of_range_sections)
+{
+    expect_error(W_INF "site:\n  headroom: 150%\n", NULL,
+                 "t.yaml:7:13: headroom: '150%' is more than 100%: expected a fraction between 0 and 1");
+    expect_error(W_INF "site:\n  pue: 0.9\n", NULL,
+                 "t.yaml:7:8: site pue must be between 1 and 3, got 0.9");
+    expect_error(W_INF "network:\n  oversubscription: 0.5\n", NULL,
+                 "t.yaml:7:21: network oversubscription must be between 1 (non-blocking) and 64, got 0.5");
+    expect_error(W_INF "network:\n  switch_ports: 63\n", NULL,
+                 "t.yaml:7:17: network switch_ports must be an even number from 4 to 4096, got 63");
+    expect_error(W_INF "storage:\n  checkpoints_kept: 0\n", NULL,
+                 "t.yaml:7:21: storage checkpoints_kept must be between 1 and 1000, got 0");
+    expect_error(W_INF "tenancy:\n  wait_p95: 60d\n", NULL,
+                 "t.yaml:7:13: tenancy wait_p95 must be more than 0 and at most the horizon");
+    expect_error(W_INF "horizon_years: 0\n", NULL,
+                 "t.yaml:6:16: horizon_years must be more than 0 and at most 30, got 0");
+    expect_error("format: 2\nname: t\n", NULL,
+                 "t.yaml:1:9: unsupported format 2: this gpuplan reads format 1");
+}
+END_TEST
+
+START_TEST(rejects_bad_tenancy)
+{
+    expect_error("name: t\ntenancy:\n  teams:\n    - {name: a, weight: 0}\n", NULL,
+                 "t.yaml:4:25: team 'a': weight must be more than 0 and at most 1000000, got 0");
+    expect_error("name: t\ntenancy:\n  teams:\n    - {name: a, jobs: [{name: j, gpus: 1.5}]}\n", NULL,
+                 "t.yaml:4:40: job 'a/j': gpus 1.5: ask for whole GPUs, or a fraction below 1 of one GPU");
+    expect_error("name: t\ntenancy:\n  teams:\n    - {name: a, jobs: [{name: j, gpus: 2, max_gpus: 8}]}\n", NULL,
+                 "t.yaml:4:40: job 'j': give gpus or min_gpus/max_gpus, not both");
+    expect_error("name: t\ntenancy:\n  teams:\n    - {name: a, jobs: [{name: j, min_gpus: 4}]}\n", NULL,
+                 "t.yaml:4:44: job 'a/j': min_gpus needs max_gpus (an elastic job runs between the two)");
+    expect_error("name: t\ntenancy:\n  teams:\n    - {name: a, jobs: [{name: j, min_gpus: 9, max_gpus: 8}]}\n", NULL,
+                 "t.yaml:4:44: job 'a/j': an elastic job needs 1 <= min_gpus <= max_gpus (8), got 9");
+    expect_error("name: t\ntenancy:\n  teams:\n    - {name: a, jobs: [{name: j, mig: 2g.20gb}]}\n", catalog(),
+                 "t.yaml:4:39: job 'a/j': H100-SXM has no MIG profile '2g.20gb' (valid: 1g.10gb, 3g.40gb)");
+    expect_error("name: t\naccelerator: H200\ntenancy:\n  teams:\n    - {name: a, jobs: [{name: j, mig: 1g.18gb}]}\n",
+                 catalog(), "t.yaml:5:39: job 'a/j': H200 has no MIG profiles");
+    expect_error("name: t\ntenancy:\n  gpus: 100\n  teams:\n    - {name: a, quota_gpus: 60}\n    - {name: b, quota_gpus: 60}\n",
+                 NULL, "t.yaml:3:9: team quotas add up to 120 GPUs, more than the tenancy pool's 100");
+    expect_error("name: t\ntenancy:\n  teams:\n    - {name: a, borrow_gpus: -2}\n", NULL,
+                 "t.yaml:4:30: borrow_gpus: '-2' is negative: expected a number such as 405B, 15.6T, 16M, 8k or 1e9");
+    expect_error("name: t\ntenancy:\n  teams:\n    - {name: a, jobs: [{name: j, hours: 0}]}\n", NULL,
+                 "t.yaml:4:41: job 'a/j': hours must be more than 0 and at most a year (8760), got 0");
+    expect_error(W_INF "    team: reserch\ntenancy:\n  teams:\n    - {name: research}\n", NULL,
+                 "t.yaml:6:11: workload 'w': team 'reserch' is not a tenancy team; did you mean 'research'?");
+}
+END_TEST
+
+START_TEST(checks_catalog_ids_when_given_a_catalog)
+{
+    expect_error("name: t\naccelerator: H100SXM\n" "workloads: []\ntenancy:\n  teams: [{name: a}]\n",
+                 catalog(), "t.yaml:2:14: accelerator: unknown accelerator 'H100SXM'; did you mean 'H100-SXM'?");
+    expect_error("name: t\naccelerator: Z9\ntenancy:\n  teams: [{name: a}]\n", catalog(),
+                 "t.yaml:2:14: accelerator: unknown accelerator 'Z9' (known: H100-SXM, A100-80GB, H200, GB200)");
+    expect_error(W_INF "    accelerator: A100-80G\n", catalog(),
+                 "t.yaml:6:18: workload 'w': unknown accelerator 'A100-80G'; did you mean 'A100-80GB'?");
+    expect_error(W_INF "site:\n  kind: cloud\n  instance: p5.48xlarg\n", catalog(),
+                 "t.yaml:8:13: site: unknown instance 'p5.48xlarg'; did you mean 'p5.48xlarge'?");
+    /* without a catalog, ids are not checked */
+    Plan *p = new_plan();
+    parse_ok(W_INF "    accelerator: A100-80G\n", NULL, p);
+    free(p);
+}
+END_TEST
+
+START_TEST(reports_yaml_syntax_errors_at_their_mark)
+{
+    expect_error("name: t\nworkloads: [\n", NULL,
+                 "t.yaml:3:1: YAML syntax error: did not find expected node content (while parsing a flow node at line 3, column 1)");
+    expect_error("name: t\n  bad: indent\n", NULL,
+                 "t.yaml:2:6: YAML syntax error: mapping values are not allowed in this context");
+    expect_error("name: t\n---\nname: u\n", NULL,
+                 "t.yaml:3:1: a plan file holds one YAML document; found a second one here");
+    expect_error("- a\n- b\n", NULL,
+                 "t.yaml:1:1: a plan is a mapping (name: …, workloads: …), got a list");
+    expect_error("", NULL, "t.yaml:1:1: empty plan: expected a mapping with a name and workloads or teams");
+    expect_error("# only a comment\n", NULL,
+                 "t.yaml:1:1: empty plan: expected a mapping with a name and workloads or teams");
+    expect_error("name: *nowhere\n", NULL,
+                 "t.yaml:1:7: YAML syntax error: found undefined alias");
+    expect_error("name: t\n\xff\xfe\n", NULL,
+                 "t.yaml: invalid text: invalid leading UTF-8 octet at byte 8");
+}
+END_TEST
+
+START_TEST(requires_a_workload_or_a_team)
+{
+    expect_error("name: t\n", NULL, "t.yaml:1:1: a plan needs at least one workload or one team");
+    expect_error("name: t\nworkloads: []\ntenancy:\n  teams: []\n", NULL,
+                 "t.yaml:1:1: a plan needs at least one workload or one team");
+    expect_error("name: t\nworkloads:\n", NULL, "t.yaml:1:1: a plan needs at least one workload or one team");
+}
+END_TEST
+
+START_TEST(rejects_too_many_entries)
+{
+    char *y = malloc(40000);
+    ck_assert_ptr_nonnull(y);
+    size_t n = (size_t)sprintf(y, "name: t\nworkloads:\n");
+    for (int i = 0; i <= PLAN_MAX_WORKLOADS; i++)
+        n += (size_t)sprintf(y + n, "  - {name: w%d, kind: inference, model: {preset: llama-3-8b}}\n", i);
+    expect_error(y, NULL, "t.yaml:35:5: workloads: too many entries (at most 32)");
+    free(y);
+}
+END_TEST
+
+/* ---------------------------------------------------------- validation */
+
+static Plan *valid_plan(void)
+{
+    Plan *p = new_plan();
+    plan_init(p);
+    snprintf(p->name, sizeof p->name, "mem");
+    p->n_workloads = 1;
+    Workload *w = &p->workloads[0];
+    workload_init(w, WL_TRAINING);
+    snprintf(w->name, sizeof w->name, "train");
+    w->model = preset_find("llama-3-70b")->shape;
+    snprintf(w->model.preset, sizeof w->model.preset, "llama-3-70b");
+    w->tokens = 2e12;
+    w->gpus = 1024;
+    return p;
+}
+
+static void expect_invalid(const Plan *p, const char *want)
+{
+    Diag d;
+    char buf[800];
+    ck_assert_int_eq(plan_validate(p, catalog(), &d), -1);
+    ck_assert_int_eq(d.line, 0);
+    ck_assert_str_eq(diag_format(&d, buf, sizeof buf), want);
+}
+
+START_TEST(validate_applies_the_parser_rules_in_memory)
+{
+    Plan *p = valid_plan();
+    Diag d;
+    ck_assert_int_eq(plan_validate(p, catalog(), &d), 0);
+    p->workloads[0].model.heads = 60;
+    expect_invalid(p, "workload 'train': heads (60) does not divide hidden (8192); give head_dim if the model really has that shape");
+    free(p);
+    p = valid_plan();
+    p->workloads[0].micro_batch = 3;
+    expect_invalid(p, "workload 'train': global_batch 1024 is not divisible by micro_batch 3");
+    free(p);
+    p = valid_plan();
+    p->workloads[0].zero = 7;
+    expect_invalid(p, "workload 'train': zero must be 0, 1, 2 or 3, got 7");
+    free(p);
+    p = valid_plan();
+    p->site.headroom = 1.5;
+    expect_invalid(p, "site headroom must be a fraction between 0 and 1, got 1.5");
+    free(p);
+    p = valid_plan();
+    p->site.cooling = (Cooling)9;
+    expect_invalid(p, "unknown cooling");
+    free(p);
+    p = valid_plan();
+    p->workloads[1] = p->workloads[0];
+    p->n_workloads = 2;
+    expect_invalid(p, "duplicate workload name 'train'");
+    free(p);
+    p = valid_plan();
+    snprintf(p->name, sizeof p->name, "a:b");
+    expect_invalid(p, "invalid plan name 'a:b': use 1-64 letters, digits, '.', '_', '-' or spaces");
+    free(p);
+    p = valid_plan();
+    snprintf(p->accelerator, sizeof p->accelerator, "H100");
+    expect_invalid(p, "accelerator: unknown accelerator 'H100'; did you mean 'H200'?");
+    free(p);
+    p = valid_plan();
+    p->workloads[0].name[0] = '\0';
+    expect_invalid(p, "workload name must be 1-64 printable characters");
+    free(p);
+    p = valid_plan();
+    p->n_workloads = PLAN_MAX_WORKLOADS + 1;
+    expect_invalid(p, "at most 32 workloads");
+    free(p);
+    p = valid_plan();
+    p->tenancy.n_teams = -1;
+    expect_invalid(p, "at most 32 teams");
+    free(p);
+    p = valid_plan();
+    p->workloads[0].gpus = 0;
+    p->workloads[0].target_days = 1e9;
+    expect_invalid(p, "workload 'train': target_days must be between 0 and 3650, got 1e+09");
+    free(p);
+    p = valid_plan();
+    p->workloads[0].tokens = NAN;
+    expect_invalid(p, "workload 'train': tokens must be more than 0 and at most 10000T (1e16), got nan");
+    free(p);
+    p = valid_plan();
+    memset(p->description, 'x', sizeof p->description); /* not terminated */
+    expect_invalid(p, "description must be printable text (no control characters)");
+    free(p);
+    ck_assert_int_eq(plan_validate(NULL, NULL, &d), -1);
+}
+END_TEST
+
+/* ---------------------------------------------------------- round trips */
+
+START_TEST(round_trips_edge_cases)
+{
+    Plan *p = new_plan();
+    plan_init(p);
+    snprintf(p->name, sizeof p->name, "edge.case plan_1");
+    snprintf(p->description, sizeof p->description,
+             "He said \"hi\": # not a comment \\ back\tslash, unicode \xc3\xa9 \xe2\x9c\x93");
+    snprintf(p->accelerator, sizeof p->accelerator, "A100-80GB");
+    p->horizon_years = 2.5;
+    static const char *const names[] = {"a: b", "#hash", "- dash", "true", "123", " spaced ",
+                                        "[x]", "{y}", "'q'", "a,b", "null", "1e9", "3g.40gb",
+                                        "auto", "x #y", "\xc3\xa9t\xc3\xa9"};
+    int nn = (int)(sizeof names / sizeof names[0]);
+    for (int i = 0; i < nn; i++) {
+        Workload *w = &p->workloads[p->n_workloads++];
+        workload_init(w, i % 2 ? WL_INFERENCE : WL_TRAINING);
+        snprintf(w->name, sizeof w->name, "%s", names[i]);
+        w->model = preset_find(i % 3 ? "llama-3-8b" : "deepseek-v3")->shape;
+        if (i % 4 == 0)
+            snprintf(w->model.preset, sizeof w->model.preset, "%s", i % 3 ? "llama-3-8b" : "deepseek-v3");
+        w->tokens = 1e13 / 3;
+        w->gpus = 64 + i;
+        w->mfu = 0.1 + 0.2;
+        w->checkpoint_interval_s = 1.0 / 3;
+        w->ttft_s = 0.123456789;
+        w->tpot_s = 1.0 / 7;
+        w->requests_per_s = 1.0 / 9;
+        w->seq_len = 1234 + i;      /* a training key on inference workloads too */
+        w->kv_precision = PREC_FP4; /* an inference key on training workloads too */
+        w->parallel.sp = i % 3 - 1;
+        w->parallel.tp = i % 2 ? 0 : 4;
+        w->recompute = (Recompute)(i % 4 - 1);
+        w->optimizer_bytes_per_param = 12.5;
+        w->micro_batch = i % 2 ? 0 : 2;
+        w->global_batch = 512;
+        w->tp = i % 2 ? 2 : 0;
+        w->replicas = i % 2 ? 3 : 0;
+        w->precision = (Precision)(i % PREC_COUNT);
+        if (i == 2) {
+            w->model.layers = 40; /* a preset with an override */
+            snprintf(w->model.preset, sizeof w->model.preset, "deepseek-v3");
+        }
+    }
+    snprintf(p->workloads[1].team, sizeof p->workloads[1].team, "x: y");
+    snprintf(p->workloads[3].accelerator, sizeof p->workloads[3].accelerator, "GB200");
+    p->site.kind = SITE_CLOUD;
+    snprintf(p->site.instance, sizeof p->site.instance, "p5e.48xlarge");
+    p->site.pricing = PRICING_SPOT;
+    p->site.cooling = COOLING_LIQUID;
+    p->site.rack_power_kw = 17.3;
+    p->site.pue = 1.17;
+    p->site.power_price_kwh = 0.123;
+    p->site.headroom = 1.0 / 3;
+    p->network.fabric = FABRIC_ROCE;
+    p->network.topology = TOPO_FAT_TREE;
+    p->network.link_bps = 123456789.123;
+    p->network.oversubscription = 1.5;
+    p->network.switch_ports = 128;
+    p->storage.system = STORAGE_NFS;
+    p->storage.dataset_bytes = 1e9 / 7;
+    p->storage.checkpoints_kept = 9;
+    p->storage.checkpoint_stall_s = 0.5;
+    TenancySpec *t = &p->tenancy;
+    t->gpus = 4096;
+    t->policy = POLICY_PRIORITY;
+    t->preemption = false;
+    t->backfill = false;
+    t->restore_s = 123.456;
+    t->horizon_s = 29.5 * 86400;
+    t->wait_p95_s = 1.0 / 3;
+    t->mtbf_gpu_h = 12345.678;
+    t->seed = UINT64_MAX;
+    snprintf(t->trace, sizeof t->trace, "traces/my jobs: 2024.csv");
+    for (int i = 0; i < PLAN_MAX_TEAMS; i++) {
+        Team *tm = &t->teams[t->n_teams++];
+        team_init(tm);
+        snprintf(tm->name, sizeof tm->name, i == 0 ? "x: y" : "team %d", i);
+        tm->weight = 1 + i / 7.0;
+        tm->quota_gpus = i;
+        tm->borrow_gpus = i % 3 ? i : -1;
+        for (int k = 0; k < PLAN_MAX_JOBS; k++) {
+            JobClass *j = &tm->jobs[tm->n_jobs++];
+            jobclass_init(j);
+            snprintf(j->name, sizeof j->name, "job, {%d}", k);
+            j->per_day = 1.0 / (k + 1);
+            j->hours = 1.0 / 3 + k;
+            j->cv = k / 10.0;
+            j->duration = (DurationDist)(k % 3);
+            j->priority = (JobPriority)(k % 3);
+            if (k % 4 == 1) {
+                snprintf(j->mig, sizeof j->mig, "1g.10gb");
+            } else if (k % 4 == 2) {
+                j->min_gpus = 2;
+                j->max_gpus = 16;
+            } else if (k % 4 == 3) {
+                j->gpus = 0.25;
+            } else {
+                j->gpus = 8;
+            }
+        }
+    }
+    Diag d;
+    char buf[800];
+    ck_assert_msg(plan_validate(p, catalog(), &d) == 0, "%s", diag_format(&d, buf, sizeof buf));
+    assert_round_trip(p, catalog());
+    free(p);
+}
+END_TEST
+
+START_TEST(canonical_yaml_is_readable)
+{
+    char dir[1024], path[1200];
+    snprintf(path, sizeof path, "%s/frontier-2027.yaml", examples_dir(dir, sizeof dir));
+    Plan *p = new_plan();
+    Diag d;
+    ck_assert_int_eq(plan_load_file(path, NULL, p, &d), 0);
+    p->workloads[1].model.layers = 40;
+    char *y = plan_to_yaml(p);
+    ck_assert_ptr_nonnull(y);
+    ck_assert_ptr_nonnull(strstr(y, "\nformat: 1\nname: frontier-2027 "));
+    ck_assert_ptr_nonnull(strstr(y, "    model: {preset: llama-3-70b, layers: 40}\n"));
+    ck_assert_ptr_nonnull(strstr(y, "    tokens: 15.6T "));
+    ck_assert_ptr_nonnull(strstr(y, "    gpus: auto "));
+    ck_assert_ptr_nonnull(strstr(y, "    mfu: auto "));
+    ck_assert_ptr_nonnull(strstr(y, "    parallel: {tp: 8, pp: 16, vpp: auto, cp: 1, ep: 1, sp: true}"));
+    ck_assert_ptr_nonnull(strstr(y, "    ttft_ms: 1000 "));
+    ck_assert_ptr_nonnull(strstr(y, "  link: 400Gb/s "));
+    ck_assert_ptr_nonnull(strstr(y, "  dataset: 2PB\n"));
+    ck_assert_ptr_nonnull(strstr(y, "  headroom: 10% "));
+    ck_assert_ptr_nonnull(strstr(y, "  mtbf_gpu: 50000 "));
+    ck_assert_ptr_nonnull(strstr(y, "  borrow_gpus: unlimited "));
+    ck_assert_ptr_nonnull(strstr(y, "{name: notebooks, per_day: 60, mig: 3g.40gb, hours: 3,"));
+    ck_assert_ptr_nonnull(strstr(y, "# time-to-first-token target, ms"));
+    /* key order of PLAN-FORMAT.md */
+    const char *order[] = {"\nformat:", "\nname:", "\ndescription:", "\naccelerator:",
+                           "\nhorizon_years:", "\nworkloads:", "\nsite:", "\nnetwork:",
+                           "\nstorage:", "\ntenancy:"};
+    const char *prev = y;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        const char *at = strstr(y, order[i]);
+        ck_assert_msg(at && at > prev, "%s out of order", order[i]);
+        prev = at;
+    }
+    free(y);
+    free(p);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- files */
+
+START_TEST(save_is_atomic_and_loads_back)
+{
+    char dir[] = "/tmp/gpuplan-yaml-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/plan.yaml", dir);
+    Plan *p = valid_plan(), *q = new_plan();
+    Diag d;
+    ck_assert_int_eq(plan_save_file(p, path, &d), 0);
+    ck_assert_int_eq(plan_load_file(path, catalog(), q, &d), 0);
+    ck_assert_int_eq(memcmp(p, q, sizeof *p), 0);
+    /* saving over a directory fails and leaves no temporary file behind */
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s/adir", dir);
+    ck_assert_int_eq(mkdir(sub, 0755), 0);
+    ck_assert_int_eq(plan_save_file(p, sub, &d), -1);
+    ck_assert_ptr_nonnull(strstr(d.msg, "cannot replace the file"));
+    DIR *dh = opendir(dir);
+    struct dirent *e;
+    int entries = 0;
+    while ((e = readdir(dh)))
+        if (e->d_name[0] != '.')
+            entries++;
+    closedir(dh);
+    ck_assert_int_eq(entries, 2); /* plan.yaml and adir */
+    /* a failed save keeps the old file */
+    ck_assert_int_eq(plan_save_file(p, "/nonexistent-dir/x/plan.yaml", &d), -1);
+    ck_assert_str_eq(d.file, "/nonexistent-dir/x/plan.yaml");
+    ck_assert_int_eq(plan_load_file(path, NULL, q, &d), 0);
+    rmdir(sub);
+    unlink(path);
+    rmdir(dir);
+    free(p);
+    free(q);
+}
+END_TEST
+
+START_TEST(load_reports_missing_file)
+{
+    Plan *p = new_plan();
+    Diag d;
+    char buf[800];
+    ck_assert_int_eq(plan_load_file("/nonexistent/plan.yaml", NULL, p, &d), -1);
+    ck_assert_str_eq(diag_format(&d, buf, sizeof buf),
+                     "/nonexistent/plan.yaml: cannot open: No such file or directory");
+    free(p);
+}
+END_TEST
+
+START_TEST(enum_names_match_the_format)
+{
+    ck_assert_str_eq(plan_kind_name(WL_INFERENCE), "inference");
+    ck_assert_str_eq(plan_recompute_name(RECOMPUTE_AUTO), "auto");
+    ck_assert_str_eq(plan_recompute_name(RECOMPUTE_FULL), "full");
+    ck_assert_str_eq(plan_site_kind_name(SITE_ONPREM), "on-prem");
+    ck_assert_str_eq(plan_pricing_name(PRICING_RESERVED_3Y), "reserved-3y");
+    ck_assert_str_eq(plan_cooling_name(COOLING_LIQUID), "liquid");
+    ck_assert_str_eq(plan_fabric_name(FABRIC_ROCE), "roce");
+    ck_assert_str_eq(plan_topology_name(TOPO_RAIL_OPTIMIZED), "rail-optimized");
+    ck_assert_str_eq(plan_storage_name(STORAGE_VAST), "vast");
+    ck_assert_str_eq(plan_policy_name(POLICY_FAIR_SHARE), "fair-share");
+    ck_assert_str_eq(plan_duration_name(DUR_EXPONENTIAL), "exponential");
+    ck_assert_str_eq(plan_priority_name(PRIO_HIGH), "high");
+    ck_assert_str_eq(plan_policy_name((SchedPolicy)42), "?");
+    for (int i = 0; i < PREC_COUNT; i++) {
+        /* the plan file's precision names are the catalog's */
+        char y[200];
+        snprintf(y, sizeof y, W_INF "    precision: %s\n", precision_name((Precision)i));
+        Plan *p = new_plan();
+        parse_ok(y, NULL, p);
+        ck_assert_int_eq(p->workloads[0].precision, i);
+        free(p);
+    }
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("yaml_plan");
+    TCase *tc = tcase_create("yaml_plan");
+    tcase_add_test(tc, every_example_parses_and_round_trips);
+    tcase_add_test(tc, frontier_example_values_in_si_units);
+    tcase_add_test(tc, defaults_follow_plan_format);
+    tcase_add_test(tc, accepts_syntax_variants);
+    tcase_add_test(tc, global_batch_tokens_becomes_sequences);
+    tcase_add_test(tc, rejects_unknown_keys_with_suggestion);
+    tcase_add_test(tc, rejects_duplicate_keys);
+    tcase_add_test(tc, rejects_wrong_types);
+    tcase_add_test(tc, rejects_bad_enum_values_listing_valid_ones);
+    tcase_add_test(tc, rejects_duplicate_names);
+    tcase_add_test(tc, rejects_invalid_plan_names);
+    tcase_add_test(tc, rejects_absurd_model_shapes);
+    tcase_add_test(tc, rejects_absurd_training_values);
+    tcase_add_test(tc, global_batch_tokens_must_divide);
+    tcase_add_test(tc, rejects_absurd_inference_values);
+    tcase_add_test(tc, rejects_out_of_range_sections);
+    tcase_add_test(tc, rejects_bad_tenancy);
+    tcase_add_test(tc, checks_catalog_ids_when_given_a_catalog);
+    tcase_add_test(tc, reports_yaml_syntax_errors_at_their_mark);
+    tcase_add_test(tc, requires_a_workload_or_a_team);
+    tcase_add_test(tc, rejects_too_many_entries);
+    tcase_add_test(tc, validate_applies_the_parser_rules_in_memory);
+    tcase_add_test(tc, round_trips_edge_cases);
+    tcase_add_test(tc, canonical_yaml_is_readable);
+    tcase_add_test(tc, save_is_atomic_and_loads_back);
+    tcase_add_test(tc, load_reports_missing_file);
+    tcase_add_test(tc, enum_names_match_the_format);
+    suite_add_tcase(s, tc);
+    return s;
+}
