@@ -320,6 +320,8 @@ static void island_build(const Plan *p, Island *is, double limit_kw, const Fabri
     }
     is->racks = (int)ceil_div(nodes, is->nodes_per_rack);
 
+    if (!rackable)
+        return; /* the provider's scale-out network, not ours to build */
     int rails = a->nics_per_node > 0 ? a->nics_per_node : is->gpn;
     if (layout_fabric(fd, is->nodes, rails, p->network.topology, p->network.oversubscription,
                       &is->fab) != 0)

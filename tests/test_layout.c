@@ -503,6 +503,26 @@ START_TEST(other_accelerators_form_islands_or_stay_in_the_cloud)
 }
 END_TEST
 
+START_TEST(a_cloud_only_plan_accelerator_has_nodes_but_no_racks)
+{
+    Plan p;
+    plan_init(&p);
+    strcpy(p.accelerator, "TPU-v5p");
+    p.site.headroom = 0;
+    PlanResult *r = new_result();
+    add_training(&p, r, "t", "", 64);
+    layout_stage(&p, &cat, r);
+    const Accelerator *a = catalog_find_accelerator(&cat, "TPU-v5p");
+    ck_assert_int_eq(r->cluster.nodes, 64 / a->gpus_per_node);
+    ck_assert_int_eq(r->cluster.gpus, 64);
+    ck_assert_int_eq(r->cluster.racks, 0);
+    ck_assert_int_eq(r->cluster.leaf_switches, 0);
+    ck_assert_int_eq(r->cluster.links, 0);
+    ck_assert(has_warning(r, "cloud only"));
+    free(r);
+}
+END_TEST
+
 START_TEST(rack_groups_account_for_every_node)
 {
     Plan p;
@@ -624,6 +644,7 @@ Suite *test_suite(void)
     tcase_add_test(t, air_cooling_caps_racks_at_the_air_ceiling);
     tcase_add_test(t, unknown_plan_accelerator_builds_nothing);
     tcase_add_test(t, other_accelerators_form_islands_or_stay_in_the_cloud);
+    tcase_add_test(t, a_cloud_only_plan_accelerator_has_nodes_but_no_racks);
     tcase_add_test(t, rack_groups_account_for_every_node);
     tcase_add_test(t, storage_units_are_the_largest_of_read_write_and_capacity);
     tcase_add_test(t, an_empty_plan_is_an_empty_cluster);
