@@ -528,8 +528,12 @@ static int need_real(Ctx *c, const Record *r, int idx, const char *what, double 
 
 /* ---- Alibaba openb pod list (alibaba/clusterdata cluster-trace-gpu-v2023):
  * num_gpu whole GPUs; gpu_milli the share of one GPU for GPU-sharing pods
- * (num_gpu == 1, per that trace's README); submit = creation_time, run time =
- * deletion_time − scheduled_time (seconds). */
+ * (num_gpu == 1, per that trace's README; gpu_milli 0, which the trace does
+ * not contain, is read as the whole GPU); submit = creation_time, run time =
+ * deletion_time − scheduled_time (seconds).  Every pod_phase that was
+ * scheduled is a job: Failed pods held their GPUs too, and Running pods end
+ * at the snapshot (their deletion_time), so long runs are cut short there.
+ * Pods never scheduled (Pending, no scheduled_time) are counted unfinished. */
 
 typedef struct { int num_gpu, gpu_milli, qos, created, scheduled, deleted; } OpenbCols;
 

@@ -14,7 +14,7 @@ typedef enum { TRACE_AUTO = 0, TRACE_OPENB, TRACE_TIRESIAS, TRACE_SACCT } TraceF
 typedef struct {
     TraceJob *jobs;          /* malloc'd */
     size_t n;
-    char (*teams)[PLAN_NAME_LEN]; /* team names found (Account/qos …), malloc'd */
+    char (*teams)[PLAN_NAME_LEN]; /* sacct Account (else Partition) names, malloc'd; none for openb/Tiresias */
     size_t n_teams;
     size_t skipped;          /* malformed rows skipped (strict = false) */
     Diag first_skip;         /* where the first skipped row was */

@@ -299,6 +299,19 @@ START_TEST(saves_every_version_with_note_and_monotone_time)
     ck_assert(pi[0].updated >= t0 && pi[0].updated <= t1);
     free(pi);
     store_close(s);
+
+    /* a clock stepped back (here: the latest version dated a day ahead)
+     * does not make the next version older than the last */
+    raw_exec(db, "UPDATE versions SET created = created + 86400 WHERE version = 3");
+    s = store_open(db, NULL, false, &d);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(store_save_version(s, "a", "x\n", "after", NULL, &d), 0);
+    ck_assert_int_eq(store_versions(s, "a", &vi, &n, &d), 0);
+    ck_assert_int_eq(n, 4);
+    ck_assert(vi[2].created >= t0 + 86400);
+    ck_assert_int_eq(vi[3].created, vi[2].created);
+    free(vi);
+    store_close(s);
     rm_tmp();
 }
 END_TEST

@@ -129,6 +129,7 @@ START_TEST(reads_the_published_openb_default_pod_list)
      * → 1,088 non-GPU pods, 861 GPU pods never scheduled, 6,203 jobs of which
      *   2,573 fractional, 51,470.674158 GPU-hours, submits 0 … 12,901,761 s. */
     ck_assert_uint_eq(t.n, 6203);
+    ck_assert_uint_eq(t.n + t.unfinished, 7064); /* GPU pods: awk NR>1 && $4>0 */
     ck_assert_uint_eq(t.non_gpu, 1088);
     ck_assert_uint_eq(t.unfinished, 861);
     ck_assert_uint_eq(t.skipped, 0);
