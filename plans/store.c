@@ -863,10 +863,31 @@ int store_save_version(Store *s, const char *name, const char *yaml, const char 
     return 0;
 }
 
+/* Reads that take more than one statement run in one read transaction, so
+ * they see one snapshot even while another process writes (WAL). */
+static int read_begin(Store *s, Diag *d) { return exec_sql(s, "BEGIN", d, "reading the store"); }
+
+static int read_end(Store *s, int ret)
+{
+    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+    return ret;
+}
+
+static int load_snapshot(Store *s, const char *name, int version, char **yaml_out,
+                         int *version_out, Diag *d);
+
 int store_load(Store *s, const char *name, int version, char **yaml_out, int *version_out,
                Diag *d)
 {
     *yaml_out = NULL;
+    if (read_begin(s, d) < 0)
+        return -1;
+    return read_end(s, load_snapshot(s, name, version, yaml_out, version_out, d));
+}
+
+static int load_snapshot(Store *s, const char *name, int version, char **yaml_out,
+                         int *version_out, Diag *d)
+{
     if (check_name(s, name, d) < 0)
         return -1;
     if (version < 0) {
@@ -1000,10 +1021,21 @@ done:
     return ret;
 }
 
+static int versions_snapshot(Store *s, const char *name, StoreVersionInfo **out, int *n,
+                             Diag *d);
+
 int store_versions(Store *s, const char *name, StoreVersionInfo **out, int *n, Diag *d)
 {
     *out = NULL;
     *n = 0;
+    if (read_begin(s, d) < 0)
+        return -1;
+    return read_end(s, versions_snapshot(s, name, out, n, d));
+}
+
+static int versions_snapshot(Store *s, const char *name, StoreVersionInfo **out, int *n,
+                             Diag *d)
+{
     if (check_name(s, name, d) < 0)
         return -1;
     long long id;
