@@ -390,6 +390,13 @@ static int to_gpus(double g)
     return g > LAYOUT_MAX_GPUS ? (int)LAYOUT_MAX_GPUS : (int)ceil(g - 1e-9);
 }
 
+/* a + b for GPU counts, saturating at LAYOUT_MAX_GPUS (never overflows). */
+static int sat_add(int a, int b)
+{
+    double v = (double)a + b;
+    return v >= LAYOUT_MAX_GPUS ? (int)LAYOUT_MAX_GPUS : v <= 0 ? 0 : (int)v;
+}
+
 static Island *island_for(Island *isl, int *n, const Catalog *c, const char *id)
 {
     const Accelerator *a = catalog_find_accelerator(c, id);
@@ -519,12 +526,12 @@ void layout_stage(const Plan *p, const Catalog *c, PlanResult *r)
             continue;
         }
         counted[i] = true;
-        is->need += g;
+        is->need = sat_add(is->need, g);
         if (is == mi) {
             if (w->kind == WL_TRAINING)
-                k->gpus_training += g;
+                k->gpus_training = sat_add(k->gpus_training, g);
             else
-                k->gpus_inference += g;
+                k->gpus_inference = sat_add(k->gpus_inference, g);
         }
     }
 
@@ -534,7 +541,7 @@ void layout_stage(const Plan *p, const Catalog *c, PlanResult *r)
                    : p->tenancy.gpus > 0            ? p->tenancy.gpus
                                                     : r->schedule.gpus;
         k->gpus_pool = pool > 0 ? pool : 0;
-        mi->need += k->gpus_pool;
+        mi->need = sat_add(mi->need, k->gpus_pool);
     }
 
     double headroom = finite_or(p->site.headroom, 0);
@@ -567,9 +574,9 @@ void layout_stage(const Plan *p, const Catalog *c, PlanResult *r)
     for (int i = 0; i < n; i++) {
         Island *is = &isl[i];
         is->headroom = to_gpus(is->need * headroom);
-        if (is->need + is->headroom > LAYOUT_MAX_GPUS) {
-            result_warn(r, "cluster: %d GPUs is beyond what gpuplan models; capped",
-                        is->need + is->headroom);
+        if ((double)is->need + is->headroom >= LAYOUT_MAX_GPUS) {
+            result_warn(r, "cluster: %.0f or more %s GPUs is beyond what gpuplan models; capped",
+                        LAYOUT_MAX_GPUS, is->a->id);
             is->need = (int)LAYOUT_MAX_GPUS;
             is->headroom = 0;
         }

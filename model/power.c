@@ -115,6 +115,11 @@ void power_stage(const Plan *p, const Catalog *c, PlanResult *r)
 
     w->energy_mwh_per_year = w->facility_kw * HOURS_PER_YEAR / 1000.0;
     w->energy_usd_per_year = w->energy_mwh_per_year * 1000.0 * nonneg(p->site.power_price_kwh);
+    if (hottest > 0)
+        result_assume(r, "power",
+                      "air-cooling ceiling %.0f kW per rack: the highest air-cooled rack NVIDIA "
+                      "publishes (DGX SuperPOD B300-XDR, four DGX B300, ~56 kW); NVIDIA states no "
+                      "air limit", air_max);
     if (w->it_kw > 0) {
         result_assume(r, "power",
                       "IT load at rated node power (catalog node_power_w), %.0f W per switch, "

@@ -439,6 +439,62 @@ static void assert_finite_options(const PlanResult *r)
     ck_assert(isfinite(r->power.it_kw) && isfinite(r->power.energy_usd_per_year));
 }
 
+static void assert_all_finite(const PlanResult *r)
+{
+    const ClusterResult *k = &r->cluster;
+    ck_assert(isfinite(k->scaleout_bw_per_gpu) && isfinite(k->storage_read_Bps) &&
+              isfinite(k->storage_write_Bps) && isfinite(k->storage_capacity_bytes));
+    ck_assert(k->gpus >= 0 && k->nodes >= 0 && k->racks >= 0 && k->links >= 0);
+    for (int i = 0; i < k->n_rack_groups; i++)
+        ck_assert(isfinite(k->rack_groups[i].kw));
+    const PowerResult *w = &r->power;
+    ck_assert(isfinite(w->it_kw) && isfinite(w->facility_kw) && isfinite(w->rack_kw) &&
+              isfinite(w->rack_limit_kw) && isfinite(w->energy_mwh_per_year) &&
+              isfinite(w->energy_usd_per_year) && isfinite(w->gpu_nodes_kw) &&
+              isfinite(w->network_kw) && isfinite(w->storage_kw));
+    ck_assert(isfinite(r->cost.utilization));
+    assert_finite_options(r);
+}
+
+START_TEST(hostile_numbers_never_give_nan_or_inf)
+{
+    Plan p;
+    plan_init(&p);
+    p.site.headroom = NAN;
+    p.site.pue = INFINITY;
+    p.site.power_price_kwh = -1;
+    p.site.rack_power_kw = NAN;
+    p.network.link_bps = NAN;
+    p.network.oversubscription = -3;
+    p.horizon_years = NAN;
+    p.storage.dataset_bytes = INFINITY;
+    p.tenancy.restore_s = NAN;
+    PlanResult *r = new_result();
+    WorkloadResult *wr = add_training(&p, r, 64);
+    wr->train.gpu_hours = NAN;
+    wr->train.checkpoint_interval_s = INFINITY;
+    wr->train.dataset_read_Bps = NAN;
+    wr->train.checkpoint_bytes = -5;
+    run_stages(&p, &cat, r);
+    assert_all_finite(r);
+    ck_assert_int_eq(r->cluster.gpus, 64);
+
+    /* absurd sizes are capped, not overflowed */
+    Plan q;
+    plan_init(&q);
+    q.network.switch_ports = 0;
+    PlanResult *s = new_result();
+    add_training(&q, s, 2000000000);
+    add_training(&q, s, 2000000000);
+    run_stages(&q, &cat, s);
+    assert_all_finite(s);
+    ck_assert(has_warning(s, "beyond what gpuplan models"));
+    ck_assert(has_warning(s, "cannot build a fabric"));
+    free(r);
+    free(s);
+}
+END_TEST
+
 START_TEST(more_gpus_never_cost_less)
 {
     static const int sizes[] = {8, 12, 64, 250, 256, 257, 1000, 2048, 2049, 4096, 9000, 20000};
@@ -544,6 +600,7 @@ Suite *test_suite(void)
     TCase *c = tcase_create("catalog");
     tcase_add_unchecked_fixture(c, load_catalog, free_catalog);
     tcase_add_test(c, more_gpus_never_cost_less);
+    tcase_add_test(c, hostile_numbers_never_give_nan_or_inf);
     tcase_add_test(c, every_cloud_accelerator_has_a_row);
     tcase_add_test(c, a_cloud_site_lists_its_instance_first_among_equals);
     suite_add_tcase(s, c);
