@@ -282,10 +282,12 @@ static void onprem_option(Ctx *x)
     x->onprem_tco = o->tco_usd;
     x->onprem_gpus = gpus;
     result_assume(r, "cost",
-                  "on-prem: hardware $%.0f, facility $%.0f/kW, maintenance %.0f%%/yr, staff "
-                  "$%.0f per MW-year (%s)",
-                  hw, nonneg(ca->facility_usd_per_kw), nonneg(ca->maintenance_frac_per_year) * 100,
-                  nonneg(ca->staff_usd_per_mw_year), ca->source);
+                  "on-prem: capex amortised over the %.1f-year horizon with no resale value; "
+                  "hardware $%.0f, facility $%.0f/kW, maintenance %.0f%%/yr, staff $%.0f per "
+                  "MW-year (%s)",
+                  x->years, hw, nonneg(ca->facility_usd_per_kw),
+                  nonneg(ca->maintenance_frac_per_year) * 100, nonneg(ca->staff_usd_per_mw_year),
+                  ca->source);
 }
 
 /* Fraction of time a spot GPU of instance `in` loses, for a job of `gpus`
