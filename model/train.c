@@ -1166,7 +1166,30 @@ static int size_for_target(const Env *e, const Catalog *cat, double target, doub
                     }
                     if (!(top <= target))
                         continue;
+                    /* Days scale roughly as 1/G: start at the estimated
+                     * count and gallop down to bracket the smallest one
+                     * that still meets the target, then bisect. */
                     int lo = 0, hiI = nc - 1;
+                    double est = cand[nc - 1] * top / target;
+                    int i0 = 0;
+                    while (i0 < hiI && cand[i0] < est)
+                        i0++;
+                    if (i0 < hiI) {
+                        if (shape_days(e, cat, cand[i0], t, c, ep, p) <= target) {
+                            hiI = i0;
+                            for (int step = 1; hiI > lo; step *= 2) {
+                                int j = hiI - step < lo ? lo : hiI - step;
+                                if (shape_days(e, cat, cand[j], t, c, ep, p) <= target) {
+                                    hiI = j;
+                                } else {
+                                    lo = j + 1;
+                                    break;
+                                }
+                            }
+                        } else {
+                            lo = i0 + 1;
+                        }
+                    }
                     while (lo < hiI) {
                         int mid = (lo + hiI) / 2;
                         if (shape_days(e, cat, cand[mid], t, c, ep, p) <= target)
