@@ -277,7 +277,7 @@ static void onprem_option(Ctx *x)
     o->breakeven_utilization = 0;
     const Accelerator *a = catalog_find_accelerator(c, k->accelerator);
     textf(o->source, sizeof o->source, "node: %s; switches, links, facility, staff: %s",
-             a ? a->source : "?", ca->source);
+          a ? a->source : "?", ca->source);
     snprintf(o->as_of, sizeof o->as_of, "%s", older(a ? a->as_of : "", ca->as_of));
     x->onprem_tco = o->tco_usd;
     x->onprem_gpus = gpus;
@@ -389,16 +389,16 @@ static void cloud_option(Ctx *x, const Instance *in, Pricing pr)
     o->breakeven_utilization = x->onprem_tco > 0 && cloud_cost_at_full > 0
                                    ? x->onprem_tco / cloud_cost_at_full
                                    : 0;
-    if (pr == PRICING_RESERVED_1Y || pr == PRICING_RESERVED_3Y)
+    double discount = pr == PRICING_RESERVED_1Y   ? in->reserved_1y_discount
+                      : pr == PRICING_RESERVED_3Y ? in->reserved_3y_discount
+                                                  : 0;
+    if (discount > 0)
         textf(o->source, sizeof o->source, "%s; %.0f%% off on-demand is an assumption: %s",
-                 in->source,
-                 (pr == PRICING_RESERVED_1Y ? in->reserved_1y_discount : in->reserved_3y_discount) *
-                     100,
-                 in->price_notes);
+              in->source, discount * 100, in->price_notes);
     else if (pr == PRICING_SPOT)
         textf(o->source, sizeof o->source,
-                 "%s; %.2f interruptions/instance/day assumed, lost work + %.0f s restore",
-                 in->source, nonneg(in->spot_interruptions_per_day), restore);
+              "%s; %.2f interruptions/instance/day assumed, lost work + %.0f s restore",
+              in->source, nonneg(in->spot_interruptions_per_day), restore);
     else
         textf(o->source, sizeof o->source, "%s", in->source);
     snprintf(o->as_of, sizeof o->as_of, "%s", in->as_of);
