@@ -1,0 +1,125 @@
+# tests/tui/lib.sh — helpers for the dashboard's screen tests (sourced).
+# Each test drives the real binary in a private tmux server of a fixed size
+# (tmux's regress/ style), polls capture-pane until the expected text
+# appears (bounded by a deadline, never a fixed sleep) and prints TAP.
+#
+# Environment (set by `make check`): GPUPLAN_BUILDDIR, GPUPLAN_DATADIR,
+# GPUPLAN_THEMES, TMUX_BIN.  GPUPLAN_BIN overrides the binary.
+
+TMUX_BIN=${TMUX_BIN:-$(command -v tmux 2>/dev/null)}
+GPUPLAN_BIN=${GPUPLAN_BIN:-${GPUPLAN_BUILDDIR:-.}/gpuplan}
+TUI_TIMEOUT=${TUI_TIMEOUT:-30}      # seconds per wait (ASan builds are slow)
+TUI_SOCK="gpuplan-test-$$-$(date +%s)"
+TUI_TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-tui.XXXXXX")
+TUI_DB="$TUI_TMP/plans.db"
+tap_n=0
+tap_failed=0
+
+tui_require_tmux() {
+    if [ -z "$TMUX_BIN" ] || [ ! -x "$TMUX_BIN" ]; then
+        echo "1..0 # SKIP tmux not found"
+        exit 0
+    fi
+}
+
+tmx() {
+    "$TMUX_BIN" -L "$TUI_SOCK" -f /dev/null "$@"
+}
+
+# tui_start COLS LINES [gpuplan args…]: start the dashboard on a fresh store.
+# The process's exit status lands in $TUI_TMP/status.
+tui_start() {
+    cols=$1; lines=$2; shift 2
+    : > "$TUI_TMP/stderr"
+    rm -f "$TUI_TMP/status"
+    args=""
+    for a in "$@"; do args="$args '$a'"; done
+    tmx new-session -d -x "$cols" -y "$lines" \
+        "cd '$TUI_TMP' && TERM=xterm-256color GPUPLAN_TUI_LOG='$TUI_TMP/latency.log' '$GPUPLAN_BIN' --db '$TUI_DB' $args 2>'$TUI_TMP/stderr'; echo \$? > '$TUI_TMP/status'; sleep 600"
+}
+
+tui_screen() {
+    tmx capture-pane -p 2>/dev/null
+}
+
+# tui_wait REGEX [SECONDS]: poll the screen until grep -E matches.
+tui_wait() {
+    pat=$1; limit=${2:-$TUI_TIMEOUT}
+    deadline=$(( $(date +%s) + limit ))
+    while [ "$(date +%s)" -le "$deadline" ]; do
+        if tui_screen | grep -Eq -- "$pat"; then
+            return 0
+        fi
+        sleep 0.05
+    done
+    echo "# timed out waiting for: $pat" >&2
+    tui_screen | sed 's/^/# | /' >&2
+    return 1
+}
+
+# tui_wait_gone REGEX [SECONDS]: poll until the pattern is no longer shown.
+tui_wait_gone() {
+    pat=$1; limit=${2:-$TUI_TIMEOUT}
+    deadline=$(( $(date +%s) + limit ))
+    while [ "$(date +%s)" -le "$deadline" ]; do
+        if ! tui_screen | grep -Eq -- "$pat"; then
+            return 0
+        fi
+        sleep 0.05
+    done
+    echo "# still shown: $pat" >&2
+    return 1
+}
+
+# tui_wait_exit [SECONDS]: wait until the program has exited; prints its status.
+tui_wait_exit() {
+    limit=${1:-$TUI_TIMEOUT}
+    deadline=$(( $(date +%s) + limit ))
+    while [ "$(date +%s)" -le "$deadline" ]; do
+        if [ -s "$TUI_TMP/status" ]; then
+            cat "$TUI_TMP/status"
+            return 0
+        fi
+        sleep 0.05
+    done
+    return 1
+}
+
+# tui_idle: wait until no recompute is in flight (header spinner gone).
+tui_idle() {
+    tui_wait_gone 'recomputing' "${1:-$TUI_TIMEOUT}"
+}
+
+tui_keys() {
+    tmx send-keys "$@"
+}
+
+# Literal text (no key-name lookup).
+tui_type() {
+    tmx send-keys -l -- "$1"
+}
+
+tui_pid() {
+    tmx list-panes -F '#{pane_pid}' | head -n 1
+}
+
+tui_stop() {
+    tmx kill-server 2>/dev/null || true
+}
+
+tui_cleanup() {
+    tui_stop
+    rm -rf "$TUI_TMP"
+}
+
+# TAP
+tap_plan() { echo "1..$1"; }
+ok() {
+    tap_n=$((tap_n + 1))
+    if [ "$1" -eq 0 ]; then
+        echo "ok $tap_n - $2"
+    else
+        echo "not ok $tap_n - $2"
+        tap_failed=1
+    fi
+}

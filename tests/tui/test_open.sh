@@ -1,0 +1,21 @@
+#!/bin/sh
+# Screen test: `gpuplan` on a fresh store opens the seeded demo plans, shows
+# the chrome (header, tabs, footer keys), a result, and the generated help.
+. "$(dirname "$0")/lib.sh"
+tui_require_tmux
+trap tui_cleanup EXIT
+tap_plan 7
+
+tui_start 120 40
+tui_wait 'gpuplan .* frontier-2027 v1' ; ok $? "opens the most recent demo plan of a new store"
+tui_wait 'F1 Help F2 Save F3 Plans F4 Compare F5 Export' 5; ok $? "footer lists the keys of the focused pane"
+tui_wait '1 Sizing +2 Topology +3 Power +4 Cost +5 Schedule' 5; ok $? "tabs are shown at 120 columns"
+tui_wait 'chat-70b +infer' && tui_idle; ok $? "the Sizing pane shows a computed result per workload"
+tui_keys F1
+tui_wait 'save the plan as a new version' 5; ok $? "F1 shows help generated from the key table"
+tui_keys q
+tui_wait_gone 'save the plan as a new version' 5; ok $? "q closes the help"
+tui_keys q
+st=$(tui_wait_exit 10)
+[ "$st" = 0 ]; ok $? "q quits with status 0 when nothing changed"
+exit $tap_failed

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Screen test: the F3 plan browser filters by regular expression as you
+# type (an invalid one is shown, not fatal), deletes softly with a
+# confirmation, recovers, and opens a plan.
+. "$(dirname "$0")/lib.sh"
+tui_require_tmux
+trap tui_cleanup EXIT
+tap_plan 9
+
+tui_start 120 40
+tui_wait 'frontier-2027 v1' && tui_idle
+tui_keys F3
+tui_wait 'PLANS in' 5; ok $? "F3 opens the plan browser"
+tui_keys /
+tui_type '^res'
+tui_wait 'research-a100' 5 && tui_wait_gone 'moe-gb200' 5; ok $? "the list filters as the regex is typed"
+tui_type '(['
+tui_wait 'no plan matches' 5; ok $? "an invalid regex empties the list"
+[ ! -s "$TUI_TMP/status" ]; ok $? "an invalid regex is not fatal"
+tui_keys C-u
+tui_type 'moe'
+tui_keys Enter
+tui_wait 'moe-gb200' 5
+tui_keys d
+tui_wait 'Delete plan moe-gb200\?' 5; ok $? "d asks before deleting"
+tui_keys y
+tui_wait 'deleted moe-gb200' 5 && tui_wait 'no plan matches' 5; ok $? "the deleted plan leaves the list"
+tui_keys x
+tui_wait 'moe-gb200 .*\(deleted\)' 5; ok $? "x shows deleted plans"
+tui_keys U
+tui_wait 'recovered moe-gb200' 5; ok $? "U recovers a deleted plan"
+tui_keys Enter
+tui_wait 'gpuplan .* moe-gb200 v1' 10; ok $? "Enter opens the plan"
+tui_keys q
+exit $tap_failed

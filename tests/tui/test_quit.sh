@@ -1,0 +1,25 @@
+#!/bin/sh
+# Screen test: quitting with unsaved changes asks; c cancels, n quits
+# without saving (the store keeps one version).
+. "$(dirname "$0")/lib.sh"
+tui_require_tmux
+trap tui_cleanup EXIT
+tap_plan 5
+
+tui_start 120 40
+tui_wait 'frontier-2027 v1' && tui_idle
+tui_keys ':'; tui_type 'set horizon_years 5'; tui_keys Enter
+tui_wait 'modified' 5
+tui_keys q
+tui_wait 'Unsaved changes to frontier-2027' 5; ok $? "q with unsaved changes asks"
+tui_keys c
+tui_wait 'quit cancelled' 5; ok $? "c cancels the quit"
+[ ! -s "$TUI_TMP/status" ]; ok $? "the program is still running"
+tui_keys q
+tui_wait 'Unsaved changes' 5
+tui_keys n
+st=$(tui_wait_exit 10)
+[ "$st" = 0 ]; ok $? "n quits without saving, status 0"
+"$GPUPLAN_BIN" --db "$TUI_DB" list 2>/dev/null | grep -Eq '^frontier-2027 +1 '
+ok $? "nothing was saved"
+exit $tap_failed

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Screen test: resizing to 80x24 and back redraws without garbage: after
+# the resize the screen is identical to a fresh start at that size.
+. "$(dirname "$0")/lib.sh"
+tui_require_tmux
+trap tui_cleanup EXIT
+tap_plan 6
+
+body() { tui_screen | sed '$d' | sed '$d'; }   # all but the status and footer lines
+
+tui_start 120 40
+tui_wait 'frontier-2027 v1' && tui_idle
+tmx resize-window -x 80 -y 24
+tui_wait '1 Size +2 Topo' 10; ok $? "80x24 stacks the panes and abbreviates the tabs"
+lines=$(tui_screen | wc -l)
+[ "$lines" -eq 24 ]; ok $? "the screen has 24 lines"
+wide=$(tui_screen | awk '{ if (length($0) > 80) n++ } END { print n + 0 }')
+[ "$wide" -eq 0 ]; ok $? "no line is wider than 80 columns"
+body > "$TUI_TMP/resized"
+tmx resize-window -x 120 -y 40
+tui_wait '1 Sizing +2 Topology' 10; ok $? "back at 120x40 the full tabs return"
+tui_keys q
+tui_wait_exit 10 >/dev/null
+tui_stop
+tui_start 80 24
+tui_wait '1 Size +2 Topo' 30 && tui_idle
+body > "$TUI_TMP/fresh"
+cmp -s "$TUI_TMP/resized" "$TUI_TMP/fresh"; ok $? "the resized screen equals a fresh start at 80x24"
+if ! cmp -s "$TUI_TMP/resized" "$TUI_TMP/fresh"; then
+    diff "$TUI_TMP/resized" "$TUI_TMP/fresh" | sed 's/^/# /'
+fi
+tui_keys q
+st=$(tui_wait_exit 10)
+[ "$st" = 0 ]; ok $? "quits cleanly at 80x24"
+exit $tap_failed

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Screen test: F2 saves a new version with a note; the store (seen through
+# `gpuplan list`, another process) and the plan browser both show it.
+. "$(dirname "$0")/lib.sh"
+tui_require_tmux
+trap tui_cleanup EXIT
+tap_plan 6
+
+tui_start 120 40
+tui_wait 'frontier-2027 v1' && tui_idle
+tui_keys ':'; tui_type 'set site.pue 1.15'; tui_keys Enter
+tui_wait 'site.pue = 1.15' 5; ok $? ":set edits a plan-level field"
+tui_keys F2
+tui_wait 'Save frontier-2027 v2, note:' 5; ok $? "F2 asks for a note"
+tui_type 'better cooling'
+tui_keys Enter
+tui_wait 'saved frontier-2027 v2: better cooling' 10; ok $? "the save is confirmed on the status line"
+tui_wait 'frontier-2027 v2' 5 && ! tui_screen | grep -q 'modified'; ok $? "the header shows v2 and no longer modified"
+"$GPUPLAN_BIN" --db "$TUI_DB" list 2>/dev/null | grep -Eq '^frontier-2027 +2 .*better cooling'
+ok $? "gpuplan list sees 2 versions with the note"
+tui_keys F3
+tui_wait 'frontier-2027 +2 ' 5; ok $? "the plan browser lists the new version"
+tui_keys Escape q
+exit $tap_failed

@@ -1,0 +1,1277 @@
+/* tui/app.c — the dashboard's main loop (tui_run), dispatch, prompts and
+ * the services views use (see app.h).  One frame = erase, draw chrome and
+ * visible views, one wnoutrefresh + doupdate, only when something is dirty. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "catalog_yaml.h"
+#include "datadir.h"
+#include "diag.h"
+#include "export.h"
+#include "tui.h"
+#include "yaml_plan.h"
+
+#define CTRL(c) ((c) & 0x1f)
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* ---------------------------------------------------------------- services */
+
+void app_status(App *app, bool error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(app->status, sizeof app->status, fmt, ap);
+    va_end(ap);
+    app->status_error = error;
+    app->dirty = true;
+}
+
+const PlanResult *app_result(const App *app)
+{
+    return app->result_gen > 0 ? app->result : NULL;
+}
+
+bool app_recomputing(const App *app)
+{
+    return app->result_gen < app->gen;
+}
+
+int app_check(App *app, const Plan *candidate, char *msg, size_t len)
+{
+    Diag d;
+    memset(&d, 0, sizeof d);
+    if (plan_validate(candidate, &app->cat, &d) != 0) {
+        snprintf(msg, len, "%s", d.msg[0] ? d.msg : "invalid plan");
+        return -1;
+    }
+    return 0;
+}
+
+static void submit(App *app)
+{
+    app->gen++;
+    worker_submit(app->worker, &app->plan, app->gen);
+    app->dirty = true;
+}
+
+int app_commit(App *app, const Plan *candidate, const char *what)
+{
+    char msg[512];
+    if (app_check(app, candidate, msg, sizeof msg) != 0) {
+        app_status(app, true, "invalid: %s", msg);
+        return -1;
+    }
+    undo_push(&app->undo, &app->plan);
+    app->plan = *candidate;
+    app->modified = true;
+    submit(app);
+    app->key_gen = app->gen;
+    if (what)
+        app_status(app, false, "%s", what);
+    return 0;
+}
+
+void app_prompt_text(App *app, const char *title, const char *initial, PromptTextFn done, void *ctx)
+{
+    Prompt *p = &app->prompt;
+    memset(p, 0, sizeof *p);
+    p->kind = PROMPT_TEXT;
+    snprintf(p->title, sizeof p->title, "%s", title);
+    input_set(&p->in, initial);
+    p->on_text = done;
+    p->ctx = ctx;
+    app->dirty = true;
+}
+
+void app_prompt_key(App *app, const char *question, const char *keys, PromptKeyFn done, void *ctx)
+{
+    Prompt *p = &app->prompt;
+    memset(p, 0, sizeof *p);
+    p->kind = PROMPT_KEY;
+    snprintf(p->title, sizeof p->title, "%s", question);
+    snprintf(p->keys, sizeof p->keys, "%s", keys);
+    p->on_key = done;
+    p->ctx = ctx;
+    app->dirty = true;
+}
+
+void app_prompt_pick(App *app, const char *title, const char *const *items, int n, int sel,
+                     PromptPickFn done, void *ctx)
+{
+    Prompt *p = &app->prompt;
+    memset(p, 0, sizeof *p);
+    p->kind = PROMPT_PICK;
+    snprintf(p->title, sizeof p->title, "%s", title);
+    if (n > PICK_MAX)
+        n = PICK_MAX;
+    for (int i = 0; i < n; i++)
+        snprintf(p->items[i], sizeof p->items[i], "%s", items[i]);
+    p->n_items = n;
+    p->pick_sel = sel >= 0 && sel < n ? sel : 0;
+    p->on_pick = done;
+    p->ctx = ctx;
+    app->dirty = true;
+}
+
+static void view_show(App *app, int id)
+{
+    View *v = &app->views[id];
+    if (v->ops->show)
+        v->ops->show(v, app);
+}
+
+void app_show_overlay(App *app, int view)
+{
+    app->overlay = view;
+    app->capture = false;
+    view_show(app, view);
+    app->dirty = true;
+}
+
+void app_close_overlay(App *app)
+{
+    app->overlay = -1;
+    app->capture = false;
+    app->dirty = true;
+}
+
+/* ---- traces */
+
+int app_attach_trace(App *app, Plan *p, char *err, size_t len)
+{
+    p->tenancy.trace_jobs = NULL;
+    p->tenancy.n_trace_jobs = 0;
+    if (!p->tenancy.trace[0])
+        return 0;
+    Trace *grown = realloc(app->traces, (size_t)(app->n_traces + 1) * sizeof *grown);
+    if (!grown) {
+        snprintf(err, len, "out of memory loading %s", p->tenancy.trace);
+        return -1;
+    }
+    app->traces = grown;
+    Trace *t = &app->traces[app->n_traces];
+    Diag d;
+    memset(&d, 0, sizeof d);
+    if (trace_load(p->tenancy.trace, TRACE_AUTO, false, t, &d) != 0) {
+        char buf[700];
+        snprintf(err, len, "trace not loaded: %s", diag_format(&d, buf, sizeof buf));
+        return -1;
+    }
+    app->n_traces++;
+    p->tenancy.trace_jobs = t->jobs;
+    p->tenancy.n_trace_jobs = t->n;
+    return 0;
+}
+
+/* ---- opening */
+
+void app_set_plan(App *app, const Plan *p, int version, bool modified)
+{
+    app->plan = *p;
+    app->version = version;
+    app->modified = modified;
+    undo_clear(&app->undo);
+    memset(&app->sel, 0, sizeof app->sel);
+    app->sel.scope = app->plan.n_workloads > 0 ? FS_WORKLOAD : FS_PLAN;
+    app->result_gen = 0; /* the old result belongs to another plan */
+    submit(app);
+    app->key_gen = app->gen;
+    if (app->store && version > 0)
+        store_pref_set(app->store, "last_plan", app->plan.name, NULL);
+    for (int i = 0; i < VIEW_COUNT; i++)
+        view_show(app, i);
+}
+
+static int load_stored(App *app, const char *name, int version, Plan *out, int *ver_out,
+                       char *err, size_t errlen)
+{
+    Diag d;
+    memset(&d, 0, sizeof d);
+    char *yaml = NULL;
+    char buf[800];
+    if (!app->store || store_load(app->store, name, version, &yaml, ver_out, &d) != 0) {
+        snprintf(err, errlen, "%s", app->store ? diag_format(&d, buf, sizeof buf) : "no store");
+        return -1;
+    }
+    char file[128];
+    snprintf(file, sizeof file, "store:%s", name);
+    int rc = plan_parse(yaml, strlen(yaml), file, &app->cat, out, &d);
+    free(yaml);
+    if (rc != 0) {
+        snprintf(err, errlen, "%s", diag_format(&d, buf, sizeof buf));
+        return -1;
+    }
+    char terr[512];
+    if (app_attach_trace(app, out, terr, sizeof terr) != 0)
+        app_status(app, true, "%s", terr);
+    return 0;
+}
+
+typedef struct {
+    char name[PLAN_NAME_LEN];
+    int version;
+} OpenReq;
+
+static OpenReq pending_open;
+
+static void do_open(App *app, const char *name, int version)
+{
+    Plan *p = malloc(sizeof *p);
+    if (!p)
+        return;
+    int ver = 0;
+    char err[900];
+    if (load_stored(app, name, version, p, &ver, err, sizeof err) != 0) {
+        app_status(app, true, "cannot open %s: %s", name, err);
+    } else {
+        app_set_plan(app, p, ver, false);
+        app_close_overlay(app);
+        app_status(app, false, "opened %s v%d", app->plan.name, ver);
+    }
+    free(p);
+}
+
+static void open_confirmed(App *app, int key, void *ctx)
+{
+    (void)ctx;
+    if (key == 'y')
+        do_open(app, pending_open.name, pending_open.version);
+    else
+        app_status(app, false, "kept the current plan");
+}
+
+int app_open_stored(App *app, const char *name, int version)
+{
+    if (app->modified) {
+        snprintf(pending_open.name, sizeof pending_open.name, "%s", name);
+        pending_open.version = version;
+        char q[256];
+        snprintf(q, sizeof q, "Discard unsaved changes to %s and open %s? (y/n)", app->plan.name, name);
+        app_prompt_key(app, q, "yn", open_confirmed, NULL);
+        return -1;
+    }
+    do_open(app, name, version);
+    return 0;
+}
+
+/* ---- saving */
+
+static bool quit_after_save;
+
+static void save_with_note(App *app, const char *note, void *ctx)
+{
+    (void)ctx;
+    if (!app->store) {
+        app_status(app, true, "no plan store open");
+        return;
+    }
+    char *yaml = plan_to_yaml(&app->plan);
+    if (!yaml) {
+        app_status(app, true, "out of memory writing the plan");
+        return;
+    }
+    Diag d;
+    memset(&d, 0, sizeof d);
+    int ver = 0;
+    if (store_save_version(app->store, app->plan.name, yaml, note, &ver, &d) != 0) {
+        char buf[800];
+        app_status(app, true, "save failed: %s", diag_format(&d, buf, sizeof buf));
+        quit_after_save = false;
+    } else {
+        app->version = ver;
+        app->modified = false;
+        store_pref_set(app->store, "last_plan", app->plan.name, NULL);
+        app_status(app, false, "saved %s v%d%s%s", app->plan.name, ver, note[0] ? ": " : "", note);
+        if (quit_after_save)
+            app->quit = true;
+        view_show(app, VIEW_PLANS);
+    }
+    free(yaml);
+}
+
+void app_save(App *app)
+{
+    char title[160];
+    snprintf(title, sizeof title, "Save %s v%d, note: ", app->plan.name, app->version + 1);
+    app_prompt_text(app, title, "", save_with_note, NULL);
+}
+
+/* ---- export */
+
+static int write_file_atomic(const char *path, const char *text, char *err, size_t len)
+{
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        snprintf(err, len, "%s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    size_t n = strlen(text);
+    bool ok = fwrite(text, 1, n, f) == n;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        snprintf(err, len, "%s: %s", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+void app_export(App *app, int format)
+{
+    if (format < 0 || format >= EXPORT_COUNT)
+        return;
+    const PlanResult *r = app_result(app);
+    if (!r || app_recomputing(app)) {
+        app_status(app, true, "export: the result is still being computed; try again in a moment");
+        return;
+    }
+    char *text = export_plan((ExportFormat)format, &app->plan, r, &app->cat, app->version);
+    if (!text) {
+        app_status(app, true, "export failed (out of memory)");
+        return;
+    }
+    char path[1024], cwd[900], err[1200];
+    if (!getcwd(cwd, sizeof cwd))
+        snprintf(cwd, sizeof cwd, ".");
+    char base[PLAN_NAME_LEN];
+    snprintf(base, sizeof base, "%s", app->plan.name);
+    for (char *c = base; *c; c++)
+        if (*c == ' ' || *c == '/')
+            *c = '_';
+    snprintf(path, sizeof path, "%s/%s.%s", cwd, base, export_format_extension((ExportFormat)format));
+    if (write_file_atomic(path, text, err, sizeof err) != 0)
+        app_status(app, true, "export failed: %s", err);
+    else
+        app_status(app, false, "wrote %s", path);
+    free(text);
+}
+
+static void export_picked(App *app, int index, const char *item, void *ctx)
+{
+    (void)ctx;
+    if (index < 0 || !item)
+        return;
+    int f = export_format_from_name(item);
+    if (app->overlay == VIEW_COMPARE)
+        view_compare_export(&app->views[VIEW_COMPARE], app, f);
+    else
+        app_export(app, f);
+}
+
+static void export_menu(App *app)
+{
+    const char *items[EXPORT_COUNT];
+    int n = 0;
+    bool cmp = app->overlay == VIEW_COMPARE;
+    for (int f = 0; f < EXPORT_COUNT; f++) {
+        if (cmp && f != EXPORT_MD && f != EXPORT_HTML && f != EXPORT_CSV && f != EXPORT_JSON)
+            continue;
+        items[n++] = export_format_name((ExportFormat)f);
+    }
+    app_prompt_pick(app, cmp ? "Export the comparison as" : "Export the plan as", items, n, 0,
+                    export_picked, NULL);
+}
+
+/* ---- quitting */
+
+static void quit_answer(App *app, int key, void *ctx)
+{
+    (void)ctx;
+    if (key == 'n') {
+        app->quit = true;
+    } else if (key == 'y') {
+        quit_after_save = true;
+        app_save(app);
+    } else {
+        app_status(app, false, "quit cancelled");
+    }
+}
+
+void app_request_quit(App *app, bool force)
+{
+    if (!app->modified || force) {
+        app->quit = true;
+        return;
+    }
+    char q[256];
+    snprintf(q, sizeof q, "Unsaved changes to %s. Save them? y = save and quit, n = quit without saving, c = cancel",
+             app->plan.name);
+    app_prompt_key(app, q, "ync", quit_answer, NULL);
+}
+
+/* ---- themes */
+
+int app_theme_set(App *app, const char *name, bool save_pref)
+{
+    Theme t;
+    char cause[600];
+    if (theme_load(app->themes_dir, name, &t, cause, sizeof cause) != 0) {
+        app_status(app, true, "theme: %s", cause);
+        return -1;
+    }
+    app->theme = t;
+    theme_apply(&app->theme);
+    bkgdset((chtype)(' ' | theme_attr(ROLE_NORMAL)));
+    if (save_pref && app->store)
+        store_pref_set(app->store, "theme", name, NULL);
+    app->dirty = true;
+    clearok(curscr, TRUE);
+    return 0;
+}
+
+static void theme_next(App *app)
+{
+    char names[32][64];
+    int n = theme_list(app->themes_dir, names, 32);
+    if (n == 0) {
+        app_status(app, true, "no themes in %s", app->themes_dir);
+        return;
+    }
+    int cur = -1;
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], app->theme.name) == 0)
+            cur = i;
+    const char *next = names[(cur + 1) % n];
+    if (app_theme_set(app, next, true) == 0)
+        app_status(app, false, "theme %s", next);
+}
+
+/* ---- commands */
+
+static void command_entered(App *app, const char *text, void *ctx)
+{
+    (void)ctx;
+    int r = app_command(app, text);
+    if (r & HR_QUIT)
+        app->quit = true;
+}
+
+static int palette_complete_cb(App *app, LineInput *in)
+{
+    return palette_complete(app, in);
+}
+
+int app_command(App *app, const char *line)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", line);
+    char *save = NULL;
+    char *cmd = strtok_r(buf, " \t", &save);
+    if (!cmd)
+        return HR_HANDLED;
+    char *rest = save ? save + strspn(save, " \t") : NULL;
+    if (strcmp(cmd, "set") == 0) {
+        char *key = strtok_r(NULL, " \t", &save);
+        char *value = save ? save + strspn(save, " \t") : NULL;
+        if (!key || !value || !*value) {
+            app_status(app, true, "usage: set <field> <value>");
+            return HR_REDRAW;
+        }
+        FieldTarget t;
+        const FieldDef *f = fields_find(&app->plan, app->sel, key, &t);
+        if (!f) {
+            app_status(app, true, "set: no field '%s' here (Tab completes field names)", key);
+            return HR_REDRAW;
+        }
+        Plan *cand = malloc(sizeof *cand);
+        if (!cand)
+            return HR_REDRAW;
+        *cand = app->plan;
+        char err[400], what[400];
+        if (field_set(f, cand, t, value, &app->cat, err, sizeof err) != 0) {
+            app_status(app, true, "%s: %s", f->key, err);
+        } else {
+            snprintf(what, sizeof what, "%s%s%s = %s", fields_scope_prefix(f->scope),
+                     fields_scope_prefix(f->scope)[0] ? "." : "", f->key, value);
+            app_commit(app, cand, what);
+        }
+        free(cand);
+        return HR_REDRAW;
+    }
+    if (strcmp(cmd, "export") == 0) {
+        if (!rest || !*rest) {
+            export_menu(app);
+            return HR_REDRAW;
+        }
+        int f = export_format_from_name(rest);
+        if (f < 0) {
+            app_status(app, true, "export: unknown format '%s' (md html csv json yaml kueue volcano slurm)", rest);
+            return HR_REDRAW;
+        }
+        if (app->overlay == VIEW_COMPARE)
+            view_compare_export(&app->views[VIEW_COMPARE], app, f);
+        else
+            app_export(app, f);
+        return HR_REDRAW;
+    }
+    if (strcmp(cmd, "theme") == 0) {
+        if (!rest || !*rest) {
+            app_status(app, false, "theme %s", app->theme.name);
+            return HR_REDRAW;
+        }
+        if (app_theme_set(app, rest, true) == 0)
+            app_status(app, false, "theme %s", rest);
+        return HR_REDRAW;
+    }
+    if (strcmp(cmd, "w") == 0 || strcmp(cmd, "write") == 0) {
+        save_with_note(app, rest ? rest : "", NULL);
+        return HR_REDRAW;
+    }
+    if (strcmp(cmd, "wq") == 0) {
+        save_with_note(app, rest ? rest : "", NULL);
+        return app->modified ? HR_REDRAW : HR_QUIT;
+    }
+    if (strcmp(cmd, "q") == 0 || strcmp(cmd, "quit") == 0) {
+        app_request_quit(app, false);
+        return HR_REDRAW;
+    }
+    if (strcmp(cmd, "q!") == 0)
+        return HR_QUIT;
+    if (strcmp(cmd, "open") == 0 || strcmp(cmd, "e") == 0) {
+        if (!rest || !*rest) {
+            app_show_overlay(app, VIEW_PLANS);
+        } else {
+            char name[PLAN_NAME_LEN];
+            snprintf(name, sizeof name, "%s", rest);
+            int ver = 0;
+            char *at = strrchr(name, '@');
+            if (at) {
+                ver = atoi(at + 1);
+                *at = '\0';
+            }
+            app_open_stored(app, name, ver);
+        }
+        return HR_REDRAW;
+    }
+    if (strcmp(cmd, "compare") == 0) {
+        char *a = strtok_r(NULL, " \t", &save);
+        char *b = strtok_r(NULL, " \t", &save);
+        app_show_overlay(app, VIEW_COMPARE);
+        if (a)
+            view_compare_set(&app->views[VIEW_COMPARE], app, a, b);
+        return HR_REDRAW;
+    }
+    if (strcmp(cmd, "undo") == 0 || strcmp(cmd, "redo") == 0) {
+        bool ok = cmd[0] == 'u' ? undo_undo(&app->undo, &app->plan) : undo_redo(&app->undo, &app->plan);
+        if (ok) {
+            app->modified = true;
+            submit(app);
+        }
+        app_status(app, !ok, ok ? "%s" : "nothing to %s", cmd);
+        return HR_REDRAW;
+    }
+    if (strcmp(cmd, "help") == 0) {
+        app_show_overlay(app, VIEW_HELP);
+        return HR_REDRAW;
+    }
+    app_status(app, true, "unknown command '%s' (set, export, theme, open, compare, w, wq, q, q!, undo, redo, help)", cmd);
+    return HR_REDRAW;
+}
+
+int app_scroll(int *scroll, Action a, int page)
+{
+    if (!canvas_scroll_key(scroll, ACT_UP, ACT_DOWN, ACT_PGUP, ACT_PGDN, ACT_TOP, ACT_BOTTOM, a,
+                           page > 1 ? page : 1))
+        return HR_UNHANDLED;
+    return HR_HANDLED | HR_REDRAW;
+}
+
+/* ---------------------------------------------------------------- prompts */
+
+/* Case-insensitive substring test (strcasestr is a GNU extension). */
+static bool contains_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0)
+            return true;
+    return n == 0;
+}
+
+static void prompt_draw(App *app)
+{
+    Prompt *p = &app->prompt;
+    const Geometry *g = &app->geo;
+    int y = g->status.y, w = g->status.w;
+    term_fill(y, 0, w, ROLE_STATUS, " ");
+    if (p->kind == PROMPT_TEXT) {
+        int used = term_put(y, 0, w, ROLE_TITLE, p->title);
+        input_draw(&p->in, y, used, w - used, ROLE_EDIT, true);
+    } else if (p->kind == PROMPT_KEY) {
+        term_put(y, 0, w, ROLE_WARNING, p->title);
+    } else if (p->kind == PROMPT_PICK) {
+        /* filtered list in a centred box */
+        int idx[PICK_MAX], n = 0;
+        for (int i = 0; i < p->n_items; i++)
+            if (!p->in.len || contains_ci(p->items[i], p->in.buf))
+                idx[n++] = i;
+        int bw = 24;
+        for (int i = 0; i < p->n_items; i++) {
+            int iw = term_strwidth(p->items[i]) + 4;
+            if (iw > bw)
+                bw = iw;
+        }
+        int tw = term_strwidth(p->title) + 6;
+        if (tw > bw)
+            bw = tw;
+        if (bw > g->cols - 4)
+            bw = g->cols - 4;
+        int bh = n + 3;
+        if (bh > g->body.h)
+            bh = g->body.h;
+        if (bh < 4)
+            bh = 4;
+        Rect box = {g->body.y + (g->body.h - bh) / 2, (g->cols - bw) / 2, bh, bw};
+        term_clear_rect(box, ROLE_NORMAL);
+        widget_box(box, ROLE_TITLE, p->title, ROLE_TITLE);
+        int rows = bh - 3;
+        if (p->pick_sel >= n)
+            p->pick_sel = n ? n - 1 : 0;
+        widget_scroll(&p->pick_top, p->pick_sel, rows, n);
+        for (int i = 0; i < rows && p->pick_top + i < n; i++) {
+            int k = p->pick_top + i;
+            Role role = k == p->pick_sel ? ROLE_SELECTION : ROLE_NORMAL;
+            term_fill(box.y + 1 + i, box.x + 1, bw - 2, role, " ");
+            term_put(box.y + 1 + i, box.x + 2, bw - 4, role, p->items[idx[k]]);
+        }
+        char f[300];
+        snprintf(f, sizeof f, "filter: %s", p->in.buf);
+        term_put(box.y + bh - 2, box.x + 2, bw - 4, ROLE_MUTED, f);
+        term_put(y, 0, w, ROLE_STATUS, "Up/Down choose, Enter accept, Esc cancel, type to filter");
+    }
+}
+
+/* Picks the filtered item under the selection. */
+static int pick_current(const Prompt *p)
+{
+    int n = 0;
+    for (int i = 0; i < p->n_items; i++)
+        if (!p->in.len || contains_ci(p->items[i], p->in.buf)) {
+            if (n == p->pick_sel)
+                return i;
+            n++;
+        }
+    return -1;
+}
+
+static int pick_count(const Prompt *p)
+{
+    int n = 0;
+    for (int i = 0; i < p->n_items; i++)
+        if (!p->in.len || contains_ci(p->items[i], p->in.buf))
+            n++;
+    return n;
+}
+
+static void prompt_key(App *app, int ch)
+{
+    Prompt *p = &app->prompt;
+    Prompt done = *p; /* callbacks may open a new prompt */
+    app->dirty = true;
+    if (p->kind == PROMPT_KEY) {
+        if (ch == 27 || ch == CTRL('c') || (strchr(p->keys, ch) && ch)) {
+            p->kind = PROMPT_NONE;
+            if (done.on_key)
+                done.on_key(app, ch == CTRL('c') ? 27 : ch, done.ctx);
+        }
+        return;
+    }
+    if (p->kind == PROMPT_TEXT) {
+        if (ch == 27 || ch == CTRL('c')) {
+            p->kind = PROMPT_NONE;
+            app_status(app, false, "cancelled");
+            return;
+        }
+        if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+            p->kind = PROMPT_NONE;
+            if (done.on_text)
+                done.on_text(app, done.in.buf, done.ctx);
+            return;
+        }
+        if (ch == '\t' && p->complete) {
+            p->complete(app, &p->in);
+            return;
+        }
+        if (input_key(&p->in, ch) == 1 && p->on_change)
+            p->on_change(app, p->in.buf, p->ctx);
+        return;
+    }
+    if (p->kind == PROMPT_PICK) {
+        int n = pick_count(p);
+        switch (ch) {
+        case 27: case CTRL('c'):
+            p->kind = PROMPT_NONE;
+            if (done.on_pick)
+                done.on_pick(app, -1, NULL, done.ctx);
+            return;
+        case '\r': case '\n': case KEY_ENTER: {
+            int i = pick_current(p);
+            if (i < 0)
+                return;
+            p->kind = PROMPT_NONE;
+            if (done.on_pick)
+                done.on_pick(app, i, done.items[i], done.ctx);
+            return;
+        }
+        case KEY_UP: if (p->pick_sel > 0) p->pick_sel--; return;
+        case KEY_DOWN: if (p->pick_sel < n - 1) p->pick_sel++; return;
+        case KEY_PPAGE: p->pick_sel = p->pick_sel > 10 ? p->pick_sel - 10 : 0; return;
+        case KEY_NPAGE: p->pick_sel = p->pick_sel + 10 < n ? p->pick_sel + 10 : (n ? n - 1 : 0); return;
+        case KEY_HOME: p->pick_sel = 0; return;
+        case KEY_END: p->pick_sel = n ? n - 1 : 0; return;
+        case KEY_MOUSE: return;
+        default:
+            if (input_key(&p->in, ch) == 1)
+                p->pick_sel = 0;
+            return;
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+static View *focused_view(App *app)
+{
+    if (app->overlay >= 0)
+        return &app->views[app->overlay];
+    if (app->focus == FOCUS_PANE)
+        return &app->views[app->tab];
+    return &app->views[VIEW_WORKLOADS];
+}
+
+static unsigned focused_ctx(App *app)
+{
+    if (app->overlay >= 0)
+        return app->views[app->overlay].ops->ctx;
+    if (app->focus == FOCUS_PANE)
+        return app->views[app->tab].ops->ctx;
+    return app->focus == FOCUS_LIST ? CTX_LIST : CTX_FORM;
+}
+
+static void apply(App *app, int r)
+{
+    if (r & HR_REDRAW)
+        app->dirty = true;
+    if (r & HR_RESIZE)
+        app->resized = true;
+    if (r & HR_QUIT)
+        app_request_quit(app, false);
+}
+
+static void find_changed(App *app, const char *text, void *ctx)
+{
+    (void)ctx;
+    snprintf(app->find, sizeof app->find, "%s", text);
+    View *v = focused_view(app);
+    apply(app, v->ops->key(v, app, ACT_FIND, 0));
+}
+
+static void find_done(App *app, const char *text, void *ctx)
+{
+    find_changed(app, text, ctx);
+}
+
+static void do_undo(App *app, bool redo)
+{
+    bool ok = redo ? undo_redo(&app->undo, &app->plan) : undo_undo(&app->undo, &app->plan);
+    if (!ok) {
+        app_status(app, false, "nothing to %s", redo ? "redo" : "undo");
+        return;
+    }
+    app->modified = true;
+    submit(app);
+    app->key_gen = app->gen;
+    /* the selection may point past the end now */
+    if (app->sel.scope == FS_WORKLOAD && app->sel.wl >= app->plan.n_workloads)
+        app->sel.scope = FS_PLAN;
+    if ((app->sel.scope == FS_TEAM || app->sel.scope == FS_JOB) && app->sel.team >= app->plan.tenancy.n_teams)
+        app->sel.scope = FS_PLAN;
+    if (app->sel.scope == FS_JOB && app->sel.job >= app->plan.tenancy.teams[app->sel.team].n_jobs)
+        app->sel.scope = FS_TEAM;
+    app_status(app, false, "%s", redo ? "redone" : "undone");
+}
+
+static int handle_global(App *app, Action a)
+{
+    switch (a) {
+    case ACT_HELP:
+        if (app->overlay == VIEW_HELP)
+            app_close_overlay(app);
+        else
+            app_show_overlay(app, VIEW_HELP);
+        return HR_REDRAW;
+    case ACT_SAVE: app_save(app); return HR_REDRAW;
+    case ACT_PLANS:
+        if (app->overlay == VIEW_PLANS)
+            app_close_overlay(app);
+        else
+            app_show_overlay(app, VIEW_PLANS);
+        return HR_REDRAW;
+    case ACT_COMPARE:
+        if (app->overlay == VIEW_COMPARE)
+            app_close_overlay(app);
+        else
+            app_show_overlay(app, VIEW_COMPARE);
+        return HR_REDRAW;
+    case ACT_EXPORT: export_menu(app); return HR_REDRAW;
+    case ACT_COMMAND: {
+        app_prompt_text(app, ":", "", command_entered, NULL);
+        app->prompt.complete = palette_complete_cb;
+        return HR_REDRAW;
+    }
+    case ACT_QUIT: app_request_quit(app, false); return HR_REDRAW;
+    case ACT_CLOSE: app_close_overlay(app); return HR_REDRAW;
+    case ACT_UNDO: do_undo(app, false); return HR_REDRAW;
+    case ACT_REDO: do_undo(app, true); return HR_REDRAW;
+    case ACT_FOCUS_NEXT: app->focus = (Focus)((app->focus + 1) % 3); return HR_REDRAW;
+    case ACT_FOCUS_PREV: app->focus = (Focus)((app->focus + 2) % 3); return HR_REDRAW;
+    case ACT_TAB_NEXT:
+        app->tab = TAB_FIRST + (app->tab - TAB_FIRST + 1) % TAB_COUNT;
+        view_show(app, app->tab);
+        return HR_REDRAW;
+    case ACT_TAB_PREV:
+        app->tab = TAB_FIRST + (app->tab - TAB_FIRST + TAB_COUNT - 1) % TAB_COUNT;
+        view_show(app, app->tab);
+        return HR_REDRAW;
+    case ACT_TAB_1: case ACT_TAB_2: case ACT_TAB_3: case ACT_TAB_4: case ACT_TAB_5:
+        app->tab = TAB_FIRST + (a - ACT_TAB_1);
+        view_show(app, app->tab);
+        return HR_REDRAW;
+    case ACT_THEME_NEXT: theme_next(app); return HR_REDRAW;
+    case ACT_REDRAW: clearok(curscr, TRUE); return HR_REDRAW;
+    case ACT_FIND:
+        app_prompt_text(app, "/", app->find, find_done, NULL);
+        app->prompt.on_change = find_changed;
+        return HR_REDRAW;
+    default:
+        return HR_UNHANDLED;
+    }
+}
+
+static void handle_mouse(App *app)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK)
+        return;
+    app->mouse_y = ev.y;
+    app->mouse_x = ev.x;
+    app->mouse_bstate = (unsigned)ev.bstate;
+    const Geometry *g = &app->geo;
+    bool wheel = ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED);
+    if (app->prompt.kind == PROMPT_PICK) {
+        if (ev.bstate & BUTTON4_PRESSED)
+            prompt_key(app, KEY_UP);
+        else if (ev.bstate & BUTTON5_PRESSED)
+            prompt_key(app, KEY_DOWN);
+        return;
+    }
+    if (app->prompt.kind != PROMPT_NONE)
+        return;
+    View *target = NULL;
+    if (app->overlay >= 0) {
+        target = &app->views[app->overlay];
+    } else {
+        int tab = layout_tab_at(g, ev.y, ev.x);
+        if (tab >= 0 && !wheel) {
+            app->tab = TAB_FIRST + tab;
+            app->focus = FOCUS_PANE;
+            view_show(app, app->tab);
+            app->dirty = true;
+            return;
+        }
+        if (layout_in(g->list, ev.y, ev.x)) {
+            if (!wheel)
+                app->focus = FOCUS_LIST;
+            target = &app->views[VIEW_WORKLOADS];
+        } else if (layout_in(g->form, ev.y, ev.x)) {
+            if (!wheel)
+                app->focus = FOCUS_FORM;
+            target = &app->views[VIEW_WORKLOADS];
+        } else if (layout_in(g->pane, ev.y, ev.x)) {
+            if (!wheel)
+                app->focus = FOCUS_PANE;
+            target = &app->views[app->tab];
+        }
+    }
+    if (!target)
+        return;
+    if (wheel) {
+        Action a = (ev.bstate & BUTTON4_PRESSED) ? ACT_UP : ACT_DOWN;
+        for (int i = 0; i < 3; i++)
+            apply(app, target->ops->key(target, app, a, 0));
+    } else {
+        apply(app, target->ops->key(target, app, ACT_NONE, KEY_MOUSE));
+    }
+    app->dirty = true;
+}
+
+static void handle_key(App *app, int ch)
+{
+    if (ch == KEY_RESIZE) {
+        app->resized = true;
+        return;
+    }
+    if (app->prompt.kind != PROMPT_NONE) {
+        if (ch == KEY_MOUSE)
+            handle_mouse(app);
+        else
+            prompt_key(app, ch);
+        return;
+    }
+    if (ch == KEY_MOUSE) {
+        handle_mouse(app);
+        return;
+    }
+    if (app->geo.too_small) {
+        if (ch == 'q' || ch == CTRL('c'))
+            app_request_quit(app, false);
+        return;
+    }
+    View *v = focused_view(app);
+    Action a = keys_lookup(ch, focused_ctx(app));
+    if (app->capture) {
+        int r = v->ops->key(v, app, a, ch);
+        if (r & HR_HANDLED) {
+            apply(app, r);
+            return;
+        }
+    }
+    int r = v->ops->key(v, app, a, ch);
+    if (r & HR_HANDLED) {
+        apply(app, r);
+        return;
+    }
+    r = handle_global(app, a);
+    if (r == HR_UNHANDLED && a == ACT_NONE && ch != ERR) {
+        const char *kn = keyname(ch);
+        app_status(app, false, "%s: not bound here (F1 for help)", kn ? kn : "key");
+    }
+    apply(app, r);
+}
+
+/* ---------------------------------------------------------------- frame */
+
+static void draw_frame(App *app)
+{
+    erase();
+    const Geometry *g = &app->geo;
+    if (g->too_small) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "gpuplan needs at least 80x24 (now %dx%d)", g->cols, g->lines);
+        term_put(g->lines / 2, 0, g->cols, ROLE_WARNING, msg);
+    } else {
+        layout_draw_chrome(app);
+        if (app->overlay >= 0) {
+            View *v = &app->views[app->overlay];
+            v->rect = g->body;
+            v->ops->draw(v, app, g->body);
+        } else {
+            View *w = &app->views[VIEW_WORKLOADS];
+            w->rect = g->left;
+            w->ops->draw(w, app, g->left);
+            View *p = &app->views[app->tab];
+            p->rect = g->pane;
+            p->ops->draw(p, app, g->pane);
+        }
+        if (app->prompt.kind != PROMPT_NONE)
+            prompt_draw(app);
+        else
+            term_put(g->status.y, 0, g->status.w, app->status_error ? ROLE_ERROR : ROLE_STATUS,
+                     app->status);
+    }
+    wnoutrefresh(stdscr);
+    doupdate();
+}
+
+static void do_resize(App *app)
+{
+    layout_compute(&app->geo, LINES, COLS);
+    for (int i = 0; i < VIEW_COUNT; i++) {
+        View *v = &app->views[i];
+        if (v->ops->resize)
+            v->ops->resize(v, app, i == VIEW_WORKLOADS ? app->geo.left
+                                   : i >= VIEW_PLANS ? app->geo.body : app->geo.pane);
+    }
+    app->resized = false;
+    app->dirty = true;
+}
+
+static void main_loop(App *app)
+{
+    double last_spin = now_ms();
+    do_resize(app);
+    while (!app->quit) {
+        if (app->resized)
+            do_resize(app);
+        double eval_ms = 0;
+        if (worker_take(app->worker, app->result, &app->result_gen, &eval_ms)) {
+            app->last_eval_ms = eval_ms;
+            app->dirty = true;
+        }
+        if (app->dirty) {
+            draw_frame(app);
+            app->dirty = false;
+            double t = now_ms();
+            if (app->log && app->key_echo_pending) {
+                fprintf(app->log, "frame key_to_frame_ms=%.3f gen=%llu result_gen=%llu\n",
+                        t - app->key_t0, (unsigned long long)app->gen,
+                        (unsigned long long)app->result_gen);
+                app->key_echo_pending = false;
+            }
+            if (app->log && app->key_gen && app->key_t0 > 0 && app->result_gen >= app->key_gen) {
+                fprintf(app->log, "result key_to_result_frame_ms=%.3f eval_ms=%.3f gen=%llu\n",
+                        t - app->key_t0, app->last_eval_ms, (unsigned long long)app->key_gen);
+                fflush(app->log);
+                app->key_gen = 0;
+            }
+        }
+        struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {app->wake_rd, POLLIN, 0}};
+        bool busy = app_recomputing(app);
+        int timeout = busy ? 100 : 1000;
+        int n = poll(fds, 2, timeout);
+        if (n < 0 && errno != EINTR)
+            break;
+        if (n > 0 && (fds[1].revents & POLLIN)) {
+            char drain[64];
+            while (read(app->wake_rd, drain, sizeof drain) > 0)
+                ;
+            app->dirty = true;
+        }
+        int ch;
+        while ((ch = getch()) != ERR) {
+            app->key_t0 = now_ms();
+            app->key_echo_pending = app->log != NULL;
+            handle_key(app, ch);
+            app->dirty = true;
+            if (app->quit)
+                break;
+        }
+        if (busy && now_ms() - last_spin >= 100) {
+            app->spinner++;
+            last_spin = now_ms();
+            app->dirty = true;
+        }
+        if (!busy && app->dirty == false && n == 0) {
+            /* idle: nothing to do */
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- setup */
+
+static const ViewOps *const view_table[VIEW_COUNT] = {
+    &view_workloads_ops, &view_sizing_ops, &view_topology_ops, &view_power_ops,
+    &view_cost_ops, &view_schedule_ops, &view_plans_ops, &view_compare_ops, &view_help_ops,
+};
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Pick the plan to show first.  Returns 0 or -1 with err. */
+static int initial_plan(App *app, const char *ref, char *err, size_t errlen)
+{
+    Plan *p = malloc(sizeof *p);
+    if (!p)
+        return -1;
+    int rc = 0, ver = 0;
+    Diag d;
+    memset(&d, 0, sizeof d);
+    if (ref && is_file(ref)) {
+        if (plan_load_file(ref, &app->cat, p, &d) != 0) {
+            char buf[800];
+            snprintf(err, errlen, "%s", diag_format(&d, buf, sizeof buf));
+            rc = -1;
+        } else {
+            char terr[512];
+            if (app_attach_trace(app, p, terr, sizeof terr) != 0)
+                app_status(app, true, "%s", terr);
+            app_set_plan(app, p, 0, false);
+        }
+    } else if (ref) {
+        char name[PLAN_NAME_LEN];
+        snprintf(name, sizeof name, "%s", ref);
+        char *at = strrchr(name, '@');
+        if (at && at[1]) {
+            ver = atoi(at + 1);
+            *at = '\0';
+        }
+        if (load_stored(app, name, ver, p, &ver, err, errlen) != 0)
+            rc = -1;
+        else
+            app_set_plan(app, p, ver, false);
+    } else {
+        StorePlanInfo *list = NULL;
+        int n = 0;
+        int best = -1;
+        if (app->store && store_list(app->store, NULL, false, &list, &n, &d) == 0) {
+            for (int i = 0; i < n; i++)
+                if (best < 0 || list[i].updated > list[best].updated ||
+                    (list[i].updated == list[best].updated && strcmp(list[i].name, list[best].name) < 0))
+                    best = i;
+        }
+        if (best >= 0 && load_stored(app, list[best].name, 0, p, &ver, err, errlen) == 0) {
+            app_set_plan(app, p, ver, false);
+        } else {
+            plan_init(p);
+            snprintf(p->name, sizeof p->name, "untitled");
+            workload_init(&p->workloads[0], WL_TRAINING);
+            snprintf(p->workloads[0].name, sizeof p->workloads[0].name, "training-1");
+            p->workloads[0].model.layers = 32;
+            p->workloads[0].model.hidden = 4096;
+            p->workloads[0].model.ffn_hidden = 14336;
+            p->workloads[0].model.heads = 32;
+            p->workloads[0].model.kv_heads = 8;
+            p->workloads[0].model.vocab = 128256;
+            p->workloads[0].tokens = 1e12;
+            p->workloads[0].target_days = 30;
+            p->n_workloads = 1;
+            app_set_plan(app, p, 0, true);
+        }
+        free(list);
+    }
+    free(p);
+    return rc;
+}
+
+int tui_run(const char *db_path, const char *catalog_dir_override, const char *theme,
+            const char *plan_name_or_file)
+{
+    App *app = calloc(1, sizeof *app);
+    if (!app)
+        return 3;
+    app->overlay = -1;
+    app->tab = VIEW_SIZING;
+    app->focus = FOCUS_LIST;
+    int status = 0;
+    Diag d;
+    memset(&d, 0, sizeof d);
+    char buf[1024];
+
+    const char *log = getenv("GPUPLAN_TUI_LOG");
+    if (log && *log)
+        app->log = fopen(log, "a");
+
+    char catdir[1100];
+    snprintf(catdir, sizeof catdir, "%s/catalog", datadir_get());
+    if (catalog_load(&app->cat, catdir, catalog_dir_override, &d) != 0) {
+        fprintf(stderr, "gpuplan: %s\n", diag_format(&d, buf, sizeof buf));
+        status = 1;
+        goto out_nocat;
+    }
+    if (db_path && *db_path)
+        snprintf(app->db_path, sizeof app->db_path, "%s", db_path);
+    else if (datadir_default_db(app->db_path, sizeof app->db_path) != 0) {
+        fprintf(stderr, "gpuplan: cannot find a place for the plan store\n");
+        status = 3;
+        goto out;
+    }
+    char seed[1100];
+    snprintf(seed, sizeof seed, "%s/examples", datadir_get());
+    app->store = store_open(app->db_path, seed, false, &d);
+    if (!app->store) {
+        fprintf(stderr, "gpuplan: %s\n", diag_format(&d, buf, sizeof buf));
+        status = 3;
+        goto out;
+    }
+    const char *tdir = getenv("GPUPLAN_THEMES");
+    snprintf(app->themes_dir, sizeof app->themes_dir, "%s", tdir && *tdir ? tdir : datadir_themes());
+
+    app->result = calloc(1, sizeof *app->result);
+    int pfd[2];
+    if (!app->result || undo_init(&app->undo) != 0 || pipe(pfd) != 0) {
+        fprintf(stderr, "gpuplan: out of memory\n");
+        status = 3;
+        goto out;
+    }
+    app->wake_rd = pfd[0];
+    app->wake_wr = pfd[1];
+    fcntl(app->wake_rd, F_SETFL, O_NONBLOCK);
+    fcntl(app->wake_wr, F_SETFL, O_NONBLOCK);
+    app->worker = worker_start(&app->cat, app->wake_wr);
+    if (!app->worker) {
+        fprintf(stderr, "gpuplan: cannot start the recompute thread\n");
+        status = 3;
+        goto out;
+    }
+    for (int i = 0; i < VIEW_COUNT; i++) {
+        app->views[i].ops = view_table[i];
+        app->views[i].state = view_table[i]->create ? view_table[i]->create(app) : NULL;
+    }
+    char err[1024];
+    if (initial_plan(app, plan_name_or_file, err, sizeof err) != 0) {
+        fprintf(stderr, "gpuplan: %s\n", err);
+        status = 1;
+        goto out;
+    }
+
+    if (term_start() != 0) {
+        fprintf(stderr, "gpuplan: the dashboard needs a terminal (try `gpuplan --help`)\n");
+        status = 2;
+        goto out;
+    }
+    /* theme: --theme, else the saved preference, else default */
+    char pref[64] = "";
+    const char *tname = theme && *theme ? theme : NULL;
+    if (!tname && store_pref_get(app->store, "theme", pref, sizeof pref) == 0 && pref[0])
+        tname = pref;
+    if (app_theme_set(app, tname ? tname : "default", theme && *theme) != 0) {
+        char keep[512];
+        snprintf(keep, sizeof keep, "%s", app->status);
+        Theme t;
+        theme_builtin(&t);
+        app->theme = t;
+        theme_apply(&app->theme);
+        app_status(app, true, "%s (using the built-in theme)", keep);
+    }
+    if (!app->status[0])
+        app_status(app, false, "%s: F1 help, Tab moves between panes, Enter edits a field",
+                   app->plan.name);
+    main_loop(app);
+    term_stop();
+
+out:
+    worker_stop(app->worker);
+    for (int i = 0; i < VIEW_COUNT; i++)
+        if (app->views[i].ops && app->views[i].ops->destroy)
+            app->views[i].ops->destroy(&app->views[i]);
+    if (app->store)
+        store_close(app->store);
+    catalog_free(&app->cat);
+out_nocat:
+    for (int i = 0; i < app->n_traces; i++)
+        trace_free(&app->traces[i]);
+    free(app->traces);
+    undo_free(&app->undo);
+    if (app->wake_rd)
+        close(app->wake_rd);
+    if (app->wake_wr)
+        close(app->wake_wr);
+    if (app->log)
+        fclose(app->log);
+    free(app->result);
+    free(app);
+    return status;
+}

@@ -1,0 +1,84 @@
+/* tui/fields.h — every editable field of a plan (PLAN-FORMAT.md) as one
+ * table: its key, where it lives in Plan, its type, unit and how it is
+ * parsed (plans/quantity.h syntax) and shown.  The workloads form, the
+ * `:set` command and pick lists are all driven by this table. */
+#ifndef GPUPLAN_TUI_FIELDS_H
+#define GPUPLAN_TUI_FIELDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "catalog.h"
+#include "plan.h"
+#include "quantity.h"
+
+typedef enum {
+    FS_PLAN = 0, FS_SITE, FS_NETWORK, FS_STORAGE, FS_TENANCY, FS_WORKLOAD, FS_TEAM, FS_JOB,
+    FS_COUNT
+} FieldScope;
+
+typedef enum { FT_STR = 0, FT_INT, FT_REAL, FT_ENUM, FT_BOOL, FT_TRI, FT_U64, FT_HEADING } FieldType;
+
+#define FF_AUTO0 0x1u       /* 0 (or <0 for enums) shows and parses as "auto" */
+#define FF_UNLIMITED 0x2u   /* -1 shows and parses as "unlimited" */
+#define FF_TRAIN 0x4u       /* workload field for training only */
+#define FF_INFER 0x8u       /* workload field for inference only */
+#define FF_ACCEL 0x10u      /* a catalog accelerator id */
+#define FF_INSTANCE 0x20u   /* a catalog instance id */
+#define FF_PRESET 0x40u     /* a model preset: fills the shape */
+#define FF_SHAPE 0x80u      /* part of the model shape: editing drops the preset */
+#define FF_PLANDEF 0x100u   /* "" shows as "(plan)": inherits the plan's value */
+#define FF_NAME 0x200u      /* a name: non-empty */
+
+typedef enum {
+    EN_NONE = 0, EN_KIND, EN_PRECISION, EN_RECOMPUTE, EN_SITE, EN_PRICING, EN_COOLING,
+    EN_FABRIC, EN_TOPOLOGY, EN_STORAGE, EN_POLICY, EN_DURATION, EN_PRIORITY
+} FieldEnum;
+
+typedef struct {
+    const char *key;        /* as in the plan file, dotted within its section */
+    const char *label;      /* shown in the form */
+    FieldScope scope;
+    FieldType type;
+    unsigned flags;
+    size_t off, size;       /* within the scope's struct */
+    QuantityKind qk;        /* FT_REAL/FT_INT: how typed text is parsed */
+    double bare;            /* durations: seconds in one bare unit (the display unit) */
+    double sdiv;            /* stored value = SI value / sdiv (1 for SI fields) */
+    const char *unit;       /* shown after the value */
+    FieldEnum en;
+    const char *help;
+} FieldDef;
+
+/* Which object a field is read from / written to. */
+typedef struct {
+    FieldScope scope;
+    int wl, team, job;      /* indices for FS_WORKLOAD / FS_TEAM / FS_JOB */
+} FieldTarget;
+
+/* The fields shown for a target (in form order, headings included). */
+int fields_for(const Plan *p, FieldTarget t, const FieldDef **out, int max);
+/* Look up a field by key: "pue", "site.pue", "tenancy.gpus", "model.layers".
+ * Plan-level keys first, then the target's own fields, then the sections.
+ * Returns NULL when unknown; sets *resolved to the target it belongs to. */
+const FieldDef *fields_find(const Plan *p, FieldTarget sel, const char *key, FieldTarget *resolved);
+/* All keys usable in `:set` for the selection (for completion); returns count. */
+int fields_keys(const Plan *p, FieldTarget sel, const char **out, int max);
+/* The scope's section name ("site", "tenancy", …; "" for plan and items). */
+const char *fields_scope_prefix(FieldScope s);
+
+/* Display text of a field's current value (without the unit). */
+const char *field_format(const FieldDef *f, const Plan *p, FieldTarget t, char *buf, size_t len);
+/* Parse text into *p (a copy the caller validates).  Returns 0, or -1 with
+ * a message quoting the text in err; *p is unchanged on failure. */
+int field_set(const FieldDef *f, Plan *p, FieldTarget t, const char *text, const Catalog *cat,
+              char *err, size_t errlen);
+/* Step an enumeration / bool / catalog choice by dir (±1) in *p.
+ * Returns 0, or -1 when the field is not a choice. */
+int field_cycle(const FieldDef *f, Plan *p, FieldTarget t, int dir, const Catalog *cat);
+/* True when the field is an enumeration-like choice (cycles, has a pick list). */
+bool field_is_choice(const FieldDef *f);
+/* The choices of a choice field (names as typed); returns count. */
+int field_choices(const FieldDef *f, const Plan *p, const Catalog *cat, const char **out, int max);
+
+#endif

@@ -1,0 +1,204 @@
+/* tui/layout.c — screen geometry and the chrome around the views: header,
+ * tabs, separators, status line and footer.  Side by side from 100
+ * columns; below that the left block (list | form) sits above the tabbed
+ * pane and the tabs abbreviate. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "fmt.h"
+
+#define MIN_LINES 24
+#define MIN_COLS 80
+
+static Rect rect(int y, int x, int h, int w)
+{
+    Rect r = {y, x, h < 0 ? 0 : h, w < 0 ? 0 : w};
+    return r;
+}
+
+bool layout_in(Rect r, int y, int x)
+{
+    return y >= r.y && y < r.y + r.h && x >= r.x && x < r.x + r.w;
+}
+
+void layout_compute(Geometry *g, int lines, int cols)
+{
+    memset(g, 0, sizeof *g);
+    g->lines = lines;
+    g->cols = cols;
+    g->too_small = lines < MIN_LINES || cols < MIN_COLS;
+    g->header = rect(0, 0, 1, cols);
+    g->footer = rect(lines - 1, 0, 1, cols);
+    g->status = rect(lines - 2, 0, 1, cols);
+    g->body = rect(1, 0, lines - 3, cols);
+    g->stacked = cols < 100;
+    g->abbrev_tabs = cols < 90;
+    if (!g->stacked) {
+        int lw = cols * 34 / 100;
+        if (lw < 34) lw = 34;
+        if (lw > 56) lw = 56;
+        g->left = rect(g->body.y, 0, g->body.h, lw);
+        int list_h = g->body.h * 2 / 5;
+        if (list_h < 5) list_h = 5;
+        g->list = rect(g->left.y, 0, list_h, lw);
+        g->form = rect(g->left.y + list_h + 1, 0, g->left.h - list_h - 1, lw);
+        g->tabs = rect(g->body.y, lw + 1, 1, cols - lw - 1);
+        g->pane = rect(g->body.y + 1, lw + 1, g->body.h - 1, cols - lw - 1);
+    } else {
+        int top = g->body.h * 2 / 5;
+        if (top < 7) top = 7;
+        if (top > 12) top = 12;
+        int lw = cols * 2 / 5;
+        g->left = rect(g->body.y, 0, top, cols);
+        g->list = rect(g->body.y, 0, top, lw);
+        g->form = rect(g->body.y, lw + 1, top, cols - lw - 1);
+        g->tabs = rect(g->body.y + top + 1, 0, 1, cols);
+        g->pane = rect(g->body.y + top + 2, 0, g->body.h - top - 2, cols);
+    }
+}
+
+int layout_tab_at(const Geometry *g, int y, int x)
+{
+    if (y != g->tabs.y)
+        return -1;
+    for (int i = 0; i < TAB_COUNT; i++)
+        if (x >= g->tab_x[i] && x < g->tab_x[i + 1] - 1)
+            return i;
+    return -1;
+}
+
+static void draw_header(App *app)
+{
+    const Geometry *g = &app->geo;
+    const PlanResult *r = app_result(app);
+    int y = g->header.y, w = g->header.w;
+    term_fill(y, 0, w, ROLE_HEADER, " ");
+    int x = 0;
+    x += term_put(y, x, w - x, ROLE_HEADER_ACCENT, " gpuplan ");
+    x += term_put(y, x, w - x, ROLE_HEADER, term_glyphs->h);
+    x += term_put(y, x, w - x, ROLE_HEADER_ACCENT, " ");
+    x += term_put(y, x, w - x, ROLE_HEADER_ACCENT, app->plan.name);
+    char buf[256];
+    if (app->version > 0)
+        snprintf(buf, sizeof buf, " v%d", app->version);
+    else
+        snprintf(buf, sizeof buf, " (unsaved)");
+    x += term_put(y, x, w - x, ROLE_HEADER, buf);
+    if (app->modified) {
+        snprintf(buf, sizeof buf, " %s modified", term_glyphs->dot);
+        x += term_put(y, x, w - x, ROLE_MODIFIED, buf);
+    }
+    x += term_put(y, x, w - x, ROLE_HEADER, " ");
+
+    /* right side: accelerator × count │ facility │ TCO / horizon  spinner */
+    char right[256], a[64], b[64], c[64];
+    if (r && r->have_layout)
+        snprintf(a, sizeof a, "%s %s%s", r->cluster.accelerator[0] ? r->cluster.accelerator
+                                                                    : app->plan.accelerator,
+                 term_glyphs->times, fmt_int(r->cluster.gpus, buf, sizeof buf));
+    else
+        snprintf(a, sizeof a, "%s %s-", app->plan.accelerator, term_glyphs->times);
+    if (r && r->have_power)
+        fmt_si(r->power.facility_kw * 1e3, "W", b, sizeof b);
+    else
+        snprintf(b, sizeof b, "- MW");
+    if (r && r->have_cost && r->cost.cheapest >= 0 && r->cost.cheapest < r->cost.n_options) {
+        char usd[32];
+        fmt_usd(r->cost.options[r->cost.cheapest].tco_usd, usd, sizeof usd);
+        snprintf(c, sizeof c, "%s / %gy", usd, app->plan.horizon_years);
+    } else {
+        snprintf(c, sizeof c, "cost not computed");
+    }
+    const char *spin = app_recomputing(app) ? term_glyphs->spinner[app->spinner % term_glyphs->n_spinner] : " ";
+    if (w >= 100)
+        snprintf(right, sizeof right, " %s %s %s %s %s %s ", a, term_glyphs->v, b, term_glyphs->v, c, spin);
+    else
+        snprintf(right, sizeof right, " %s %s %s %s ", a, term_glyphs->v, c, spin);
+    int rw = term_strwidth(right);
+    int fill_from = x;
+    if (rw < w - fill_from) {
+        term_fill(y, fill_from, w - rw - fill_from, ROLE_HEADER, term_glyphs->h);
+        term_put(y, w - rw, rw, ROLE_HEADER_ACCENT, right);
+    } else {
+        term_put_right(y, fill_from, w - fill_from, ROLE_HEADER_ACCENT, right);
+    }
+}
+
+static void draw_tabs(App *app)
+{
+    Geometry *g = &app->geo;
+    int y = g->tabs.y, x = g->tabs.x, w = g->tabs.w;
+    term_fill(y, x, w, ROLE_TAB, " ");
+    int used = 1;
+    for (int i = 0; i < TAB_COUNT; i++) {
+        const ViewOps *ops = app->views[TAB_FIRST + i].ops;
+        const char *name = g->abbrev_tabs ? ops->abbrev : ops->name;
+        char label[48];
+        snprintf(label, sizeof label, " %d %s ", i + 1, name);
+        g->tab_x[i] = x + used;
+        bool active = app->tab == TAB_FIRST + i;
+        used += term_put(y, x + used, w - used, active ? ROLE_TAB_ACTIVE : ROLE_TAB, label);
+        used += term_put(y, x + used, w - used, ROLE_TAB, " ");
+    }
+    g->tab_x[TAB_COUNT] = x + used;
+    if (app_recomputing(app)) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s recomputing%s ", term_glyphs->spinner[app->spinner % term_glyphs->n_spinner],
+                 term_utf8 ? "…" : "...");
+        if (w - used > term_strwidth(buf))
+            term_put_right(y, x + used, w - used, ROLE_WARNING, buf);
+    }
+}
+
+static void draw_footer(App *app)
+{
+    const Geometry *g = &app->geo;
+    int y = g->footer.y, w = g->footer.w;
+    term_fill(y, 0, w, ROLE_FOOTER, " ");
+    unsigned ctx;
+    if (app->overlay >= 0)
+        ctx = app->views[app->overlay].ops->ctx;
+    else if (app->focus == FOCUS_PANE)
+        ctx = app->views[app->tab].ops->ctx;
+    else
+        ctx = app->focus == FOCUS_LIST ? CTX_LIST : CTX_FORM;
+    const KeyBinding *b[40];
+    int n = keys_footer(ctx, b, 40);
+    int x = 0;
+    for (int i = 0; i < n && x < w; i++) {
+        int need = term_strwidth(b[i]->label) + term_strwidth(b[i]->short_help) + 2;
+        if (x + need > w)
+            break;
+        x += term_put(y, x, w - x, ROLE_FOOTER, " ");
+        x += term_put(y, x, w - x, ROLE_FOOTER_KEY, b[i]->label);
+        x += term_put(y, x, w - x, ROLE_FOOTER, " ");
+        x += term_put(y, x, w - x, ROLE_FOOTER, b[i]->short_help);
+    }
+}
+
+static void draw_separators(App *app)
+{
+    const Geometry *g = &app->geo;
+    if (!g->stacked) {
+        widget_vline(g->body.y, g->left.w, g->body.h, ROLE_BORDER);
+        widget_hline(g->list.y + g->list.h, 0, g->left.w, ROLE_BORDER);
+        term_put(g->list.y + g->list.h, g->left.w, 1, ROLE_BORDER, term_glyphs->rt);
+    } else {
+        widget_vline(g->list.y, g->list.w, g->list.h, ROLE_BORDER);
+        widget_hline(g->left.y + g->left.h, 0, g->cols, ROLE_BORDER);
+        term_put(g->left.y + g->left.h, g->list.w, 1, ROLE_BORDER, term_glyphs->bt);
+    }
+}
+
+void layout_draw_chrome(App *app)
+{
+    draw_header(app);
+    if (app->overlay < 0) {
+        draw_tabs(app);
+        draw_separators(app);
+    }
+    draw_footer(app);
+}

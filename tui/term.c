@@ -1,0 +1,252 @@
+/* tui/term.c — curses start/stop, terminal restore on signals, glyphs and
+ * clipped UTF-8 text output. */
+#include "config.h"
+
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <termios.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include <ncursesw/term.h>
+
+#include "term.h"
+
+bool term_utf8 = false;
+
+static const Glyphs glyphs_utf8 = {
+    "─", "│", "┌", "┐", "└", "┘", "├", "┤", "┬", "┴", "┼",
+    {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉", "█"},
+    {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
+    "░", "▒", "█", "▶", "●", "…", "▸", "×",
+    {"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"}, 8,
+};
+
+static const Glyphs glyphs_ascii = {
+    "-", "|", "+", "+", "+", "+", "+", "+", "+", "+", "+",
+    {"", "#", "#", "#", "#", "#", "#", "#", "#"},
+    {".", ".", ":", ":", "=", "=", "#", "#"},
+    ".", ":", "#", ">", "*", "...", ">", "x",
+    {"|", "/", "-", "\\", "|", "/", "-", "\\"}, 4,
+};
+
+const Glyphs *term_glyphs = &glyphs_ascii;
+
+static int term_active;
+static struct termios term_orig;
+static int term_orig_ok;
+/* The escape sequence that undoes what curses did (alternate screen, hidden
+ * cursor, keypad mode, mouse reporting, attributes), computed from terminfo
+ * at start so the signal handler only has to write() it. */
+static char term_restore_seq[512];
+static size_t term_restore_len;
+
+static void seq_add(const char *s)
+{
+    if (!s || s == (char *)-1)
+        return;
+    size_t n = strlen(s);
+    if (term_restore_len + n >= sizeof term_restore_seq)
+        return;
+    memcpy(term_restore_seq + term_restore_len, s, n);
+    term_restore_len += n;
+}
+
+/* Async-signal-safe: write(), tcsetattr(), sigaction(), raise() only. */
+static void term_signal_handler(int sig)
+{
+    if (term_active) {
+        ssize_t wr = write(STDOUT_FILENO, term_restore_seq, term_restore_len);
+        (void)wr;
+        if (term_orig_ok)
+            tcsetattr(STDIN_FILENO, TCSANOW, &term_orig);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+    raise(sig);
+}
+
+static void install_handlers(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV,
+                               SIGABRT, SIGBUS, SIGFPE, SIGILL};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = term_signal_handler;
+    sigemptyset(&sa.sa_mask);
+    /* SA_NODEFER so raise() inside the handler is delivered at once with
+     * the default action. */
+    sa.sa_flags = SA_NODEFER;
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+void term_pick_glyphs(void)
+{
+    const char *cs = nl_langinfo(CODESET);
+    const char *force = getenv("GPUPLAN_ASCII");
+    term_utf8 = cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0) &&
+                !(force && *force && strcmp(force, "0") != 0);
+    term_glyphs = term_utf8 ? &glyphs_utf8 : &glyphs_ascii;
+}
+
+int term_start(void)
+{
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+        return -1;
+    setlocale(LC_ALL, "");
+    term_pick_glyphs();
+    term_orig_ok = tcgetattr(STDIN_FILENO, &term_orig) == 0;
+    /* Short escape delay: a lone ESC cancels prompts promptly. */
+    if (!getenv("ESCDELAY"))
+        set_escdelay(25);
+    if (!initscr())
+        return -1;
+    raw();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    curs_set(0);
+    leaveok(stdscr, TRUE);
+    if (has_colors()) {
+        start_color();
+        use_default_colors();
+    }
+    mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
+                  BUTTON5_PRESSED,
+              NULL);
+    mouseinterval(0);
+
+    term_restore_len = 0;
+    seq_add("\033[?1000l\033[?1002l\033[?1003l\033[?1006l");
+    seq_add(tigetstr("sgr0"));
+    seq_add(tigetstr("cnorm"));
+    seq_add(tigetstr("rmkx"));
+    seq_add(tigetstr("rmcup"));
+    seq_add("\r\n");
+    term_active = 1;
+    install_handlers();
+    return 0;
+}
+
+void term_stop(void)
+{
+    if (!term_active)
+        return;
+    term_active = 0;
+    mousemask(0, NULL);
+    curs_set(1);
+    endwin();
+    fflush(stdout);
+}
+
+/* Decode one UTF-8 character; returns bytes consumed (>=1) and its width. */
+static size_t next_char(const char *s, int *width)
+{
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    wchar_t wc;
+    size_t n = mbrtowc(&wc, s, MB_CUR_MAX, &st);
+    if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+        *width = 1;
+        return 1;
+    }
+    int w = wcwidth(wc);
+    *width = w < 0 ? 1 : w;
+    return n;
+}
+
+int term_strwidth(const char *s)
+{
+    int total = 0;
+    while (s && *s) {
+        int w;
+        s += next_char(s, &w);
+        total += w;
+    }
+    return total;
+}
+
+int term_put(int y, int x, int maxw, Role role, const char *s)
+{
+    if (!s || y < 0 || y >= LINES || maxw <= 0)
+        return 0;
+    if (x < 0) {
+        maxw += x;
+        x = 0;
+    }
+    if (x + maxw > COLS)
+        maxw = COLS - x;
+    if (maxw <= 0)
+        return 0;
+    int used = 0;
+    size_t bytes = 0;
+    while (s[bytes]) {
+        int w;
+        unsigned char c = (unsigned char)s[bytes];
+        if (c < 0x20 || c == 0x7f)
+            break; /* control characters end the text: never sent raw */
+        size_t n = next_char(s + bytes, &w);
+        if (used + w > maxw)
+            break;
+        used += w;
+        bytes += n;
+    }
+    attrset((attr_t)theme_attr(role));
+    mvaddnstr(y, x, s, (int)bytes);
+    attrset(A_NORMAL);
+    return used;
+}
+
+int term_printf(int y, int x, int maxw, Role role, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return term_put(y, x, maxw, role, buf);
+}
+
+int term_put_right(int y, int x, int w, Role role, const char *s)
+{
+    int sw = term_strwidth(s);
+    if (sw > w)
+        return term_put(y, x, w, role, s);
+    return term_put(y, x + w - sw, sw, role, s);
+}
+
+void term_fill(int y, int x, int w, Role role, const char *g)
+{
+    if (y < 0 || y >= LINES)
+        return;
+    if (x < 0) {
+        w += x;
+        x = 0;
+    }
+    if (x + w > COLS)
+        w = COLS - x;
+    if (w <= 0)
+        return;
+    attrset((attr_t)theme_attr(role));
+    move(y, x);
+    for (int i = 0; i < w; i++)
+        addstr(g);
+    attrset(A_NORMAL);
+}
+
+void term_clear_rect(Rect r, Role role)
+{
+    for (int i = 0; i < r.h; i++)
+        term_fill(r.y + i, r.x, r.w, role, " ");
+}

@@ -1,0 +1,15 @@
+/* tui/units.h — the few display formats the views need beyond plans/fmt.h
+ * (which does thousands separators, SI scaling and money). */
+#ifndef GPUPLAN_TUI_UNITS_H
+#define GPUPLAN_TUI_UNITS_H
+
+#include <stddef.h>
+
+/* "45 ms", "1.23 s", "6.0 h", "3.2 d" from seconds ("-" when not finite). */
+const char *units_secs(double s, char *buf, size_t len);
+/* "42.1%" from a fraction. */
+const char *units_pct(double frac, char *buf, size_t len);
+/* "17,408" from a double count (rounded), "-" when not finite. */
+const char *units_count(double v, char *buf, size_t len);
+
+#endif

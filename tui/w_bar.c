@@ -1,0 +1,77 @@
+/* tui/w_bar.c — bars and stacked bars with eighth-cell resolution. */
+#include "config.h"
+
+#include <math.h>
+
+#include "widgets.h"
+
+/* Draw `eighths` eighths of cells starting at x (whole cells, then one
+ * partial cell); returns cells touched. */
+static int draw_eighths(int y, int x, int maxw, long eighths, Role role)
+{
+    if (eighths <= 0 || maxw <= 0)
+        return 0;
+    int full = (int)(eighths / 8), part = (int)(eighths % 8);
+    if (full > maxw) {
+        full = maxw;
+        part = 0;
+    }
+    term_fill(y, x, full, role, term_glyphs->eighths[8]);
+    if (part && full < maxw) {
+        term_put(y, x + full, 1, role, term_glyphs->eighths[part]);
+        return full + 1;
+    }
+    return full;
+}
+
+void widget_bar(int y, int x, int w, double value, double max, Role role)
+{
+    if (w <= 0 || !(max > 0) || !isfinite(value) || value <= 0)
+        return;
+    double frac = value >= max ? 1.0 : value / max;
+    draw_eighths(y, x, w, lround(frac * w * 8), role);
+}
+
+void widget_stacked_bar(int y, int x, int w, const BarSeg *segs, int n, double scale_max,
+                        double limit, Role limit_role)
+{
+    if (w <= 0 || !(scale_max > 0))
+        return;
+    int col = 0;
+    double acc = 0;
+    for (int i = 0; i < n && col < w; i++) {
+        double v = segs[i].value;
+        if (!(v > 0) || !isfinite(v))
+            continue;
+        acc += v;
+        /* cells end where the cumulative value ends, so rounding never drifts */
+        int end = (int)lround(acc / scale_max * w);
+        if (end <= col)
+            end = col + 1;
+        if (end > w)
+            end = w;
+        term_fill(y, x + col, end - col, segs[i].role, term_glyphs->eighths[8]);
+        col = end;
+    }
+    if (limit > 0 && limit <= scale_max) {
+        int lc = (int)lround(limit / scale_max * w);
+        if (lc >= w)
+            lc = w - 1;
+        if (lc < 0)
+            lc = 0;
+        term_put(y, x + lc, 1, acc > limit ? ROLE_CRITICAL : limit_role, term_glyphs->v);
+    }
+}
+
+int widget_legend(int y, int x, int w, const BarSeg *segs, const char *const *labels, int n)
+{
+    int used = 0;
+    for (int i = 0; i < n && used < w; i++) {
+        if (i)
+            used += term_put(y, x + used, w - used, ROLE_NORMAL, "  ");
+        used += term_put(y, x + used, w - used, segs[i].role, term_glyphs->eighths[8]);
+        used += term_put(y, x + used, w - used, ROLE_NORMAL, " ");
+        used += term_put(y, x + used, w - used, ROLE_LABEL, labels[i]);
+    }
+    return used;
+}

@@ -1,0 +1,202 @@
+/* views/schedule.c — the Schedule pane: the simulated pool, per team wait
+ * p50 / p95 bars against the target, utilisation and queue sparklines over
+ * the horizon, preemptions, the recommended pool size, and the starving job
+ * classes.  Policy, preemption and backfill toggle from here (they edit the
+ * plan like any other field). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "tui/app.h"
+#include "tui/units.h"
+#include "yaml_plan.h"
+
+typedef struct {
+    int scroll;
+} QState;
+
+static void *q_create(App *app)
+{
+    (void)app;
+    return calloc(1, sizeof(QState));
+}
+
+static void q_destroy(View *v)
+{
+    free(v->state);
+}
+
+static void toggles_line(Canvas *c, const App *app)
+{
+    int y = canvas_next(c);
+    if (y < 0)
+        return;
+    const TenancySpec *t = &app->plan.tenancy;
+    int x = c->r.x + 1, w = c->r.w - 1, used = 0;
+    used += term_put(y, x + used, w - used, ROLE_LABEL, "policy ");
+    used += term_put(y, x + used, w - used, ROLE_VALUE, plan_policy_name(t->policy));
+    used += term_put(y, x + used, w - used, ROLE_MUTED, " [p]   preemption ");
+    used += term_put(y, x + used, w - used, t->preemption ? ROLE_GOOD : ROLE_MUTED, t->preemption ? "on" : "off");
+    used += term_put(y, x + used, w - used, ROLE_MUTED, " [P]   backfill ");
+    used += term_put(y, x + used, w - used, t->backfill ? ROLE_GOOD : ROLE_MUTED, t->backfill ? "on" : "off");
+    term_put(y, x + used, w - used, ROLE_MUTED, " [b]");
+}
+
+static void q_draw(View *v, App *app, Rect r)
+{
+    QState *s = v->state;
+    term_clear_rect(r, ROLE_NORMAL);
+    const PlanResult *res = app_result(app);
+    Canvas c;
+    canvas_begin(&c, r, &s->scroll);
+    toggles_line(&c, app);
+    if (!res || !res->have_schedule || !res->schedule.ran) {
+        int y = canvas_next(&c);
+        if (y >= 0)
+            term_put(y, r.x + 2, r.w - 2, ROLE_MUTED,
+                     !res ? "computing the first result..."
+                          : app->plan.tenancy.n_teams == 0 && !app->plan.tenancy.trace[0]
+                                ? "schedule: no tenancy teams in this plan (a on the list adds one)"
+                                : "schedule: not computed");
+        canvas_end(&c, &s->scroll);
+        return;
+    }
+    const ScheduleResult *q = &res->schedule;
+    char line[400], a[32], b[32], d[32], e[32];
+    int y = canvas_next(&c);
+    if (y >= 0) {
+        char pre[32], fl[32];
+        snprintf(line, sizeof line, "pool %s GPUs   utilisation %s   jobs %s / %s done   preemptions %s   failures %s",
+                 fmt_int(q->gpus, a, sizeof a), units_pct(q->utilization, b, sizeof b),
+                 fmt_int(q->jobs_completed, d, sizeof d), fmt_int(q->jobs_submitted, e, sizeof e),
+                 fmt_int(q->preemptions, pre, sizeof pre), fmt_int(q->failures, fl, sizeof fl));
+        term_put(y, r.x + 1, r.w - 1, ROLE_VALUE, line);
+    }
+    y = canvas_next(&c);
+    if (y >= 0) {
+        char rec[64];
+        if (q->recommended_gpus > 0)
+            snprintf(rec, sizeof rec, "recommended pool %s GPUs", fmt_int(q->recommended_gpus, a, sizeof a));
+        else
+            snprintf(rec, sizeof rec, "pool size fixed by the plan");
+        snprintf(line, sizeof line, "%s   target p95 wait %s: %s   goodput %s   fragmentation %s", rec,
+                 units_secs(app->plan.tenancy.wait_p95_s, b, sizeof b), q->meets_target ? "met" : "missed",
+                 units_pct(q->goodput, d, sizeof d), units_pct(q->fragmentation, e, sizeof e));
+        term_put(y, r.x + 1, r.w - 1, q->meets_target ? ROLE_GOOD : ROLE_BAD, line);
+    }
+    if (q->cancelled) {
+        y = canvas_next(&c);
+        if (y >= 0)
+            term_put(y, r.x + 1, r.w - 1, ROLE_WARNING, "simulation was cancelled: partial result");
+    }
+    int lw = 16, vw = 26, bw = r.w - lw - vw - 3;
+    if (bw < 10)
+        bw = 10;
+    y = canvas_next(&c);
+    if (y >= 0) {
+        term_put(y, r.x + 1, lw, ROLE_LABEL, "utilisation");
+        widget_sparkline(y, r.x + 1 + lw, bw, q->util_series, PLAN_SERIES_LEN, 1.0, ROLE_SERIES4);
+        term_put(y, r.x + 2 + lw + bw, vw, ROLE_MUTED, "0..100% over the horizon");
+    }
+    y = canvas_next(&c);
+    if (y >= 0) {
+        double qmax = 0;
+        for (int i = 0; i < PLAN_SERIES_LEN; i++)
+            if (q->queue_series[i] > qmax)
+                qmax = q->queue_series[i];
+        term_put(y, r.x + 1, lw, ROLE_LABEL, "queue length");
+        widget_sparkline(y, r.x + 1 + lw, bw, q->queue_series, PLAN_SERIES_LEN, 0, ROLE_SERIES3);
+        snprintf(line, sizeof line, "peak %.0f jobs", qmax);
+        term_put(y, r.x + 2 + lw + bw, vw, ROLE_MUTED, line);
+    }
+    canvas_next(&c);
+    y = canvas_next(&c);
+    double target_h = app->plan.tenancy.wait_p95_s / 3600.0;
+    if (y >= 0) {
+        snprintf(line, sizeof line, "wait per team: p50 / p95 against the %.1f h target", target_h);
+        term_put(y, r.x + 1, r.w - 1, ROLE_TITLE, line);
+    }
+    double scale = target_h;
+    for (int i = 0; i < q->n_teams; i++)
+        if (q->teams[i].wait_hours_p95 > scale)
+            scale = q->teams[i].wait_hours_p95;
+    scale *= 1.1;
+    for (int i = 0; i < q->n_teams; i++) {
+        const TeamSchedResult *t = &q->teams[i];
+        y = canvas_next(&c);
+        if (y < 0)
+            continue;
+        term_put(y, r.x + 1, lw, ROLE_LABEL, t->name);
+        bool bad = t->wait_hours_p95 > target_h;
+        BarSeg segs[2] = {{t->wait_hours_p50, ROLE_SERIES1},
+                          {t->wait_hours_p95 - t->wait_hours_p50, bad ? ROLE_BAD : ROLE_SERIES5}};
+        widget_stacked_bar(y, r.x + 1 + lw, bw, segs, 2, scale > 0 ? scale : 1, target_h, ROLE_WARNING);
+        snprintf(line, sizeof line, "%.1f / %.1f h  %d jobs, %d preempt", t->wait_hours_p50, t->wait_hours_p95,
+                 t->jobs, t->preemptions);
+        term_put(y, r.x + 2 + lw + bw, vw, bad ? ROLE_BAD : ROLE_VALUE, line);
+    }
+    if (q->n_classes > 0) {
+        canvas_next(&c);
+        static const TableCol cols[] = {{"team", 16, false}, {"job class", 16, false}, {"jobs", 8, true},
+                                        {"GPUs", 7, true}, {"p95 wait", 10, true}, {"slowdown", 9, true}, {"", 0, false}};
+        y = canvas_next(&c);
+        if (y >= 0)
+            widget_table_header(y, r.x + 1, r.w - 1, cols, 7, ROLE_TITLE);
+        for (int i = 0; i < q->n_classes; i++) {
+            const ClassSchedResult *k = &q->classes[i];
+            char jobs[16], gpus[16], p95[32], sl[16];
+            snprintf(jobs, sizeof jobs, "%d", k->jobs);
+            snprintf(gpus, sizeof gpus, "%.3g", k->gpus);
+            snprintf(p95, sizeof p95, "%.1f h", k->wait_hours_p95);
+            snprintf(sl, sizeof sl, "%.2fx", k->slowdown_mean);
+            const char *cells[7] = {k->team, k->name, jobs, gpus, p95, sl, k->wait_hours_p95 > target_h ? "starving" : ""};
+            Role roles[7] = {ROLE_NORMAL, ROLE_NORMAL, ROLE_VALUE, ROLE_VALUE,
+                             k->wait_hours_p95 > target_h ? ROLE_BAD : ROLE_VALUE, ROLE_VALUE, ROLE_BAD};
+            y = canvas_next(&c);
+            if (y >= 0)
+                widget_table_row(y, r.x + 1, r.w - 1, cols, 7, cells, ROLE_NORMAL, roles);
+        }
+    }
+    canvas_end(&c, &s->scroll);
+}
+
+static int toggle(App *app, const char *key)
+{
+    FieldTarget t = app->sel, res;
+    const FieldDef *f = fields_find(&app->plan, t, key, &res);
+    if (!f)
+        return HR_HANDLED;
+    Plan *cand = malloc(sizeof *cand);
+    if (!cand)
+        return HR_HANDLED;
+    *cand = app->plan;
+    if (field_cycle(f, cand, res, 1, &app->cat) == 0) {
+        char shown[64], what[128];
+        field_format(f, cand, res, shown, sizeof shown);
+        snprintf(what, sizeof what, "tenancy.%s = %s", f->key, shown);
+        app_commit(app, cand, what);
+    }
+    free(cand);
+    return HR_HANDLED | HR_REDRAW;
+}
+
+static int q_key(View *v, App *app, Action a, int ch)
+{
+    QState *s = v->state;
+    (void)ch;
+    switch (a) {
+    case ACT_POLICY: return toggle(app, "tenancy.policy");
+    case ACT_PREEMPT: return toggle(app, "tenancy.preemption");
+    case ACT_BACKFILL: return toggle(app, "tenancy.backfill");
+    default: return app_scroll(&s->scroll, a, app->geo.pane.h - 1);
+    }
+}
+
+const ViewOps view_schedule_ops = {
+    .name = "Schedule", .abbrev = "Sched", .ctx = CTX_PANE | CTX_SCHEDULE,
+    .create = q_create, .draw = q_draw, .key = q_key, .destroy = q_destroy,
+};

@@ -1,0 +1,317 @@
+/* views/sizing.c — the Sizing pane: a summary row per workload, then the
+ * selected workload in detail: memory per GPU against HBM, the step-time
+ * breakdown, MFU / days / GPU-hours, the chosen layout and the runner-up,
+ * the same workload on every accelerator (WorkloadResult.alts, ranked by
+ * the model) and the assumptions behind it.  Only formats PlanResult. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "tui/app.h"
+#include "tui/units.h"
+#include "yaml_plan.h"
+
+typedef struct {
+    int scroll;
+} SState;
+
+static void *s_create(App *app)
+{
+    (void)app;
+    return calloc(1, sizeof(SState));
+}
+
+static void s_destroy(View *v)
+{
+    free(v->state);
+}
+
+/* The workload shown in detail: the selected one, else the first. */
+static int detail_index(const App *app, const PlanResult *r)
+{
+    if (app->sel.scope == FS_WORKLOAD && app->sel.wl < r->n_workloads)
+        return app->sel.wl;
+    return r->n_workloads > 0 ? 0 : -1;
+}
+
+static const char *layout_text(const Layout *l, char *buf, size_t len)
+{
+    snprintf(buf, len, "tp%d pp%d dp%d cp%d ep%d vpp%d  mb%d  recompute %s  sp %s", l->tp, l->pp,
+             l->dp, l->cp, l->ep, l->vpp, l->micro_batch,
+             l->recompute < 0 ? "auto" : plan_recompute_name(l->recompute), l->sp ? "on" : "off");
+    return buf;
+}
+
+static void text(Canvas *c, int indent, Role role, const char *s)
+{
+    int y = canvas_next(c);
+    if (y >= 0)
+        term_put(y, c->r.x + indent, c->r.w - indent, role, s);
+}
+
+/* "label [bar] value" with a legend line below. */
+static void bar_line(Canvas *c, const char *label, const BarSeg *segs, int n, double scale,
+                     double limit, const char *value, const char *const *legend)
+{
+    int y = canvas_next(c);
+    int lw = 12, vw = 22;
+    int bw = c->r.w - lw - vw - 3;
+    if (bw < 10)
+        bw = 10;
+    if (y >= 0) {
+        term_put(y, c->r.x + 1, lw, ROLE_LABEL, label);
+        widget_stacked_bar(y, c->r.x + 1 + lw, bw, segs, n, scale, limit, ROLE_WARNING);
+        term_put(y, c->r.x + 2 + lw + bw, vw, ROLE_VALUE, value);
+    }
+    if (legend) {
+        y = canvas_next(c);
+        if (y >= 0)
+            widget_legend(y, c->r.x + 1 + lw, c->r.w - lw - 1, segs, legend, n);
+    }
+}
+
+static void draw_summary(Canvas *c, const App *app, const PlanResult *r, int detail)
+{
+    static const TableCol cols[] = {
+        {"workload", 18, false}, {"kind", 6, false}, {"accel", 11, false}, {"GPUs", 9, true},
+        {"days/TPOT", 11, true}, {"MFU", 7, true}, {"", 0, false},
+    };
+    int y = canvas_next(c);
+    if (y >= 0)
+        widget_table_header(y, c->r.x, c->r.w, cols, 7, ROLE_TITLE);
+    for (int i = 0; i < r->n_workloads; i++) {
+        const WorkloadResult *w = &r->workloads[i];
+        char gpus[32], dt[32], mfu[16], verdict[PLAN_TEXT_LEN + 8];
+        if (!w->ok && (w->kind == WL_TRAINING || w->infer.gpus == 0)) {
+            snprintf(gpus, sizeof gpus, "-");
+            snprintf(dt, sizeof dt, "-");
+            snprintf(mfu, sizeof mfu, "-");
+        } else if (w->kind == WL_TRAINING) {
+            fmt_int(w->train.gpus, gpus, sizeof gpus);
+            snprintf(dt, sizeof dt, "%.1f d", w->train.train_days);
+            units_pct(w->train.mfu, mfu, sizeof mfu);
+        } else {
+            fmt_int(w->infer.gpus, gpus, sizeof gpus);
+            units_secs(w->infer.tpot_s, dt, sizeof dt);
+            snprintf(mfu, sizeof mfu, "-");
+        }
+        if (!w->ok)
+            snprintf(verdict, sizeof verdict, "%s", w->kind == WL_TRAINING ? "not met" : "no fit");
+        else if (w->kind == WL_INFERENCE && !w->infer.meets_slo)
+            snprintf(verdict, sizeof verdict, "misses SLO");
+        else
+            snprintf(verdict, sizeof verdict, "ok");
+        const char *cells[7] = {w->name, w->kind == WL_TRAINING ? "train" : "infer", w->accelerator,
+                                gpus, dt, mfu, verdict};
+        Role roles[7] = {ROLE_NORMAL, ROLE_MUTED, ROLE_NORMAL, ROLE_VALUE, ROLE_VALUE, ROLE_VALUE,
+                         (w->ok && (w->kind == WL_TRAINING || w->infer.meets_slo)) ? ROLE_GOOD : ROLE_BAD};
+        if (i == detail)
+            roles[0] = ROLE_TITLE;
+        y = canvas_next(c);
+        if (y >= 0)
+            widget_table_row(y, c->r.x, c->r.w, cols, 7, cells, ROLE_NORMAL, roles);
+    }
+    (void)app;
+}
+
+static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
+{
+    const TrainResult *t = &w->train;
+    char a[64], b[64], line[512];
+    BarSeg mem[5] = {
+        {t->mem.weights, ROLE_SERIES1}, {t->mem.gradients, ROLE_SERIES2},
+        {t->mem.optimizer, ROLE_SERIES3}, {t->mem.activations, ROLE_SERIES4},
+        {t->mem.other, ROLE_SERIES5},
+    };
+    static const char *const mem_legend[5] = {"weights", "grads", "optimizer", "activations", "other"};
+    double scale = t->hbm_bytes > t->mem.total ? t->hbm_bytes : t->mem.total;
+    snprintf(line, sizeof line, "%s / %s", fmt_si(t->mem.total, "B", a, sizeof a),
+             fmt_si(t->hbm_bytes, "B", b, sizeof b));
+    bar_line(c, "memory/GPU", mem, 5, scale, t->hbm_bytes, line, mem_legend);
+
+    BarSeg step[6] = {
+        {t->step.compute, ROLE_SERIES1}, {t->step.tp_comm, ROLE_SERIES2},
+        {t->step.pp_bubble, ROLE_SERIES3}, {t->step.dp_comm, ROLE_SERIES4},
+        {t->step.cp_comm + t->step.ep_comm, ROLE_SERIES5}, {t->step.other, ROLE_SERIES6},
+    };
+    static const char *const step_legend[6] = {"compute", "TP", "PP bubble", "DP", "CP+EP", "other"};
+    double sum = 0;
+    for (int i = 0; i < 6; i++)
+        sum += step[i].value;
+    units_secs(t->step_s, a, sizeof a);
+    bar_line(c, "step time", step, 6, sum > 0 ? sum : 1, 0, a, step_legend);
+
+    char gh[32], tps[32], days[32], mfu[16], gp[16];
+    snprintf(days, sizeof days, "%.1f", t->train_days);
+    snprintf(line, sizeof line, "MFU %s   days %s   GPU-hours %s   tokens/s %s   goodput %s",
+             units_pct(t->mfu, mfu, sizeof mfu), days, fmt_si(t->gpu_hours, "", gh, sizeof gh),
+             fmt_si(t->tokens_per_s, "", tps, sizeof tps), units_pct(t->goodput, gp, sizeof gp));
+    text(c, 1, ROLE_VALUE, line);
+    char ck[32], ci[32];
+    snprintf(line, sizeof line, "checkpoint %s every %s (write %s)", fmt_si(t->checkpoint_bytes, "B", a, sizeof a),
+             units_secs(t->checkpoint_interval_s, ci, sizeof ci), units_secs(t->checkpoint_write_s, ck, sizeof ck));
+    text(c, 1, ROLE_NORMAL, line);
+    char lt[200];
+    snprintf(line, sizeof line, "layout     %s", layout_text(&t->layout, lt, sizeof lt));
+    text(c, 1, ROLE_NORMAL, line);
+    if (t->has_runner_up) {
+        double pct = t->step_s > 0 ? (t->runner_up_step_s / t->step_s - 1) * 100 : 0;
+        snprintf(line, sizeof line, "runner-up  %s  step %s (%+.1f%%)", layout_text(&t->runner_up, lt, sizeof lt),
+                 units_secs(t->runner_up_step_s, a, sizeof a), pct);
+        text(c, 1, ROLE_MUTED, line);
+    } else {
+        text(c, 1, ROLE_MUTED, "runner-up  none (only one layout fits)");
+    }
+    snprintf(line, sizeof line, "layouts tried %d: %d did not fit, %d indivisible, %d too few micro-batches",
+             t->layouts_tried, t->rejected_no_fit, t->rejected_indivisible, t->rejected_microbatches);
+    text(c, 1, ROLE_MUTED, line);
+    (void)app;
+}
+
+static void draw_inference(Canvas *c, const App *app, const WorkloadResult *w)
+{
+    const InferResult *in = &w->infer;
+    char a[64], b[64], line[512];
+    const Accelerator *acc = catalog_find_accelerator(&app->cat, w->accelerator);
+    double hbm = acc ? acc->hbm_bytes : 0;
+    BarSeg mem[3] = {{in->mem.weights, ROLE_SERIES1}, {in->mem.kv_cache, ROLE_SERIES2},
+                     {in->mem.other, ROLE_SERIES5}};
+    static const char *const legend[3] = {"weights", "KV cache", "other"};
+    double scale = hbm > in->mem.total ? hbm : in->mem.total;
+    snprintf(line, sizeof line, "%s / %s", fmt_si(in->mem.total, "B", a, sizeof a),
+             hbm > 0 ? fmt_si(hbm, "B", b, sizeof b) : "?");
+    bar_line(c, "memory/GPU", mem, 3, scale > 0 ? scale : 1, hbm, line, legend);
+
+    const Workload *pw = NULL;
+    for (int i = 0; i < app->plan.n_workloads; i++)
+        if (strcmp(app->plan.workloads[i].name, w->name) == 0)
+            pw = &app->plan.workloads[i];
+    double ttft_t = pw ? pw->ttft_s : 0, tpot_t = pw ? pw->tpot_s : 0;
+    BarSeg ttft[2] = {{in->prefill_s, ROLE_SERIES1}, {in->queue_s, ROLE_SERIES3}};
+    static const char *const tl[2] = {"prefill", "queue"};
+    double ts = fmax(in->ttft_s, ttft_t) * 1.1;
+    snprintf(line, sizeof line, "%s (target %s)", units_secs(in->ttft_s, a, sizeof a), units_secs(ttft_t, b, sizeof b));
+    bar_line(c, "TTFT", ttft, 2, ts > 0 ? ts : 1, ttft_t, line, tl);
+    BarSeg tpot[1] = {{in->tpot_s, in->tpot_s <= tpot_t ? ROLE_GOOD : ROLE_BAD}};
+    double ps = fmax(in->tpot_s, tpot_t) * 1.1;
+    snprintf(line, sizeof line, "%s (target %s)", units_secs(in->tpot_s, a, sizeof a), units_secs(tpot_t, b, sizeof b));
+    bar_line(c, "TPOT", tpot, 1, ps > 0 ? ps : 1, tpot_t, line, NULL);
+    if (!in->meets_slo && in->best_tpot_s > 0) {
+        snprintf(line, sizeof line, "misses its SLO: the fastest achievable TPOT is %s", units_secs(in->best_tpot_s, a, sizeof a));
+        text(c, 1, ROLE_BAD, line);
+    }
+    char g[32], tps[32], pg[32];
+    snprintf(line, sizeof line, "tp %d x %d replicas = %s GPUs   batch/replica %d   %s tok/s (%s per GPU)",
+             in->tp, in->replicas, fmt_int(in->gpus, g, sizeof g), in->batch_per_replica,
+             fmt_si(in->output_tokens_per_s, "", tps, sizeof tps),
+             fmt_si(in->output_tokens_per_s_per_gpu, "", pg, sizeof pg));
+    text(c, 1, ROLE_VALUE, line);
+    snprintf(line, sizeof line, "KV cache %s/token   %.3g GPU-hours per million output tokens",
+             fmt_si(in->kv_bytes_per_token, "B", a, sizeof a), in->gpu_hours_per_mtok);
+    text(c, 1, ROLE_NORMAL, line);
+}
+
+static void draw_alts(Canvas *c, const WorkloadResult *w)
+{
+    if (w->n_alts == 0) {
+        text(c, 1, ROLE_MUTED, "other accelerators: not computed");
+        return;
+    }
+    text(c, 1, ROLE_TITLE, "the same workload on every accelerator (ranked)");
+    static const TableCol cols[] = {{"#", 4, true}, {"accelerator", 14, false}, {"GPUs", 10, true},
+                                    {"days / TPOT", 13, true}, {"cost", 10, true}, {"", 0, false}};
+    int y = canvas_next(c);
+    if (y >= 0)
+        widget_table_header(y, c->r.x + 1, c->r.w - 1, cols, 6, ROLE_MUTED);
+    for (int i = 0; i < w->n_alts; i++) {
+        const AccelOption *o = &w->alts[i];
+        char rank[16], g[32], d[32], usd[32];
+        snprintf(rank, sizeof rank, "%d", i + 1);
+        if (o->gpus > 0)
+            fmt_int(o->gpus, g, sizeof g);
+        else
+            snprintf(g, sizeof g, "-");
+        if (w->kind == WL_TRAINING)
+        {
+            if (o->days > 0)
+                snprintf(d, sizeof d, "%.1f d", o->days);
+            else
+                snprintf(d, sizeof d, "-");
+        }
+        else
+            units_secs(o->tpot_s, d, sizeof d);
+        if (o->usd > 0)
+            fmt_usd(o->usd, usd, sizeof usd);
+        else
+            snprintf(usd, sizeof usd, "-");
+        bool current = strcmp(o->accelerator, w->accelerator) == 0;
+        const char *cells[6] = {rank, o->accelerator, g, d, usd, o->ok ? (current ? "current" : "") : "does not fit"};
+        Role roles[6] = {ROLE_MUTED, current ? ROLE_TITLE : ROLE_NORMAL, ROLE_VALUE, ROLE_VALUE, ROLE_NORMAL,
+                         o->ok ? ROLE_GOOD : ROLE_BAD};
+        y = canvas_next(c);
+        if (y >= 0)
+            widget_table_row(y, c->r.x + 1, c->r.w - 1, cols, 6, cells, ROLE_NORMAL, roles);
+    }
+}
+
+static void s_draw(View *v, App *app, Rect r)
+{
+    SState *s = v->state;
+    term_clear_rect(r, ROLE_NORMAL);
+    const PlanResult *res = app_result(app);
+    if (!res || !res->have_sizing) {
+        term_put(r.y + 1, r.x + 2, r.w - 2, ROLE_MUTED,
+                 res ? "sizing: not computed" : "computing the first result...");
+        return;
+    }
+    if (res->n_workloads == 0) {
+        term_put(r.y + 1, r.x + 2, r.w - 2, ROLE_MUTED, "no workloads in this plan (a to add one)");
+        return;
+    }
+    Canvas c;
+    canvas_begin(&c, r, &s->scroll);
+    int d = detail_index(app, res);
+    draw_summary(&c, app, res, d);
+    canvas_next(&c);
+    if (d >= 0) {
+        const WorkloadResult *w = &res->workloads[d];
+        char head[300];
+        snprintf(head, sizeof head, "%s on %s", w->name, w->accelerator);
+        text(&c, 0, ROLE_TITLE, head);
+        if (!w->ok)
+            canvas_wrap(&c, 1, ROLE_BAD, w->error[0] ? w->error : "no layout fits");
+        /* a failed sizing has no numbers to show: never draw zeros as results */
+        if (w->ok && w->kind == WL_TRAINING)
+            draw_training(&c, app, w);
+        else if (w->ok || w->infer.gpus > 0)
+            draw_inference(&c, app, w);
+        canvas_next(&c);
+        draw_alts(&c, w);
+        int shown = 0;
+        for (int i = 0; i < res->n_assumptions; i++)
+            if (strcmp(res->assumptions[i].scope, w->name) == 0) {
+                if (!shown++) {
+                    canvas_next(&c);
+                    text(&c, 0, ROLE_TITLE, "assumptions");
+                }
+                canvas_wrap(&c, 1, ROLE_MUTED, res->assumptions[i].text);
+            }
+    }
+    canvas_end(&c, &s->scroll);
+}
+
+static int s_key(View *v, App *app, Action a, int ch)
+{
+    SState *s = v->state;
+    (void)ch;
+    return app_scroll(&s->scroll, a, app->geo.pane.h - 1);
+}
+
+const ViewOps view_sizing_ops = {
+    .name = "Sizing", .abbrev = "Size", .ctx = CTX_PANE,
+    .create = s_create, .draw = s_draw, .key = s_key, .destroy = s_destroy,
+};

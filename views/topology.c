@@ -1,0 +1,234 @@
+/* views/topology.c — the Topology pane: the fabric's switch tiers with
+ * their counts and oversubscription, then the racks as boxes side by side,
+ * one row per node, each GPU a cell shaded by its NVLink domain.  Scrolls
+ * both ways; racks that do not fit are summarised ("… N more racks"). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "tui/app.h"
+#include "yaml_plan.h"
+
+typedef struct {
+    int scroll;      /* rows */
+    int first_rack;  /* horizontal: index of the first rack shown */
+} TState;
+
+static void *t_create(App *app)
+{
+    (void)app;
+    return calloc(1, sizeof(TState));
+}
+
+static void t_destroy(View *v)
+{
+    free(v->state);
+}
+
+/* One tier: "spine  ■■■■■■■■ 16" */
+static void tier(Canvas *c, const char *name, int count, const char *extra)
+{
+    int y = canvas_next(c);
+    if (y < 0)
+        return;
+    int x = c->r.x + 1;
+    term_put(y, x, 7, ROLE_LABEL, name);
+    x += 7;
+    int cells = count < c->r.w - 40 ? count : c->r.w - 40;
+    if (cells < 0)
+        cells = 0;
+    term_fill(y, x, cells, ROLE_SERIES1, term_glyphs->shade_full);
+    x += cells;
+    char buf[160], n[32];
+    snprintf(buf, sizeof buf, "%s %s%s", cells < count ? "+" : "", fmt_int(count, n, sizeof n), extra);
+    term_put(y, x + 1, c->r.x + c->r.w - x - 1, ROLE_VALUE, buf);
+}
+
+/* Expand rack groups to one entry per rack: kind index into groups. */
+static int rack_total(const ClusterResult *cl)
+{
+    int n = 0;
+    for (int g = 0; g < cl->n_rack_groups; g++)
+        n += cl->rack_groups[g].count;
+    return n;
+}
+
+static const RackGroup *rack_at(const ClusterResult *cl, int idx, int *first_node)
+{
+    int node = 0;
+    for (int g = 0; g < cl->n_rack_groups; g++) {
+        const RackGroup *rg = &cl->rack_groups[g];
+        bool compute = strcmp(rg->role, "compute") == 0;
+        if (idx < rg->count) {
+            *first_node = compute ? node + idx * rg->nodes : -1;
+            return rg;
+        }
+        idx -= rg->count;
+        if (compute)
+            node += rg->count * rg->nodes;
+    }
+    return NULL;
+}
+
+static void t_draw(View *v, App *app, Rect r)
+{
+    TState *s = v->state;
+    term_clear_rect(r, ROLE_NORMAL);
+    const PlanResult *res = app_result(app);
+    if (!res || !res->have_layout) {
+        term_put(r.y + 1, r.x + 2, r.w - 2, ROLE_MUTED,
+                 res ? "topology: not computed" : "computing the first result...");
+        return;
+    }
+    const ClusterResult *cl = &res->cluster;
+    const NetworkSpec *net = &app->plan.network;
+    Canvas c;
+    canvas_begin(&c, r, &s->scroll);
+    char line[400], a[32], b[32], d[32], e[32];
+    int y = canvas_next(&c);
+    if (y >= 0) {
+        snprintf(line, sizeof line, "%s %s GPUs = %s nodes %s %d   NVLink domains %s %s %d GPUs   racks %s",
+                 cl->accelerator, fmt_int(cl->gpus, a, sizeof a), fmt_int(cl->nodes, b, sizeof b),
+                 term_glyphs->times, cl->gpus_per_node, fmt_int(cl->nvlink_domains, d, sizeof d),
+                 term_glyphs->times, cl->gpus_per_domain, fmt_int(cl->racks, e, sizeof e));
+        term_put(y, r.x + 1, r.w - 1, ROLE_VALUE, line);
+    }
+    y = canvas_next(&c);
+    if (y >= 0) {
+        char rate[32];
+        quantity_format(net->link_bps, QTY_RATE, false, rate, sizeof rate);
+        snprintf(line, sizeof line, "%s %s per GPU, %s, oversubscription %g:1   links %s   scale-out %s/GPU",
+                 plan_fabric_name(net->fabric), rate, plan_topology_name(net->topology),
+                 net->oversubscription, fmt_int(cl->links, a, sizeof a),
+                 fmt_si(cl->scaleout_bw_per_gpu, "B/s", b, sizeof b));
+        term_put(y, r.x + 1, r.w - 1, ROLE_NORMAL, line);
+    }
+    if (cl->core_switches > 0)
+        tier(&c, "core", cl->core_switches, "");
+    snprintf(line, sizeof line, "  (%s leaf-spine links)", fmt_int(cl->links_leaf_spine, a, sizeof a));
+    tier(&c, "spine", cl->spine_switches, line);
+    snprintf(line, sizeof line, "  (%s node-leaf links)", fmt_int(cl->links_node_leaf, a, sizeof a));
+    tier(&c, "leaf", cl->leaf_switches, line);
+    y = canvas_next(&c);
+    if (y >= 0) {
+        snprintf(line, sizeof line, "storage %s units: read %s, write %s, %s",
+                 fmt_int(cl->storage_units, a, sizeof a), fmt_si(cl->storage_read_Bps, "B/s", b, sizeof b),
+                 fmt_si(cl->storage_write_Bps, "B/s", d, sizeof d), fmt_si(cl->storage_capacity_bytes, "B", e, sizeof e));
+        term_put(y, r.x + 1, r.w - 1, ROLE_MUTED, line);
+    }
+
+    /* racks */
+    int total = rack_total(cl);
+    if (total == 0 || cl->gpus_per_node <= 0) {
+        y = canvas_next(&c);
+        if (y >= 0)
+            term_put(y, r.x + 1, r.w - 1, ROLE_MUTED, "racks: none");
+        canvas_end(&c, &s->scroll);
+        return;
+    }
+    int inner = cl->gpus_per_node > 6 ? cl->gpus_per_node : 6;
+    int box_w = inner + 2, gap = 1;
+    int per_row = (r.w - 2) / (box_w + gap);
+    if (per_row < 1)
+        per_row = 1;
+    if (s->first_rack > total - 1)
+        s->first_rack = total - 1;
+    if (s->first_rack < 0)
+        s->first_rack = 0;
+    int shown = total - s->first_rack < per_row ? total - s->first_rack : per_row;
+    int max_nodes = 0;
+    for (int g = 0; g < cl->n_rack_groups; g++)
+        if (cl->rack_groups[g].nodes > max_nodes)
+            max_nodes = cl->rack_groups[g].nodes;
+    y = canvas_next(&c);
+    if (y >= 0) {
+        snprintf(line, sizeof line, "racks %d-%d of %d", s->first_rack + 1, s->first_rack + shown, total);
+        term_put(y, r.x + 1, r.w - 1, ROLE_TITLE, line);
+        if (total - s->first_rack - shown > 0) {
+            snprintf(line, sizeof line, "%s %d more racks (<-/->)", term_glyphs->more, total - s->first_rack - shown);
+            term_put_right(y, r.x, r.w - 1, ROLE_MUTED, line);
+        }
+    }
+    int rows = max_nodes + 2;
+    for (int row = 0; row < rows; row++) {
+        y = canvas_next(&c);
+        if (y < 0)
+            continue;
+        for (int k = 0; k < shown; k++) {
+            int first_node;
+            const RackGroup *rg = rack_at(cl, s->first_rack + k, &first_node);
+            if (!rg)
+                continue;
+            int x = r.x + 1 + k * (box_w + gap);
+            bool compute = first_node >= 0;
+            if (row == 0 || row == rg->nodes + 1) {
+                if (row > rg->nodes + 1)
+                    continue;
+                term_put(y, x, 1, ROLE_BORDER, row == 0 ? term_glyphs->tl : term_glyphs->bl);
+                widget_hline(y, x + 1, inner, ROLE_BORDER);
+                term_put(y, x + box_w - 1, 1, ROLE_BORDER, row == 0 ? term_glyphs->tr : term_glyphs->br);
+                if (row == 0) {
+                    char lab[16];
+                    snprintf(lab, sizeof lab, "%d", s->first_rack + k + 1);
+                    term_put(y, x + 1, inner, ROLE_MUTED, compute ? lab : rg->role);
+                }
+                continue;
+            }
+            if (row > rg->nodes)
+                continue;
+            term_put(y, x, 1, ROLE_BORDER, term_glyphs->v);
+            term_put(y, x + box_w - 1, 1, ROLE_BORDER, term_glyphs->v);
+            if (!compute) {
+                term_fill(y, x + 1, inner, ROLE_MUTED, term_glyphs->shade_light);
+                continue;
+            }
+            int node = first_node + row - 1;
+            if (node >= cl->nodes) {
+                term_fill(y, x + 1, inner, ROLE_MUTED, " ");
+                continue;
+            }
+            for (int gpu = 0; gpu < cl->gpus_per_node; gpu++) {
+                long idx = (long)node * cl->gpus_per_node + gpu;
+                long dom = cl->gpus_per_domain > 0 ? idx / cl->gpus_per_domain : 0;
+                term_put(y, x + 1 + gpu, 1, dom % 2 ? ROLE_DOMAIN_B : ROLE_DOMAIN_A,
+                         dom % 2 ? term_glyphs->shade_mid : term_glyphs->shade_full);
+            }
+        }
+    }
+    y = canvas_next(&c);
+    if (y >= 0) {
+        snprintf(line, sizeof line, "each cell a GPU, each row a node; shading alternates per NVLink domain of %d GPUs",
+                 cl->gpus_per_domain);
+        term_put(y, r.x + 1, r.w - 1, ROLE_MUTED, line);
+    }
+    canvas_end(&c, &s->scroll);
+}
+
+static int t_key(View *v, App *app, Action a, int ch)
+{
+    TState *s = v->state;
+    (void)ch;
+    if (a == ACT_LEFT || a == ACT_RIGHT) {
+        const PlanResult *res = app_result(app);
+        int step = 1;
+        if (res && res->have_layout && res->cluster.gpus_per_node > 0) {
+            int inner = res->cluster.gpus_per_node > 6 ? res->cluster.gpus_per_node : 6;
+            step = (app->geo.pane.w - 2) / (inner + 3);
+            if (step < 1)
+                step = 1;
+        }
+        s->first_rack += a == ACT_LEFT ? -step : step;
+        if (s->first_rack < 0)
+            s->first_rack = 0;
+        return HR_HANDLED | HR_REDRAW;
+    }
+    return app_scroll(&s->scroll, a, app->geo.pane.h - 1);
+}
+
+const ViewOps view_topology_ops = {
+    .name = "Topology", .abbrev = "Topo", .ctx = CTX_PANE,
+    .create = t_create, .draw = t_draw, .key = t_key, .destroy = t_destroy,
+};
