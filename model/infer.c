@@ -1,8 +1,10 @@
 /* model/infer.c — inference sizing (SIZING-MODEL.md §6).
  *
- * One replica = `tp` GPUs holding one copy of the weights (tensor parallel
- * inside the scale-up domain; across nodes only when no single-domain degree
- * fits).  For each candidate tp the model computes
+ * One replica = `tp` GPUs holding one copy of the weights, inside one
+ * scale-up domain (across nodes only when no single-domain degree fits), in
+ * one of two layouts: tensor parallel (TP), or for MoE models attention
+ * data-parallel with expert-parallel experts (DEP, see Rep below).  For each
+ * candidate degree and layout the model computes
  *
  *   memory   weights/tp + runtime reserve + activation workspace, and the KV
  *            cache of as many sequences as the rest of usable HBM holds, each
@@ -35,9 +37,13 @@
  *   length → deterministic service): Pollaczek–Khinchine,
  *   Wq = ρ·S / (2·(1 − ρ)).
  *
- * The tp search keeps the degree that needs the fewest GPUs for the planned
- * rate (replicas = ceil(rate / per-replica rate at the SLO)); ties go to the
- * lower TPOT.  When no degree can meet the targets the service is sized at
+ * For DEP a lone prompt's attention runs on one GPU (its latency S_lat) while
+ * side-by-side prompts share the replica (S_share = the replica time one
+ * prefill takes from decoding); TP has S_lat = S_share = S.
+ *
+ * The search keeps the degree and layout that need the fewest GPUs for the
+ * planned rate (replicas = ceil(rate / per-replica rate at the SLO)); ties go
+ * to the lower TPOT.  When no degree can meet the targets the service is sized at
  * INFER_SLO_RELAX × the best achievable latency and reported as missing its
  * SLO (ok, meets_slo = false, a warning).
  */
@@ -116,6 +122,7 @@ typedef struct {
     double routed_total;             /* routed-expert parameters (MoE), all experts */
     double routed_active;            /* ... those one token passes through */
     double fe;                       /* expert FFN width */
+    double experts, moe_layers;      /* routed experts per MoE layer; MoE layers */
     double lowp_rel;                 /* GEMM efficiency multiplier for the weight precision */
     double k_over_e;                 /* routed experts per token / experts */
     double lookup_only;              /* input-embedding params never read whole nor multiplied */
@@ -266,6 +273,8 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
         c->k_over_e = fmin(1.0, (double)m->experts_per_token / m->experts);
         c->routed_active = c->routed_total * c->k_over_e;
         c->fe = fe;
+        c->experts = m->experts;
+        c->moe_layers = moe_layers;
     }
     c->vocab = m->vocab > 0 ? m->vocab : 0;
     c->head = c->vocab * c->h;
@@ -395,14 +404,45 @@ static double allreduce(const Ctx *c, double bytes, int tp)
     return intra + inter;
 }
 
-static double other_bytes(const Ctx *c, int tp)
+/* All-to-all in which every rank of an n-way expert-parallel group sends
+ * `bytes`: over the scale-up fabric inside a domain, else over scale-out. */
+static double alltoall(const Ctx *c, double bytes, int n)
 {
-    double act = INFER_CHUNK_TOKENS * (c->act_fixed + c->act_shard / tp) * INFER_ACT_BYTES;
-    double logits = (double)INFER_MAX_BATCH * c->vocab / tp * 4.0; /* fp32 logits, last token */
+    if (n <= 1 || bytes <= 0)
+        return 0.0;
+    if (n <= c->domain)
+        return net_alltoall_s(bytes, n, c->up_bw, c->up_lat);
+    return net_alltoall_s(bytes, n, net_scaleout_bw(c->p, c->a, false), NET_SCALEOUT_LATENCY_S);
+}
+
+/* Replica layouts.  TP: every layer tensor-parallel over the n GPUs
+ * (Megatron-style, 2 all-reduces per layer).  DEP (MoE only): attention and
+ * dense layers data-parallel — every GPU holds them whole and serves its own
+ * sequences with their own KV cache — and the routed experts split
+ * expert-parallel, E/n per GPU, with a dispatch and a combine all-to-all per
+ * MoE layer (DeepSeek-V3 report §3.4 serving layout; TensorRT-LLM's and
+ * SGLang's attention-DP + EP). */
+typedef struct {
+    int tp;                          /* GPUs in the replica */
+    bool dep;                        /* DEP layout (else TP) */
+    bool fits;
+    int max_batch;
+    double weights, other;
+    double kv_seq;                   /* KV bytes per sequence on its GPU(s), mean context */
+    double kv_seq_reserved;          /* ... reserved (prompt + output) */
+    double S_lat;                    /* prefill of one prompt alone */
+    double S_share;                  /* replica time a prefill takes from decoding */
+} Rep;
+
+static double other_bytes(const Ctx *c, int split)
+{
+    double act = INFER_CHUNK_TOKENS * (c->act_fixed + c->act_shard / split) * INFER_ACT_BYTES;
+    double logits = (double)INFER_MAX_BATCH * c->vocab / split * 4.0; /* fp32, last token */
     return INFER_RUNTIME_BYTES + act + logits;
 }
 
-static double prefill_s(const Ctx *c, int tp)
+/* Prefill of one prompt on a TP replica (S_lat = S_share). */
+static double prefill_tp(const Ctx *c, int tp)
 {
     /* Every weight multiplies every prompt token, except the output head
      * (last position only) and an untied input table (lookup only).  The
@@ -420,9 +460,29 @@ static double prefill_s(const Ctx *c, int tp)
     return t + c->L * INFER_LAYER_OVERHEAD_S;
 }
 
-static double step_s(const Ctx *c, int tp, double batch)
+/* Prefill on a DEP replica: the prompt's attention and dense layers run on
+ * its own GPU, its expert work spreads over all n.  When n prompts are in
+ * flight they run side by side, so the replica time per prompt (S_share) is
+ * the per-GPU part / n plus the expert part. */
+static void prefill_dep(const Ctx *c, int n, double *s_lat, double *s_share)
 {
-    double b = batch < 1.0 ? 1.0 : batch;
+    double chunk = fmin(c->prompt, INFER_CHUNK_TOKENS);
+    double dense = 2.0 * (c->active - c->lookup_only - c->head - c->routed_active) * c->prompt +
+                   2.0 * c->head;
+    double own = gemm_time(c, 1, chunk, dense, 0.0);
+    double attn = c->attn_prefill_coef * c->prompt * c->prompt;
+    own += attn / (c->peak16 * gemm_eff_x(c, fmin((double)c->h, chunk)) / c->lowp_rel);
+    own += c->prompt * c->L * (c->ew_fixed + c->ew_shard) * INFER_ACT_BYTES / c->hbm_bw_eff;
+    own += c->L * INFER_LAYER_OVERHEAD_S;
+    double experts = gemm_time(c, 1, chunk, 0.0, 2.0 * c->routed_active * c->prompt / n);
+    double comm = 2.0 * c->moe_layers *
+                  alltoall(c, c->prompt * c->k_over_e * c->experts * c->h * INFER_ACT_BYTES, n);
+    *s_lat = own + experts + comm;
+    *s_share = own / n + experts + comm / n;
+}
+
+static double step_tp(const Ctx *c, int tp, double b)
+{
     /* Routed experts touched by b tokens: 1 − (1 − k/E)^b (uniform routing). */
     double frac = 1.0;
     if (c->routed_total > 0 && c->k_over_e < 1.0)
@@ -440,32 +500,55 @@ static double step_s(const Ctx *c, int tp, double batch)
     return fmax(mem, comp) + comm + c->L * INFER_LAYER_OVERHEAD_S;
 }
 
-/* Per-tp replica state used by the search. */
-typedef struct {
-    int tp;
-    bool fits;
-    int max_batch;
-    double weights, other;
-    double kv_seq;                   /* KV bytes per sequence per GPU, mean context */
-    double kv_seq_reserved;          /* ... reserved (prompt + output) */
-    double S;                        /* prefill */
-} Rep;
+static double step_dep(const Ctx *c, int n, double b)
+{
+    double bg = fmax(b / n, 1.0); /* sequences on the busiest GPU */
+    double frac = 1.0;
+    if (c->k_over_e < 1.0)
+        frac = 1.0 - exp(b * log1p(-c->k_over_e));
+    double weights = (c->total - c->lookup_only - c->routed_total) * c->wb +
+                     c->routed_total * c->wb / n * frac;
+    double mem = (weights + bg * c->kv_tok_full * c->ctx_mean) / c->hbm_bw_eff;
+    double dense = bg * (2.0 * (c->active - c->lookup_only - c->routed_active) +
+                         c->attn_decode_per_ctx * c->ctx_mean);
+    double comp = gemm_time(c, 1, INFINITY, dense, b * 2.0 * c->routed_active / n);
+    double comm = 2.0 * c->moe_layers *
+                  alltoall(c, bg * c->k_over_e * c->experts * c->h * INFER_ACT_BYTES, n);
+    return fmax(mem, comp) + comm + c->L * INFER_LAYER_OVERHEAD_S;
+}
 
-static void rep_init(const Ctx *c, int tp, Rep *r)
+static double step_s(const Ctx *c, const Rep *r, double batch)
+{
+    double b = batch < 1.0 ? 1.0 : batch;
+    return r->dep ? step_dep(c, r->tp, b) : step_tp(c, r->tp, b);
+}
+
+static void rep_init(const Ctx *c, int n, bool dep, Rep *r)
 {
     memset(r, 0, sizeof *r);
-    r->tp = tp;
-    r->weights = c->total * c->wb / tp;
-    r->other = other_bytes(c, tp);
-    r->kv_seq = kv_tok_gpu(c, tp) * c->ctx_mean;
-    r->kv_seq_reserved = kv_tok_gpu(c, tp) * c->ctx_reserved;
+    r->tp = n;
+    r->dep = dep;
+    if (dep) {
+        r->weights = (c->total - c->routed_total) * c->wb + c->routed_total * c->wb / n;
+        r->other = other_bytes(c, 1);
+        r->kv_seq = c->kv_tok_full * c->ctx_mean;
+        r->kv_seq_reserved = c->kv_tok_full * c->ctx_reserved;
+        prefill_dep(c, n, &r->S_lat, &r->S_share);
+    } else {
+        r->weights = c->total * c->wb / n;
+        r->other = other_bytes(c, n);
+        r->kv_seq = kv_tok_gpu(c, n) * c->ctx_mean;
+        r->kv_seq_reserved = kv_tok_gpu(c, n) * c->ctx_reserved;
+        r->S_lat = r->S_share = prefill_tp(c, n);
+    }
     double room = c->usable - r->weights - r->other;
     if (room >= r->kv_seq_reserved && r->kv_seq_reserved > 0) {
-        double nb = floor(room / r->kv_seq_reserved);
-        r->max_batch = nb > INFER_MAX_BATCH ? INFER_MAX_BATCH : (int)nb;
+        /* TP: every GPU holds a slice of every sequence; DEP: each GPU its
+         * own sequences.  Either way one engine, one batch cap. */
+        double nb = floor(room / r->kv_seq_reserved) * (dep ? n : 1);
+        r->max_batch = (int)fmin(nb, INFER_MAX_BATCH);
         r->fits = true;
     }
-    r->S = prefill_s(c, tp);
 }
 
 /* The operating point of a replica running `b` sequences in flight. */
@@ -477,12 +560,12 @@ static Op op_at(const Ctx *c, const Rep *r, double b)
 {
     Op o;
     o.b = b;
-    o.step = step_s(c, r->tp, b);
-    o.tpot = o.step + b * r->S / c->output;
+    o.step = step_s(c, r, b);
+    o.tpot = o.step + b * r->S_share / c->output;
     o.lambda = b / (c->output * o.tpot);
-    o.rho = o.lambda * r->S; /* < 1 by construction */
-    o.wq = o.rho * r->S / (2.0 * (1.0 - o.rho));
-    o.ttft = o.wq + o.step / 2.0 + r->S;
+    o.rho = o.lambda * r->S_share; /* < 1 by construction */
+    o.wq = o.rho * r->S_share / (2.0 * (1.0 - o.rho));
+    o.ttft = o.wq + o.step / 2.0 + r->S_lat;
     return o;
 }
 
@@ -535,23 +618,39 @@ static double batch_for_rate(const Ctx *c, const Rep *r, double lambda, double b
 
 /* ------------------------------------------------------------- public */
 
-bool infer_replica(const Plan *p, const Workload *w, const Accelerator *a, int tp,
-                   InferReplica *out)
+/* A valid DEP degree: a MoE model, at least 2 GPUs, experts split evenly;
+ * across domains, whole domains. */
+static bool dep_valid(const Ctx *c, int n)
+{
+    if (c->routed_total <= 0 || n < 2 || (int)c->experts % n != 0)
+        return false;
+    return n <= c->domain || (n % c->domain == 0 && n / c->domain <= INFER_MAX_DOMAINS);
+}
+
+static bool layout_valid(const Ctx *c, int n, bool dep)
+{
+    return dep ? dep_valid(c, n) : tp_valid(c, n);
+}
+
+bool infer_replica(const Plan *p, const Workload *w, const Accelerator *a, int gpus,
+                   bool expert_parallel, InferReplica *out)
 {
     Ctx c;
     memset(out, 0, sizeof *out);
-    out->tp = tp;
-    if (!p || !w || !ctx_init(&c, p, w, a, NULL, 0) || !tp_valid(&c, tp))
+    out->tp = gpus;
+    out->expert_parallel = expert_parallel;
+    if (!p || !w || !ctx_init(&c, p, w, a, NULL, 0) || !layout_valid(&c, gpus, expert_parallel))
         return false;
     Rep r;
-    rep_init(&c, tp, &r);
+    rep_init(&c, gpus, expert_parallel, &r);
     out->fits = r.fits;
     out->max_batch = r.max_batch;
     out->weights_per_gpu = r.weights;
     out->other_per_gpu = r.other;
     out->kv_per_seq_per_gpu = r.kv_seq_reserved;
-    out->prefill_s = r.S;
-    out->step1_s = step_s(&c, tp, 1.0);
+    out->prefill_s = r.S_lat;
+    out->prefill_share_s = r.S_share;
+    out->step1_s = step_s(&c, &r, 1.0);
     if (r.fits) {
         Op o = op_at(&c, &r, r.max_batch);
         out->max_output_tokens_per_s = o.lambda * c.output;
@@ -559,13 +658,16 @@ bool infer_replica(const Plan *p, const Workload *w, const Accelerator *a, int t
     return true;
 }
 
-double infer_decode_step_s(const Plan *p, const Workload *w, const Accelerator *a, int tp,
-                           double batch)
+double infer_decode_step_s(const Plan *p, const Workload *w, const Accelerator *a, int gpus,
+                           bool expert_parallel, double batch)
 {
     Ctx c;
-    if (!p || !w || !ctx_init(&c, p, w, a, NULL, 0) || !tp_valid(&c, tp) || !(batch == batch))
+    if (!p || !w || !ctx_init(&c, p, w, a, NULL, 0) ||
+        !layout_valid(&c, gpus, expert_parallel) || !(batch == batch))
         return -1.0;
-    return step_s(&c, tp, batch);
+    Rep r;
+    rep_init(&c, gpus, expert_parallel, &r);
+    return step_s(&c, &r, batch);
 }
 
 static bool fail(WorkloadResult *wr, const char *msg)
@@ -575,34 +677,33 @@ static bool fail(WorkloadResult *wr, const char *msg)
     return false;
 }
 
-#define INFER_MAX_CANDIDATES 64
+#define INFER_MAX_CANDIDATES 96
 
-/* The candidate degrees: every valid tp inside one scale-up domain; whole
- * multiples of the domain only when nothing inside one fits. */
+/* Add the layouts of degree n (TP, and DEP for MoE) to reps. */
+static int add_degree(const Ctx *c, int n, Rep *reps, int k, bool *any_fit)
+{
+    for (int dep = 0; dep <= 1 && k < INFER_MAX_CANDIDATES; dep++) {
+        if (!layout_valid(c, n, dep))
+            continue;
+        rep_init(c, n, dep, &reps[k]);
+        *any_fit |= reps[k].fits;
+        k++;
+    }
+    return k;
+}
+
+/* The candidate degrees: every valid degree inside one scale-up domain;
+ * whole multiples of the domain only when nothing inside one fits. */
 static int candidates(const Ctx *c, int fixed_tp, Rep *reps)
 {
     int n = 0;
-    if (fixed_tp > 0) {
-        if (tp_valid(c, fixed_tp))
-            rep_init(c, fixed_tp, &reps[n++]);
-        return n;
-    }
     bool any_fit = false;
-    for (int t = 1; t <= c->domain && n < INFER_MAX_CANDIDATES; t++) {
-        if (!tp_valid(c, t))
-            continue;
-        rep_init(c, t, &reps[n]);
-        any_fit |= reps[n].fits;
-        n++;
-    }
-    for (int k = 2; !any_fit && k <= INFER_MAX_DOMAINS && n < INFER_MAX_CANDIDATES; k++) {
-        int t = k * c->domain;
-        if (!tp_valid(c, t))
-            continue;
-        rep_init(c, t, &reps[n]);
-        any_fit |= reps[n].fits;
-        n++;
-    }
+    if (fixed_tp > 0)
+        return add_degree(c, fixed_tp, reps, 0, &any_fit);
+    for (int t = 1; t <= c->domain && n < INFER_MAX_CANDIDATES; t++)
+        n = add_degree(c, t, reps, n, &any_fit);
+    for (int k = 2; !any_fit && k <= INFER_MAX_DOMAINS && n < INFER_MAX_CANDIDATES; k++)
+        n = add_degree(c, k * c->domain, reps, n, &any_fit);
     return n;
 }
 
@@ -665,7 +766,8 @@ static void fill_result(const Ctx *c, const Rep *r, int replicas, double bmax, d
     ir->mem.kv_cache = ir->batch_per_replica * r->kv_seq_reserved;
     ir->mem.other = r->other;
     ir->mem.total = ir->mem.weights + ir->mem.kv_cache + ir->mem.other;
-    ir->prefill_s = r->S;
+    ir->prefill_s = r->S_lat;
+    ir->ep = r->dep ? r->tp : 0;
     ir->queue_s = o.wq + o.step / 2.0;
     ir->ttft_s = o.ttft;
     ir->tpot_s = o.tpot;
@@ -811,22 +913,33 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                       "queueing: prefill preempts decode, TPOT = step/(1-rho); TTFT = M/D/1 "
                       "wait per replica (Pollaczek-Khinchine, even random split) + prefill + "
                       "half a step");
-        result_assume(r, sc,
-                      "decode: %.0f us per layer launch overhead (fitted to NIM Llama-3.3-70B "
-                      "2xH100 ITL); TP all-reduce %s",
-                      INFER_LAYER_OVERHEAD_S * 1e6,
-                      rep->tp > c.domain ? "hierarchical over scale-out (spans nodes)"
-                                         : "one-shot/ring over scale-up");
-        if (c.routed_total > 0 || c.mla)
+        const char *span = rep->tp > c.domain ? "over scale-out (spans nodes)" : "over scale-up";
+        if (rep->dep)
             result_assume(r, sc,
-                          "%s%s", c.routed_total > 0
-                                      ? "MoE: all experts resident, split over tp; decode reads "
-                                        "the experts touched by the batch (uniform routing). "
-                                      : "",
-                          c.mla ? "MLA: every tp rank holds the whole latent KV cache." : "");
+                          "layout: attention data-parallel + %d-way expert parallel (each GPU "
+                          "keeps its sequences' KV; 2 all-to-alls per MoE layer %s); %.0f us "
+                          "per layer launch overhead (fitted to NIM Llama-3.3-70B 2xH100 ITL)",
+                          rep->tp, span, INFER_LAYER_OVERHEAD_S * 1e6);
+        else if (rep->tp == 1)
+            result_assume(r, sc,
+                          "layout: one GPU per replica; %.0f us per layer launch overhead "
+                          "(fitted to NIM Llama-3.3-70B 2xH100 ITL)",
+                          INFER_LAYER_OVERHEAD_S * 1e6);
+        else
+            result_assume(r, sc,
+                          "layout: %d-way tensor parallel (2 all-reduces per layer, one-shot or "
+                          "ring, %s)%s; %.0f us per layer launch overhead (fitted to NIM "
+                          "Llama-3.3-70B 2xH100 ITL)",
+                          rep->tp, span,
+                          c.mla && rep->tp > 1 ? "; MLA latent KV whole on every rank" : "",
+                          INFER_LAYER_OVERHEAD_S * 1e6);
+        if (c.routed_total > 0)
+            result_assume(r, sc,
+                          "MoE: all experts resident; a decode step reads the experts its batch "
+                          "touches, 1-(1-k/E)^B of them (uniform routing)");
         if (!latency_ok)
             result_warn(r,
-                        "%s: latency target not met (best TPOT %.1f ms, TTFT %.0f ms at tp=%d); "
+                        "%s: latency target not met (best TPOT %.1f ms, TTFT %.0f ms on %d GPUs); "
                         "sized at %.2fx the best achievable",
                         sc, best_tpot * 1e3, op_at(&c, rep, 1e-6).ttft * 1e3, rep->tp,
                         INFER_SLO_RELAX);

@@ -16,29 +16,35 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
 /* KV-cache bytes per token (K and V, all layers) at precision kv. */
 double infer_kv_bytes_per_token(const ModelShape *m, Precision kv);
 
-/* One replica of workload w at `tp` GPUs (tensor parallel), sized by the
- * same model infer_size() uses.  All times in seconds, bytes per GPU. */
+/* One replica of workload w on `tp` GPUs, sized by the same model
+ * infer_size() uses.  Two layouts: tensor parallel over all tp GPUs, or (MoE
+ * only, expert_parallel) attention data-parallel with the routed experts
+ * expert-parallel over the tp GPUs.  Times in seconds, bytes per GPU. */
 typedef struct {
-    int tp;
+    int tp;                          /* GPUs in the replica */
+    bool expert_parallel;            /* attention-DP + EP layout */
     bool fits;                       /* weights + overhead + one sequence fit HBM */
     int max_batch;                   /* sequences in flight that fit (capped) */
     double weights_per_gpu;
     double other_per_gpu;            /* runtime reserve + activation workspace */
     double kv_per_seq_per_gpu;       /* reserved: prompt + output tokens */
     double prefill_s;                /* one prompt, replica otherwise idle */
+    double prefill_share_s;          /* replica time one prefill takes from decoding */
     double step1_s;                  /* decode step at batch 1 = best TPOT */
     double max_output_tokens_per_s;  /* saturated: max_batch, prefill share included */
 } InferReplica;
 
-/* Fill *out for w on a at tp GPUs per replica.  Returns false (and leaves
- * out->fits false) when the inputs are invalid or tp is not a valid degree
- * for the model's heads; returns true with fits false when it does not fit. */
+/* Fill *out for w on a with `tp` GPUs per replica in the given layout.
+ * Returns false (out->fits false) when the inputs are invalid or the degree
+ * or layout does not suit the model (tp must split the heads; expert_parallel
+ * needs a MoE model whose experts tp divides); returns true with fits false
+ * when it does not fit in HBM. */
 bool infer_replica(const Plan *p, const Workload *w, const Accelerator *a, int tp,
-                   InferReplica *out);
+                   bool expert_parallel, InferReplica *out);
 
-/* Decode-step time of one replica at tp GPUs running `batch` sequences
- * (batch < 1 counts as 1).  Returns -1 for invalid inputs. */
+/* Decode-step time of that replica running `batch` sequences (batch < 1
+ * counts as 1).  Returns -1 for invalid inputs. */
 double infer_decode_step_s(const Plan *p, const Workload *w, const Accelerator *a, int tp,
-                           double batch);
+                           bool expert_parallel, double batch);
 
 #endif

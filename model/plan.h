@@ -284,6 +284,8 @@ typedef struct {
     double output_tokens_per_s_per_replica;
     double gpu_hours_per_mtok;       /* GPU-hours per million output tokens */
     bool meets_slo;
+    int ep;                          /* MoE: > 0 = attention data-parallel with the experts
+                                      * expert-parallel over ep (= tp) GPUs; 0 = tensor parallel */
 } InferResult;
 
 /* The same workload on another accelerator (Sizing pane ranking). */
