@@ -208,8 +208,9 @@ END_TEST
 
 START_TEST(flags_a_fabric_beyond_three_tiers)
 {
-    /* radix 64: at most 64 pods of 32 leaves = 16,384 nodes of 8 rails... a
-     * 3-tier fat tree of radix k serves k^3/4 = 65,536 ports */
+    /* radix 64: at most 64 pods (a core's ports) of 32 leaves (a spine's
+     * down-ports) = 2,048 leaves = 256 SU of 8 rails = 8,192 nodes, i.e.
+     * 65,536 GPU ports, the k^3/4 of a 3-tier fat tree */
     FabricDesign d = layout_fabric_design(FABRIC_INFINIBAND, 400e9, 64);
     FabricLayout o;
     ck_assert_int_eq(layout_fabric(&d, 8192, 8, TOPO_RAIL_OPTIMIZED, 1, &o), 0);
