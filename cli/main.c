@@ -122,6 +122,12 @@ int cli_store(Cli *cli)
         cli_diag(&d);
         return EXIT_IO;
     }
+    const Diag *warn = NULL;
+    size_t nwarn = store_warnings(cli->store, &warn);
+    for (size_t i = 0; i < nwarn; i++) {
+        char buf[1024];
+        cli_error("warning: %s", diag_format(&warn[i], buf, sizeof buf));
+    }
     return EXIT_OK;
 }
 
@@ -155,6 +161,20 @@ static int load_trace(const char *plan_path, LoadedPlan *lp)
         char buf[1024];
         cli_error("warning: %zu malformed trace rows skipped; first: %s", lp->trace.skipped,
                   diag_format(&lp->trace.first_skip, buf, sizeof buf));
+    }
+    /* The trace names its teams (Account, …); the plan's teams are matched
+     * by name, the rest replay as one "default" team. */
+    int map[4096];
+    size_t nmap = lp->trace.n_teams < 4096 ? lp->trace.n_teams : 4096;
+    for (size_t i = 0; i < nmap; i++) {
+        map[i] = -1;
+        for (int k = 0; k < lp->plan.tenancy.n_teams; k++)
+            if (!strcmp(lp->trace.teams[i], lp->plan.tenancy.teams[k].name))
+                map[i] = k;
+    }
+    for (size_t i = 0; i < lp->trace.n; i++) {
+        int ti = lp->trace.jobs[i].team;
+        lp->trace.jobs[i].team = (ti >= 0 && (size_t)ti < nmap) ? map[ti] : -1;
     }
     lp->plan.tenancy.trace_jobs = lp->trace.jobs;
     lp->plan.tenancy.n_trace_jobs = lp->trace.n;
