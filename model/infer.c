@@ -35,7 +35,8 @@
  *   iteration to end).  The load balancer is taken to split Poisson arrivals
  *   evenly at random, so each replica's prefill server is M/D/1 (fixed prompt
  *   length → deterministic service): Pollaczek–Khinchine,
- *   Wq = ρ·S / (2·(1 − ρ)).
+ *   Wq = ρ·S / (2·(1 − ρ)).  Targets are compared with these means (a p99
+ *   target needs headroom the caller adds).
  *
  * For DEP a lone prompt's attention runs on one GPU (its latency S_lat) while
  * side-by-side prompts share the replica (S_share = the replica time one
@@ -912,7 +913,7 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         result_assume(r, sc,
                       "queueing: prefill preempts decode, TPOT = step/(1-rho); TTFT = M/D/1 "
                       "wait per replica (Pollaczek-Khinchine, even random split) + prefill + "
-                      "half a step");
+                      "half a step; targets met on the mean, not p99");
         const char *span = rep->tp > c.domain ? "over scale-out (spans nodes)" : "over scale-up";
         if (rep->dep)
             result_assume(r, sc,
