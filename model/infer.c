@@ -664,7 +664,7 @@ double infer_decode_step_s(const Plan *p, const Workload *w, const Accelerator *
 {
     Ctx c;
     if (!p || !w || !ctx_init(&c, p, w, a, NULL, 0) ||
-        !layout_valid(&c, gpus, expert_parallel) || !(batch == batch))
+        !layout_valid(&c, gpus, expert_parallel) || !isfinite(batch))
         return -1.0;
     Rep r;
     rep_init(&c, gpus, expert_parallel, &r);
@@ -764,7 +764,11 @@ static void fill_result(const Ctx *c, const Rep *r, int replicas, double bmax, d
         ir->batch_per_replica = 1;
     ir->kv_bytes_per_token = c->kv_tok_full;
     ir->mem.weights = r->weights;
-    ir->mem.kv_cache = ir->batch_per_replica * r->kv_seq_reserved;
+    /* per GPU: TP holds a slice of every sequence, DEP whole sequences of
+     * its share of the batch */
+    double seqs_per_gpu = r->dep ? ceil((double)ir->batch_per_replica / r->tp)
+                                 : ir->batch_per_replica;
+    ir->mem.kv_cache = seqs_per_gpu * r->kv_seq_reserved;
     ir->mem.other = r->other;
     ir->mem.total = ir->mem.weights + ir->mem.kv_cache + ir->mem.other;
     ir->prefill_s = r->S_lat;

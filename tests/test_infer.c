@@ -307,6 +307,8 @@ START_TEST(moe_service_reports_its_layout)
     WorkloadResult wr = {0};
     ck_assert(infer_size(&p, &w, acc("H200"), &cat, &wr, res));
     ck_assert(wr.infer.ep == 0 || wr.infer.ep == wr.infer.tp);
+    const Accelerator *h200 = acc("H200");
+    ck_assert_double_le(wr.infer.mem.total, h200->hbm_bytes * h200->hbm_usable_frac);
     bool layout = false;
     for (int i = 0; i < res->n_assumptions; i++)
         layout |= strstr(res->assumptions[i].text, "layout:") != NULL;
