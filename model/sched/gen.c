@@ -93,59 +93,133 @@ static double class_request(const JobClass *jc, const Accelerator *a, SchedJobSp
     return g;
 }
 
+/* One class's arrival stream. */
+typedef struct {
+    SchedRng rng;
+    SchedJobSpec proto;
+    double rate, mean, cv, next, need;
+    DurationDist dist;
+} Stream;
+
+static bool stream_before(const Stream *st, int a, int b)
+{
+    return st[a].next < st[b].next || (st[a].next == st[b].next && a < b);
+}
+
 static int gen_classes(const Plan *p, const Accelerator *a, SchedWorkload *w, size_t *cap)
 {
     const TenancySpec *t = &p->tenancy;
+    Stream *st = malloc((size_t)PLAN_MAX_TEAMS * PLAN_MAX_JOBS * sizeof *st);
+    int *hp = malloc((size_t)PLAN_MAX_TEAMS * PLAN_MAX_JOBS * sizeof *hp);
+    if (!st || !hp) {
+        free(st);
+        free(hp);
+        return -1;
+    }
+    int ns = 0;
+    double expect = 0;
     for (int ti = 0; ti < t->n_teams && ti < PLAN_MAX_TEAMS; ti++) {
         const Team *tm = &t->teams[ti];
         for (int ci = 0; ci < tm->n_jobs && ci < PLAN_MAX_JOBS; ci++) {
             const JobClass *jc = &tm->jobs[ci];
-            SchedJobSpec proto;
-            memset(&proto, 0, sizeof proto);
+            Stream *sm = &st[ns];
+            memset(&sm->proto, 0, sizeof sm->proto);
             bool fb;
-            double need = class_request(jc, a, &proto, &fb);
+            double need = class_request(jc, a, &sm->proto, &fb);
             if (fb)
                 w->mig_fallbacks++;
-            proto.team = ti;
-            proto.prio = (uint8_t)(jc->priority >= PRIO_LOW && jc->priority <= PRIO_HIGH
-                                       ? jc->priority : PRIO_NORMAL);
-            proto.cls = -1;
+            sm->proto.team = ti;
+            sm->proto.prio = (uint8_t)(jc->priority >= PRIO_LOW && jc->priority <= PRIO_HIGH
+                                           ? jc->priority : PRIO_NORMAL);
+            sm->proto.cls = -1;
             if (w->n_classes < PLAN_MAX_CLASSES) {
                 SchedClassDef *cd = &w->classes[w->n_classes];
                 memcpy(cd->name, jc->name, sizeof cd->name);
                 cd->team = ti;
-                cd->gpus = jc->max_gpus > 0 ? proto.gpus : (jc->mig[0] ? need : jc->gpus);
-                proto.cls = w->n_classes++;
+                cd->gpus = jc->max_gpus > 0 ? sm->proto.gpus : (jc->mig[0] ? need : jc->gpus);
+                sm->proto.cls = w->n_classes++;
             } else {
                 w->classes_dropped++;
             }
-            if (proto.kind == SJ_WHOLE && proto.gpus > w->max_whole)
-                w->max_whole = proto.gpus;
-            double rate = jc->per_day / 86400.0, mean = jc->hours * 3600.0;
-            if (!(rate > 0) || !(mean > 0) || !(w->horizon > 0))
+            if (sm->proto.kind == SJ_WHOLE && sm->proto.gpus > w->max_whole)
+                w->max_whole = sm->proto.gpus;
+            sm->rate = jc->per_day / 86400.0;
+            sm->mean = jc->hours * 3600.0;
+            sm->cv = jc->cv;
+            sm->dist = jc->duration;
+            sm->need = need;
+            if (!(sm->rate > 0) || !(sm->mean > 0) || !(w->horizon > 0))
                 continue;
             uint64_t x = t->seed ^ ((uint64_t)(ti + 1) << 40) ^ ((uint64_t)(ci + 1) << 20);
-            SchedRng rng;
-            sched_rng_seed(&rng, sched_splitmix64(&x));
+            sched_rng_seed(&sm->rng, sched_splitmix64(&x));
             /* Poisson arrivals: exponential gaps of mean 1/rate. */
-            for (double at = sched_rng_exp(&rng, 1.0 / rate); at < w->horizon;
-                 at += sched_rng_exp(&rng, 1.0 / rate)) {
-                SchedJobSpec j = proto;
-                j.submit = at;
-                switch (jc->duration) {
-                case DUR_EXPONENTIAL: j.dur = sched_rng_exp(&rng, mean); break;
-                case DUR_FIXED: j.dur = mean; break;
-                default: j.dur = sched_rng_lognormal(&rng, mean, jc->cv); break;
-                }
-                if (j.dur < 1e-3)
-                    j.dur = 1e-3; /* a run takes some time; keeps rates finite */
-                w->offered_gpu_s += need * j.dur;
-                if (push_job(w, cap, &j) < 0)
-                    return -1;
-            }
+            sm->next = sched_rng_exp(&sm->rng, 1.0 / sm->rate);
+            expect += sm->rate * w->horizon;
+            ns++;
         }
     }
-    return 0;
+    /* room for the expected count plus 5 sigma */
+    size_t want = (size_t)(expect + 5 * sqrt(expect) + 16);
+    if (want > *cap) {
+        SchedJobSpec *arr = realloc(w->jobs, want * sizeof *arr);
+        if (arr) {
+            w->jobs = arr;
+            *cap = want;
+        }
+    }
+    /* merge the class streams through a min-heap on the next arrival: the
+     * jobs come out sorted by submit time (ties: team, then class order) */
+    int nh = 0;
+    for (int i = 0; i < ns; i++) {
+        if (!(st[i].next < w->horizon))
+            continue;
+        int k = nh++;
+        while (k > 0 && stream_before(st, i, hp[(k - 1) / 2])) {
+            hp[k] = hp[(k - 1) / 2];
+            k = (k - 1) / 2;
+        }
+        hp[k] = i;
+    }
+    int rc = 0;
+    while (nh > 0) {
+        int i = hp[0];
+        Stream *sm = &st[i];
+        SchedJobSpec j = sm->proto;
+        j.submit = sm->next;
+        switch (sm->dist) {
+        case DUR_EXPONENTIAL: j.dur = sched_rng_exp(&sm->rng, sm->mean); break;
+        case DUR_FIXED: j.dur = sm->mean; break;
+        default: j.dur = sched_rng_lognormal(&sm->rng, sm->mean, sm->cv); break;
+        }
+        if (j.dur < 1e-3)
+            j.dur = 1e-3; /* a run takes some time; keeps rates finite */
+        w->offered_gpu_s += sm->need * j.dur;
+        if (push_job(w, cap, &j) < 0) {
+            rc = -1;
+            break;
+        }
+        sm->next += sched_rng_exp(&sm->rng, 1.0 / sm->rate);
+        int cur = i;
+        if (!(sm->next < w->horizon))
+            cur = hp[--nh]; /* stream done: sift the last one down instead */
+        if (nh == 0)
+            break;
+        int k = 0;
+        for (;;) {
+            int l = 2 * k + 1;
+            if (l >= nh)
+                break;
+            int m = (l + 1 < nh && stream_before(st, hp[l + 1], hp[l])) ? l + 1 : l;
+            if (!stream_before(st, hp[m], cur))
+                break;
+            hp[k] = hp[m];
+            k = m;
+        }
+        hp[k] = cur;
+    }
+    free(st);
+    free(hp);
+    return rc;
 }
 
 static int gen_trace(const Plan *p, SchedWorkload *w, size_t *cap)
@@ -224,13 +298,13 @@ int sched_workload_build(const Plan *p, const Accelerator *a, SchedWorkload *w)
         td->borrow = t->teams[ti].borrow_gpus;
     }
     size_t cap = 0;
-    int rc = (t->trace_jobs && t->n_trace_jobs > 0) ? gen_trace(p, w, &cap)
-                                                    : gen_classes(p, a, w, &cap);
+    bool trace = t->trace_jobs && t->n_trace_jobs > 0;
+    int rc = trace ? gen_trace(p, w, &cap) : gen_classes(p, a, w, &cap);
     if (rc < 0) {
         sched_workload_free(w);
         return -1;
     }
-    if (w->n > 1)
+    if (trace && w->n > 1) /* generated jobs come out of the merge sorted */
         qsort(w->jobs, w->n, sizeof *w->jobs, cmp_submit);
     return 0;
 }

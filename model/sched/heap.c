@@ -1,6 +1,8 @@
-/* model/sched/heap.c — the event queue: one binary min-heap of finish
+/* model/sched/heap.c — the event queue: one 4-ary min-heap of finish
  * events ordered by (time, insertion sequence), so ties resolve in a fixed
- * order and runs are deterministic.  Stale events (a job resized, killed or
+ * order and runs are deterministic.  Four children per node halve the
+ * depth of a binary heap; a pop touches fewer cache lines (LaMarca &
+ * Ladner, "The influence of caches on the performance of heaps", 1996).  Stale events (a job resized, killed or
  * preempted since) are skipped by the loop through the job's version. */
 #include "config.h"
 
@@ -26,7 +28,7 @@ int sched_heap_push(SchedHeap *h, double t, uint32_t job, uint32_t ver)
     SchedEvent e = {.t = t, .seq = h->seq++, .job = job, .ver = ver};
     size_t i = h->n++;
     while (i > 0) {
-        size_t p = (i - 1) / 2;
+        size_t p = (i - 1) / SCHED_HEAP_D;
         if (!ev_less(&e, &h->a[p]))
             break;
         h->a[i] = h->a[p];
@@ -42,10 +44,13 @@ SchedEvent sched_heap_pop(SchedHeap *h)
     SchedEvent last = h->a[--h->n];
     size_t i = 0, n = h->n;
     for (;;) {
-        size_t l = 2 * i + 1;
+        size_t l = SCHED_HEAP_D * i + 1;
         if (l >= n)
             break;
-        size_t m = (l + 1 < n && ev_less(&h->a[l + 1], &h->a[l])) ? l + 1 : l;
+        size_t m = l, end = l + SCHED_HEAP_D < n ? l + SCHED_HEAP_D : n;
+        for (size_t c = l + 1; c < end; c++)
+            if (ev_less(&h->a[c], &h->a[m]))
+                m = c;
         if (!ev_less(&h->a[m], &last))
             break;
         h->a[i] = h->a[m];

@@ -239,6 +239,27 @@ void sched_release_gpu(SchedCluster *cl, int gpu)
     node_adjust(cl, n, +1);
 }
 
+void sched_release_gpus(SchedCluster *cl, const int32_t *gpus, int n)
+{
+    int i = 0;
+    while (i < n) {
+        int node = gpus[i] / cl->gpn, k = 0;
+        uint64_t bits = 0;
+        for (; i < n && gpus[i] / cl->gpn == node; i++) {
+            uint64_t bit = 1ULL << (gpus[i] - node * cl->gpn);
+            if ((cl->node_mask[node] | bits) & bit) {
+                cl->double_booked++; /* released a GPU nobody held */
+                continue;
+            }
+            bits |= bit;
+            k++;
+        }
+        cl->node_mask[node] |= bits;
+        if (k)
+            node_adjust(cl, node, k);
+    }
+}
+
 /* Take k free GPUs of node n (k <= its free count), lowest first. */
 static int take_from_node(SchedCluster *cl, int n, int k, int32_t *out)
 {

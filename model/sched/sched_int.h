@@ -31,6 +31,8 @@ typedef struct {
     uint32_t ver;       /* the job's version when pushed; stale if it moved on */
 } SchedEvent;
 
+#define SCHED_HEAP_D 4   /* children per heap node: a[D·i+1 .. D·i+D] */
+
 typedef struct {
     SchedEvent *a;
     size_t n, cap;
@@ -128,6 +130,8 @@ void sched_cluster_free(SchedCluster *cl);
 int sched_node_of(const SchedCluster *cl, int gpu);
 void sched_take_gpu(SchedCluster *cl, int gpu);
 void sched_release_gpu(SchedCluster *cl, int gpu);
+/* Release n GPUs at once (runs of one node cost one bucket move). */
+void sched_release_gpus(SchedCluster *cl, const int32_t *gpus, int n);
 /* Gang placement of g whole GPUs (all or none) avoiding node `exclude`
  * (-1 = none); writes the GPUs to out[0..g). */
 bool sched_place_whole(SchedCluster *cl, int g, int exclude, int32_t *out);

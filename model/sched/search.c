@@ -59,9 +59,9 @@ int sched_simulate(const Plan *p, const Catalog *c, const EvalOptions *opt, int 
     memset(out, 0, sizeof *out);
     if (st)
         memset(st, 0, sizeof *st);
-    out->policy = p->tenancy.policy;
     if (!has_tenancy(p))
-        return 0;
+        return 0; /* ran = false, everything zero */
+    out->policy = p->tenancy.policy;
     if (gpus <= 0)
         gpus = p->tenancy.gpus;
     if (gpus <= 0)
@@ -172,10 +172,10 @@ void sched_stage(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanRe
 {
     ScheduleResult *out = &r->schedule;
     memset(out, 0, sizeof *out);
-    out->policy = p->tenancy.policy;
     r->have_schedule = true;
     if (!has_tenancy(p))
         return; /* ran = false, everything zero */
+    out->policy = p->tenancy.policy;
     Geometry g = geometry(p, c);
     if (!g.a)
         result_assume(r, "schedule", "accelerator '%s' not in the catalog: 8-GPU nodes, "

@@ -386,11 +386,9 @@ static void release_res(Sim *s, int j)
     Job *J = &s->jobs[j];
     const SchedJobSpec *sp = spec(s, j);
     if (sp->kind == SJ_WHOLE) {
-        for (int i = 0; i < J->alloc; i++) {
-            int g = s->gpool[J->off + i];
-            sched_release_gpu(&s->cl, g);
-            s->owner[g] = -1;
-        }
+        sched_release_gpus(&s->cl, s->gpool + J->off, J->alloc);
+        for (int i = 0; i < J->alloc; i++)
+            s->owner[s->gpool[J->off + i]] = -1;
     } else {
         sched_shared_release(&s->cl, J->sgpu, sh_kind(sp), sh_amount(sp));
     }
@@ -767,7 +765,7 @@ static double walk_finishes(Sim *s, bool (*visit)(Sim *, int, void *), void *ctx
         }
         if (na > 0)
             aux[k] = last;
-        for (size_t c = 2 * i + 1; c <= 2 * i + 2 && c < h->n; c++) {
+        for (size_t c = SCHED_HEAP_D * i + 1; c <= SCHED_HEAP_D * i + SCHED_HEAP_D && c < h->n; c++) {
             size_t x = na++;
             while (x > 0 && ev_less(&h->a[c], &h->a[aux[(x - 1) / 2]])) {
                 aux[x] = aux[(x - 1) / 2];
@@ -865,6 +863,8 @@ static Reservation reserve(Sim *s, int h)
     if (r.mode == 0)
         return r;
     s->st.reservations++;
+    if (r.mode == 3)
+        return r; /* a shared head's S is only a lower bound: nothing to audit */
     Job *H = &s->jobs[h];
     /* invariant: with nothing irregular since, a head's reservation only
      * ever moves earlier — a later one means a backfill delayed it. */
@@ -924,12 +924,13 @@ static void backfill(Sim *s, int head, const int *order, int nteams)
                 } else if (r.mode == 1) {
                     started = try_start(s, c, r.node);
                 } else if (r.mode == 2) {
+                    /* a shared job past S may keep a GPU shared that the
+                     * reservation counted as whole again: charge it one */
                     int whole = sc->kind == SJ_WHOLE ? sc->gpus : 1;
                     if (whole <= r.extra) {
-                        int before_free = s->cl.total_free;
                         started = try_start(s, c, -1);
                         if (started)
-                            r.extra -= before_free - s->cl.total_free;
+                            r.extra -= whole;
                     }
                 }
                 if (started)
@@ -953,8 +954,12 @@ static void schedule_pass(Sim *s)
         if (nteams == 0)
             break;
         int h = heads[0];
-        if (try_start(s, h, -1))
+        if (try_start(s, h, -1)) {
+            if (s->last_head >= 0 && s->last_head != h &&
+                s->jobs[s->last_head].state == JS_QUEUED)
+                s->irregular++; /* the policy put a new job before the reserved head */
             continue;
+        }
         if (s->elastic_extra > 0 && shrink_for(s, h))
             continue;
         if (s->p->tenancy.preemption && preempt_for(s, h))
@@ -997,10 +1002,45 @@ static void gpu_failure(Sim *s)
 
 /* ------------------------------------------------------------ results */
 
-static int cmp_double(const void *a, const void *b)
+/* Ascending sort of doubles: quicksort with a median-of-three pivot,
+ * insertion sort below 16 elements, recursion on the smaller side only
+ * (O(log n) stack).  Inline comparisons: a million waits sort in a few ms. */
+static void sort_doubles(double *v, int n)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    while (n > 16) {
+        int m = n / 2;
+        double a = v[0], b = v[m], c = v[n - 1];
+        double piv = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        int i = 0, j = n - 1;
+        while (i <= j) {
+            while (v[i] < piv)
+                i++;
+            while (v[j] > piv)
+                j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i++] = v[j];
+                v[j--] = t;
+            }
+        }
+        if (j + 1 < n - i) {
+            sort_doubles(v, j + 1);
+            v += i;
+            n -= i;
+        } else {
+            sort_doubles(v + i, n - i);
+            n = j + 1;
+        }
+    }
+    for (int i = 1; i < n; i++) {
+        double x = v[i];
+        int k = i - 1;
+        while (k >= 0 && v[k] > x) {
+            v[k + 1] = v[k];
+            k--;
+        }
+        v[k + 1] = x;
+    }
 }
 
 /* Nearest-rank percentile of a sorted array: the value at rank ⌈q·n⌉
@@ -1076,17 +1116,26 @@ static int fill_result(Sim *s, ScheduleResult *out)
     if (out->goodput > 1)
         out->goodput = 1;
 
-    /* per team: waits gathered team by team, sorted, exact percentiles */
-    int off = 0;
+    /* per team and per class: waits bucketed (counting sort by team, then
+     * by class), each bucket sorted: exact percentiles */
+    int *tpos = malloc(((size_t)s->nt + (size_t)w->n_classes + 2) * sizeof *tpos);
+    if (!tpos) {
+        free(waits);
+        free(tcount);
+        return -1;
+    }
+    int *cpos = tpos + s->nt + 1;
+    tpos[0] = 0;
+    for (int t = 0; t < s->nt; t++)
+        tpos[t + 1] = tpos[t] + tcount[t];
+    for (size_t i = 0; i < n; i++)
+        waits[tpos[w->jobs[i].team]++] = s->jobs[i].wait;
     out->n_teams = s->nt;
-    for (int t = 0; t < s->nt; t++) {
+    for (int t = 0, off = 0; t < s->nt; t++) {
         TeamSchedResult *tr = &out->teams[t];
         memcpy(tr->name, w->teams[t].name, sizeof tr->name);
-        int k = 0;
-        for (size_t i = 0; i < n; i++)
-            if (w->jobs[i].team == t)
-                waits[off + k++] = s->jobs[i].wait;
-        qsort(waits + off, (size_t)k, sizeof *waits, cmp_double);
+        int k = tcount[t];
+        sort_doubles(waits + off, k);
         tr->jobs = k;
         tr->wait_hours_mean = k ? wait_tsum[t] / k / 3600 : 0;
         tr->wait_hours_p50 = pct(waits + off, k, 0.50) / 3600;
@@ -1101,28 +1150,47 @@ static int fill_result(Sim *s, ScheduleResult *out)
         s->st.team_mean_gpus[t] = H > 0 ? s->team_gpu_s[t] / H : 0;
         off += k;
     }
-    /* per class */
     out->n_classes = w->n_classes;
-    for (int c = 0; c < w->n_classes; c++) {
-        ClassSchedResult *cr = &out->classes[c];
-        memcpy(cr->name, w->classes[c].name, sizeof cr->name);
-        memcpy(cr->team, w->teams[w->classes[c].team].name, sizeof cr->team);
-        cr->gpus = w->classes[c].gpus;
-        int k = 0, dn = 0;
-        double sl = 0;
-        for (size_t i = 0; i < n; i++)
-            if (w->jobs[i].cls == c) {
-                waits[k++] = s->jobs[i].wait;
-                if (s->jobs[i].state == JS_DONE) {
-                    dn++;
-                    sl += (s->jobs[i].finish - w->jobs[i].submit) / w->jobs[i].dur;
-                }
+    if (w->n_classes > 0) {
+        double *cslow = calloc((size_t)w->n_classes, sizeof *cslow);
+        int *cdone = calloc((size_t)w->n_classes, sizeof *cdone);
+        if (!cslow || !cdone) {
+            free(cslow);
+            free(cdone);
+            free(tpos);
+            free(waits);
+            free(tcount);
+            return -1;
+        }
+        cpos[0] = 0;
+        for (int c = 0; c < w->n_classes; c++)
+            cpos[c + 1] = cpos[c] + ccount[c];
+        for (size_t i = 0; i < n; i++) {
+            int c = w->jobs[i].cls;
+            if (c < 0)
+                continue;
+            waits[cpos[c]++] = s->jobs[i].wait;
+            if (s->jobs[i].state == JS_DONE) {
+                cdone[c]++;
+                cslow[c] += (s->jobs[i].finish - w->jobs[i].submit) / w->jobs[i].dur;
             }
-        qsort(waits, (size_t)k, sizeof *waits, cmp_double);
-        cr->jobs = k;
-        cr->wait_hours_p95 = pct(waits, k, 0.95) / 3600;
-        cr->slowdown_mean = dn ? sl / dn : 0;
+        }
+        for (int c = 0, off = 0; c < w->n_classes; c++) {
+            ClassSchedResult *cr = &out->classes[c];
+            memcpy(cr->name, w->classes[c].name, sizeof cr->name);
+            memcpy(cr->team, w->teams[w->classes[c].team].name, sizeof cr->team);
+            cr->gpus = w->classes[c].gpus;
+            int k = ccount[c];
+            sort_doubles(waits + off, k);
+            cr->jobs = k;
+            cr->wait_hours_p95 = pct(waits + off, k, 0.95) / 3600;
+            cr->slowdown_mean = cdone[c] ? cslow[c] / cdone[c] : 0;
+            off += k;
+        }
+        free(cslow);
+        free(cdone);
     }
+    free(tpos);
     free(waits);
     free(tcount);
 
@@ -1248,7 +1316,7 @@ int sched_run(const Plan *p, const SchedWorkload *w, const Accelerator *a, const
     s->acc_node = calloc((size_t)s->cl.n_nodes, sizeof *s->acc_node);
     s->stamp_gpu = calloc((size_t)gpus, sizeof *s->stamp_gpu);
     s->left_gpu = calloc((size_t)gpus, sizeof *s->left_gpu);
-    s->aux = malloc((2 * RES_MAX + 8) * sizeof *s->aux);
+    s->aux = malloc((SCHED_HEAP_D * RES_MAX + 8) * sizeof *s->aux);
     if (!s->jobs || !s->gpool || !s->owner || !s->running || !s->elastic || !s->cand ||
         !s->vict || !s->stamp_node || !s->acc_node || !s->stamp_gpu || !s->left_gpu || !s->aux) {
         sim_free(s);

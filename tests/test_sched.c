@@ -1,0 +1,894 @@
+/* tests/test_sched.c — the scheduling simulator against the oracles of
+ * SCHEDULER.md (queueing theory, fair shares, Young) and its own contracts
+ * (backfill, preemption, determinism, capacity search, MIG, cancel,
+ * invariants).  Statistical tolerances are justified next to each test. */
+#include "config.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "plan.h"
+#include "sched/sched.h"
+#include "sched/sched_int.h"
+
+/* ------------------------------------------------------------ fixtures */
+
+/* An H100-SXM as the catalog describes it (CATALOG-FACTS 1.2): 8 GPUs per
+ * node, one NVLink domain per node, the A100-80GB/H100-80GB MIG profiles. */
+static Accelerator g_acc[3];
+static Catalog g_cat;
+
+static void add_mig(Accelerator *a, const char *name, int count, int slices, double gb)
+{
+    MigProfile *m = &a->mig[a->n_mig++];
+    strcpy(m->name, name);
+    m->count = count;
+    m->compute_slices = slices;
+    m->mem_bytes = gb * 1e9;
+}
+
+static void setup_catalog(void)
+{
+    memset(g_acc, 0, sizeof g_acc);
+    Accelerator *h = &g_acc[0];
+    strcpy(h->id, "H100-SXM");
+    h->gpus_per_node = 8;
+    h->scaleup_domain = 8;
+    h->hbm_bytes = 80e9;
+    add_mig(h, "1g.10gb", 7, 1, 10);
+    add_mig(h, "1g.10gb+me", 1, 1, 10);
+    add_mig(h, "1g.20gb", 4, 1, 20);
+    add_mig(h, "2g.20gb", 3, 2, 20);
+    add_mig(h, "3g.40gb", 2, 3, 40);
+    add_mig(h, "4g.40gb", 1, 4, 40);
+    add_mig(h, "7g.80gb", 1, 7, 80);
+    /* GB200 NVL72: 4-GPU trays, 72-GPU NVLink domain, no MIG listed here */
+    Accelerator *g = &g_acc[1];
+    strcpy(g->id, "GB200");
+    g->gpus_per_node = 4;
+    g->scaleup_domain = 72;
+    /* a part with no MIG at all */
+    Accelerator *m = &g_acc[2];
+    strcpy(m->id, "MI300X");
+    m->gpus_per_node = 8;
+    m->scaleup_domain = 8;
+    g_cat.accelerators = g_acc;
+    g_cat.n_accelerators = 3;
+}
+
+static Plan *new_plan(SchedPolicy pol, int gpus, double horizon_h)
+{
+    Plan *p = calloc(1, sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    plan_init(p);
+    p->tenancy.gpus = gpus;
+    p->tenancy.policy = pol;
+    p->tenancy.preemption = false;
+    p->tenancy.backfill = false;
+    p->tenancy.mtbf_gpu_h = 0; /* no failures unless a test asks */
+    p->tenancy.horizon_s = horizon_h * 3600;
+    p->tenancy.seed = 1;
+    return p;
+}
+
+static Team *add_team(Plan *p, const char *name, double weight, int quota, int borrow)
+{
+    Team *t = &p->tenancy.teams[p->tenancy.n_teams++];
+    team_init(t);
+    strcpy(t->name, name);
+    t->weight = weight;
+    t->quota_gpus = quota;
+    t->borrow_gpus = borrow;
+    return t;
+}
+
+static JobClass *add_class(Team *t, const char *name, double per_hour, double gpus, double hours,
+                           DurationDist d)
+{
+    JobClass *j = &t->jobs[t->n_jobs++];
+    jobclass_init(j);
+    strcpy(j->name, name);
+    j->per_day = per_hour * 24;
+    j->gpus = gpus;
+    j->hours = hours;
+    j->duration = d;
+    return j;
+}
+
+static ScheduleResult *run(const Plan *p, int gpus, SchedStats *st)
+{
+    ScheduleResult *r = calloc(1, sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    int rc = sched_simulate(p, &g_cat, NULL, gpus, r, st);
+    ck_assert_int_eq(rc, 0);
+    ck_assert(r->ran);
+    if (st)
+        ck_assert_msg(st->invariant_violations == 0,
+                      "invariants: double-booked %llu, partial gangs %llu, below quota %llu, "
+                      "preemption cycles %llu, unaccounted %llu, backfill delays %llu",
+                      (unsigned long long)st->double_booked, (unsigned long long)st->partial_gangs,
+                      (unsigned long long)st->below_quota, (unsigned long long)st->preempt_cycles,
+                      (unsigned long long)st->unaccounted, (unsigned long long)st->backfill_delays);
+    return r;
+}
+
+/* Erlang C: probability that an arrival waits in M/M/c (A = λ/μ). */
+static double erlang_c(int c, double A)
+{
+    double term = 1, sum = 1; /* Σ_{k<c} A^k/k! */
+    for (int k = 1; k < c; k++) {
+        term *= A / k;
+        sum += term;
+    }
+    double top = term * A / c * c / (c - A); /* A^c/c! · c/(c−A) */
+    return top / (sum + top);
+}
+
+/* ------------------------------------------------------------ oracles */
+
+/* M/M/8, μ = 1/h, λ = 6/h (ρ = 0.75): Erlang C gives P(wait) = 0.3565 and
+ * Wq = C/(cμ − λ) = 0.178 h = 10.7 min.  20,000 h per seed ≈ 120,000
+ * jobs; the relaxation time of this queue is a few hours, so the batch-means
+ * standard error of the mean wait is ≈ 1.5 % per seed (measured spread of
+ * five seeds: 0.4–2 %).  Averaging 3 seeds, 6 % on the mean wait and 0.015
+ * on P(wait) are > 4 standard errors. */
+START_TEST(erlang_c_mm8_matches_theory)
+{
+    double C = erlang_c(8, 6.0);
+    ck_assert_double_eq_tol(C, 0.357, 0.001);
+    double wq_min = C / (8 * 1.0 - 6.0) * 60;
+    ck_assert_double_eq_tol(wq_min, 10.7, 0.05);
+    double pw = 0, wq = 0;
+    for (int seed = 1; seed <= 3; seed++) {
+        Plan *p = new_plan(POLICY_FIFO, 8, 20000);
+        p->tenancy.seed = (uint64_t)seed;
+        Team *t = add_team(p, "a", 1, 0, -1);
+        add_class(t, "mm1", 6, 1, 1, DUR_EXPONENTIAL);
+        SchedStats st;
+        ScheduleResult *r = run(p, 0, &st);
+        pw += st.p_wait / 3;
+        wq += st.mean_wait_s / 60 / 3;
+        ck_assert_double_eq_tol(r->utilization, 0.75, 0.02);
+        free(r);
+        free(p);
+    }
+    ck_assert_double_eq_tol(pw, C, 0.015);
+    ck_assert_double_eq_tol(wq, wq_min, 0.06 * wq_min);
+}
+END_TEST
+
+/* Little's law L = λW.  Over a finite window the identity ∫Q dt = Σ waits
+ * is exact when waits still open at the end count up to it, so with the
+ * measured arrival rate it holds to rounding (1e-6) for any policy, with
+ * preemption, backfill, failures and elastic jobs on.  Against the nominal
+ * rate it holds within the Poisson error of the count: ~25,000 jobs → 0.6 %
+ * standard error; 4 % covers it with margin. */
+START_TEST(littles_law_holds_for_every_policy)
+{
+    SchedPolicy pols[] = {POLICY_FIFO, POLICY_PRIORITY, POLICY_FAIR_SHARE};
+    for (int i = 0; i < 3; i++) {
+        Plan *p = new_plan(pols[i], 64, 2000);
+        p->tenancy.preemption = true;
+        p->tenancy.backfill = true;
+        p->tenancy.mtbf_gpu_h = 2000;
+        p->tenancy.wait_p95_s = 3600;
+        Team *a = add_team(p, "a", 1, 32, -1);
+        Team *b = add_team(p, "b", 2, 16, 32);
+        add_class(a, "small", 6, 1, 2, DUR_EXPONENTIAL);
+        JobClass *big = add_class(a, "big", 0.5, 16, 4, DUR_LOGNORMAL);
+        big->priority = PRIO_HIGH;
+        JobClass *lo = add_class(b, "wide", 2, 4, 3, DUR_LOGNORMAL);
+        lo->priority = PRIO_LOW;
+        JobClass *el = add_class(b, "elastic", 0.5, 0, 2, DUR_FIXED);
+        el->min_gpus = 2;
+        el->max_gpus = 8;
+        add_class(b, "frac", 4, 0.5, 1, DUR_EXPONENTIAL);
+        SchedStats st;
+        ScheduleResult *r = run(p, 0, &st);
+        double lam_emp = r->jobs_submitted / st.horizon_s;
+        ck_assert_double_eq_tol(st.mean_queue_len, lam_emp * st.mean_wait_s,
+                                1e-6 * (1 + st.mean_queue_len));
+        double lam_nom = (6 + 0.5 + 2 + 0.5 + 4) / 3600.0;
+        ck_assert_double_eq_tol(st.mean_queue_len, lam_nom * st.mean_wait_s,
+                                0.04 * st.mean_queue_len + 1e-9);
+        ck_assert(st.mean_queue_len > 0.1); /* the test means something */
+        free(r);
+        free(p);
+    }
+}
+END_TEST
+
+/* Gang FIFO on 2 GPUs, 1- or 2-GPU jobs with equal probability, equal
+ * exponential run times, saturated, no backfill: a Markov chain over
+ * {one 2-GPU job, two 1-GPU jobs, one 1-GPU job + blocked 2-GPU head} gives
+ * utilisation exactly 6/7 = 0.857.  10,000 h at ~1.5 jobs/h served ≈ 15,000
+ * renewal cycles: standard error ≈ 0.3 %; tolerance 1.5 % below, and the
+ * bound itself (+0.5 % for noise) above. */
+START_TEST(gang_fifo_utilisation_is_six_sevenths)
+{
+    Plan *p = new_plan(POLICY_FIFO, 2, 10000);
+    Team *t = add_team(p, "a", 1, 0, -1);
+    add_class(t, "one", 2, 1, 1, DUR_EXPONENTIAL);
+    add_class(t, "two", 2, 2, 1, DUR_EXPONENTIAL);
+    SchedStats st;
+    ScheduleResult *r = run(p, 0, &st);
+    ck_assert(r->utilization <= 6.0 / 7 + 0.005);
+    ck_assert_double_eq_tol(r->utilization, 6.0 / 7, 0.015);
+    /* blocked with a GPU idle 0.5/1.75 of the time, one of two GPUs free:
+     * fragmentation = (0.5/1.75)·(1/2) = 1/7 */
+    ck_assert_double_eq_tol(r->fragmentation, 1.0 / 7, 0.015);
+    /* backfill lets a 1-GPU job use the idle GPU: utilisation goes up */
+    p->tenancy.backfill = true;
+    SchedStats st2;
+    ScheduleResult *r2 = run(p, 0, &st2);
+    ck_assert(r2->utilization > r->utilization + 0.02);
+    ck_assert_uint_gt(st2.backfilled, 0);
+    ck_assert_uint_eq(st2.backfill_delays, 0);
+    free(r);
+    free(r2);
+    free(p);
+}
+END_TEST
+
+/* Kueue KEP-1714: 300 GPUs in two equal cohorts get 150/150; inside one,
+ * weights 1:1:3 under full demand get 30/30/90.  One cohort is a team with
+ * quota 150 that may not borrow; the other is three quota-less teams
+ * sharing what is left by weighted share.  1-GPU, 1-hour jobs at 4× the
+ * capacity keep every queue full; over 200 h the allocation tracks the
+ * share within ±1 GPU at every instant, so ±3 % on the time average. */
+START_TEST(fair_share_splits_by_quota_and_weight)
+{
+    Plan *p = new_plan(POLICY_FAIR_SHARE, 300, 200);
+    Team *c1 = add_team(p, "cohort1", 1, 150, 0);
+    Team *x = add_team(p, "x", 1, 0, -1);
+    Team *y = add_team(p, "y", 1, 0, -1);
+    Team *z = add_team(p, "z", 3, 0, -1);
+    add_class(c1, "j", 600, 1, 1, DUR_EXPONENTIAL);
+    add_class(x, "j", 200, 1, 1, DUR_EXPONENTIAL);
+    add_class(y, "j", 200, 1, 1, DUR_EXPONENTIAL);
+    add_class(z, "j", 400, 1, 1, DUR_EXPONENTIAL);
+    SchedStats st;
+    ScheduleResult *r = run(p, 0, &st);
+    ck_assert_double_eq_tol(st.team_mean_gpus[0], 150, 150 * 0.03);
+    ck_assert_double_eq_tol(st.team_mean_gpus[1], 30, 30 * 0.03);
+    ck_assert_double_eq_tol(st.team_mean_gpus[2], 30, 30 * 0.03);
+    ck_assert_double_eq_tol(st.team_mean_gpus[3], 90, 90 * 0.03);
+    ck_assert_double_eq_tol(r->teams[0].borrowed_gpu_hours, 0, 1e-9);
+    free(r);
+    free(p);
+
+    /* two equal cohorts: 150 / 150 */
+    p = new_plan(POLICY_FAIR_SHARE, 300, 200);
+    add_class(add_team(p, "a", 1, 150, -1), "j", 600, 1, 1, DUR_EXPONENTIAL);
+    add_class(add_team(p, "b", 1, 150, -1), "j", 600, 1, 1, DUR_EXPONENTIAL);
+    r = run(p, 0, &st);
+    ck_assert_double_eq_tol(st.team_mean_gpus[0], 150, 150 * 0.03);
+    ck_assert_double_eq_tol(st.team_mean_gpus[1], 150, 150 * 0.03);
+    free(r);
+    free(p);
+}
+END_TEST
+
+/* Young: δ = 5 min, M = 97.7 h → sqrt(2·5·5862) = 242.1 min. */
+START_TEST(young_interval_is_242_minutes)
+{
+    double tau = sched_young_interval(300, 97.7 * 3600);
+    ck_assert_double_eq_tol(tau / 60, 242.1, 0.1);
+    ck_assert_double_eq(sched_young_interval(0, 3600), 0);
+    ck_assert_double_eq(sched_young_interval(60, 0), 0);
+}
+END_TEST
+
+/* Failures: the pool fails at G / MTBF.  100 GPUs, MTBF 1,000 h, 5,000 h →
+ * 500 expected (Poisson sd 22); ±15 % is > 3 sd.  Killed jobs lose work,
+ * so goodput drops below 1 and lost GPU-hours appear. */
+START_TEST(gpu_failures_follow_mtbf_and_cost_goodput)
+{
+    Plan *p = new_plan(POLICY_FIFO, 100, 5000);
+    p->tenancy.mtbf_gpu_h = 1000;
+    Team *t = add_team(p, "a", 1, 0, -1);
+    add_class(t, "long", 2, 8, 30, DUR_LOGNORMAL);
+    SchedStats st;
+    ScheduleResult *r = run(p, 0, &st);
+    ck_assert_double_eq_tol(r->failures, 500, 75);
+    ck_assert_uint_gt(st.failure_kills, 0);
+    ck_assert(r->goodput < 0.999 && r->goodput > 0.5);
+    ck_assert(r->teams[0].lost_gpu_hours > 0);
+    free(r);
+    p->tenancy.mtbf_gpu_h = 0;
+    r = run(p, 0, &st);
+    ck_assert_int_eq(r->failures, 0);
+    ck_assert_double_eq_tol(r->goodput, 1, 1e-9);
+    free(r);
+    free(p);
+}
+END_TEST
+
+/* ------------------------------------------------------------ contracts */
+
+static Plan *trace_plan(SchedPolicy pol, int gpus, TraceJob *jobs, size_t n, int teams)
+{
+    Plan *p = new_plan(pol, gpus, 1000);
+    for (int i = 0; i < teams; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "t%d", i);
+        add_team(p, name, 1, 0, -1);
+    }
+    p->tenancy.trace_jobs = jobs;
+    p->tenancy.n_trace_jobs = n;
+    return p;
+}
+
+/* EASY backfill on 4 GPUs: A (3 GPUs, 0–10 h) runs; head B wants 4 and is
+ * reserved for t = 10; C (1 GPU, 20 h) would overrun the reservation and
+ * must wait; D (1 GPU, 5 h) ends before it and starts at once.  One job
+ * per team, so a team's max wait is that job's wait. */
+START_TEST(backfill_never_delays_the_reserved_head)
+{
+    TraceJob tj[] = {
+        {.submit_s = 0, .duration_s = 10 * 3600.0, .gpus = 3, .team = 0},
+        {.submit_s = 1 * 3600.0, .duration_s = 2 * 3600.0, .gpus = 4, .team = 1},
+        {.submit_s = 2 * 3600.0, .duration_s = 20 * 3600.0, .gpus = 1, .team = 2},
+        {.submit_s = 3 * 3600.0, .duration_s = 5 * 3600.0, .gpus = 1, .team = 3},
+    };
+    Plan *p = trace_plan(POLICY_FIFO, 4, tj, 4, 4);
+    p->tenancy.backfill = true;
+    SchedStats st;
+    ScheduleResult *r = run(p, 0, &st);
+    ck_assert_double_eq_tol(r->teams[0].wait_hours_max, 0, 1e-9);
+    ck_assert_double_eq_tol(r->teams[1].wait_hours_max, 9, 1e-9);  /* starts at 10 */
+    ck_assert_double_eq_tol(r->teams[2].wait_hours_max, 10, 1e-9); /* after B: 12 */
+    ck_assert_double_eq_tol(r->teams[3].wait_hours_max, 0, 1e-9);  /* backfilled */
+    ck_assert_uint_eq(st.backfilled, 1);
+    free(r);
+    /* without backfill D waits behind B and C */
+    p->tenancy.backfill = false;
+    r = run(p, 0, &st);
+    ck_assert_double_eq_tol(r->teams[1].wait_hours_max, 9, 1e-9);
+    ck_assert_double_eq_tol(r->teams[3].wait_hours_max, 9, 1e-9);
+    ck_assert_uint_eq(st.backfilled, 0);
+    free(r);
+    free(p);
+}
+END_TEST
+
+/* The reserved node of a single-node head stays free of long backfill:
+ * on 2 nodes of 8, busy 6+8 until 10 h and 4 h, a queued 8-GPU head is
+ * reserved for node 2 at t=4; 2-GPU jobs running 20 h may use node 1's two
+ * free GPUs but not node 2.  Checked across random loads: the simulator's
+ * own reservation audit stays 0 (every head starts by its reservation). */
+START_TEST(backfill_keeps_reservations_under_random_load)
+{
+    for (int seed = 1; seed <= 4; seed++) {
+        Plan *p = new_plan(POLICY_FIFO, 64, 3000);
+        p->tenancy.seed = (uint64_t)seed;
+        p->tenancy.backfill = true;
+        Team *t = add_team(p, "a", 1, 0, -1);
+        add_class(t, "one", 8, 1, 2, DUR_LOGNORMAL);
+        add_class(t, "node", 2, 8, 4, DUR_LOGNORMAL);
+        add_class(t, "two-node", 0.3, 16, 8, DUR_EXPONENTIAL);
+        add_class(t, "frac", 2, 0.25, 1, DUR_EXPONENTIAL);
+        SchedStats st;
+        ScheduleResult *r = run(p, 0, &st);
+        ck_assert_uint_gt(st.reservations, 100);
+        ck_assert_uint_gt(st.backfilled, 100);
+        ck_assert_uint_eq(st.backfill_delays, 0);
+        free(r);
+        free(p);
+    }
+}
+END_TEST
+
+/* Priority preemption on 8 GPUs: eight 1-GPU low jobs fill the pool at
+ * t=0; a high 4-GPU job at t=1 h evicts four of them and starts at once.
+ * No failures → no checkpoints, so each victim loses its 1 h of work, plus
+ * the 10-minute restore when it restarts: 4 × (1 + 1/6) GPU-h lost. */
+START_TEST(priority_preemption_evicts_lowest_and_charges_lost_work)
+{
+    TraceJob tj[9];
+    for (int i = 0; i < 8; i++)
+        tj[i] = (TraceJob){.submit_s = 0, .duration_s = 100 * 3600.0, .gpus = 1, .team = 0,
+                           .priority = PRIO_LOW};
+    tj[8] = (TraceJob){.submit_s = 3600, .duration_s = 3600, .gpus = 4, .team = 1,
+                       .priority = PRIO_HIGH};
+    Plan *p = trace_plan(POLICY_PRIORITY, 8, tj, 9, 2);
+    p->tenancy.preemption = true;
+    p->tenancy.restore_s = 600;
+    SchedStats st;
+    ScheduleResult *r = run(p, 0, &st);
+    ck_assert_double_eq_tol(r->teams[1].wait_hours_max, 0, 1e-9);
+    ck_assert_int_eq(r->preemptions, 4);
+    ck_assert_int_eq(r->teams[0].preemptions, 4);
+    ck_assert_double_eq_tol(r->teams[0].lost_gpu_hours, 4 * (1 + 600.0 / 3600), 1e-6);
+    ck_assert_int_eq(r->teams[1].preemptions, 0);
+    free(r);
+    /* without preemption it waits for the low jobs */
+    p->tenancy.preemption = false;
+    r = run(p, 0, &st);
+    ck_assert_double_eq_tol(r->teams[1].wait_hours_max, 99, 1e-9);
+    ck_assert_int_eq(r->preemptions, 0);
+    free(r);
+    free(p);
+}
+END_TEST
+
+/* Quota reclaim: B (quota 4) borrows all 8 GPUs; A (quota 4) arrives with
+ * four 1-GPU jobs and takes its quota back — B is cut to exactly its quota,
+ * never below, and cannot preempt back (no loop). */
+START_TEST(under_quota_team_reclaims_from_borrower_down_to_its_quota)
+{
+    TraceJob tj[12];
+    for (int i = 0; i < 8; i++)
+        tj[i] = (TraceJob){.submit_s = 0, .duration_s = 50 * 3600.0, .gpus = 1, .team = 1};
+    for (int i = 8; i < 12; i++)
+        tj[i] = (TraceJob){.submit_s = 3600, .duration_s = 10 * 3600.0, .gpus = 1, .team = 0};
+    Plan *p = trace_plan(POLICY_FAIR_SHARE, 8, tj, 12, 2);
+    p->tenancy.teams[0].quota_gpus = 4;
+    p->tenancy.teams[1].quota_gpus = 4;
+    p->tenancy.preemption = true;
+    SchedStats st;
+    ScheduleResult *r = run(p, 0, &st);
+    ck_assert_int_eq(r->teams[1].preemptions, 4);
+    ck_assert_int_eq(r->teams[0].preemptions, 0);
+    ck_assert_int_eq(r->preemptions, 4);
+    ck_assert_double_eq_tol(r->teams[0].wait_hours_max, 0, 1e-9);
+    ck_assert_uint_eq(st.below_quota, 0);
+    ck_assert_uint_eq(st.preempt_cycles, 0);
+    free(r);
+    free(p);
+}
+END_TEST
+
+/* Same seed, same plan → byte-identical result; another seed differs. */
+START_TEST(same_seed_gives_identical_results)
+{
+    Plan *p = new_plan(POLICY_FAIR_SHARE, 96, 500);
+    p->tenancy.preemption = true;
+    p->tenancy.backfill = true;
+    p->tenancy.mtbf_gpu_h = 5000;
+    Team *a = add_team(p, "a", 1, 48, -1);
+    Team *b = add_team(p, "b", 2, 24, -1);
+    add_class(a, "x", 10, 1, 2, DUR_LOGNORMAL);
+    add_class(b, "y", 2, 8, 3, DUR_EXPONENTIAL)->priority = PRIO_HIGH;
+    add_class(b, "m", 4, 1, 1, DUR_LOGNORMAL);
+    strcpy(b->jobs[1].mig, "3g.40gb");
+    ScheduleResult *r1 = run(p, 0, NULL), *r2 = run(p, 0, NULL);
+    ck_assert_mem_eq(r1, r2, sizeof *r1);
+    p->tenancy.seed = 2;
+    ScheduleResult *r3 = run(p, 0, NULL);
+    ck_assert(memcmp(r1, r3, sizeof *r1) != 0);
+    free(r1);
+    free(r2);
+    free(r3);
+    free(p);
+}
+END_TEST
+
+static PlanResult *stage(const Plan *p, const EvalOptions *o)
+{
+    PlanResult *r = calloc(1, sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    sched_stage(p, &g_cat, o, r);
+    ck_assert(r->have_schedule);
+    return r;
+}
+
+static Plan *search_plan(double per_hour, double wait_h)
+{
+    Plan *p = new_plan(POLICY_FAIR_SHARE, 0, 1000);
+    p->tenancy.backfill = true;
+    p->tenancy.wait_p95_s = wait_h * 3600;
+    Team *a = add_team(p, "a", 1, 0, -1);
+    Team *b = add_team(p, "b", 1, 0, -1);
+    add_class(a, "one", per_hour, 1, 2, DUR_LOGNORMAL);
+    add_class(b, "node", per_hour / 4, 8, 3, DUR_LOGNORMAL);
+    return p;
+}
+
+/* The search returns the smallest whole-node pool meeting the target: its
+ * run meets it, one node less does not; a looser target never needs more
+ * GPUs and a heavier load never needs fewer. */
+START_TEST(capacity_search_is_minimal_and_monotonic)
+{
+    EvalOptions o = {.cancel = NULL, .alternatives = false, .capacity_search = true};
+    Plan *p = search_plan(20, 1);
+    PlanResult *r = stage(p, &o);
+    ScheduleResult *s = &r->schedule;
+    ck_assert(s->ran && s->meets_target);
+    int rec = s->recommended_gpus;
+    ck_assert_int_gt(rec, 0);
+    ck_assert_int_eq(rec % 8, 0);
+    ck_assert_int_eq(s->gpus, rec);
+    for (int t = 0; t < s->n_teams; t++)
+        ck_assert(s->teams[t].wait_hours_p95 <= 1 + 1e-9);
+    ScheduleResult *less = run(p, rec - 8, NULL);
+    bool missed = false;
+    for (int t = 0; t < less->n_teams; t++)
+        missed = missed || less->teams[t].wait_hours_p95 > 1;
+    ck_assert(missed);
+    free(less);
+
+    Plan *loose = search_plan(20, 8);
+    PlanResult *rl = stage(loose, &o);
+    ck_assert_int_le(rl->schedule.recommended_gpus, rec);
+    Plan *heavy = search_plan(40, 1);
+    PlanResult *rh = stage(heavy, &o);
+    ck_assert_int_ge(rh->schedule.recommended_gpus, rec);
+    free(r);
+    free(rl);
+    free(rh);
+    free(p);
+    free(loose);
+    free(heavy);
+}
+END_TEST
+
+/* A fixed pool is simulated as given; auto without the search is sized
+ * from the load, with recommended_gpus left 0. */
+START_TEST(fixed_pool_runs_as_given_and_auto_without_search_is_sized_by_load)
+{
+    EvalOptions o = {.cancel = NULL, .alternatives = false, .capacity_search = false};
+    Plan *p = search_plan(20, 1);
+    PlanResult *r = stage(p, &o);
+    ck_assert(r->schedule.ran);
+    ck_assert_int_eq(r->schedule.recommended_gpus, 0);
+    /* offered load 20·1·2 + 5·8·3 = 160 GPUs; at 85 %: 189 → 24 nodes */
+    ck_assert_int_eq(r->schedule.gpus, 192);
+    free(r);
+    p->tenancy.gpus = 100;
+    r = stage(p, &o);
+    ck_assert_int_eq(r->schedule.gpus, 100);
+    ck_assert_int_eq(r->schedule.recommended_gpus, 0);
+    free(r);
+    free(p);
+}
+END_TEST
+
+START_TEST(no_teams_and_no_trace_means_not_ran_and_all_zero)
+{
+    Plan *p = new_plan(POLICY_FAIR_SHARE, 0, 100);
+    EvalOptions o = {.capacity_search = true};
+    PlanResult *r = stage(p, &o);
+    ScheduleResult zero;
+    memset(&zero, 0, sizeof zero);
+    ck_assert(!r->schedule.ran);
+    ck_assert_mem_eq(&r->schedule, &zero, sizeof zero);
+    free(r);
+    free(p);
+}
+END_TEST
+
+/* MIG on an 80 GB part (CATALOG-FACTS 1.2): seven 1g.10gb per GPU by
+ * compute slices, four 1g.20gb and two 3g.40gb by memory; the rest wait. */
+START_TEST(mig_slices_pack_per_catalog_profile)
+{
+    const char *prof[] = {"1g.10gb", "1g.20gb", "3g.40gb", "7g.80gb", "1g.10gb+me"};
+    int fit[] = {7, 4, 2, 1, 1};
+    for (int i = 0; i < 5; i++) {
+        Plan *p = new_plan(POLICY_FIFO, 1, 24);
+        Team *t = add_team(p, "nb", 1, 0, -1);
+        JobClass *j = add_class(t, "n", 40, 1, 1000, DUR_FIXED);
+        strcpy(j->mig, prof[i]);
+        SchedStats st;
+        ScheduleResult *r = run(p, 0, &st);
+        ck_assert_int_eq(st.peak_running, fit[i]);
+        ck_assert_int_eq(st.jobs_running, fit[i]);
+        ck_assert_int_gt(st.jobs_queued, 100);
+        free(r);
+        free(p);
+    }
+    /* a mix: 3g.40gb + 2g.20gb + 2 × 1g.10gb fill 7 slices on one GPU */
+    Plan *p = new_plan(POLICY_FIFO, 1, 24);
+    Team *t = add_team(p, "nb", 1, 0, -1);
+    strcpy(add_class(t, "a", 1, 1, 1000, DUR_FIXED)->mig, "3g.40gb");
+    strcpy(add_class(t, "b", 1, 1, 1000, DUR_FIXED)->mig, "2g.20gb");
+    strcpy(add_class(t, "c", 2, 1, 1000, DUR_FIXED)->mig, "1g.10gb");
+    SchedStats st;
+    ScheduleResult *r = run(p, 0, &st);
+    ck_assert(r->utilization <= 1 + 1e-9);
+    ck_assert_uint_eq(st.double_booked, 0);
+    free(r);
+    free(p);
+}
+END_TEST
+
+/* A profile the accelerator lacks is time-shared instead, and said so. */
+START_TEST(missing_mig_profile_falls_back_to_a_fraction_with_a_warning)
+{
+    Plan *p = new_plan(POLICY_FIFO, 1, 24);
+    strcpy(p->accelerator, "MI300X");
+    Team *t = add_team(p, "nb", 1, 0, -1);
+    strcpy(add_class(t, "n", 40, 1, 1000, DUR_FIXED)->mig, "3g.40gb");
+    EvalOptions o = {.capacity_search = false};
+    PlanResult *r = stage(p, &o);
+    ck_assert(r->schedule.ran);
+    ck_assert_int_ge(r->n_warnings, 1);
+    ck_assert_ptr_nonnull(strstr(r->warnings[0], "MIG"));
+    /* 3/7 of a GPU each: two fit (6/7) */
+    ck_assert_double_eq_tol(r->schedule.utilization, 6.0 / 7, 0.01);
+    free(r);
+    free(p);
+}
+END_TEST
+
+/* Fractional GPUs share by time-slicing: four 0.25 jobs on one GPU. */
+START_TEST(fractional_jobs_share_one_gpu)
+{
+    Plan *p = new_plan(POLICY_FIFO, 1, 24);
+    Team *t = add_team(p, "inf", 1, 0, -1);
+    add_class(t, "q", 40, 0.25, 1000, DUR_FIXED);
+    SchedStats st;
+    ScheduleResult *r = run(p, 0, &st);
+    ck_assert_int_eq(st.jobs_running, 4);
+    ck_assert_double_eq_tol(r->utilization, 1, 0.02);
+    free(r);
+    free(p);
+}
+END_TEST
+
+/* Elastic: 8 GPU-hours of work at min 2, max 8, alone on 8 GPUs → grows
+ * to 8 at once and finishes in 1 h.  When a rigid job arrives it shrinks
+ * instead of anyone being preempted. */
+START_TEST(elastic_jobs_grow_into_idle_gpus_and_shrink_before_preemption)
+{
+    Plan *p = new_plan(POLICY_FIFO, 8, 2000);
+    Team *t = add_team(p, "el", 1, 0, -1);
+    JobClass *e = add_class(t, "e", 0.1, 0, 4, DUR_FIXED);
+    e->min_gpus = 2;
+    e->max_gpus = 8;
+    SchedStats st;
+    ScheduleResult *r = run(p, 0, &st);
+    ck_assert_int_gt(r->jobs_completed, 100);
+    /* alone, a job runs 4·2/8 = 1 h; an overlap shares the GPUs, and it is
+     * never slower than at its minimum (4 h) */
+    ck_assert(r->teams[0].jct_hours_mean >= 1 - 1e-9);
+    ck_assert(r->teams[0].jct_hours_mean < 1.5);
+    ck_assert(r->classes[0].slowdown_mean < 0.5); /* vs 4 h at the minimum */
+    ck_assert_uint_gt(st.elastic_resizes, 0);
+    free(r);
+    free(p);
+
+    /* high-priority rigid 4-GPU jobs arrive while low elastic jobs (min 1)
+     * hold GPUs beyond their minimum: the elastic ones shrink, nobody is
+     * preempted (that would need two rigid jobs at once, or five elastic
+     * ones), the rigid jobs never wait */
+    p = new_plan(POLICY_PRIORITY, 8, 5000);
+    p->tenancy.preemption = true;
+    Team *te = add_team(p, "el", 1, 0, -1);
+    Team *tr = add_team(p, "rigid", 1, 0, -1);
+    JobClass *ee = add_class(te, "e", 0.05, 0, 20, DUR_FIXED);
+    ee->min_gpus = 1;
+    ee->max_gpus = 8;
+    ee->priority = PRIO_LOW;
+    JobClass *rr = add_class(tr, "r", 0.02, 4, 0.05, DUR_FIXED); /* 3-min runs: no overlap */
+    rr->priority = PRIO_HIGH;
+    r = run(p, 0, &st);
+    ck_assert_int_gt(r->teams[1].jobs, 50);
+    ck_assert_int_eq(r->preemptions, 0);
+    ck_assert_uint_eq(st.preempted, 0);
+    ck_assert_double_eq_tol(r->teams[1].wait_hours_max, 0, 1e-9);
+    ck_assert_uint_gt(st.elastic_resizes, 50);
+    free(r);
+    free(p);
+}
+END_TEST
+
+/* The cancel flag stops the event loop within one polling period. */
+START_TEST(cancel_flag_stops_the_run)
+{
+    Plan *p = new_plan(POLICY_FIFO, 64, 20000);
+    add_class(add_team(p, "a", 1, 0, -1), "j", 40, 1, 1, DUR_EXPONENTIAL);
+    atomic_int flag = 1;
+    EvalOptions o = {.cancel = &flag, .capacity_search = true};
+    ScheduleResult *r = calloc(1, sizeof *r);
+    int rc = sched_simulate(p, &g_cat, &o, 0, r, NULL);
+    ck_assert_int_eq(rc, -1);
+    ck_assert(r->cancelled);
+    free(r);
+    p->tenancy.gpus = 0;
+    PlanResult *pr = stage(p, &o);
+    ck_assert(pr->schedule.cancelled);
+    ck_assert_int_eq(pr->schedule.recommended_gpus, 0);
+    free(pr);
+    free(p);
+}
+END_TEST
+
+/* Everything at once on a random load: every debug invariant stays 0 and
+ * every job is accounted for, under each policy. */
+START_TEST(invariants_hold_on_a_big_random_run)
+{
+    SchedPolicy pols[] = {POLICY_FIFO, POLICY_PRIORITY, POLICY_FAIR_SHARE};
+    for (int i = 0; i < 3; i++) {
+        Plan *p = new_plan(pols[i], 256, 1500);
+        p->tenancy.preemption = true;
+        p->tenancy.backfill = true;
+        p->tenancy.mtbf_gpu_h = 3000;
+        p->tenancy.seed = 7 + (uint64_t)i;
+        for (int k = 0; k < 5; k++) {
+            char name[16];
+            snprintf(name, sizeof name, "team%d", k);
+            Team *t = add_team(p, name, 1 + k % 3, 40, k % 2 ? 60 : -1);
+            add_class(t, "one", 6, 1, 2, DUR_LOGNORMAL)->priority = PRIO_LOW;
+            add_class(t, "node", 1, 8, 4, DUR_EXPONENTIAL);
+            add_class(t, "gang", 0.1, 32, 10, DUR_LOGNORMAL)->priority = PRIO_HIGH;
+            strcpy(add_class(t, "mig", 3, 1, 3, DUR_EXPONENTIAL)->mig, "2g.20gb");
+            add_class(t, "frac", 3, 0.3, 2, DUR_EXPONENTIAL);
+            JobClass *e = add_class(t, "el", 0.3, 0, 6, DUR_LOGNORMAL);
+            e->min_gpus = 4;
+            e->max_gpus = 16;
+        }
+        SchedStats st;
+        ScheduleResult *r = run(p, 0, &st); /* asserts invariant_violations == 0 */
+        ck_assert_uint_eq(st.double_booked, 0);
+        ck_assert_uint_eq(st.partial_gangs, 0);
+        ck_assert_uint_eq(st.below_quota, 0);
+        ck_assert_uint_eq(st.preempt_cycles, 0);
+        ck_assert_uint_eq(st.unaccounted, 0);
+        ck_assert_int_eq(r->jobs_submitted, r->jobs_completed + st.jobs_running + st.jobs_queued);
+        ck_assert_int_gt(r->jobs_submitted, 50000);
+        ck_assert(r->utilization > 0.3 && r->utilization <= 1 + 1e-9);
+        ck_assert(r->goodput > 0 && r->goodput <= 1);
+        ck_assert_uint_gt(r->events, (uint64_t)r->jobs_submitted);
+        /* the sparkline averages to the utilisation (equal buckets) */
+        double mean = 0;
+        for (int b = 0; b < PLAN_SERIES_LEN; b++)
+            mean += r->util_series[b] / PLAN_SERIES_LEN;
+        ck_assert_double_eq_tol(mean, r->utilization, 1e-9);
+        double q = 0;
+        for (int b = 0; b < PLAN_SERIES_LEN; b++)
+            q += r->queue_series[b] / PLAN_SERIES_LEN;
+        ck_assert_double_eq_tol(q, st.mean_queue_len, 1e-6 * (1 + q));
+        ck_assert_int_eq(r->n_classes, 30);
+        free(r);
+        free(p);
+    }
+}
+END_TEST
+
+/* 1-GPU jobs only: the head is blocked only when no GPU is free, so the
+ * fragmentation (free GPUs the head cannot use) is exactly 0. */
+START_TEST(fragmentation_is_zero_when_every_job_fits_any_gpu)
+{
+    Plan *p = new_plan(POLICY_FIFO, 16, 500);
+    add_class(add_team(p, "a", 1, 0, -1), "j", 20, 1, 1, DUR_EXPONENTIAL);
+    ScheduleResult *r = run(p, 0, NULL);
+    ck_assert_double_eq(r->fragmentation, 0);
+    ck_assert(r->utilization > 0.9);
+    free(r);
+    free(p);
+}
+END_TEST
+
+/* ------------------------------------------------------------ placement */
+
+static int node_count(const SchedCluster *cl, const int32_t *g, int n)
+{
+    int seen[4096] = {0}, k = 0;
+    for (int i = 0; i < n; i++) {
+        int nd = sched_node_of(cl, g[i]);
+        if (!seen[nd]++)
+            k++;
+    }
+    return k;
+}
+
+START_TEST(placement_is_best_fit_within_one_node)
+{
+    SchedCluster cl;
+    ck_assert_int_eq(sched_cluster_init(&cl, 32, 8, 8, 32, &g_acc[0]), 0);
+    int32_t g[16];
+    ck_assert(sched_place_whole(&cl, 4, -1, g));
+    int n0 = sched_node_of(&cl, g[0]);
+    ck_assert_int_eq(node_count(&cl, g, 4), 1);
+    /* best fit: the next 4 go into the half-full node, keeping 3 nodes whole */
+    ck_assert(sched_place_whole(&cl, 4, -1, g));
+    ck_assert_int_eq(sched_node_of(&cl, g[0]), n0);
+    ck_assert_int_eq(node_count(&cl, g, 4), 1);
+    ck_assert(sched_place_whole(&cl, 1, -1, g));
+    ck_assert(sched_place_whole(&cl, 8, -1, g)); /* still a whole node left */
+    ck_assert_int_eq(node_count(&cl, g, 8), 1);
+    /* 7 free on one node, 8 on another: a 7-GPU job takes the 7 */
+    ck_assert(sched_place_whole(&cl, 7, -1, g));
+    ck_assert_int_eq(cl.total_free, 8);
+    ck_assert(sched_place_whole(&cl, 8, -1, g));
+    ck_assert_int_eq(cl.total_free, 0);
+    ck_assert(!sched_place_whole(&cl, 1, -1, g));
+    ck_assert_uint_eq(cl.double_booked, 0);
+    sched_cluster_free(&cl);
+}
+END_TEST
+
+START_TEST(placement_keeps_gangs_in_one_nvlink_domain_or_fewest_leaves)
+{
+    /* NVL72: 4-GPU trays, 72-GPU domains; 144 GPUs = 2 domains */
+    SchedCluster cl;
+    ck_assert_int_eq(sched_cluster_init(&cl, 144, 4, 72, 32, &g_acc[1]), 0);
+    int32_t g[72];
+    ck_assert(sched_place_whole(&cl, 2, -1, g)); /* dents domain 0 */
+    ck_assert(sched_place_whole(&cl, 64, -1, g));
+    int d0 = sched_node_of(&cl, g[0]) / cl.nodes_per_dom;
+    for (int i = 0; i < 64; i++)
+        ck_assert_int_eq(sched_node_of(&cl, g[i]) / cl.nodes_per_dom, d0);
+    ck_assert_int_eq(node_count(&cl, g, 64), 16);
+    sched_cluster_free(&cl);
+
+    /* fat tree: 8-GPU nodes, 32-GPU leaves; a 24-GPU gang lands in one leaf
+     * even though it could straddle two */
+    ck_assert_int_eq(sched_cluster_init(&cl, 128, 8, 8, 32, &g_acc[0]), 0);
+    ck_assert(sched_place_whole(&cl, 8, -1, g));  /* that leaf now has 24 free */
+    int l0 = sched_node_of(&cl, g[0]) / cl.nodes_per_leaf;
+    ck_assert(sched_place_whole(&cl, 16, -1, g)); /* best-fit leaf: the same */
+    for (int i = 0; i < 16; i++)
+        ck_assert_int_eq(sched_node_of(&cl, g[i]) / cl.nodes_per_leaf, l0);
+    ck_assert(sched_place_whole(&cl, 64, -1, g)); /* needs two whole leaves */
+    int leaves[8] = {0}, nl = 0;
+    for (int i = 0; i < 64; i++) {
+        int l = sched_node_of(&cl, g[i]) / cl.nodes_per_leaf;
+        if (!leaves[l]++)
+            nl++;
+    }
+    ck_assert_int_eq(nl, 2);
+    ck_assert_int_eq(node_count(&cl, g, 64), 8);
+    sched_cluster_free(&cl);
+}
+END_TEST
+
+START_TEST(leaf_group_follows_switch_ports_and_topology)
+{
+    Plan *p = new_plan(POLICY_FIFO, 8, 1);
+    p->network.switch_ports = 64;
+    p->network.oversubscription = 1;
+    p->network.topology = TOPO_FAT_TREE;
+    ck_assert_int_eq(sched_leaf_gpus(p, 8), 32);   /* 32 down ports */
+    p->network.oversubscription = 3;
+    ck_assert_int_eq(sched_leaf_gpus(p, 8), 48);   /* 3:1 → 48 down */
+    p->network.oversubscription = 1;
+    p->network.topology = TOPO_RAIL_OPTIMIZED;
+    ck_assert_int_eq(sched_leaf_gpus(p, 8), 256);  /* 32 nodes per rail group */
+    free(p);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    setup_catalog();
+    Suite *s = suite_create("sched");
+    TCase *o = tcase_create("oracles");
+    tcase_set_timeout(o, 120);
+    tcase_add_test(o, erlang_c_mm8_matches_theory);
+    tcase_add_test(o, littles_law_holds_for_every_policy);
+    tcase_add_test(o, gang_fifo_utilisation_is_six_sevenths);
+    tcase_add_test(o, fair_share_splits_by_quota_and_weight);
+    tcase_add_test(o, young_interval_is_242_minutes);
+    tcase_add_test(o, gpu_failures_follow_mtbf_and_cost_goodput);
+    suite_add_tcase(s, o);
+    TCase *c = tcase_create("contracts");
+    tcase_set_timeout(c, 120);
+    tcase_add_test(c, backfill_never_delays_the_reserved_head);
+    tcase_add_test(c, backfill_keeps_reservations_under_random_load);
+    tcase_add_test(c, priority_preemption_evicts_lowest_and_charges_lost_work);
+    tcase_add_test(c, under_quota_team_reclaims_from_borrower_down_to_its_quota);
+    tcase_add_test(c, same_seed_gives_identical_results);
+    tcase_add_test(c, capacity_search_is_minimal_and_monotonic);
+    tcase_add_test(c, fixed_pool_runs_as_given_and_auto_without_search_is_sized_by_load);
+    tcase_add_test(c, no_teams_and_no_trace_means_not_ran_and_all_zero);
+    tcase_add_test(c, mig_slices_pack_per_catalog_profile);
+    tcase_add_test(c, missing_mig_profile_falls_back_to_a_fraction_with_a_warning);
+    tcase_add_test(c, fractional_jobs_share_one_gpu);
+    tcase_add_test(c, elastic_jobs_grow_into_idle_gpus_and_shrink_before_preemption);
+    tcase_add_test(c, cancel_flag_stops_the_run);
+    tcase_add_test(c, invariants_hold_on_a_big_random_run);
+    tcase_add_test(c, fragmentation_is_zero_when_every_job_fits_any_gpu);
+    suite_add_tcase(s, c);
+    TCase *pl = tcase_create("placement");
+    tcase_add_test(pl, placement_is_best_fit_within_one_node);
+    tcase_add_test(pl, placement_keeps_gangs_in_one_nvlink_domain_or_fewest_leaves);
+    tcase_add_test(pl, leaf_group_follows_switch_ports_and_topology);
+    suite_add_tcase(s, pl);
+    return s;
+}
