@@ -35,8 +35,11 @@ tui_start() {
     args=""
     for a in "$@"; do args="$args '$a'"; done
     tmx new-session -d -x "$cols" -y "$lines" \
-        "cd '$TUI_TMP' && TERM=xterm-256color GPUPLAN_TUI_LOG='$TUI_TMP/latency.log' '$GPUPLAN_BIN' --db '$TUI_DB' $args 2>'$TUI_TMP/stderr'; echo \$? > '$TUI_TMP/status'; sleep 600"
+        "cd '$TUI_TMP' && $TUI_ENV TERM=xterm-256color GPUPLAN_TUI_LOG='$TUI_TMP/latency.log' '$GPUPLAN_BIN' --db '$TUI_DB' $args 2>'$TUI_TMP/stderr'; echo \$? > '$TUI_TMP/status'; sleep 600"
 }
+
+# Extra environment for the program (e.g. TUI_ENV="NO_COLOR=1").
+TUI_ENV=${TUI_ENV:-}
 
 tui_screen() {
     tmx capture-pane -p 2>/dev/null
@@ -97,6 +100,17 @@ tui_keys() {
 # Literal text (no key-name lookup).
 tui_type() {
     tmx send-keys -l -- "$1"
+}
+
+# ok-line: the program wrote nothing to stderr (no sanitizer or leak
+# reports, no warnings) — call after it has exited.
+tui_check_stderr() {
+    if [ -s "$TUI_TMP/stderr" ]; then
+        sed 's/^/# stderr: /' "$TUI_TMP/stderr" | head -n 40
+        ok 1 "nothing on stderr"
+    else
+        ok 0 "nothing on stderr"
+    fi
 }
 
 tui_pid() {

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 5
+tap_plan 6
 
 tui_start 120 40
 tui_wait 'frontier-2027 v1' && tui_idle
@@ -18,4 +18,6 @@ tui_wait 'B: startup-h200 v1' 10; ok $? "the picked plan becomes B"
 tui_wait 'metric +A +B +delta +%' 30; ok $? "the headline table has A, B, delta and %"
 tui_wait '(Cheapest TCO|Pool GPUs|GPUs).*[-+][0-9.]+%' 30; ok $? "rows show a signed percent change"
 tui_keys q q
+tui_wait_exit 10 >/dev/null || { tui_keys n; tui_wait_exit 10 >/dev/null; }
+tui_check_stderr
 exit $tap_failed

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 8
+tap_plan 9
 
 gpus_of_chat() {
     tui_screen | sed -n 's/.*chat-70b  *infer  *[^ ]*  *\([0-9,-][0-9,]*\) .*/\1/p' | head -n 1
@@ -39,4 +39,6 @@ tui_wait 'undone' 5 && tui_idle
 again=$(gpus_of_chat)
 [ "$again" = "$before" ]; ok $? "u undoes the edit ($again GPUs)"
 tui_keys ':' ; tui_type 'q!'; tui_keys Enter
+tui_wait_exit 10 >/dev/null || { tui_keys n; tui_wait_exit 10 >/dev/null; }
+tui_check_stderr
 exit $tap_failed

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 7
+tap_plan 8
 
 tui_start 120 40
 tui_wait 'gpuplan .* frontier-2027 v1' ; ok $? "opens the most recent demo plan of a new store"
@@ -18,4 +18,5 @@ tui_wait_gone 'save the plan as a new version' 5; ok $? "q closes the help"
 tui_keys q
 st=$(tui_wait_exit 10)
 [ "$st" = 0 ]; ok $? "q quits with status 0 when nothing changed"
+tui_check_stderr
 exit $tap_failed

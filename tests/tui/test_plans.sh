@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 9
+tap_plan 10
 
 tui_start 120 40
 tui_wait 'frontier-2027 v1' && tui_idle
@@ -32,4 +32,6 @@ tui_wait 'recovered moe-gb200' 5; ok $? "U recovers a deleted plan"
 tui_keys Enter
 tui_wait 'gpuplan .* moe-gb200 v1' 10; ok $? "Enter opens the plan"
 tui_keys q
+tui_wait_exit 10 >/dev/null || { tui_keys n; tui_wait_exit 10 >/dev/null; }
+tui_check_stderr
 exit $tap_failed

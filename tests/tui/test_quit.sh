@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 5
+tap_plan 6
 
 tui_start 120 40
 tui_wait 'frontier-2027 v1' && tui_idle
@@ -22,4 +22,5 @@ st=$(tui_wait_exit 10)
 [ "$st" = 0 ]; ok $? "n quits without saving, status 0"
 "$GPUPLAN_BIN" --db "$TUI_DB" list 2>/dev/null | grep -Eq '^frontier-2027 +1 '
 ok $? "nothing was saved"
+tui_check_stderr
 exit $tap_failed

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 6
+tap_plan 7
 
 tui_start 120 40
 tui_wait 'frontier-2027 v1' && tui_idle
@@ -21,4 +21,6 @@ ok $? "gpuplan list sees 2 versions with the note"
 tui_keys F3
 tui_wait 'frontier-2027 +2 ' 5; ok $? "the plan browser lists the new version"
 tui_keys Escape q
+tui_wait_exit 10 >/dev/null || { tui_keys n; tui_wait_exit 10 >/dev/null; }
+tui_check_stderr
 exit $tap_failed
