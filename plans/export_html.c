@@ -51,7 +51,7 @@ static const char CSS[] =
     "table{border-collapse:collapse;margin:.6em 0;font-size:.92em}th,td{border:1px solid #ccc;"
     "padding:.25em .6em;text-align:left}td.n,th.n{text-align:right;font-variant-numeric:"
     "tabular-nums}th{background:#f2f2f2}"
-    ".risk{color:#b00020}.better{color:#006b3c}.worse{color:#b00020;font-weight:bold}"
+    ".sources{font-size:.8em;color:#444}.risk{color:#b00020}.better{color:#006b3c}.worse{color:#b00020;font-weight:bold}"
     "svg{display:block;margin:.6em 0;max-width:100%;height:auto}svg text{font-size:12px;"
     "fill:#1a1a1a}.chart{page-break-inside:avoid;break-inside:avoid}"
     "@media print{body{max-width:none;margin:0;font-size:10.5pt}h2{page-break-after:avoid}"
@@ -232,7 +232,19 @@ static void cost_section(StrBuf *b, const Plan *p, const PlanResult *r, int max_
     sb_puts(b, "<table><tr><th>Option</th><th class=\"n\">Capex</th><th class=\"n\">Opex / year"
                "</th><th class=\"n\">TCO</th><th class=\"n\">$ / GPU-hour</th><th class=\"n\">"
                "Per training run</th><th class=\"n\">Per M output tokens</th><th class=\"n\">"
-               "Break-even utilisation</th><th>Source</th></tr>\n");
+               "Break-even utilisation</th><th class=\"n\">Source</th></tr>\n");
+    /* Sources are long: number them once, cite the number in the row. */
+    int src_of[PLAN_MAX_COST_OPTIONS], nsrc = 0, first[PLAN_MAX_COST_OPTIONS];
+    for (int i = 0; i < c->n_options && i < max_rows; i++) {
+        src_of[i] = -1;
+        for (int j = 0; j < nsrc && src_of[i] < 0; j++)
+            if (!strcmp(c->options[first[j]].source, c->options[i].source))
+                src_of[i] = j;
+        if (src_of[i] < 0 && c->options[i].source[0]) {
+            first[nsrc] = i;
+            src_of[i] = nsrc++;
+        }
+    }
     for (int i = 0; i < c->n_options && i < max_rows; i++) {
         const CostOption *o = &c->options[i];
         char x[32];
@@ -245,15 +257,26 @@ static void cost_section(StrBuf *b, const Plan *p, const PlanResult *r, int max_
         td(b, o->usd_per_training_run > 0 ? fmt_usd(o->usd_per_training_run, x, sizeof x) : "—", true);
         td(b, o->usd_per_million_tokens > 0 ? fmt_usd(o->usd_per_million_tokens, x, sizeof x) : "—",
            true);
-        if (o->breakeven_utilization > 0)
-            tdf(b, true, "%.0f %%", o->breakeven_utilization * 100);
+        td(b, summary_breakeven(o->breakeven_utilization, x, sizeof x), true);
+        if (src_of[i] >= 0)
+            tdf(b, true, "[%d]", src_of[i] + 1);
         else
             td(b, "—", true);
-        tdf(b, false, "%s%s%s%s", o->source, o->as_of[0] ? " (as of " : "", o->as_of,
-            o->as_of[0] ? ")" : "");
         sb_puts(b, "</tr>\n");
     }
-    sb_puts(b, "</table>\n");
+    sb_puts(b, "</table>\n<ol class=\"sources\">\n");
+    for (int j = 0; j < nsrc; j++) {
+        const CostOption *o = &c->options[first[j]];
+        sb_puts(b, "<li>");
+        sb_html(b, o->source);
+        if (o->as_of[0]) {
+            sb_puts(b, " (as of ");
+            sb_html(b, o->as_of);
+            sb_puts(b, ")");
+        }
+        sb_puts(b, "</li>\n");
+    }
+    sb_puts(b, "</ol>\n");
 }
 
 static void training_section(StrBuf *b, const PlanResult *r)

@@ -24,18 +24,14 @@ static void cost_table(StrBuf *b, const CostResult *c, int max)
                "|---|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < c->n_options && i < max; i++) {
         const CostOption *o = &c->options[i];
-        char x[32], y[32], z[32];
+        char x[32], y[32], z[32], be[32];
         sb_puts(b, "| ");
         sb_md(b, o->name);
         if (i == c->cheapest)
             sb_puts(b, " **(cheapest)**");
-        sb_printf(b, " | %s | %s | %s | %.2f | ", fmt_usd(o->capex_usd, x, sizeof x),
+        sb_printf(b, " | %s | %s | %s | %.2f | %s |\n", fmt_usd(o->capex_usd, x, sizeof x),
                   fmt_usd(o->opex_usd_per_year, y, sizeof y), fmt_usd(o->tco_usd, z, sizeof z),
-                  o->usd_per_gpu_hour);
-        if (o->breakeven_utilization > 0)
-            sb_printf(b, "%.0f %% |\n", o->breakeven_utilization * 100);
-        else
-            sb_puts(b, "— |\n");
+                  o->usd_per_gpu_hour, summary_breakeven(o->breakeven_utilization, be, sizeof be));
     }
     if (c->n_options > max)
         sb_printf(b, "\n%d more options in the detail section.\n", c->n_options - max);

@@ -66,7 +66,8 @@ void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_
                        fmt_usd(best->tco_usd, a, sizeof a), p->horizon_years,
                        fmt_usd(c->tco_usd, b, sizeof b), c->name,
                        c->tco_usd > 0 ? (1 - best->tco_usd / c->tco_usd) * 100 : 0);
-        if (c->breakeven_utilization > 0 && off > 0 && (size_t)off < len)
+        if (c->breakeven_utilization > 0 && c->breakeven_utilization <= 1 && off > 0 &&
+            (size_t)off < len)
             off += snprintf(buf + off, len - (size_t)off,
                             "; on-prem stays cheaper while utilisation stays above %.0f %%",
                             c->breakeven_utilization * 100);
@@ -76,7 +77,10 @@ void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_
                        "Buy: %s costs %s over %.4g years against %s to build on-prem",
                        best->name, fmt_usd(best->tco_usd, a, sizeof a), p->horizon_years,
                        fmt_usd(o->tco_usd, b, sizeof b));
-        if (best->breakeven_utilization > 0 && off > 0 && (size_t)off < len)
+        if (best->breakeven_utilization > 1 && off > 0 && (size_t)off < len)
+            off += snprintf(buf + off, len - (size_t)off,
+                            "; building would not pay off even at full utilisation");
+        else if (best->breakeven_utilization > 0 && off > 0 && (size_t)off < len)
             off += snprintf(buf + off, len - (size_t)off,
                             "; building would pay off only above %.0f %% utilisation",
                             best->breakeven_utilization * 100);
@@ -121,5 +125,16 @@ const char *summary_value(const char *unit, double v, char *buf, size_t len)
         fmt_si(v, unit, buf, len);
     else
         snprintf(buf, len, "%.4g %s", v, unit);
+    return buf;
+}
+
+const char *summary_breakeven(double u, char *buf, size_t len)
+{
+    if (!(u > 0))
+        snprintf(buf, len, "—");
+    else if (u > 1)
+        snprintf(buf, len, "never");
+    else
+        snprintf(buf, len, "%.0f %%", u * 100);
     return buf;
 }

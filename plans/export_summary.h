@@ -14,6 +14,9 @@ void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len);
 void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_t len);
 /* Power in one sentence. */
 void summary_power(const Plan *p, const PlanResult *r, char *buf, size_t len);
+/* Break-even utilisation: "—" when not applicable, "never" when on-prem
+ * cannot beat the option even at full use (> 100 %), else "NN %". */
+const char *summary_breakeven(double u, char *buf, size_t len);
 /* A headline value formatted by its unit ("USD" → money, "" → %, …). */
 const char *summary_value(const char *unit, double v, char *buf, size_t len);
 
