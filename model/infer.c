@@ -31,8 +31,9 @@
  *   both increasing in B, so "the largest batch that meets the TPOT and TTFT
  *   targets" is a one-dimensional bisection per tp.
  *
- *   TTFT = queue wait + S + half a decode step (a prompt waits for the running
- *   iteration to end).  The load balancer is taken to split Poisson arrivals
+ *   TTFT = queue wait + S + the rest of the running decode iteration (half a
+ *   step when the replica is decoding; with b < 1 sequences in flight it is
+ *   idle 1 − b of the time, so min(1, b)·step/2).  The load balancer is taken to split Poisson arrivals
  *   evenly at random, so each replica's prefill server is M/D/1 (fixed prompt
  *   length → deterministic service): Pollaczek–Khinchine,
  *   Wq = ρ·S / (2·(1 − ρ)).  Targets are compared with these means (a p99
@@ -103,7 +104,7 @@
  * sustained 2,744 of 5,000 FP8 TFLOP/s (0.55).  Against the catalog's
  * 16-bit large-GEMM share of ~0.8 that is ~0.7; the value is fitted to
  * NVIDIA NIM 1.8.0's single-user TTFT for Llama-3.3-70B FP8 on 2×H100
- * (406.77 ms for a 5000-token prompt; model 415.7 ms, see tests/test_infer.c). */
+ * (406.77 ms for a 5000-token prompt; model 406.4 ms, see tests/test_infer.c). */
 #define INFER_LOWP_GEMM_REL 0.70
 /* When a target cannot be met, the service is sized at this multiple of the
  * best achievable TPOT/TTFT (a stated planning choice, not a measurement). */
@@ -554,7 +555,7 @@ static void rep_init(const Ctx *c, int n, bool dep, Rep *r)
 
 /* The operating point of a replica running `b` sequences in flight. */
 typedef struct {
-    double b, step, tpot, lambda, rho, wq, ttft;
+    double b, step, tpot, lambda, rho, wq, residual, ttft;
 } Op;
 
 static Op op_at(const Ctx *c, const Rep *r, double b)
@@ -566,7 +567,8 @@ static Op op_at(const Ctx *c, const Rep *r, double b)
     o.lambda = b / (c->output * o.tpot);
     o.rho = o.lambda * r->S_share; /* < 1 by construction */
     o.wq = o.rho * r->S_share / (2.0 * (1.0 - o.rho));
-    o.ttft = o.wq + o.step / 2.0 + r->S_lat;
+    o.residual = fmin(1.0, b) * o.step / 2.0;
+    o.ttft = o.wq + o.residual + r->S_lat;
     return o;
 }
 
@@ -773,7 +775,7 @@ static void fill_result(const Ctx *c, const Rep *r, int replicas, double bmax, d
     ir->mem.total = ir->mem.weights + ir->mem.kv_cache + ir->mem.other;
     ir->prefill_s = r->S_lat;
     ir->ep = r->dep ? r->tp : 0;
-    ir->queue_s = o.wq + o.step / 2.0;
+    ir->queue_s = o.wq + o.residual;
     ir->ttft_s = o.ttft;
     ir->tpot_s = o.tpot;
     ir->output_tokens_per_s_per_replica = carried * c->output;
@@ -917,7 +919,7 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         result_assume(r, sc,
                       "queueing: prefill preempts decode, TPOT = step/(1-rho); TTFT = M/D/1 "
                       "wait per replica (Pollaczek-Khinchine, even random split) + prefill + "
-                      "half a step; targets met on the mean, not p99");
+                      "the rest of the running step; targets met on the mean, not p99");
         const char *span = rep->tp > c.domain ? "over scale-out (spans nodes)" : "over scale-up";
         if (rep->dep)
             result_assume(r, sc,

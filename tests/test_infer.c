@@ -569,7 +569,8 @@ END_TEST
  *        2 x H100 80G, fp8 TP2, 5000 input / 500 output tokens
  *        (https://docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance).
  *        Concurrency 1: TTFT 406.77 ms, ITL 18.58 ms.  Concurrency 50: ITL 59.73 ms,
- *        814.37 tokens/s.  Concurrency >= 150 (saturated): ~920 tokens/s.
+ *        814.37 tokens/s.  Concurrency >= 150 (saturated): ~920 tokens/s.  Same page,
+ *        500 input / 2000 output, concurrency 1: TTFT 47.77 ms, ITL 18.91 ms.
  *        The single-user ITL is the figure INFER_LAYER_OVERHEAD_S was fitted to.
  *  [TRT] NVIDIA TensorRT-LLM docs/source/performance/perf-overview.md (NVIDIA/TensorRT-LLM,
  *        commit 00f37686aa85), "Total Output Throughput (tokens/sec)" at maximum load,
@@ -597,6 +598,10 @@ static const Figure figs[] = {
      FIG_STEP1, 0, 18.58e-3, 0.20},
     {"NIM L3.3-70B 2xH100 TP2 5000/500 c=1 TTFT ms", llama3_70b, "H100-SXM", 2, 2, false, PREC_FP8, 5000, 500,
      FIG_TTFT1, 0, 406.77e-3, 0.20},
+    {"NIM L3.3-70B 2xH100 TP2 500/2000 c=1 ITL ms", llama3_70b, "H100-SXM", 2, 2, false,
+     PREC_FP8, 500, 2000, FIG_STEP1, 0, 18.91e-3, 0.20},
+    {"NIM L3.3-70B 2xH100 TP2 500/2000 c=1 TTFT ms", llama3_70b, "H100-SXM", 2, 2, false,
+     PREC_FP8, 500, 2000, FIG_TTFT1, 0, 47.77e-3, 0.20},
     {"NIM L3.3-70B 2xH100 TP2 5000/500 c=50 ITL ms", llama3_70b, "H100-SXM", 2, 2, false, PREC_FP8, 5000, 500,
      FIG_ITL_AT_BATCH, 50, 59.73e-3, 0.20},
     {"NIM L3.3-70B 2xH100 TP2 5000/500 c=50 tok/s", llama3_70b, "H100-SXM", 2, 2, false, PREC_FP8, 5000, 500,
@@ -664,8 +669,8 @@ static double predict(const Figure *f)
         return rep.max_output_tokens_per_s * f->gpus / f->tp;
     case FIG_STEP1:
         return rep.step1_s;
-    case FIG_TTFT1: /* a lone request: prefill + half a step of the idle loop */
-        return rep.prefill_s + rep.step1_s / 2;
+    case FIG_TTFT1: /* a lone request on an idle replica: its prefill */
+        return rep.prefill_s;
     case FIG_ITL_AT_BATCH: /* TPOT(B) = step(B) + B·S/out (see model/infer.c) */
         step = infer_decode_step_s(&p, &w, a, f->tp, f->ep, f->batch);
         return step + f->batch * rep.prefill_share_s / f->osl;
