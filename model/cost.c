@@ -26,7 +26,8 @@
  * million tokens x $/GPU-h; break-even utilisation = on-prem TCO / (cloud
  * $/GPU-h x on-prem GPUs x horizon hours): above it on-prem is cheaper per
  * GPU-hour used (> 1: never).
- * Options are sorted by TCO; `cheapest` is the first on the plan's own
+ * Options on the plan's accelerator come first, each group sorted by TCO;
+ * `cheapest` is the first on the plan's own
  * accelerator (other accelerators' rows rent the same count, not the same
  * speed: shown for comparison, never chosen).
  */
@@ -442,20 +443,25 @@ static int other_accelerators(const Catalog *c, const char *plan_acc, Other *o, 
     return n;
 }
 
-static bool option_before(const CostOption *a, const CostOption *b)
+/* Options on the plan's accelerator first (they deliver the plan's
+ * capacity), then the comparison rows of other accelerators; each group by
+ * TCO, then name, for a deterministic order. */
+static bool option_before(const CostOption *a, const CostOption *b, const char *acc)
 {
+    bool ma = same_acc(a->accelerator, acc), mb = same_acc(b->accelerator, acc);
+    if (ma != mb)
+        return ma;
     return a->tco_usd < b->tco_usd || (a->tco_usd == b->tco_usd && strcmp(a->name, b->name) < 0);
 }
 
-/* Sort by TCO (then name, for a deterministic order).  The options are
- * large, so an index is sorted and the array permuted once, cycle by
- * cycle. */
-static void sort_options(CostResult *cr)
+/* The options are large, so an index is sorted and the array permuted once,
+ * cycle by cycle. */
+static void sort_options(CostResult *cr, const char *acc)
 {
     int n = cr->n_options, idx[PLAN_MAX_COST_OPTIONS];
     for (int i = 0; i < n; i++) {
         int j = i;
-        while (j > 0 && option_before(&cr->options[i], &cr->options[idx[j - 1]])) {
+        while (j > 0 && option_before(&cr->options[i], &cr->options[idx[j - 1]], acc)) {
             idx[j] = idx[j - 1];
             j--;
         }
@@ -543,7 +549,7 @@ void cost_stage(const Plan *p, const Catalog *c, PlanResult *r)
     if (x.spot_withdrawn > 1)
         result_assume(r, "cost", "spot withdrawn for %d instance types in all", x.spot_withdrawn);
 
-    sort_options(cr);
+    sort_options(cr, r->cluster.accelerator);
     /* The cheapest option that delivers the plan's capacity: on the plan's
      * own accelerator.  Other accelerators' rows rent the same count, not the
      * same speed, so they are listed for comparison but never chosen. */

@@ -383,7 +383,9 @@ typedef struct {
 } CostOption;
 
 typedef struct {
-    CostOption options[PLAN_MAX_COST_OPTIONS]; /* sorted by tco_usd ascending */
+    /* the plan's accelerator first, then other accelerators (same GPU count,
+     * for comparison); each group by tco_usd ascending */
+    CostOption options[PLAN_MAX_COST_OPTIONS];
     int n_options;
     int cheapest;                    /* index, -1 = none */
     double utilization;              /* on-prem utilisation used for $/GPU-hour */
