@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "catalog_yaml.h"
 #include "check_main.h"
 #include "presets.h"
 #include "yaml_plan.h"
@@ -141,6 +142,35 @@ START_TEST(every_example_parses_and_round_trips)
 }
 END_TEST
 
+/* The examples name real catalog ids (accelerators, instances, MIG
+ * profiles): check them against data/catalog. */
+START_TEST(examples_match_the_real_catalog)
+{
+    const char *dd = getenv("GPUPLAN_DATADIR");
+    char cdir[1024], edir[1024];
+    if (dd && *dd)
+        snprintf(cdir, sizeof cdir, "%s/catalog", dd);
+    else
+        snprintf(cdir, sizeof cdir, "%s/data/catalog", GPUPLAN_SRCDIR);
+    Catalog cat = {0};
+    Diag d;
+    char buf[800];
+    ck_assert_msg(catalog_load(&cat, cdir, NULL, &d) == 0, "%s", diag_format(&d, buf, sizeof buf));
+    examples_dir(edir, sizeof edir);
+    static const char *const names[] = {"frontier-2027.yaml", "startup-h200.yaml",
+                                        "research-a100.yaml", "moe-gb200.yaml"};
+    Plan *p = new_plan();
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s", edir, names[i]);
+        ck_assert_msg(plan_load_file(path, &cat, p, &d) == 0, "%s", diag_format(&d, buf, sizeof buf));
+        assert_round_trip(p, &cat);
+    }
+    free(p);
+    catalog_free(&cat);
+}
+END_TEST
+
 START_TEST(frontier_example_values_in_si_units)
 {
     char dir[1024], path[1200];
@@ -161,7 +191,7 @@ START_TEST(frontier_example_values_in_si_units)
     ck_assert_int_eq(t->parallel.sp, 1);
     ck_assert_int_eq(t->recompute, RECOMPUTE_AUTO);
     ck_assert_int_eq(t->gpus, 0);
-    ck_assert_double_eq(t->target_days, 60);
+    ck_assert_double_eq(t->target_days, 75);
     ck_assert_double_eq(t->mfu, 0);
     ck_assert_double_eq(t->checkpoint_interval_s, 0);
     ck_assert_int_eq(s->kind, WL_INFERENCE);
@@ -889,6 +919,7 @@ Suite *test_suite(void)
     Suite *s = suite_create("yaml_plan");
     TCase *tc = tcase_create("yaml_plan");
     tcase_add_test(tc, every_example_parses_and_round_trips);
+    tcase_add_test(tc, examples_match_the_real_catalog);
     tcase_add_test(tc, frontier_example_values_in_si_units);
     tcase_add_test(tc, defaults_follow_plan_format);
     tcase_add_test(tc, accepts_syntax_variants);
