@@ -261,8 +261,18 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
     double core = flash ? 0.0 : 5.0 * sh->a * s / sh->h;
     if (r == RECOMPUTE_FULL)
         return 2.0 * sbh / (sp ? t : 1);     /* only the layer input is kept */
-    if (r == RECOMPUTE_SELECTIVE)
+    if (r == RECOMPUTE_SELECTIVE) {
         core = 0.0;                          /* the attention core is recomputed */
+        if (flash) {
+            /* FlashAttention keeps no core to drop, so selective recomputes
+             * the next-cheapest tensors, as Megatron-Core's recompute_modules
+             * "layernorm" + activation and TorchTitan's selective AC do: the
+             * two norm outputs (the QKV and MLP inputs, 4) and the MLP
+             * activation output (2·F/h per expert applied). */
+            rep -= 4.0;
+            mlp_split -= moe_layer ? (sh->k + sh->S) * 2.0 * sh->Fe / sh->h : 2.0 * sh->F / sh->h;
+        }
+    }
     if (sp)
         return sbh * (rep + attn_split + mlp_split + core) / t;
     return sbh * (rep + (attn_split + mlp_split + core) / t);
@@ -355,7 +365,15 @@ static void env_link(const Env *e, int n, long long stride, bool rail, double *b
     }
     double nodes = (double)span / e->gpn;
     bool crosses = !rail || nodes > e->leaf_nodes;
-    *bw = crosses ? e->so_bw_x : e->so_bw;
+    /* With r group members per node NCCL runs r rings, one per NIC, so the
+     * node's r NICs carry the inter-node traffic together: per-rank
+     * bandwidth r × NIC, at most the NVLink rate (nccl-tests #290: 46–48
+     * GB/s per NDR NIC, ~370–385 GB/s per 8-NIC node, CATALOG-FACTS §5.2). */
+    double r = stride < e->gpn ? (double)(e->gpn / stride) : 1.0;
+    if (r > n)
+        r = n;
+    double bw_net = r * (crosses ? e->so_bw_x : e->so_bw);
+    *bw = bw_net < e->su_bw ? bw_net : e->su_bw;
     *lat = e->so_lat;
 }
 
@@ -470,8 +488,10 @@ static double elementwise_fwd_bytes(const Env *e, const Layout *l, double T, boo
     double act = moe_layer ? (sh->k + sh->S) * actw * sh->Fe + 4.0 * sh->k * sh->h
                            : actw * sh->F;
     double bytes = 2.0 * T * (rep + act / t);
-    if (!e->flash) /* scale/mask/softmax/dropout over the (s/c)×s scores: ~3 passes */
-        bytes += 2.0 * 3.0 * sh->a * T * e->s / t;
+    if (!e->flash) /* the (s/c)×s scores in 16-bit: written by QK^T, read and
+                    * written by the fused scale-mask-softmax, read and written
+                    * by dropout (+1-byte mask), read by the AV GEMM: ~6 passes */
+        bytes += 2.0 * 6.0 * sh->a * T * e->s / t;
     return bytes;
 }
 
@@ -519,7 +539,13 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     c->comp = passes * fwd;
     c->core = 3.0 * t_core;
     c->flops = passes * (f_dense + f_exp + f_core);
-    if (l->recompute == RECOMPUTE_SELECTIVE) {
+    if (l->recompute == RECOMPUTE_SELECTIVE && e->flash) {
+        /* re-run the two norms (read h, write h each) and the activation
+         * function: memory-bound, no GEMM FLOPs */
+        double actw = sh->glu ? 3.0 : 2.0;
+        double act = moe_layer ? (sh->k + sh->S) * actw * sh->Fe : actw * sh->F;
+        c->comp += 2.0 * T * (4.0 * sh->h / (l->sp ? t : 1) + act / t) / e->ew_bw;
+    } else if (l->recompute == RECOMPUTE_SELECTIVE) {
         c->comp += t_core;
         c->core += t_core;
         c->flops += f_core;
@@ -1025,8 +1051,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->vfix = ps->vpp > 0 ? ps->vpp : 0;
     if (w->recompute == RECOMPUTE_AUTO) {
         e->rc[e->nr++] = RECOMPUTE_NONE;
-        if (!e->flash) /* with FlashAttention selective saves nothing */
-            e->rc[e->nr++] = RECOMPUTE_SELECTIVE;
+        e->rc[e->nr++] = RECOMPUTE_SELECTIVE;
         e->rc[e->nr++] = RECOMPUTE_FULL;
     } else {
         e->rc[e->nr++] = w->recompute;
