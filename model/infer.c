@@ -92,20 +92,9 @@
  * kernels of a layer (~3 µs each even under CUDA graphs).  Fitted, with the
  * catalog's H100 efficiencies, to NVIDIA NIM 1.8.0's single-user inter-token
  * latency for Llama-3.3-70B FP8 on 2×H100 (18.58 ms; model 18.61 ms, see
- * tests/test_infer.c).  That figure and the TTFT INFER_LOWP_GEMM_REL is
- * fitted to are the only two fitted; the other published figures in the
- * tests are held out. */
+ * tests/test_infer.c).  It is the only fitted constant here; the other
+ * published figures in the tests are held out. */
 #define INFER_LAYER_OVERHEAD_S 25e-6
-/* Sub-16-bit (FP8/FP4) GEMMs reach a smaller share of their doubled peak
- * than 16-bit GEMMs reach of theirs.  Measured on H100: cuBLASLt FP8
- * 8192³ 1,609 TFLOP/s (0.81 of 1,979) but PyTorch _scaled_mm, the path
- * serving engines' FP8 linears commonly take, 1,170 (0.59) (public
- * cuBLASLt FP8 cross-check report, 2026-05-24); Azure ND GB200 v6
- * sustained 2,744 of 5,000 FP8 TFLOP/s (0.55).  Against the catalog's
- * 16-bit large-GEMM share of ~0.8 that is ~0.7; the value is fitted to
- * NVIDIA NIM 1.8.0's single-user TTFT for Llama-3.3-70B FP8 on 2×H100
- * (406.77 ms for a 5000-token prompt; model 406.4 ms, see tests/test_infer.c). */
-#define INFER_LOWP_GEMM_REL 0.70
 /* When a target cannot be met, the service is sized at this multiple of the
  * best achievable TPOT/TTFT (a stated planning choice, not a measurement). */
 #define INFER_SLO_RELAX 1.25
@@ -125,7 +114,6 @@ typedef struct {
     double routed_active;            /* ... those one token passes through */
     double fe;                       /* expert FFN width */
     double experts, moe_layers;      /* routed experts per MoE layer; MoE layers */
-    double lowp_rel;                 /* GEMM efficiency multiplier for the weight precision */
     double k_over_e;                 /* routed experts per token / experts */
     double lookup_only;              /* input-embedding params never read whole nor multiplied */
     double head;                     /* output-head params (V·h) */
@@ -150,8 +138,9 @@ typedef struct {
 /* Achieved share of peak for GEMMs whose narrowest per-GPU dimension is x.
  * The catalog curve follows the training model's convention
  * (data/catalog/efficiency.yaml): x = min(h/t, tokens in the GEMM), and for
- * routed experts min(h/t, F_expert/t, tokens per expert).  Sub-16-bit GEMMs
- * are derated by INFER_LOWP_GEMM_REL. */
+ * routed experts min(h/t, F_expert/t, tokens per expert); y is the share of
+ * the dense peak at the workload's precision (so FP8 GEMMs use it against
+ * the FP8 peak). */
 static double gemm_eff_x(const Ctx *c, double x)
 {
     double e = INFER_GEMM_EFF_DEFAULT;
@@ -160,7 +149,7 @@ static double gemm_eff_x(const Ctx *c, double x)
         if (y > 0 && y <= 1)
             e = y;
     }
-    return e * c->lowp_rel;
+    return e;
 }
 
 /* Time of `tokens` tokens through every weight GEMM of a tp-way replica:
@@ -341,10 +330,6 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
     c->ctx_mean = c->prompt + c->output / 2.0;
 
     c->gemm_eff_curve_ok = a->gemm_eff.n > 0;
-    /* The derate applies to native sub-16-bit math only; weight-only
-     * quantisation (no peak at that precision) runs 16-bit GEMMs. */
-    bool native = a->peak_flops[w->precision] > 0;
-    c->lowp_rel = native && precision_bytes(w->precision) < 2.0 ? INFER_LOWP_GEMM_REL : 1.0;
     double he = a->elementwise_eff > 0 && a->elementwise_eff <= 1 ? a->elementwise_eff
                                                                    : INFER_HBM_EFF_DEFAULT;
     c->hbm_bw_eff = a->hbm_bw * he;
@@ -455,7 +440,7 @@ static double prefill_tp(const Ctx *c, int tp)
     double t = gemm_time(c, tp, chunk, dense, 2.0 * c->routed_active * c->prompt);
     /* The attention core runs in 16-bit (FlashAttention-style kernels). */
     double attn = c->attn_prefill_coef * c->prompt * c->prompt;
-    t += attn / (tp * c->peak16 * gemm_eff_x(c, fmin((double)c->h / tp, chunk)) / c->lowp_rel);
+    t += attn / (tp * c->peak16 * gemm_eff_x(c, fmin((double)c->h / tp, chunk)));
     t += c->prompt * c->L * (c->ew_fixed + c->ew_shard / tp) * INFER_ACT_BYTES / c->hbm_bw_eff;
     /* Megatron-style TP: 2 all-reduces per layer of prompt·h activations. */
     t += 2.0 * c->L * allreduce(c, c->prompt * c->h * INFER_ACT_BYTES, tp);
@@ -473,7 +458,7 @@ static void prefill_dep(const Ctx *c, int n, double *s_lat, double *s_share)
                    2.0 * c->head;
     double own = gemm_time(c, 1, chunk, dense, 0.0);
     double attn = c->attn_prefill_coef * c->prompt * c->prompt;
-    own += attn / (c->peak16 * gemm_eff_x(c, fmin((double)c->h, chunk)) / c->lowp_rel);
+    own += attn / (c->peak16 * gemm_eff_x(c, fmin((double)c->h, chunk)));
     own += c->prompt * c->L * (c->ew_fixed + c->ew_shard) * INFER_ACT_BYTES / c->hbm_bw_eff;
     own += c->L * INFER_LAYER_OVERHEAD_S;
     double experts = gemm_time(c, 1, chunk, 0.0, 2.0 * c->routed_active * c->prompt / n);
@@ -899,14 +884,10 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         const char *sc = w->name;
         double x = (double)c.h / rep->tp;
         bool native = a->peak_flops[w->precision] > 0;
-        char derate[48] = "";
-        if (c.lowp_rel < 1)
-            snprintf(derate, sizeof derate, " x %.2f sub-16-bit derate", c.lowp_rel);
         result_assume(r, sc,
-                      "GEMM efficiency %.2f at h/tp=%.0f (%s%s), HBM efficiency %.2f (%s); "
+                      "GEMM efficiency %.2f at h/tp=%.0f (%s), HBM efficiency %.2f (%s); "
                       "peak %.0f TFLOP/s per GPU (%s%s)",
                       gemm_eff_x(&c, x), x, c.gemm_eff_curve_ok ? "catalog curve" : "default",
-                      derate,
                       c.hbm_bw_eff / a->hbm_bw,
                       a->elementwise_eff > 0 ? "catalog elementwise_eff" : "default",
                       c.peak / 1e12, native ? precision_name(w->precision) : "16-bit math",
