@@ -323,7 +323,8 @@ typedef struct {
     int tc[16], nt;
     int cc[16], nc;
     int ec[16], ne;
-    int pc[MAX_CAND], np;
+    int pc[MAX_CAND], np;  /* sizing: divisors of L, powers of two, 3·2^k */
+    int pa[MAX_CAND], npa; /* fixed GPU count: every depth up to 128 stages */
     int bc[8], nb;
     int vfix;              /* 0 = search */
     int rc[3], nr;
@@ -846,8 +847,8 @@ static void search_gpus(const Env *e, int G, Search *S)
     for (int it = 0; it < e->nt; it++)
         for (int ic = 0; ic < e->nc; ic++)
             for (int ie = 0; ie < e->ne; ie++)
-                for (int ip = 0; ip < e->np; ip++) {
-                    int t = e->tc[it], c = e->cc[ic], ep = e->ec[ie], p = e->pc[ip];
+                for (int ip = 0; ip < e->npa; ip++) {
+                    int t = e->tc[it], c = e->cc[ic], ep = e->ec[ie], p = e->pa[ip];
                     if (!shape_ok(G, t, c, ep, p, S))
                         continue;
                     search_shape(e, G, t, c, ep, p, S);
@@ -1035,12 +1036,18 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     int L = (int)sh->L;
     if (ps->pp > 0) {
         e->pc[e->np++] = ps->pp;
+        e->pa[e->npa++] = ps->pp;
     } else {
-        /* divisors of L, and powers of two (uneven stages, as Llama 3 ran
-         * 126 layers on 16 stages), up to 128 stages */
-        for (int x = 1; x <= L && x <= 128 && e->np < MAX_CAND; x++)
-            if (L % x == 0 || is_pow2(x))
+        /* Uneven stages are allowed (Llama 3 ran 126 layers on 16 stages;
+         * Megatron-Core takes per-stage layer counts).  A fixed GPU count
+         * tries every depth (the ones that do not divide it are rejected at
+         * once); sizing, which also picks the count, tries the divisors of L,
+         * powers of two and 3·2^k, up to 128 stages. */
+        for (int x = 1; x <= L && x <= 128 && e->np < MAX_CAND; x++) {
+            e->pa[e->npa++] = x;
+            if (L % x == 0 || is_pow2(x) || (x % 3 == 0 && is_pow2(x / 3)))
                 e->pc[e->np++] = x;
+        }
     }
     if (w->micro_batch > 0) {
         e->bc[e->nb++] = w->micro_batch;
