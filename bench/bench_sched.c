@@ -5,6 +5,7 @@
  * Prints the measured figures; not a unit test (timing is the output). */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +34,13 @@ static double wall_ms(void)
 /* A mixed multi-team load: per team, 1-, 2-, 8-GPU and multi-node gangs;
  * rates scaled so `jobs` arrive over 30 days and the offered load is
  * `load` of the pool. */
-static void build_plan(Plan *p, int gpus, double jobs, double load, int teams)
+static void build_plan(Plan *p, int gpus, double jobs, double load, int teams, bool preempt)
 {
     plan_init(p);
     TenancySpec *t = &p->tenancy;
     t->gpus = gpus;
     t->policy = POLICY_FAIR_SHARE;
-    t->preemption = false;
+    t->preemption = preempt;
     t->backfill = true;
     t->horizon_s = 30 * 86400.0;
     t->mtbf_gpu_h = 50000;
@@ -77,7 +78,8 @@ static void build_plan(Plan *p, int gpus, double jobs, double load, int teams)
 }
 
 /* Best of `reps` runs (the first one also faults the pages in). */
-static void run(const char *label, int gpus, double jobs, int reps, double target_ms, Catalog *cat)
+static void run(const char *label, int gpus, double jobs, bool preempt, int reps, double target_ms,
+                Catalog *cat)
 {
     Plan *p = malloc(sizeof *p);
     ScheduleResult *r = malloc(sizeof *r);
@@ -86,7 +88,7 @@ static void run(const char *label, int gpus, double jobs, int reps, double targe
         fprintf(stderr, "out of memory\n");
         exit(1);
     }
-    build_plan(p, gpus, jobs, 0.9, 8);
+    build_plan(p, gpus, jobs, 0.9, 8, preempt);
     double best = 1e300, best_wall = 1e300;
     int rc = 0;
     for (int i = 0; i < reps; i++) {
@@ -103,7 +105,7 @@ static void run(const char *label, int gpus, double jobs, int reps, double targe
            label, r->jobs_submitted, r->gpus, best, best_wall, (unsigned long long)r->events,
            r->events / (best / 1e3) / 1e6, r->utilization, (unsigned long long)st.backfilled,
            (unsigned long long)st.invariant_violations, rc, target_ms,
-           best < target_ms ? "met" : "MISSED");
+           target_ms <= 0 ? "none" : best < target_ms ? "met" : "MISSED");
     free(p);
     free(r);
 }
@@ -116,7 +118,9 @@ int main(void)
     acc[0].gpus_per_node = 8;
     acc[0].scaleup_domain = 8;
     Catalog cat = {.accelerators = acc, .n_accelerators = 1};
-    run("100k jobs / 4,096 GPUs", 4096, 100000, 5, 100, &cat);
-    run("1M jobs / 100,000 GPUs", 100000, 1000000, 2, 5000, &cat);
+    run("100k jobs / 4,096 GPUs", 4096, 100000, false, 5, 100, &cat);
+    run("1M jobs / 100,000 GPUs", 100000, 1000000, false, 2, 5000, &cat);
+    /* the same 100k with quota-reclaim and priority preemption on */
+    run("100k + preemption", 4096, 100000, true, 3, 0, &cat);
     return 0;
 }

@@ -63,6 +63,13 @@ typedef struct {
     bool restarted;
 } Job;
 
+/* A preemption candidate's sort key (see vk_before). */
+typedef struct {
+    double start;
+    int32_t id;
+    int32_t rank;       /* (borrower ? 0 : 3) + priority: lower goes first */
+} VKey;
+
 typedef struct {
     const SchedWorkload *w;
     const Plan *p;
@@ -85,6 +92,7 @@ typedef struct {
     int32_t qh[PLAN_MAX_TEAMS + 1][3], qt[PLAN_MAX_TEAMS + 1][3];
     int qn[PLAN_MAX_TEAMS + 1];
     int queued, never, running_prio[3];
+    double held_prio[3]; /* GPU-equivalents held by running jobs per priority */
     double usage[PLAN_MAX_TEAMS + 1];
     double team_t[PLAN_MAX_TEAMS + 1], team_gpu_s[PLAN_MAX_TEAMS + 1];
     double team_borrow_s[PLAN_MAX_TEAMS + 1], team_lost_s[PLAN_MAX_TEAMS + 1];
@@ -104,8 +112,7 @@ typedef struct {
     SchedStats st;
     /* scratch */
     int32_t *cand;
-    double *cand_key;
-    int32_t *vict;
+    VKey *vkeys;
     int32_t *stamp_node, *acc_node, *stamp_gpu, *left_gpu;
     int32_t stamp;
     size_t *aux;
@@ -357,6 +364,7 @@ static void running_add(Sim *s, int j)
     if (s->n_running > s->st.peak_running)
         s->st.peak_running = s->n_running;
     s->running_prio[spec(s, j)->prio]++;
+    s->held_prio[spec(s, j)->prio] += job_held(s, j);
     if (spec(s, j)->max_gpus > spec(s, j)->gpus && spec(s, j)->kind == SJ_WHOLE) {
         s->jobs[j].eidx = s->n_elastic;
         s->elastic[s->n_elastic++] = j;
@@ -371,6 +379,7 @@ static void running_remove(Sim *s, int j)
     s->jobs[last].ridx = J->ridx;
     J->ridx = -1;
     s->running_prio[spec(s, j)->prio]--;
+    s->held_prio[spec(s, j)->prio] -= job_held(s, j);
     if (J->eidx >= 0) {
         int le = s->elastic[--s->n_elastic];
         s->elastic[J->eidx] = le;
@@ -532,6 +541,7 @@ static void resize(Sim *s, int j, int new_alloc)
         for (int i = J->alloc; i < new_alloc; i++)
             s->owner[s->gpool[J->off + i]] = j;
     s->elastic_extra += d;
+    s->held_prio[sp->prio] += d;
     usage_add(s, sp->team, d);
     J->alloc = new_alloc;
     seg_begin(s, j);
@@ -590,40 +600,32 @@ static void grow_elastic(Sim *s)
 /* ------------------------------------------------------------ preemption */
 
 /* Victim order (Kueue): borrowers first, then lowest priority, then the
- * most recently started; index breaks ties. */
-static bool victim_before(const Sim *s, int a, int b)
+ * most recently started; index breaks ties.  Keys are copied out once and
+ * kept in a binary heap, so an attempt costs O(R) to build plus O(log R)
+ * per victim actually taken, not a full sort of the running jobs. */
+static inline bool vk_before(const VKey *a, const VKey *b)
 {
-    const SchedJobSpec *x = spec(s, a), *y = spec(s, b);
-    bool ba = s->usage[x->team] > s->w->teams[x->team].quota + EPS;
-    bool bb = s->usage[y->team] > s->w->teams[y->team].quota + EPS;
-    if (ba != bb)
-        return ba;
-    if (x->prio != y->prio)
-        return x->prio < y->prio;
-    if (s->jobs[a].start_t != s->jobs[b].start_t)
-        return s->jobs[a].start_t > s->jobs[b].start_t;
-    return a > b;
+    if (a->rank != b->rank)
+        return a->rank < b->rank;
+    if (a->start != b->start)
+        return a->start > b->start;
+    return a->id > b->id;
 }
 
-static void sort_victims(const Sim *s, int32_t *v, int n)
+static void vk_sift(VKey *h, int n, int i)
 {
-    /* insertion into a heap-free merge would be overkill: candidate lists
-     * are short in practice; a bottom-up merge sort keeps it O(n log n). */
-    int32_t *tmp = s->vict;
-    for (int width = 1; width < n; width *= 2) {
-        for (int lo = 0; lo < n; lo += 2 * width) {
-            int mid = lo + width < n ? lo + width : n;
-            int hi = lo + 2 * width < n ? lo + 2 * width : n;
-            int i = lo, k = mid, o = lo;
-            while (i < mid && k < hi)
-                tmp[o++] = victim_before(s, v[k], v[i]) ? v[k++] : v[i++];
-            while (i < mid)
-                tmp[o++] = v[i++];
-            while (k < hi)
-                tmp[o++] = v[k++];
-        }
-        memcpy(v, tmp, (size_t)n * sizeof *v);
+    VKey x = h[i];
+    for (;;) {
+        int l = 2 * i + 1;
+        if (l >= n)
+            break;
+        int m = (l + 1 < n && vk_before(&h[l + 1], &h[l])) ? l + 1 : l;
+        if (!vk_before(&h[m], &x))
+            break;
+        h[i] = h[m];
+        i = m;
     }
+    h[i] = x;
 }
 
 /* Preempt for the blocked head j: a higher-priority job may evict lower
@@ -638,36 +640,48 @@ static bool preempt_for(Sim *s, int j)
     int tj = sj->team, pj = sj->prio;
     double nj = job_need(s, j);
     bool under = under_quota(s, tj, nj);
-    bool any_low = false;
+    /* Upper bound on what preemption could free, O(teams): lower-priority
+     * GPUs, plus what borrowers hold above their quotas.  Most blocked
+     * heads stop here without looking at the running jobs. */
+    double low = 0, lendable = 0;
     for (int pr = 0; pr < pj; pr++)
-        any_low = any_low || s->running_prio[pr] > 0;
-    bool any_borrower = false;
-    for (int t = 0; t < s->nt; t++)
-        if (t != tj && s->usage[t] > s->w->teams[t].quota + EPS)
-            any_borrower = true;
-    if (!any_low && !(under && any_borrower))
+        low += s->held_prio[pr];
+    if (under)
+        for (int t = 0; t < s->nt; t++)
+            if (t != tj && s->usage[t] > s->w->teams[t].quota + EPS)
+                lendable += s->usage[t] - s->w->teams[t].quota;
+    double idle = s->cl.G - sched_cluster_busy(&s->cl);
+    if (low + lendable < EPS || idle + low + lendable < nj - EPS)
         return false;
 
+    bool borrowing[PLAN_MAX_TEAMS + 1];
+    for (int t = 0; t < s->nt; t++)
+        borrowing[t] = s->usage[t] > s->w->teams[t].quota + EPS;
+    VKey *hk = s->vkeys;
     int nc = 0;
     for (int i = 0; i < s->n_running; i++) {
         int v = s->running[i];
         const SchedJobSpec *sv = spec(s, v);
-        bool borrower = s->usage[sv->team] > s->w->teams[sv->team].quota + EPS;
+        bool borrower = borrowing[sv->team];
         bool by_prio = sv->prio < pj && (sv->team == tj || borrower);
         bool by_quota = under && sv->team != tj && borrower;
         if (by_prio || by_quota)
-            s->cand[nc++] = v;
+            hk[nc++] = (VKey){.start = s->jobs[v].start_t, .id = v,
+                              .rank = (borrower ? 0 : 3) + sv->prio};
     }
     if (nc == 0)
         return false;
-    sort_victims(s, s->cand, nc);
+    for (int i = nc / 2 - 1; i >= 0; i--)
+        vk_sift(hk, nc, i);
 
     double after[PLAN_MAX_TEAMS + 1];
     memcpy(after, s->usage, sizeof after);
     int nv = 0;
     bool ok = false;
-    for (int i = 0; i < nc && !ok; i++) {
-        int v = s->cand[i];
+    while (nc > 0 && !ok) {
+        int v = hk[0].id;
+        hk[0] = hk[--nc];
+        vk_sift(hk, nc, 0);
         const SchedJobSpec *sv = spec(s, v);
         double hv = job_held(s, v);
         if (sv->team != tj && after[sv->team] - hv < s->w->teams[sv->team].quota - EPS)
@@ -1268,7 +1282,7 @@ static void sim_free(Sim *s)
     free(s->running);
     free(s->elastic);
     free(s->cand);
-    free(s->vict);
+    free(s->vkeys);
     free(s->stamp_node);
     free(s->acc_node);
     free(s->stamp_gpu);
@@ -1311,14 +1325,14 @@ int sched_run(const Plan *p, const SchedWorkload *w, const Accelerator *a, const
     s->running = malloc(N * sizeof *s->running);
     s->elastic = malloc(N * sizeof *s->elastic);
     s->cand = malloc(N * sizeof *s->cand);
-    s->vict = malloc(N * sizeof *s->vict);
+    s->vkeys = malloc(N * sizeof *s->vkeys);
     s->stamp_node = calloc((size_t)s->cl.n_nodes, sizeof *s->stamp_node);
     s->acc_node = calloc((size_t)s->cl.n_nodes, sizeof *s->acc_node);
     s->stamp_gpu = calloc((size_t)gpus, sizeof *s->stamp_gpu);
     s->left_gpu = calloc((size_t)gpus, sizeof *s->left_gpu);
     s->aux = malloc((SCHED_HEAP_D * RES_MAX + 8) * sizeof *s->aux);
     if (!s->jobs || !s->gpool || !s->owner || !s->running || !s->elastic || !s->cand ||
-        !s->vict || !s->stamp_node || !s->acc_node || !s->stamp_gpu || !s->left_gpu || !s->aux) {
+        !s->vkeys || !s->stamp_node || !s->acc_node || !s->stamp_gpu || !s->left_gpu || !s->aux) {
         sim_free(s);
         free(s);
         return -2;
