@@ -1385,8 +1385,10 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         const char *sc = w->name;
         const Layout *l = &tr->layout;
         result_assume(r, sc, "GEMM efficiency %.2f at x=min(h/t, b·s/c)=%.0f (%s curve, catalog "
-                      "efficiency.yaml)%s", S->best_ev.gemm_eff, S->best_ev.gemm_x, a->id,
-                      e.gemm_scale < 1 ? "; FP8 GEMMs at 0.75 of that" : "");
+                      "efficiency.yaml)%s; hardware FLOP utilisation %.1f%% incl. recompute",
+                      S->best_ev.gemm_eff, S->best_ev.gemm_x, a->id,
+                      e.gemm_scale < 1 ? "; FP8 GEMMs at 0.75 of that" : "",
+                      100.0 * S->best_ev.flops_exec / (S->best_s * e.peak));
         result_assume(r, sc, "element-wise work at %.0f%% of %.2f TB/s HBM; TP comm not "
                       "overlapped, DP %.0f%% / CP %.0f%% overlapped, EP all-to-all exposed",
                       100.0 * e.ew_bw / e.hbm_bw, e.hbm_bw / 1e12, 100 * DP_OVERLAP,
