@@ -33,11 +33,11 @@
  *
  *   TTFT = queue wait + S + the rest of the running decode iteration (half a
  *   step when the replica is decoding; with b < 1 sequences in flight it is
- *   idle 1 − b of the time, so min(1, b)·step/2).  The load balancer is taken to split Poisson arrivals
- *   evenly at random, so each replica's prefill server is M/D/1 (fixed prompt
- *   length → deterministic service): Pollaczek–Khinchine,
- *   Wq = ρ·S / (2·(1 − ρ)).  Targets are compared with these means (a p99
- *   target needs headroom the caller adds).
+ *   idle 1 − b of the time, so min(1, b)·step/2).  The load balancer is
+ *   taken to split Poisson arrivals evenly at random, so each replica's
+ *   prefill server is M/D/1 (fixed prompt length → deterministic service):
+ *   Pollaczek–Khinchine, Wq = ρ·S / (2·(1 − ρ)).  Targets are compared with
+ *   these means (a p99 target needs headroom the caller adds).
  *
  * For DEP a lone prompt's attention runs on one GPU (its latency S_lat) while
  * side-by-side prompts share the replica (S_share = the replica time one
@@ -45,9 +45,9 @@
  *
  * The search keeps the degree and layout that need the fewest GPUs for the
  * planned rate (replicas = ceil(rate / per-replica rate at the SLO)); ties go
- * to the lower TPOT.  When no degree can meet the targets the service is sized at
- * INFER_SLO_RELAX × the best achievable latency and reported as missing its
- * SLO (ok, meets_slo = false, a warning).
+ * to the lower TPOT.  When no degree can meet the targets the service is
+ * sized at INFER_SLO_RELAX × the best achievable latency and reported as
+ * missing its SLO (ok, meets_slo = false, a warning).
  */
 #include "config.h"
 
