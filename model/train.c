@@ -1413,6 +1413,9 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         if (l->pp > 1 && (int)e.sh.L % l->pp != 0)
             result_assume(r, sc, "uneven pipeline: %d layers on %d stages (heaviest stage "
                           "%d layers)", (int)e.sh.L, l->pp, stage_layers(&e.sh, l->pp));
+        if (!(a->scaleup_bw > 0) && l->tp > 1)
+            result_assume(r, sc, "%s scale-up bandwidth not in the catalog: TP collectives "
+                          "timed at the scale-out rate", a->id);
         if (!(a->hbm_bw > 0))
             result_assume(r, sc, "%s HBM bandwidth not in the catalog: estimated %.2f TB/s "
                           "(peak / %.0f)", a->id, e.hbm_bw / 1e12, HBM_FLOP_PER_BYTE_DEFAULT);
