@@ -179,7 +179,8 @@ double infer_kv_bytes_per_token(const ModelShape *m, Precision kv)
     if (!m || m->layers <= 0 || m->heads <= 0 || m->hidden <= 0)
         return 0.0;
     double b = precision_bytes(kv);
-    if (m->kv_lora_rank > 0) /* MLA caches the compressed latent plus the RoPE key (DeepSeek-V2 §2.1) */
+    /* MLA caches the compressed latent plus the RoPE key (DeepSeek-V2 §2.1) */
+    if (m->kv_lora_rank > 0)
         return (double)m->layers * (m->kv_lora_rank + m->qk_rope_head_dim) * b;
     int g = m->kv_heads > 0 ? m->kv_heads : m->heads;
     double d = m->head_dim > 0 ? m->head_dim : (double)m->hidden / m->heads;
