@@ -200,7 +200,12 @@ void sched_stage(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanRe
                   p->storage.checkpoint_stall_s > 0 ? p->storage.checkpoint_stall_s : 60);
     int rc;
     if (p->tenancy.gpus > 0) {
-        rc = sched_run(p, &w, g.a, opt, p->tenancy.gpus, g.gpn, g.gpd, g.gpl, out, NULL);
+        SchedStats st;
+        rc = sched_run(p, &w, g.a, opt, p->tenancy.gpus, g.gpn, g.gpd, g.gpl, out, &st);
+        if (rc == 0 && st.jobs_unplaceable > 0)
+            result_warn(r, "schedule: %d jobs can never start on %d GPUs (larger than the pool "
+                        "or a MIG profile the GPU cannot hold); they wait to the horizon",
+                        st.jobs_unplaceable, p->tenancy.gpus);
     } else if (opt && opt->capacity_search) {
         rc = capacity_search(p, &w, &g, opt, out, r);
     } else {

@@ -1267,6 +1267,59 @@ static void arrive(Sim *s, int j)
     q_insert(s, j);
 }
 
+#ifdef GPUPLAN_DEBUG_INVARIANTS
+/* The full consistency audit of the debug build, O(GPUs + running jobs):
+ * free counts match the bitmasks, every GPU a running job holds is marked
+ * taken and owned by it and by nobody else, the teams hold exactly what
+ * the cluster lent, and the queues hold what the counters say. */
+static void audit(Sim *s)
+{
+    const SchedCluster *cl = &s->cl;
+    int free_sum = 0;
+    for (int n = 0; n < cl->n_nodes; n++) {
+        if (__builtin_popcountll(cl->node_mask[n]) != cl->node_free[n])
+            s->st.double_booked++;
+        free_sum += cl->node_free[n];
+    }
+    if (free_sum != cl->total_free)
+        s->st.double_booked++;
+    int owned = 0;
+    for (int g = 0; g < cl->G; g++)
+        owned += s->owner[g] >= 0;
+    int held_whole = 0;
+    for (int i = 0; i < s->n_running; i++) {
+        int j = s->running[i];
+        const Job *J = &s->jobs[j];
+        if (J->state != JS_RUNNING || J->ridx != i)
+            s->st.unaccounted++;
+        if (spec(s, j)->kind != SJ_WHOLE) {
+            if (cl->mode[J->sgpu] == 0)
+                s->st.double_booked++;
+            continue;
+        }
+        held_whole += J->alloc;
+        for (int k = 0; k < J->alloc; k++) {
+            int g = s->gpool[J->off + k];
+            int n = g / cl->gpn;
+            if (s->owner[g] != j || ((cl->node_mask[n] >> (g - n * cl->gpn)) & 1))
+                s->st.double_booked++;
+        }
+    }
+    if (owned != held_whole)
+        s->st.double_booked++;
+    double held = 0;
+    for (int t = 0; t < s->nt; t++)
+        held += s->usage[t];
+    if (fabs(held - sched_cluster_busy(cl)) > 1e-6 * (1 + held))
+        s->st.unaccounted++;
+    int q = 0;
+    for (int t = 0; t < s->nt; t++)
+        q += s->qn[t];
+    if (q != s->queued)
+        s->st.unaccounted++;
+}
+#endif
+
 static bool cancelled(const EvalOptions *opt)
 {
     return opt && opt->cancel && atomic_load_explicit(opt->cancel, memory_order_relaxed);
@@ -1396,14 +1449,8 @@ int sched_run(const Plan *p, const SchedWorkload *w, const Accelerator *a, const
             break;
         }
 #ifdef GPUPLAN_DEBUG_INVARIANTS
-        if (s->events % 4096 == 0) {
-            /* every GPU-equivalent the teams hold is one the cluster lent */
-            double held = 0;
-            for (int t2 = 0; t2 < s->nt; t2++)
-                held += s->usage[t2];
-            if (fabs(held - sched_cluster_busy(&s->cl)) > 1e-6 * (1 + held))
-                s->st.unaccounted++;
-        }
+        if (s->events % 4096 == 0)
+            audit(s);
 #endif
     }
     if (rc == 0) {
