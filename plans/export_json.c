@@ -119,6 +119,7 @@ static void training_json(Ctx *c, json_t *o, const TrainResult *t)
 static void inference_json(Ctx *c, json_t *o, const InferResult *i)
 {
     seti(o, "tp", i->tp);
+    seti(o, "ep", i->ep);
     seti(o, "replicas", i->replicas);
     seti(o, "batch_per_replica", i->batch_per_replica);
     setn(c, o, "kv_bytes_per_token", i->kv_bytes_per_token);
