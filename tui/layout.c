@@ -167,15 +167,31 @@ static void draw_footer(App *app)
         ctx = app->focus == FOCUS_LIST ? CTX_LIST : CTX_FORM;
     const KeyBinding *b[40];
     int n = keys_footer(ctx, b, 40);
-    int x = 0;
-    for (int i = 0; i < n && x < w; i++) {
-        int need = term_strwidth(b[i]->label) + term_strwidth(b[i]->short_help) + 2;
-        if (x + need > w)
+    /* the way out (q Quit / q Back) always shows, at the right end */
+    const KeyBinding *out = NULL;
+    for (int i = 0; i < n; i++)
+        if (b[i]->action == ACT_QUIT || b[i]->action == ACT_CLOSE) {
+            out = b[i];
+            memmove(&b[i], &b[i + 1], (size_t)(n - i - 1) * sizeof b[0]);
+            n--;
             break;
-        x += term_put(y, x, w - x, ROLE_FOOTER, " ");
-        x += term_put(y, x, w - x, ROLE_FOOTER_KEY, b[i]->label);
-        x += term_put(y, x, w - x, ROLE_FOOTER, " ");
-        x += term_put(y, x, w - x, ROLE_FOOTER, b[i]->short_help);
+        }
+    int right = w;
+    if (out) {
+        int ow = term_strwidth(out->label) + term_strwidth(out->short_help) + 2;
+        right = w - ow;
+        term_put(y, right + 1, ow, ROLE_FOOTER_KEY, out->label);
+        term_put(y, right + 2 + term_strwidth(out->label), ow, ROLE_FOOTER, out->short_help);
+    }
+    int x = 0;
+    for (int i = 0; i < n && x < right; i++) {
+        int need = term_strwidth(b[i]->label) + term_strwidth(b[i]->short_help) + 2;
+        if (x + need > right)
+            break;
+        x += term_put(y, x, right - x, ROLE_FOOTER, " ");
+        x += term_put(y, x, right - x, ROLE_FOOTER_KEY, b[i]->label);
+        x += term_put(y, x, right - x, ROLE_FOOTER, " ");
+        x += term_put(y, x, right - x, ROLE_FOOTER, b[i]->short_help);
     }
 }
 

@@ -18,14 +18,6 @@ void widget_form(Rect r, const FormRow *rows, int n, int sel, int *top, bool foc
     }
     if (label_w > r.w / 2)
         label_w = r.w / 2;
-    int unit_w = 0;
-    for (int i = 0; i < n; i++) {
-        int uw = rows[i].unit ? term_strwidth(rows[i].unit) : 0;
-        if (uw > unit_w)
-            unit_w = uw;
-    }
-    if (unit_w > 7)
-        unit_w = 7;
     widget_scroll(top, sel, r.h, n);
     for (int i = 0; i < r.h; i++) {
         int k = *top + i, y = r.y + i;
@@ -42,21 +34,20 @@ void widget_form(Rect r, const FormRow *rows, int n, int sel, int *top, bool foc
         term_fill(y, r.x, label_w + 1, lr, " ");
         term_put(y, r.x, label_w, lr, row->label);
         int vx = r.x + label_w + 1;
-        int vw = r.w - label_w - 1 - (unit_w ? unit_w + 1 : 0);
-        if (vw < 4)
-            vw = r.w - label_w - 1;
+        int vw = r.w - label_w - 1;
         if (is_sel && edit) {
             input_draw(edit, y, vx, vw, edit_invalid ? ROLE_INVALID : ROLE_EDIT, true);
         } else {
+            /* value, then its unit right after it */
             char val[300];
             if (row->choice && is_sel && focused)
                 snprintf(val, sizeof val, "%s %s", row->value ? row->value : "",
                          term_glyphs->arrow_r);
             else
                 snprintf(val, sizeof val, "%s", row->value ? row->value : "");
-            term_put(y, vx, vw, row->value_role, val);
+            int used = term_put(y, vx, vw, row->value_role, val);
+            if (row->unit && row->unit[0] && used + 2 < vw)
+                term_put(y, vx + used + 1, vw - used - 1, ROLE_UNIT, row->unit);
         }
-        if (unit_w && row->unit && vx + vw + 1 < r.x + r.w)
-            term_put(y, vx + vw + 1, unit_w, ROLE_UNIT, row->unit);
     }
 }
