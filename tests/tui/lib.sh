@@ -9,7 +9,9 @@
 TMUX_BIN=${TMUX_BIN:-$(command -v tmux 2>/dev/null)}
 GPUPLAN_BIN=${GPUPLAN_BIN:-${GPUPLAN_BUILDDIR:-.}/gpuplan}
 TUI_TIMEOUT=${TUI_TIMEOUT:-30}      # seconds per wait (ASan builds are slow)
-TUI_SOCK="gpuplan-test-$$-$(date +%s)"
+TUI_SOCK_BASE="gpuplan-test-$$-$(date +%s)"
+TUI_SOCK="$TUI_SOCK_BASE-0"
+tui_starts=0
 TUI_TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-tui.XXXXXX")
 TUI_DB="$TUI_TMP/plans.db"
 tap_n=0
@@ -30,6 +32,9 @@ tmx() {
 # The process's exit status lands in $TUI_TMP/status.
 tui_start() {
     cols=$1; lines=$2; shift 2
+    # a fresh server (socket) per start: a killed one may still be exiting
+    tui_starts=$((tui_starts + 1))
+    TUI_SOCK="$TUI_SOCK_BASE-$tui_starts"
     : > "$TUI_TMP/stderr"
     rm -f "$TUI_TMP/status"
     args=""
