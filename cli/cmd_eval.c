@@ -37,9 +37,9 @@ static void print_training(const WorkloadResult *w)
            "EP %.3f, other %.3f)\n",
            t->step_s, t->step.compute, t->step.tp_comm, t->step.pp_bubble, t->step.dp_comm,
            t->step.cp_comm, t->step.ep_comm, t->step.other);
-    printf("      speed    MFU %.1f %%, %s tokens/s, %.1f days, %s GPU-hours\n", t->mfu * 100,
+    printf("      speed    MFU %.1f %%, %s tokens/s, %.1f days%s, %s GPU-hours\n", t->mfu * 100,
            fmt_si(t->tokens_per_s, "", a, sizeof a), t->train_days,
-           fmt_si(t->gpu_hours, "", b, sizeof b));
+           t->meets_target ? "" : " (MISSES the target)", fmt_si(t->gpu_hours, "", b, sizeof b));
     printf("      failures job MTBF %.1f h, checkpoint %s every %.0f min, goodput %.1f %%\n",
            t->job_mtbf_s / 3600, fmt_si(t->checkpoint_bytes, "B", a, sizeof a),
            t->checkpoint_interval_s / 60, t->goodput * 100);
@@ -170,7 +170,7 @@ static bool plan_unmet(const PlanResult *r)
         const WorkloadResult *w = &r->workloads[i];
         if (!w->ok)
             return true;
-        if (w->kind == WL_TRAINING && !w->train.fits)
+        if (w->kind == WL_TRAINING && (!w->train.fits || !w->train.meets_target))
             return true;
         if (w->kind == WL_INFERENCE && !w->infer.meets_slo)
             return true;

@@ -50,6 +50,7 @@ static void size_alternatives(const Plan *p, const Workload *w, const Catalog *c
         if (w->kind == WL_TRAINING) {
             o->gpus = tmp.train.gpus;
             o->days = tmp.train.train_days;
+            o->ok = ok && tmp.train.meets_target;
         } else {
             o->gpus = tmp.infer.gpus;
             o->tpot_s = tmp.infer.tpot_s;

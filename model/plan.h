@@ -245,6 +245,8 @@ typedef struct {
     double mfu;
     double tokens_per_s;
     double train_days;               /* wall clock, after goodput */
+    bool meets_target;               /* false: target_days cannot be met; gpus is then the
+                                      * fastest size found (a warning says so) */
     double gpu_hours;
     double checkpoint_bytes;
     double checkpoint_write_s;

@@ -1293,23 +1293,26 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     tr->hbm_bytes = e.hbm_cap;
 
     int G = w->gpus;
-    bool sized = false;
+    bool sized = false, missed_target = false;
     if (G <= 0) {
         double fastest;
         int fastest_G;
         G = size_for_target(&e, c, w->target_days, &fastest, &fastest_G);
         sized = true;
-        if (G <= 0) {
-            if (fastest_G > 0)
-                snprintf(wr->error, sizeof wr->error,
-                         "cannot finish %.3g tokens in %.3g days on %s: fastest found is "
-                         "%.1f days on %d GPUs (batch %d limits data parallelism; failures "
-                         "grow with size)", w->tokens, w->target_days, a->id, fastest,
-                         fastest_G, w->global_batch);
-            else
-                snprintf(wr->error, sizeof wr->error,
-                         "no layout of %s fits in %.1f GiB of %s or divides global batch %d "
-                         "at any size", w->name, e.hbm_cap / GIB, a->id, w->global_batch);
+        if (G <= 0 && fastest_G > 0) {
+            /* The target cannot be met: plan the fastest size found, say so,
+             * and let the rest of the plan (cluster, power, cost) carry it. */
+            G = fastest_G;
+            missed_target = true;
+            result_warn(r, "%s: cannot finish %.3g tokens in %.3g days on %s; planned at the "
+                           "fastest found, %.1f days on %d GPUs (batch %d limits data "
+                           "parallelism; failures grow with size)",
+                        w->name, w->tokens, w->target_days, a->id, fastest, fastest_G,
+                        w->global_batch);
+        } else if (G <= 0) {
+            snprintf(wr->error, sizeof wr->error,
+                     "no layout of %s fits in %.1f GiB of %s or divides global batch %d "
+                     "at any size", w->name, e.hbm_cap / GIB, a->id, w->global_batch);
             return false;
         }
     }
@@ -1426,13 +1429,14 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             result_assume(r, sc, "DP gradient sync after the backward pass (not overlapped)");
         if (w->precision == PREC_FP8 && !(a->peak_flops[PREC_FP8] > 0))
             result_warn(r, "%s: %s has no FP8; timed at BF16", w->name, a->id);
-        if (sized && w->target_days > 0)
+        if (sized && w->target_days > 0 && !missed_target)
             result_assume(r, sc, "sized to %d GPUs for %.3g days (smallest whole-node count "
                           "found)", G, w->target_days);
         if (!sized && w->target_days > 0 && tr->train_days > w->target_days)
             result_warn(r, "%s: %.1f days on %d GPUs misses the %.3g-day target", w->name,
                         tr->train_days, G, w->target_days);
     }
+    tr->meets_target = !missed_target && !(w->target_days > 0 && tr->train_days > w->target_days);
     return true;
 }
 

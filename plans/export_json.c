@@ -94,6 +94,7 @@ static void training_json(Ctx *c, json_t *o, const TrainResult *t)
     setn(c, o, "mfu", t->mfu);
     setn(c, o, "tokens_per_second", t->tokens_per_s);
     setn(c, o, "train_days", t->train_days);
+    setb(o, "meets_target", t->meets_target);
     setn(c, o, "gpu_hours", t->gpu_hours);
     setn(c, o, "checkpoint_bytes", t->checkpoint_bytes);
     setn(c, o, "checkpoint_interval_minutes", t->checkpoint_interval_s / 60.0);

@@ -47,7 +47,7 @@ void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_
     int unmet = 0;
     for (int i = 0; i < r->n_workloads; i++) {
         const WorkloadResult *w = &r->workloads[i];
-        unmet += !w->ok || (w->kind == WL_TRAINING && !w->train.fits) ||
+        unmet += !w->ok || (w->kind == WL_TRAINING && (!w->train.fits || !w->train.meets_target)) ||
                  (w->kind == WL_INFERENCE && !w->infer.meets_slo);
     }
     if (!r->have_cost || r->cost.cheapest < 0) {
