@@ -70,7 +70,7 @@ static void fixture(Plan *p, PlanResult *r, Catalog *c, Accelerator *acc)
     t->train = (TrainResult){.gpus = 1024, .params = 70.6e9, .active_params = 70.6e9,
                              .flops_per_step = 1.8e18, .flops_total = 6.1e23,
                              .mem = {10e9, 2.5e9, 7.5e9, 40e9, 5e9, 65e9}, .hbm_bytes = 80e9,
-                             .fits = true, .step_s = 5.5,
+                             .fits = true, .meets_target = true, .step_s = 5.5,
                              .step = {4.4, 0.3, 0.5, 0.2, 0, 0, 0.1}, .mfu = 0.42,
                              .tokens_per_s = 3.05e6, .train_days = 56.9, .gpu_hours = 1.4e6,
                              .checkpoint_bytes = 9.9e11, .checkpoint_interval_s = 5400,
