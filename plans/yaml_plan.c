@@ -206,7 +206,7 @@ static int check_accel_id(Rules *r, const char *id, const void *at, const void *
 {
     if (!cat || catalog_find_accelerator(cat, id))
         return 0;
-    const char *ids[256];
+    const char *ids[256] = {0};
     size_t n = 0;
     for (size_t i = 0; i < cat->n_accelerators && n < 256; i++)
         ids[n++] = cat->accelerators[i].id;
@@ -230,6 +230,8 @@ static int check_shape(Rules *r, const Workload *w, const Catalog *cat)
     (void)cat;
     const ModelShape *m = &w->model;
     const char *wn = w->name;
+    CHECK(text_ok(m->preset, sizeof m->preset), m->preset, w,
+          "workload '%s': preset must be a preset name", wn);
     if (m->preset[0] && !preset_find(m->preset)) {
         size_t n;
         const ModelPreset *all = preset_all(&n);
@@ -319,7 +321,8 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
         const char *names[PLAN_MAX_TEAMS];
         bool found = false;
         for (int i = 0; i < p->tenancy.n_teams; i++) {
-            names[i] = p->tenancy.teams[i].name;
+            const char *tn = p->tenancy.teams[i].name;
+            names[i] = text_ok(tn, sizeof p->tenancy.teams[i].name) ? tn : "";
             if (strcmp(names[i], w->team) == 0)
                 found = true;
         }
@@ -989,6 +992,8 @@ static int parse_field(Ctx *c, const Field *f, yaml_node_t *n, void *obj)
         return mark_loc(c, at, n);
     }
     case T_MAP:
+        if (is_plain_null(n))
+            return 0; /* `site:` with nothing under it: the defaults */
         if (n->type != YAML_MAPPING_NODE)
             return node_err(c, n, "%s: expected a mapping, got %s", f->key, node_kind_text(n));
         if (mark_loc(c, at, n))
@@ -1030,10 +1035,44 @@ static int parse_field(Ctx *c, const Field *f, yaml_node_t *n, void *obj)
 
 #define MAX_FIELDS 64
 
-static int parse_map(Ctx *c, const Schema *s, yaml_node_t *map, void *obj)
+static int unknown_key(Ctx *c, const Schema *s, yaml_node_t *k, const char *key)
 {
-    yaml_node_t *vals[MAX_FIELDS] = {0};
-    yaml_node_t *keys[MAX_FIELDS] = {0};
+    const char *names[MAX_FIELDS];
+    for (size_t j = 0; j < s->n_fields; j++)
+        names[j] = s->fields[j].key;
+    const char *near = diag_nearest(key, names, s->n_fields);
+    if (near)
+        return node_err(c, k, "unknown key '%.60s' in %s; did you mean '%s'?", key, s->name, near);
+    /* A key of a nested mapping given one level too high
+     * (`layers:` directly in a workload): say where it belongs. */
+    for (size_t j = 0; j < s->n_fields; j++) {
+        const Schema *sub = s->fields[j].sub;
+        if (!sub || s->fields[j].type == T_SEQ)
+            continue;
+        const char *subnames[MAX_FIELDS];
+        for (size_t m = 0; m < sub->n_fields; m++)
+            subnames[m] = sub->fields[m].key;
+        const char *in_sub = diag_nearest(key, subnames, sub->n_fields);
+        if (in_sub && strcmp(in_sub, key) == 0)
+            return node_err(c, k, "unknown key '%.60s' in %s; it belongs under %s:", key, s->name,
+                            s->fields[j].key);
+        if (in_sub)
+            return node_err(c, k, "unknown key '%.60s' in %s; did you mean '%s' (under %s:)?", key,
+                            s->name, in_sub, s->fields[j].key);
+    }
+    return node_err(c, k, "unknown key '%.60s' in %s", key, s->name);
+}
+
+/* Collect the keys of `map` into keys[]/vals[] (indexed like s->fields).
+ * Explicit keys must be unique; YAML merge keys (`<<: *defaults`, a mapping
+ * or a list of them) fill only the keys not given explicitly, the earlier
+ * merged mapping winning (YAML 1.1 merge type).  `depth` bounds merges of
+ * merges. */
+static int collect_keys(Ctx *c, const Schema *s, yaml_node_t *map, yaml_node_t **keys,
+                        yaml_node_t **vals, bool merged, int depth)
+{
+    yaml_node_t *merges[16];
+    int n_merges = 0;
     for (yaml_node_pair_t *pr = map->data.mapping.pairs.start; pr < map->data.mapping.pairs.top;
          pr++) {
         yaml_node_t *k = yaml_document_get_node(c->doc, pr->key);
@@ -1044,36 +1083,41 @@ static int parse_map(Ctx *c, const Schema *s, yaml_node_t *map, void *obj)
             return node_err(c, k, "keys in %s must be plain names, got %s", s->name,
                             node_kind_text(k));
         const char *key = (const char *)k->data.scalar.value;
+        if (strcmp(key, "<<") == 0 && k->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+            if (depth >= 4)
+                return node_err(c, k, "merge keys (<<) nested too deeply in %s", s->name);
+            if (v->type == YAML_MAPPING_NODE) {
+                if (n_merges < 16)
+                    merges[n_merges++] = v;
+                continue;
+            }
+            if (v->type == YAML_SEQUENCE_NODE) {
+                for (yaml_node_item_t *it = v->data.sequence.items.start;
+                     it < v->data.sequence.items.top; it++) {
+                    yaml_node_t *m = yaml_document_get_node(c->doc, *it);
+                    if (!m || m->type != YAML_MAPPING_NODE)
+                        return node_err(c, m ? m : v, "<<: merges mappings, got %s",
+                                        m ? node_kind_text(m) : "nothing");
+                    if (n_merges < 16)
+                        merges[n_merges++] = m;
+                }
+                continue;
+            }
+            return node_err(c, v, "<<: merges a mapping (such as *defaults), got %s",
+                            node_kind_text(v));
+        }
         size_t i;
         for (i = 0; i < s->n_fields; i++)
             if (strcmp(s->fields[i].key, key) == 0)
                 break;
-        if (i == s->n_fields) {
-            const char *names[MAX_FIELDS];
-            for (size_t j = 0; j < s->n_fields; j++)
-                names[j] = s->fields[j].key;
-            const char *near = diag_nearest(key, names, s->n_fields);
-            if (near)
-                return node_err(c, k, "unknown key '%.60s' in %s; did you mean '%s'?", key,
-                                s->name, near);
-            /* A key of a nested mapping given one level too high
-             * (`layers:` directly in a workload): say where it belongs. */
-            for (size_t j = 0; j < s->n_fields; j++) {
-                const Schema *sub = s->fields[j].sub;
-                if (!sub || s->fields[j].type == T_SEQ)
-                    continue;
-                const char *subnames[MAX_FIELDS];
-                for (size_t m = 0; m < sub->n_fields; m++)
-                    subnames[m] = sub->fields[m].key;
-                const char *in_sub = diag_nearest(key, subnames, sub->n_fields);
-                if (in_sub && strcmp(in_sub, key) == 0)
-                    return node_err(c, k, "unknown key '%.60s' in %s; it belongs under %s:", key,
-                                    s->name, s->fields[j].key);
-                if (in_sub)
-                    return node_err(c, k, "unknown key '%.60s' in %s; did you mean '%s' (under %s:)?",
-                                    key, s->name, in_sub, s->fields[j].key);
+        if (i == s->n_fields)
+            return unknown_key(c, s, k, key);
+        if (merged) {
+            if (!keys[i]) {
+                keys[i] = k;
+                vals[i] = v;
             }
-            return node_err(c, k, "unknown key '%.60s' in %s", key, s->name);
+            continue;
         }
         if (keys[i])
             return node_err(c, k, "duplicate key '%s' in %s (first at line %d)", key, s->name,
@@ -1081,6 +1125,18 @@ static int parse_map(Ctx *c, const Schema *s, yaml_node_t *map, void *obj)
         keys[i] = k;
         vals[i] = v;
     }
+    for (int m = 0; m < n_merges; m++)
+        if (collect_keys(c, s, merges[m], keys, vals, true, depth + 1))
+            return -1;
+    return 0;
+}
+
+static int parse_map(Ctx *c, const Schema *s, yaml_node_t *map, void *obj)
+{
+    yaml_node_t *vals[MAX_FIELDS] = {0};
+    yaml_node_t *keys[MAX_FIELDS] = {0};
+    if (collect_keys(c, s, map, keys, vals, false, 0))
+        return -1;
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < s->n_fields; i++) {
             const Field *f = &s->fields[i];
@@ -1422,6 +1478,8 @@ static const Schema plan_schema = {"plan", plan_fields, COUNT_OF(plan_fields), 0
 static int parse_model(Ctx *c, const Field *f, yaml_node_t *n, void *obj)
 {
     Workload *w = obj;
+    if (is_plain_null(n))
+        return 0; /* reported as "has no model" by the rules */
     if (n->type != YAML_MAPPING_NODE)
         return node_err(c, n, "%s: expected a mapping (layers: …, or preset: NAME), got %s", f->key,
                         node_kind_text(n));
@@ -1674,8 +1732,17 @@ static bool plain_ok(const char *s)
     return true;
 }
 
-static void out_string(Out *o, const char *s)
+/* A string field as YAML: plain when safe, else double-quoted with
+ * escapes.  Reads at most cap - 1 bytes, so an unterminated buffer of an
+ * invalid plan is never overrun. */
+static void out_string(Out *o, const char *field, size_t cap)
 {
+    char s[PLAN_TEXT_LEN + 1];
+    size_t n = strnlen(field, cap ? cap - 1 : 0);
+    if (n > PLAN_TEXT_LEN)
+        n = PLAN_TEXT_LEN;
+    memcpy(s, field, n);
+    s[n] = '\0';
     if (plain_ok(s)) {
         out_raw(o, s, strlen(s));
         return;
@@ -1792,10 +1859,10 @@ static void out_scalar(Out *o, const Field *f, const void *obj)
         if (f->names)
             out_printf(o, "%s", enum_name(f->names, f->n_names, f->base, *(const int *)at));
         else
-            out_string(o, at);
+            out_string(o, at, f->size);
         break;
     case T_STR:
-        out_string(o, at);
+        out_string(o, at, f->size);
         break;
     case T_U64:
         out_printf(o, "%llu", (unsigned long long)*(const uint64_t *)at);
@@ -1857,14 +1924,15 @@ static bool field_written(const Field *f, const void *obj, const void *def, cons
 static void write_model(Out *o, const Workload *w, const Workload *defw, int indent)
 {
     const ModelShape *m = &w->model;
-    const ModelPreset *p = m->preset[0] ? preset_find(m->preset) : NULL;
+    const ModelPreset *p = m->preset[0] && memchr(m->preset, '\0', sizeof m->preset)
+                               ? preset_find(m->preset) : NULL;
     out_printf(o, "%*smodel:", indent, "");
     if (p) {
         out_raw(o, " ", 1);
         ModelShape ps = p->shape;
         copy_text(ps.preset, sizeof ps.preset, p->name);
         char lead[64];
-        snprintf(lead, sizeof lead, "preset: %s", m->preset);
+        snprintf(lead, sizeof lead, "preset: %s", p->name);
         write_flow(o, &model_schema, m, &ps, true, lead);
         out_raw(o, "\n", 1);
         return;
@@ -1873,7 +1941,7 @@ static void write_model(Out *o, const Workload *w, const Workload *defw, int ind
     if (m->preset[0]) {
         /* An unknown preset (an invalid plan): keep it so the reader says so. */
         out_printf(o, "%*spreset: ", indent + 2, "");
-        out_string(o, m->preset);
+        out_string(o, m->preset, sizeof m->preset);
         out_raw(o, "\n", 1);
     }
     write_block(o, &model_schema, m, &defw->model, indent + 2, NULL, false);

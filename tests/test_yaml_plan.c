@@ -171,6 +171,8 @@ START_TEST(examples_match_the_real_catalog)
 }
 END_TEST
 
+#define W_INF_TEXT "name: t\nworkloads:\n  - name: w\n    kind: inference\n    model: {preset: llama-3-8b}\n"
+
 START_TEST(frontier_example_values_in_si_units)
 {
     char dir[1024], path[1200];
@@ -295,6 +297,49 @@ START_TEST(global_batch_tokens_becomes_sequences)
              "    tokens: 1T\n    gpus: 8\n    model: {preset: llama-3-8b}\n", NULL, p);
     ck_assert_int_eq(p->workloads[0].global_batch, 1000);
     free(p);
+}
+END_TEST
+
+START_TEST(merge_keys_share_settings_between_workloads)
+{
+    Plan *p = new_plan();
+    parse_ok("name: merged\n"
+             "workloads:\n"
+             "  - &train\n"
+             "    name: a\n"
+             "    tokens: 1T\n"
+             "    gpus: 64\n"
+             "    model: {preset: llama-3-8b}\n"
+             "  - <<: *train\n"
+             "    name: b\n"
+             "    gpus: 128\n"
+             "  - <<: [*train, {zero: 3, gpus: 8}]\n"
+             "    name: c\n",
+             NULL, p);
+    ck_assert_int_eq(p->n_workloads, 3);
+    ck_assert_str_eq(p->workloads[1].name, "b");
+    ck_assert_int_eq(p->workloads[1].gpus, 128);    /* explicit key wins */
+    ck_assert_double_eq(p->workloads[1].tokens, 1e12);
+    ck_assert_int_eq(p->workloads[2].gpus, 64);     /* the first merged mapping wins */
+    ck_assert_int_eq(p->workloads[2].zero, 3);
+    ck_assert_int_eq(p->workloads[2].model.layers, 32);
+    free(p);
+    expect_error("name: t\nworkloads:\n  - <<: 5\n    name: a\n", NULL,
+                 "t.yaml:3:9: <<: merges a mapping (such as *defaults), got a value");
+    expect_error("name: t\nworkloads:\n  - &w {name: a, kind: inference, model: {preset: llama-3-8b}}\n"
+                 "  - <<: *w\n    nme: b\n", NULL,
+                 "t.yaml:5:5: unknown key 'nme' in workload; did you mean 'name'?");
+}
+END_TEST
+
+START_TEST(empty_sections_take_the_defaults)
+{
+    Plan *p = new_plan(), *q = new_plan();
+    parse_ok(W_INF_TEXT "site:\nnetwork:\nstorage: ~\ntenancy:\n", NULL, p);
+    parse_ok(W_INF_TEXT, NULL, q);
+    ck_assert_int_eq(memcmp(p, q, sizeof *p), 0);
+    free(p);
+    free(q);
 }
 END_TEST
 
@@ -924,6 +969,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, defaults_follow_plan_format);
     tcase_add_test(tc, accepts_syntax_variants);
     tcase_add_test(tc, global_batch_tokens_becomes_sequences);
+    tcase_add_test(tc, merge_keys_share_settings_between_workloads);
+    tcase_add_test(tc, empty_sections_take_the_defaults);
     tcase_add_test(tc, rejects_unknown_keys_with_suggestion);
     tcase_add_test(tc, rejects_duplicate_keys);
     tcase_add_test(tc, rejects_wrong_types);
