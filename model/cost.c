@@ -486,12 +486,64 @@ static void sort_options(CostResult *cr, const char *acc)
     }
 }
 
+/* $/GPU-hour of an accelerator for ranking the same workload across the
+ * catalog: the cheapest on-demand cloud price per accelerator-hour, else an
+ * on-prem estimate (node price amortised over the horizon at full use, plus
+ * its power at the plan's PUE and price), else 0 (unknown). */
+static double accelerator_rate(const Plan *p, const Catalog *c, const Accelerator *a,
+                               char *basis, size_t len)
+{
+    const Instance *best = NULL;
+    for (size_t i = 0; i < c->n_instances; i++) {
+        const Instance *in = &c->instances[i];
+        if (!same_acc(in->accelerator, a->id) || in->accel_count <= 0 ||
+            !(nonneg(in->on_demand_usd_h) > 0))
+            continue;
+        if (!best || in->on_demand_usd_h / in->accel_count <
+                         best->on_demand_usd_h / best->accel_count)
+            best = in;
+    }
+    if (best) {
+        snprintf(basis, len, "%s on-demand", best->id);
+        return best->on_demand_usd_h / best->accel_count;
+    }
+    double years = nonneg(p->horizon_years);
+    if (nonneg(a->node_price_usd) > 0 && a->gpus_per_node > 0 && years > 0) {
+        snprintf(basis, len, "on-prem estimate: hardware over %.3g y + power", years);
+        double per_gpu = a->node_price_usd / a->gpus_per_node;
+        double kw = nonneg(a->node_power_w) / a->gpus_per_node / 1000.0;
+        return per_gpu / (years * HOURS_PER_YEAR) +
+               kw * (p->site.pue > 0 ? p->site.pue : 1) * nonneg(p->site.power_price_kwh);
+    }
+    snprintf(basis, len, "no price in the catalog");
+    return 0;
+}
+
+/* Price each workload's alternatives (WorkloadResult.alts): a training run,
+ * or a year of serving, at accelerator_rate(). */
+static void price_alternatives(const Plan *p, const Catalog *c, PlanResult *r)
+{
+    for (int i = 0; i < r->n_workloads; i++) {
+        WorkloadResult *w = &r->workloads[i];
+        for (int k = 0; k < w->n_alts; k++) {
+            AccelOption *o = &w->alts[k];
+            const Accelerator *a = catalog_find_accelerator(c, o->accelerator);
+            if (!a || o->gpus <= 0)
+                continue;
+            double rate = accelerator_rate(p, c, a, o->price_basis, sizeof o->price_basis);
+            double hours = w->kind == WL_TRAINING ? nonneg(o->days) * 24.0 : HOURS_PER_YEAR;
+            o->usd = o->gpus * hours * rate;
+        }
+    }
+}
+
 void cost_stage(const Plan *p, const Catalog *c, PlanResult *r)
 {
     CostResult *cr = &r->cost;
     memset(cr, 0, sizeof *cr);
     cr->cheapest = -1;
     r->have_cost = true;
+    price_alternatives(p, c, r);
 
     Ctx x = {.p = p, .c = c, .r = r};
     x.years = nonneg(p->horizon_years);

@@ -51,11 +51,18 @@ static void size_alternatives(const Plan *p, const Workload *w, const Catalog *c
             o->gpus = tmp.train.gpus;
             o->days = tmp.train.train_days;
             o->ok = ok && tmp.train.meets_target;
+            if (ok && !o->ok)
+                snprintf(o->why, sizeof o->why, "misses the %.4g-day target", w->target_days);
         } else {
             o->gpus = tmp.infer.gpus;
             o->tpot_s = tmp.infer.tpot_s;
             o->ok = ok && tmp.infer.meets_slo;
+            if (ok && !o->ok)
+                snprintf(o->why, sizeof o->why, "misses the latency SLO");
         }
+        if (!ok)
+            snprintf(o->why, sizeof o->why, "%.47s",
+                     strstr(tmp.error, "fit") ? "does not fit" : tmp.error);
     }
     /* rank: feasible first; training by days, then GPUs; inference by GPUs */
     for (int i = 1; i < wr->n_alts; i++) {

@@ -297,7 +297,9 @@ typedef struct {
     int gpus;
     double days;                     /* training */
     double tpot_s;                   /* inference */
-    double usd;                      /* rough cost of the run / per year, 0 = unknown */
+    double usd;                      /* training: the run; inference: a year; 0 = unknown */
+    char why[48];                    /* when !ok: "misses target", "does not fit", … */
+    char price_basis[64];            /* what usd rests on: "p5.48xlarge on-demand", … */
 } AccelOption;
 
 #define PLAN_MAX_ALTS 20

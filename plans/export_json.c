@@ -167,6 +167,11 @@ static json_t *workload_json(Ctx *c, const WorkloadResult *w)
             setn(c, x, "train_days", a->days);
         else
             setn(c, x, "tpot_ms", a->tpot_s * 1e3);
+        setn(c, x, w->kind == WL_TRAINING ? "usd_per_run" : "usd_per_year", a->usd);
+        if (a->price_basis[0])
+            sets(x, "price_basis", a->price_basis);
+        if (!a->ok)
+            sets(x, "why", a->why);
         json_array_append_new(alts, x);
     }
     json_object_set_new(o, "alternatives", alts);

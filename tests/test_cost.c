@@ -229,6 +229,36 @@ START_TEST(tco_of_a_small_hand_computed_cluster)
 }
 END_TEST
 
+/* The same run on other accelerators is priced at each one's cheapest
+ * on-demand $/GPU-hour, or on-prem hardware + power when no cloud sells it. */
+START_TEST(alternatives_are_priced_per_run_and_per_year)
+{
+    hand_catalog();
+    hand_acc[1].node_price_usd = 0;
+    Plan p;
+    hand_plan(&p);
+    PlanResult *r = new_result();
+    WorkloadResult *wr = add_training(&p, r, 64);
+    wr->n_alts = 2;
+    snprintf(wr->alts[0].accelerator, CAT_ID_LEN, "OTHERGPU");
+    wr->alts[0].gpus = 100;
+    wr->alts[0].days = 10;
+    snprintf(wr->alts[1].accelerator, CAT_ID_LEN, "TESTGPU");
+    wr->alts[1].gpus = 64;
+    wr->alts[1].days = 5;
+    hand_inst[0].on_demand_usd_h = 0; /* TESTGPU: no cloud price → on-prem estimate */
+    run_stages(&p, &hand, r);
+    /* OTHERGPU: $8 / 4 GPUs = $2 per GPU-hour; 100 GPUs × 240 h */
+    ck_assert_double_eq_tol(wr->alts[0].usd, 100 * 240 * 2.0, 1e-6);
+    ck_assert_str_eq(wr->alts[0].price_basis, "other.4x on-demand");
+    /* TESTGPU: $200k / 8 over 3 y + 1.25 kW × PUE 1.25 × $0.10; 64 GPUs × 120 h */
+    double rate = 25000.0 / (3 * 8760) + 1.25 * 1.25 * 0.10;
+    ck_assert_double_eq_tol(wr->alts[1].usd, 64 * 120 * rate, 1e-6);
+    ck_assert_ptr_nonnull(strstr(wr->alts[1].price_basis, "on-prem estimate"));
+    free(r);
+}
+END_TEST
+
 START_TEST(whole_instances_and_the_pool_utilisation)
 {
     hand_catalog();
@@ -597,6 +627,7 @@ Suite *test_suite(void)
     Suite *s = suite_create("cost");
     TCase *t = tcase_create("hand");
     tcase_add_test(t, tco_of_a_small_hand_computed_cluster);
+    tcase_add_test(t, alternatives_are_priced_per_run_and_per_year);
     tcase_add_test(t, whole_instances_and_the_pool_utilisation);
     tcase_add_test(t, spot_is_withdrawn_when_interruptions_eat_the_job);
     tcase_add_test(t, inference_cost_per_million_tokens);
