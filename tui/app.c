@@ -876,6 +876,8 @@ static void handle_mouse(App *app)
     app->mouse_y = ev.y;
     app->mouse_x = ev.x;
     app->mouse_bstate = (unsigned)ev.bstate;
+    if (app->log)
+        fprintf(app->log, "mouse y=%d x=%d bstate=%#lx\n", ev.y, ev.x, (unsigned long)ev.bstate), fflush(app->log);
     const Geometry *g = &app->geo;
     bool wheel = ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED);
     if (app->prompt.kind == PROMPT_PICK) {

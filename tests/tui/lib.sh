@@ -118,6 +118,25 @@ tui_check_stderr() {
     fi
 }
 
+# tui_mouse BUTTON X Y [m]: an xterm SGR (1006) mouse report at the 0-based
+# screen cell (X, Y) sent as input: button 0 = left, 64/65 = wheel up/down;
+# a final "m" makes it a release.  xterm-256color's terminfo (kmous=\E[<)
+# selects this encoding in ncurses.
+tui_mouse() {
+    tmx send-keys -l "$(printf '\033[<%d;%d;%d%s' "$1" $(($2 + 1)) $(($3 + 1)) "${4:-M}")"
+}
+
+# tui_click X Y: left press and release.
+tui_click() {
+    tui_mouse 0 "$1" "$2"
+    tui_mouse 0 "$1" "$2" m
+}
+
+# tui_find TEXT: "X Y" of the first cell showing TEXT (0-based), or nothing.
+tui_find() {
+    tui_screen | awk -v t="$1" '{ i = index($0, t); if (i) { print i - 1, NR - 1; exit } }'
+}
+
 tui_pid() {
     tmx list-panes -F '#{pane_pid}' | head -n 1
 }
