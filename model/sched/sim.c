@@ -188,6 +188,8 @@ static void advance(Sim *s, double t)
     s->frag_int += freeq * (t - a);
     while (a < t) {
         int b = (int)(a / s->bucket_w);
+        if ((b + 1) * s->bucket_w <= a)
+            b++; /* a sits on a bucket edge that the division rounded down */
         if (b >= PLAN_SERIES_LEN)
             b = PLAN_SERIES_LEN - 1;
         double end = (b + 1) * s->bucket_w;
