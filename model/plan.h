@@ -417,6 +417,12 @@ typedef struct {
     double gpus;
     double wait_hours_p95;
     double slowdown_mean;
+    /* added by the scheduler: the team metrics, per class (0 = none) */
+    double wait_hours_mean, wait_hours_p50, wait_hours_max;
+    double jct_hours_mean;
+    double gpu_hours;
+    int preemptions;
+    double lost_gpu_hours;
 } ClassSchedResult;
 
 #define PLAN_MAX_CLASSES (PLAN_MAX_TEAMS * 4)

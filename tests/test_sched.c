@@ -744,6 +744,24 @@ START_TEST(invariants_hold_on_a_big_random_run)
             q += r->queue_series[b] / PLAN_SERIES_LEN;
         ck_assert_double_eq_tol(q, st.mean_queue_len, 1e-6 * (1 + q));
         ck_assert_int_eq(r->n_classes, 30);
+        /* the per-class figures add up to the team ones */
+        for (int k = 0; k < r->n_teams; k++) {
+            double gh = 0, lost = 0;
+            int pre = 0, jobs = 0;
+            for (int c = 0; c < r->n_classes; c++)
+                if (strcmp(r->classes[c].team, r->teams[k].name) == 0) {
+                    gh += r->classes[c].gpu_hours;
+                    lost += r->classes[c].lost_gpu_hours;
+                    pre += r->classes[c].preemptions;
+                    jobs += r->classes[c].jobs;
+                    ck_assert(r->classes[c].wait_hours_p50 <= r->classes[c].wait_hours_p95);
+                    ck_assert(r->classes[c].wait_hours_p95 <= r->classes[c].wait_hours_max);
+                }
+            ck_assert_double_eq_tol(gh, r->teams[k].gpu_hours, 1e-6 * (1 + gh));
+            ck_assert_double_eq_tol(lost, r->teams[k].lost_gpu_hours, 1e-6 * (1 + lost));
+            ck_assert_int_eq(pre, r->teams[k].preemptions);
+            ck_assert_int_eq(jobs, r->teams[k].jobs);
+        }
         free(r);
         free(p);
     }

@@ -97,6 +97,8 @@ typedef struct {
     double team_t[PLAN_MAX_TEAMS + 1], team_gpu_s[PLAN_MAX_TEAMS + 1];
     double team_borrow_s[PLAN_MAX_TEAMS + 1], team_lost_s[PLAN_MAX_TEAMS + 1];
     int team_preempt[PLAN_MAX_TEAMS + 1];
+    double cls_gpu_s[PLAN_MAX_CLASSES], cls_lost_s[PLAN_MAX_CLASSES];
+    int cls_preempt[PLAN_MAX_CLASSES];
     /* failures */
     SchedRng frng;
     double next_fail, fail_mean, ck_cost, restore;
@@ -170,6 +172,16 @@ static void usage_add(Sim *s, int t, double d)
     s->usage[t] += d;
     if (s->usage[t] < 1e-9 && s->usage[t] > -1e-9)
         s->usage[t] = 0;
+}
+
+/* GPU-time a job lost (work since its checkpoint, restores): its team's
+ * and its class's. */
+static void lost_add(Sim *s, int j, double gpu_s)
+{
+    const SchedJobSpec *sp = spec(s, j);
+    s->team_lost_s[sp->team] += gpu_s;
+    if (sp->cls >= 0)
+        s->cls_lost_s[sp->cls] += gpu_s;
 }
 
 /* Integrate busy GPUs, queue length and fragmentation up to `t`. */
@@ -355,7 +367,9 @@ static void seg_end(Sim *s, int j)
     Job *J = &s->jobs[j];
     double rest_end = J->prog_from < s->now ? J->prog_from : s->now;
     if (rest_end > J->seg_start)
-        s->team_lost_s[spec(s, j)->team] += (rest_end - J->seg_start) * job_held(s, j);
+        lost_add(s, j, (rest_end - J->seg_start) * job_held(s, j));
+    if (spec(s, j)->cls >= 0)
+        s->cls_gpu_s[spec(s, j)->cls] += (s->now - J->seg_start) * job_held(s, j);
     J->done0 = seg_done(s, j);
 }
 
@@ -490,7 +504,7 @@ static void kill_job(Sim *s, int j, bool released)
     if (ck > J->done0)
         ck = J->done0;
     /* lost: work since the last checkpoint, in GPU-time */
-    s->team_lost_s[sp->team] += (J->done0 - ck) / J->fck;
+    lost_add(s, j, (J->done0 - ck) / J->fck);
     J->done0 = ck;
     usage_add(s, sp->team, -job_held(s, j));
     if (!released)
@@ -732,6 +746,8 @@ static bool preempt_for(Sim *s, int j)
             !(under && cross && vt_after >= s->w->teams[sv->team].quota - EPS))
             s->st.preempt_cycles++;
         s->team_preempt[sv->team]++;
+        if (sv->cls >= 0)
+            s->cls_preempt[sv->cls]++;
         s->preemptions++;
         s->st.preempted++;
         kill_job(s, v, true);
@@ -1168,7 +1184,7 @@ static int fill_result(Sim *s, ScheduleResult *out)
     }
     out->n_classes = w->n_classes;
     if (w->n_classes > 0) {
-        double *cslow = calloc((size_t)w->n_classes, sizeof *cslow);
+        double *cslow = calloc((size_t)w->n_classes * 3, sizeof *cslow);
         int *cdone = calloc((size_t)w->n_classes, sizeof *cdone);
         if (!cslow || !cdone) {
             free(cslow);
@@ -1178,6 +1194,7 @@ static int fill_result(Sim *s, ScheduleResult *out)
             free(tcount);
             return -1;
         }
+        double *cwait = cslow + w->n_classes, *cjct = cslow + 2 * w->n_classes;
         cpos[0] = 0;
         for (int c = 0; c < w->n_classes; c++)
             cpos[c + 1] = cpos[c] + ccount[c];
@@ -1186,10 +1203,14 @@ static int fill_result(Sim *s, ScheduleResult *out)
             if (c < 0)
                 continue;
             waits[cpos[c]++] = s->jobs[i].wait;
+            cwait[c] += s->jobs[i].wait;
             if (s->jobs[i].state == JS_DONE) {
                 cdone[c]++;
                 cslow[c] += (s->jobs[i].finish - w->jobs[i].submit) / w->jobs[i].dur;
+                cjct[c] += s->jobs[i].finish - w->jobs[i].submit;
             }
+            if (s->jobs[i].state == JS_RUNNING) /* the open segment, up to the horizon */
+                s->cls_gpu_s[c] += (H - s->jobs[i].seg_start) * job_held(s, (int)i);
         }
         for (int c = 0, off = 0; c < w->n_classes; c++) {
             ClassSchedResult *cr = &out->classes[c];
@@ -1201,6 +1222,13 @@ static int fill_result(Sim *s, ScheduleResult *out)
             cr->jobs = k;
             cr->wait_hours_p95 = pct(waits + off, k, 0.95) / 3600;
             cr->slowdown_mean = cdone[c] ? cslow[c] / cdone[c] : 0;
+            cr->wait_hours_mean = k ? cwait[c] / k / 3600 : 0;
+            cr->wait_hours_p50 = pct(waits + off, k, 0.50) / 3600;
+            cr->wait_hours_max = k ? waits[off + k - 1] / 3600 : 0;
+            cr->jct_hours_mean = cdone[c] ? cjct[c] / cdone[c] / 3600 : 0;
+            cr->gpu_hours = s->cls_gpu_s[c] / 3600;
+            cr->preemptions = s->cls_preempt[c];
+            cr->lost_gpu_hours = s->cls_lost_s[c] / 3600;
             off += k;
         }
         free(cslow);
