@@ -1239,7 +1239,8 @@ int tui_run(const char *db_path, const char *catalog_dir_override, const char *t
     const char *tname = theme && *theme ? theme : NULL;
     if (!tname && store_pref_get(app->store, "theme", pref, sizeof pref) == 0 && pref[0])
         tname = pref;
-    if (app_theme_set(app, tname ? tname : "default", theme && *theme) != 0) {
+    /* --theme is for this run; :theme and t save the preference */
+    if (app_theme_set(app, tname ? tname : "default", false) != 0) {
         char keep[512];
         snprintf(keep, sizeof keep, "%s", app->status);
         Theme t;

@@ -1,0 +1,557 @@
+/* tests/test_tui.c — the dashboard's non-drawing parts: theme files and
+ * style strings, the key table, the plan field table (parse / format /
+ * cycle on a Plan), undo/redo and the line input.  The screens themselves
+ * are tested by the screen tests in tests/tui/ in a real terminal. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "catalog_yaml.h"
+#include "check_main.h"
+#include "tui/fields.h"
+#include "tui/keys.h"
+#include "tui/theme.h"
+#include "tui/undo.h"
+#include "tui/widgets.h"
+
+static const char *themes_dir(void)
+{
+    const char *d = getenv("GPUPLAN_THEMES");
+    return d && *d ? d : GPUPLAN_SRCDIR "/themes";
+}
+
+static const char *data_dir(void)
+{
+    const char *d = getenv("GPUPLAN_DATADIR");
+    return d && *d ? d : GPUPLAN_SRCDIR "/data";
+}
+
+/* ---- themes */
+
+START_TEST(style_strings_parse_like_tmux)
+{
+    Style st = {-1, -1, 0};
+    char why[200];
+    ck_assert_int_eq(theme_parse_style("fg=black,bg=colour234,bold,underline", &st, why, sizeof why), 0);
+    ck_assert_int_eq(st.fg, 0);
+    ck_assert_int_eq(st.bg, 234);
+    ck_assert_uint_eq(st.attrs, THEME_ATTR_BOLD | THEME_ATTR_UNDERLINE);
+    ck_assert_int_eq(theme_parse_style("nobold, fg=brightred ,bg=default", &st, why, sizeof why), 0);
+    ck_assert_int_eq(st.fg, 9);
+    ck_assert_int_eq(st.bg, -1);
+    ck_assert_uint_eq(st.attrs, THEME_ATTR_UNDERLINE);
+    /* #rrggbb maps onto the xterm 6x6x6 cube: #ff0000 = 16 + 36*5 */
+    ck_assert_int_eq(theme_parse_style("fg=#ff0000", &st, why, sizeof why), 0);
+    ck_assert_int_eq(st.fg, 196);
+}
+END_TEST
+
+START_TEST(style_rejects_unknown_colour_and_attribute)
+{
+    Style st = {-1, -1, 0};
+    char why[200] = "";
+    ck_assert_int_eq(theme_parse_style("fg=mauve", &st, why, sizeof why), -1);
+    ck_assert_ptr_nonnull(strstr(why, "mauve"));
+    ck_assert_int_eq(theme_parse_style("fg=colour256", &st, why, sizeof why), -1);
+    ck_assert_int_eq(theme_parse_style("sparkly", &st, why, sizeof why), -1);
+    ck_assert_ptr_nonnull(strstr(why, "sparkly"));
+}
+END_TEST
+
+START_TEST(every_shipped_theme_loads)
+{
+    static const char *const names[] = {"default", "dark", "light", "high-contrast", "mono"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        Theme t;
+        char cause[600] = "";
+        ck_assert_msg(theme_load(themes_dir(), names[i], &t, cause, sizeof cause) == 0, "%s: %s",
+                      names[i], cause);
+        ck_assert_str_eq(t.name, names[i]);
+    }
+    char list[16][64];
+    int n = theme_list(themes_dir(), list, 16);
+    ck_assert_int_ge(n, 5);
+    for (int i = 1; i < n; i++)
+        ck_assert_int_lt(strcmp(list[i - 1], list[i]), 0);
+}
+END_TEST
+
+START_TEST(mono_theme_has_no_colours)
+{
+    Theme t;
+    char cause[600];
+    ck_assert_int_eq(theme_load(themes_dir(), "mono", &t, cause, sizeof cause), 0);
+    for (int r = 0; r < ROLE_COUNT; r++) {
+        ck_assert_int_eq(t.roles[r].fg, -1);
+        ck_assert_int_eq(t.roles[r].bg, -1);
+    }
+    /* the selection stays visible without colour */
+    ck_assert(t.roles[ROLE_SELECTION].attrs & THEME_ATTR_REVERSE);
+}
+END_TEST
+
+START_TEST(bad_theme_file_names_file_line_column)
+{
+    char dir[] = "/tmp/gpuplan-theme-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/broken.yaml", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("name: broken\nroles:\n  header: \"bold\"\n  hedaer: \"bold\"\n", f);
+    fclose(f);
+    Theme t;
+    char cause[600] = "";
+    ck_assert_int_eq(theme_load(dir, "broken", &t, cause, sizeof cause), -1);
+    ck_assert_msg(strstr(cause, "broken.yaml:4:3:") && strstr(cause, "hedaer"), "%s", cause);
+    /* on failure the built-in default is in place */
+    Theme def;
+    theme_builtin(&def);
+    ck_assert_int_eq(memcmp(t.roles, def.roles, sizeof def.roles), 0);
+    ck_assert_int_eq(theme_load(dir, "../etc", &t, cause, sizeof cause), -1);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+/* ---- key table */
+
+START_TEST(every_action_has_a_name_and_help)
+{
+    size_t n;
+    const KeyBinding *t = keys_table(&n);
+    ck_assert_uint_gt(n, 20);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_str_ne(keys_action_name(t[i].action), "?");
+        if (!(t[i].flags & KEYF_HIDDEN))
+            ck_assert_msg(t[i].help[0], "binding %s has no help", t[i].label);
+        if (t[i].flags & KEYF_FOOTER)
+            ck_assert_msg(t[i].short_help[0], "footer binding %s has no short help", t[i].label);
+    }
+}
+END_TEST
+
+START_TEST(no_key_is_bound_twice_in_one_context)
+{
+    size_t n;
+    const KeyBinding *t = keys_table(&n);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            if (t[i].key != t[j].key || t[i].action == t[j].action)
+                continue;
+            bool gi = t[i].ctx == CTX_ALL, gj = t[j].ctx == CTX_ALL;
+            /* a specific binding may shadow a global one; two specific
+             * bindings of one key must not share a context */
+            if (!gi && !gj)
+                ck_assert_msg((t[i].ctx & t[j].ctx) == 0, "key %s bound to %s and %s in one context",
+                              t[i].label, keys_action_name(t[i].action), keys_action_name(t[j].action));
+        }
+}
+END_TEST
+
+START_TEST(context_bindings_win_over_global_ones)
+{
+    ck_assert_int_eq(keys_lookup('q', CTX_LIST), ACT_QUIT);
+    ck_assert_int_eq(keys_lookup('q', CTX_PLANS), ACT_CLOSE);
+    ck_assert_int_eq(keys_lookup('n', CTX_PLANS), ACT_NEW);
+    ck_assert_int_eq(keys_lookup('n', CTX_PANE), ACT_FIND_NEXT);
+    ck_assert_int_eq(keys_lookup('\r', CTX_PLANS), ACT_ENTER);
+    ck_assert_int_eq(keys_lookup('p', CTX_PANE | CTX_SCHEDULE), ACT_POLICY);
+    ck_assert_int_eq(keys_lookup('p', CTX_FORM), ACT_PICK);
+    ck_assert_int_eq(keys_lookup('p', CTX_PANE), ACT_NONE);
+    ck_assert_int_eq(keys_lookup('j', CTX_COMPARE), ACT_DOWN);
+    ck_assert_int_eq(keys_lookup('Z', CTX_LIST), ACT_NONE);
+}
+END_TEST
+
+START_TEST(footer_lists_the_pane_keys_first)
+{
+    const KeyBinding *b[40];
+    int n = keys_footer(CTX_LIST, b, 40);
+    ck_assert_int_ge(n, 6);
+    ck_assert_int_eq(b[0]->action, ACT_ADD);
+    ck_assert_int_eq(b[1]->action, ACT_DELETE);
+    ck_assert_int_eq(b[2]->action, ACT_CLONE);
+    bool help = false;
+    for (int i = 0; i < n; i++) {
+        ck_assert(b[i]->ctx & CTX_LIST);
+        help |= b[i]->action == ACT_HELP;
+    }
+    ck_assert(help);
+}
+END_TEST
+
+/* ---- field table */
+
+static Catalog cat;
+static bool cat_ok;
+
+static void load_catalog(void)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/catalog", data_dir());
+    Diag d;
+    cat_ok = catalog_load(&cat, dir, NULL, &d) == 0;
+}
+
+static void unload_catalog(void)
+{
+    catalog_free(&cat);
+}
+
+static Plan *demo_plan(void)
+{
+    Plan *p = malloc(sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    plan_init(p);
+    snprintf(p->name, sizeof p->name, "t");
+    workload_init(&p->workloads[0], WL_TRAINING);
+    snprintf(p->workloads[0].name, sizeof p->workloads[0].name, "train");
+    workload_init(&p->workloads[1], WL_INFERENCE);
+    snprintf(p->workloads[1].name, sizeof p->workloads[1].name, "serve");
+    snprintf(p->workloads[1].team, sizeof p->workloads[1].team, "research");
+    p->n_workloads = 2;
+    team_init(&p->tenancy.teams[0]);
+    snprintf(p->tenancy.teams[0].name, sizeof p->tenancy.teams[0].name, "research");
+    jobclass_init(&p->tenancy.teams[0].jobs[0]);
+    p->tenancy.teams[0].n_jobs = 1;
+    p->tenancy.n_teams = 1;
+    return p;
+}
+
+static const FieldTarget T_TRAIN = {FS_WORKLOAD, 0, 0, 0};
+static const FieldTarget T_SERVE = {FS_WORKLOAD, 1, 0, 0};
+static const FieldTarget T_TEAM = {FS_TEAM, 0, 0, 0};
+static const FieldTarget T_JOB = {FS_JOB, 0, 0, 0};
+
+static void set_ok(Plan *p, FieldTarget sel, const char *key, const char *text)
+{
+    FieldTarget t;
+    const FieldDef *f = fields_find(p, sel, key, &t);
+    ck_assert_msg(f != NULL, "no field %s", key);
+    char err[300] = "";
+    ck_assert_msg(field_set(f, p, t, text, cat_ok ? &cat : NULL, err, sizeof err) == 0, "%s = %s: %s",
+                  key, text, err);
+}
+
+static const char *shown(const Plan *p, FieldTarget sel, const char *key)
+{
+    static char buf[PLAN_TEXT_LEN];
+    FieldTarget t;
+    const FieldDef *f = fields_find(p, sel, key, &t);
+    ck_assert_ptr_nonnull(f);
+    return field_format(f, p, t, buf, sizeof buf);
+}
+
+START_TEST(quantity_syntax_lands_in_si_fields)
+{
+    Plan *p = demo_plan();
+    set_ok(p, T_TRAIN, "tokens", "15.6T");
+    ck_assert_double_eq(p->workloads[0].tokens, 15.6e12);
+    set_ok(p, T_TRAIN, "target_days", "2w");
+    ck_assert_double_eq_tol(p->workloads[0].target_days, 14, 1e-12);
+    set_ok(p, T_TRAIN, "target_days", "45");          /* bare number: the key's unit */
+    ck_assert_double_eq_tol(p->workloads[0].target_days, 45, 1e-12);
+    set_ok(p, T_SERVE, "ttft_ms", "250");             /* bare ms */
+    ck_assert_double_eq_tol(p->workloads[1].ttft_s, 0.25, 1e-12);
+    set_ok(p, T_SERVE, "ttft_ms", "2s");
+    ck_assert_double_eq_tol(p->workloads[1].ttft_s, 2, 1e-12);
+    set_ok(p, T_TRAIN, "storage.dataset", "2PB");
+    ck_assert_double_eq(p->storage.dataset_bytes, 2e15);
+    set_ok(p, T_TRAIN, "link", "400Gb/s");
+    ck_assert_double_eq(p->network.link_bps, 400e9);
+    set_ok(p, T_TRAIN, "headroom", "15%");
+    ck_assert_double_eq_tol(p->site.headroom, 0.15, 1e-12);
+    set_ok(p, T_TRAIN, "tenancy.mtbf_gpu", "50000");  /* stored in hours */
+    ck_assert_double_eq_tol(p->tenancy.mtbf_gpu_h, 50000, 1e-9);
+    set_ok(p, T_JOB, "hours", "90m");
+    ck_assert_double_eq_tol(p->tenancy.teams[0].jobs[0].hours, 1.5, 1e-12);
+    set_ok(p, T_TRAIN, "tenancy.wait_p95", "1d");
+    ck_assert_double_eq_tol(p->tenancy.wait_p95_s, 86400, 1e-9);
+    ck_assert_str_eq(shown(p, T_TRAIN, "tenancy.wait_p95"), "24");
+    set_ok(p, T_TRAIN, "seq_len", "8k");
+    ck_assert_int_eq(p->workloads[0].seq_len, 8000);
+    free(p);
+}
+END_TEST
+
+START_TEST(invalid_text_leaves_the_plan_unchanged)
+{
+    Plan *p = demo_plan();
+    Plan *before = malloc(sizeof *before);
+    *before = *p;
+    FieldTarget t;
+    char err[300];
+    const FieldDef *f = fields_find(p, T_TRAIN, "tokens", &t);
+    ck_assert_int_eq(field_set(f, p, t, "lots", NULL, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "lots"));
+    f = fields_find(p, T_TRAIN, "seq_len", &t);
+    ck_assert_int_eq(field_set(f, p, t, "1.5", NULL, err, sizeof err), -1);
+    f = fields_find(p, T_TRAIN, "policy", &t);
+    ck_assert_int_eq(field_set(f, p, t, "lottery", NULL, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "fair-share"));
+    f = fields_find(p, T_TRAIN, "name", &t);
+    ck_assert_int_eq(field_set(f, p, t, "  ", NULL, err, sizeof err), -1);
+    ck_assert_int_eq(memcmp(p, before, sizeof *p), 0);
+    free(before);
+    free(p);
+}
+END_TEST
+
+START_TEST(auto_and_unlimited_are_sentinels)
+{
+    Plan *p = demo_plan();
+    set_ok(p, T_TRAIN, "gpus", "4096");
+    ck_assert_int_eq(p->workloads[0].gpus, 4096);
+    ck_assert_str_eq(shown(p, T_TRAIN, "gpus"), "4096");
+    set_ok(p, T_TRAIN, "gpus", "auto");
+    ck_assert_int_eq(p->workloads[0].gpus, 0);
+    ck_assert_str_eq(shown(p, T_TRAIN, "gpus"), "auto");
+    set_ok(p, T_TRAIN, "recompute", "auto");
+    ck_assert_int_eq(p->workloads[0].recompute, RECOMPUTE_AUTO);
+    set_ok(p, T_TEAM, "borrow_gpus", "unlimited");
+    ck_assert_int_eq(p->tenancy.teams[0].borrow_gpus, -1);
+    set_ok(p, T_TRAIN, "parallel.sp", "off");
+    ck_assert_int_eq(p->workloads[0].parallel.sp, 0);
+    ck_assert_str_eq(shown(p, T_TRAIN, "parallel.sp"), "off");
+    free(p);
+}
+END_TEST
+
+START_TEST(choices_cycle_and_wrap)
+{
+    Plan *p = demo_plan();
+    FieldTarget t;
+    const FieldDef *f = fields_find(p, T_TRAIN, "tenancy.policy", &t);
+    ck_assert(field_is_choice(f));
+    p->tenancy.policy = POLICY_FIFO;
+    ck_assert_int_eq(field_cycle(f, p, t, 1, NULL), 0);
+    ck_assert_int_eq(p->tenancy.policy, POLICY_FAIR_SHARE);
+    ck_assert_int_eq(field_cycle(f, p, t, 1, NULL), 0);
+    ck_assert_int_eq(field_cycle(f, p, t, 1, NULL), 0);
+    ck_assert_int_eq(p->tenancy.policy, POLICY_FIFO);
+    ck_assert_int_eq(field_cycle(f, p, t, -1, NULL), 0);
+    ck_assert_int_eq(p->tenancy.policy, POLICY_PRIORITY);
+    f = fields_find(p, T_TRAIN, "backfill", &t);
+    bool was = p->tenancy.backfill;
+    ck_assert_int_eq(field_cycle(f, p, t, 1, NULL), 0);
+    ck_assert(p->tenancy.backfill != was);
+    f = fields_find(p, T_TRAIN, "tokens", &t);
+    ck_assert(!field_is_choice(f));
+    ck_assert_int_eq(field_cycle(f, p, t, 1, NULL), -1);
+    free(p);
+}
+END_TEST
+
+START_TEST(fields_follow_the_workload_kind)
+{
+    Plan *p = demo_plan();
+    const FieldDef *defs[128];
+    int n = fields_for(p, T_TRAIN, defs, 128);
+    bool has_tokens = false, has_ttft = false;
+    for (int i = 0; i < n; i++) {
+        has_tokens |= strcmp(defs[i]->key, "tokens") == 0;
+        has_ttft |= strcmp(defs[i]->key, "ttft_ms") == 0;
+    }
+    ck_assert(has_tokens && !has_ttft);
+    n = fields_for(p, T_SERVE, defs, 128);
+    has_tokens = has_ttft = false;
+    for (int i = 0; i < n; i++) {
+        has_tokens |= strcmp(defs[i]->key, "tokens") == 0;
+        has_ttft |= strcmp(defs[i]->key, "ttft_ms") == 0;
+    }
+    ck_assert(!has_tokens && has_ttft);
+    /* plan-level keys win for unqualified names; sections are qualified */
+    FieldTarget t;
+    const FieldDef *f = fields_find(p, T_TRAIN, "accelerator", &t);
+    ck_assert_int_eq(f->scope, FS_PLAN);
+    f = fields_find(p, T_TRAIN, "tenancy.gpus", &t);
+    ck_assert_int_eq(t.scope, FS_TENANCY);
+    f = fields_find(p, T_TRAIN, "gpus", &t);
+    ck_assert_int_eq(t.scope, FS_WORKLOAD);
+    ck_assert_ptr_null(fields_find(p, T_TRAIN, "no_such_field", &t));
+    const char *keys[256];
+    ck_assert_int_gt(fields_keys(p, T_TRAIN, keys, 256), 40);
+    free(p);
+}
+END_TEST
+
+START_TEST(renaming_a_team_keeps_its_workloads)
+{
+    Plan *p = demo_plan();
+    /* the form edits the team's own field (":set name" is the plan's) */
+    const FieldDef *defs[32];
+    int n = fields_for(p, T_TEAM, defs, 32);
+    ck_assert_int_gt(n, 0);
+    ck_assert_str_eq(defs[0]->key, "name");
+    char err[300];
+    ck_assert_int_eq(field_set(defs[0], p, T_TEAM, "science", NULL, err, sizeof err), 0);
+    ck_assert_str_eq(p->tenancy.teams[0].name, "science");
+    ck_assert_str_eq(p->workloads[1].team, "science");
+    free(p);
+}
+END_TEST
+
+START_TEST(a_preset_fills_the_shape_and_an_edit_drops_it)
+{
+    Plan *p = demo_plan();
+    set_ok(p, T_TRAIN, "model.preset", "llama-3-70b");
+    ck_assert_str_eq(p->workloads[0].model.preset, "llama-3-70b");
+    ck_assert_int_eq(p->workloads[0].model.layers, 80);
+    ck_assert_int_eq(p->workloads[0].model.hidden, 8192);
+    set_ok(p, T_TRAIN, "model.layers", "96");
+    ck_assert_int_eq(p->workloads[0].model.layers, 96);
+    ck_assert_str_eq(p->workloads[0].model.preset, "");
+    FieldTarget t;
+    char err[300];
+    const FieldDef *f = fields_find(p, T_TRAIN, "model.preset", &t);
+    ck_assert_int_eq(field_set(f, p, t, "llama-3-70", NULL, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "did you mean"), "%s", err);
+    free(p);
+}
+END_TEST
+
+START_TEST(accelerators_come_from_the_catalog)
+{
+    ck_assert_msg(cat_ok, "catalog did not load from %s/catalog", data_dir());
+    Plan *p = demo_plan();
+    set_ok(p, T_TRAIN, "accelerator", "h200");
+    ck_assert_str_eq(p->accelerator, "H200");
+    FieldTarget t;
+    char err[300];
+    const FieldDef *f = fields_find(p, T_TRAIN, "accelerator", &t);
+    ck_assert_int_eq(field_set(f, p, t, "H201", &cat, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "H201") && strstr(err, "did you mean"), "%s", err);
+    /* a workload's own accelerator may be reset to the plan's */
+    f = fields_find(p, T_SERVE, "accelerator", &t);
+    ck_assert_int_eq(t.scope, FS_PLAN); /* plan-level key wins … */
+    const FieldDef *defs[128];
+    int n = fields_for(p, T_SERVE, defs, 128);
+    const FieldDef *own = NULL;
+    for (int i = 0; i < n; i++)
+        if (strcmp(defs[i]->key, "accelerator") == 0)
+            own = defs[i];
+    ck_assert_ptr_nonnull(own); /* … but the form has the workload's own */
+    ck_assert_int_eq(field_set(own, p, T_SERVE, "B200", &cat, err, sizeof err), 0);
+    ck_assert_str_eq(p->workloads[1].accelerator, "B200");
+    ck_assert_int_eq(field_set(own, p, T_SERVE, "(plan)", &cat, err, sizeof err), 0);
+    ck_assert_str_eq(p->workloads[1].accelerator, "");
+    const char *ch[128];
+    int k = field_choices(own, p, &cat, ch, 128);
+    ck_assert_int_eq(k, (int)cat.n_accelerators + 1);
+    ck_assert_str_eq(ch[0], "(plan)");
+    free(p);
+}
+END_TEST
+
+/* ---- undo */
+
+START_TEST(undo_and_redo_walk_the_history)
+{
+    Undo u;
+    ck_assert_int_eq(undo_init(&u), 0);
+    Plan *p = demo_plan();
+    ck_assert(!undo_undo(&u, p));
+    for (int i = 1; i <= 3; i++) {
+        undo_push(&u, p);
+        p->horizon_years = i;
+    }
+    ck_assert(undo_undo(&u, p));
+    ck_assert_double_eq(p->horizon_years, 2);
+    ck_assert(undo_undo(&u, p));
+    ck_assert_double_eq(p->horizon_years, 1);
+    ck_assert(undo_redo(&u, p));
+    ck_assert_double_eq(p->horizon_years, 2);
+    /* a new edit forgets the redo branch */
+    undo_push(&u, p);
+    p->horizon_years = 9;
+    ck_assert(!undo_redo(&u, p));
+    ck_assert(undo_undo(&u, p));
+    ck_assert_double_eq(p->horizon_years, 2);
+    undo_free(&u);
+    free(p);
+}
+END_TEST
+
+START_TEST(undo_depth_is_bounded)
+{
+    Undo u;
+    ck_assert_int_eq(undo_init(&u), 0);
+    Plan *p = demo_plan();
+    for (int i = 0; i < UNDO_DEPTH + 25; i++) {
+        p->horizon_years = i;
+        undo_push(&u, p);
+    }
+    ck_assert_int_eq(u.n_undo, UNDO_DEPTH);
+    int steps = 0;
+    while (undo_undo(&u, p))
+        steps++;
+    ck_assert_int_eq(steps, UNDO_DEPTH);
+    ck_assert_double_eq(p->horizon_years, 25); /* the oldest 25 were dropped */
+    undo_free(&u);
+    free(p);
+}
+END_TEST
+
+/* ---- line input */
+
+START_TEST(line_input_edits_by_character)
+{
+    LineInput in;
+    input_set(&in, "40");
+    ck_assert_int_eq(in.cur, 2);
+    ck_assert_int_eq(input_key(&in, '0'), 1);
+    ck_assert_str_eq(in.buf, "400");
+    ck_assert_int_eq(input_key(&in, KEY_HOME), 0);
+    ck_assert_int_eq(input_key(&in, KEY_DC), 1);
+    ck_assert_str_eq(in.buf, "00");
+    input_set(&in, "a\xc3\xa9");      /* "aé": two bytes for é */
+    ck_assert_int_eq(input_key(&in, KEY_BACKSPACE), 1);
+    ck_assert_str_eq(in.buf, "a");
+    input_set(&in, "set pue 1.2");
+    ck_assert_int_eq(input_key(&in, 0x17), 1);   /* ^W */
+    ck_assert_str_eq(in.buf, "set pue ");
+    ck_assert_int_eq(input_key(&in, 0x15), 1);   /* ^U */
+    ck_assert_str_eq(in.buf, "");
+    ck_assert_int_eq(input_key(&in, KEY_F(2)), -1);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("tui");
+    TCase *tc = tcase_create("themes");
+    tcase_add_test(tc, style_strings_parse_like_tmux);
+    tcase_add_test(tc, style_rejects_unknown_colour_and_attribute);
+    tcase_add_test(tc, every_shipped_theme_loads);
+    tcase_add_test(tc, mono_theme_has_no_colours);
+    tcase_add_test(tc, bad_theme_file_names_file_line_column);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("keys");
+    tcase_add_test(tc, every_action_has_a_name_and_help);
+    tcase_add_test(tc, no_key_is_bound_twice_in_one_context);
+    tcase_add_test(tc, context_bindings_win_over_global_ones);
+    tcase_add_test(tc, footer_lists_the_pane_keys_first);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("fields");
+    tcase_add_unchecked_fixture(tc, load_catalog, unload_catalog);
+    tcase_add_test(tc, quantity_syntax_lands_in_si_fields);
+    tcase_add_test(tc, invalid_text_leaves_the_plan_unchanged);
+    tcase_add_test(tc, auto_and_unlimited_are_sentinels);
+    tcase_add_test(tc, choices_cycle_and_wrap);
+    tcase_add_test(tc, fields_follow_the_workload_kind);
+    tcase_add_test(tc, renaming_a_team_keeps_its_workloads);
+    tcase_add_test(tc, a_preset_fills_the_shape_and_an_edit_drops_it);
+    tcase_add_test(tc, accelerators_come_from_the_catalog);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("undo and input");
+    tcase_add_test(tc, undo_and_redo_walk_the_history);
+    tcase_add_test(tc, undo_depth_is_bounded);
+    tcase_add_test(tc, line_input_edits_by_character);
+    suite_add_tcase(s, tc);
+    return s;
+}
