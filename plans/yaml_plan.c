@@ -521,6 +521,8 @@ static int check_team(Rules *r, const Plan *p, const Team *t, const Catalog *cat
     return 0;
 }
 
+static int check_writable(const Plan *p, Rules *r);
+
 /* Every value rule of PLAN-FORMAT.md.  `locs` is NULL for in-memory plans. */
 static int check_plan(const Plan *p, const Catalog *cat, Rules *r)
 {
@@ -634,7 +636,9 @@ static int check_plan(const Plan *p, const Catalog *cat, Rules *r)
     }
     CHECK(t->gpus == 0 || quota <= t->gpus, &t->gpus, NULL,
           "team quotas add up to %lld GPUs, more than the tenancy pool's %d", quota, t->gpus);
-    return 0;
+    /* Last, what the rules above leave unchecked (keys of the other
+     * workload kind): every value must survive the trip through a file. */
+    return check_writable(p, r);
 }
 
 int plan_validate(const Plan *p, const Catalog *cat, Diag *d)
@@ -1472,6 +1476,83 @@ static const Field plan_fields[] = {
     F_M(Plan, tenancy, "tenancy", tenancy_schema, 0, NULL),
 };
 static const Schema plan_schema = {"plan", plan_fields, COUNT_OF(plan_fields), 0, init_none, NULL, NULL};
+
+/* Can every field of obj (described by s) be written and read back?  Only
+ * ranges that the text form cannot carry: negative, NaN or infinite
+ * numbers, fractions above 1, enum values without a name, unprintable
+ * text.  `what` names the item for the message ("workload 'chat'"). */
+static int check_writable_map(const Schema *s, const void *obj, const char *what, Rules *r)
+{
+    for (size_t i = 0; i < s->n_fields; i++) {
+        const Field *f = &s->fields[i];
+        const char *at = (const char *)obj + f->off;
+        if (f->flags & F_NOWRITE)
+            continue;
+        switch (f->type) {
+        case T_INT: {
+            int v = *(const int *)at;
+            if (v < 0 && !(f->keyword && v == f->keyword_value))
+                return rule_fail(r, at, obj, "%s: %s must not be negative, got %d", what, f->key, v);
+            break;
+        }
+        case T_DOUBLE: {
+            double v = *(const double *)at;
+            if (f->keyword && v == f->keyword_value)
+                break;
+            if (!isfinite(v) || v < 0 || (f->qty == QTY_FRACTION && v > 1))
+                return rule_fail(r, at, obj, "%s: %s must be %s, got %g", what, f->key,
+                                 f->qty == QTY_FRACTION ? "a fraction between 0 and 1"
+                                                        : "a finite number, not negative", v);
+            break;
+        }
+        case T_TRI: {
+            int v = *(const int *)at;
+            if (v < -1 || v > 1)
+                return rule_fail(r, at, obj, "%s: %s must be true, false or auto", what, f->key);
+            break;
+        }
+        case T_ENUM: {
+            int v = *(const int *)at;
+            if (v < f->base || v >= f->base + f->n_names)
+                return rule_fail(r, at, obj, "%s: %s has no valid value (%d)", what, f->key, v);
+            break;
+        }
+        case T_STR:
+            if (!text_ok(at, f->size))
+                return rule_fail(r, at, obj, "%s: %s must be printable text", what, f->key);
+            break;
+        case T_MAP:
+            if (check_writable_map(f->sub, at, what, r))
+                return -1;
+            break;
+        case T_CUSTOM:
+            if (f->sub && check_writable_map(f->sub, at, what, r))
+                return -1;
+            break;
+        case T_SEQ: {
+            int n = *(const int *)((const char *)obj + f->count_off);
+            for (int k = 0; k < n && k < (int)f->size; k++) {
+                const char *elem = at + (size_t)k * f->sub->elem_size;
+                char item[160];
+                /* every listed item's first field is its name */
+                snprintf(item, sizeof item, "%s '%.64s'", f->sub->name, elem);
+                if (check_writable_map(f->sub, elem, item, r))
+                    return -1;
+            }
+            break;
+        }
+        case T_BOOL:
+        case T_U64:
+            break;
+        }
+    }
+    return 0;
+}
+
+static int check_writable(const Plan *p, Rules *r)
+{
+    return check_writable_map(&plan_schema, p, "plan", r);
+}
 
 /* `model:` is a mapping parsed with model_schema (the custom hook only
  * records where the model was given). */

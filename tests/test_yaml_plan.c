@@ -193,7 +193,7 @@ START_TEST(frontier_example_values_in_si_units)
     ck_assert_int_eq(t->parallel.sp, 1);
     ck_assert_int_eq(t->recompute, RECOMPUTE_AUTO);
     ck_assert_int_eq(t->gpus, 0);
-    ck_assert_double_eq(t->target_days, 75);
+    ck_assert_double_eq(t->target_days, 90);
     ck_assert_double_eq(t->mfu, 0);
     ck_assert_double_eq(t->checkpoint_interval_s, 0);
     ck_assert_int_eq(s->kind, WL_INFERENCE);
@@ -726,6 +726,20 @@ START_TEST(validate_applies_the_parser_rules_in_memory)
     p = valid_plan();
     memset(p->description, 'x', sizeof p->description); /* not terminated */
     expect_invalid(p, "description must be printable text (no control characters)");
+    free(p);
+    /* keys of the other kind are not used but still written: found by
+     * fuzzing, a negative mfu on an inference workload wrote a file that
+     * did not parse */
+    p = valid_plan();
+    p->workloads[0].kind = WL_INFERENCE;
+    p->workloads[0].mfu = -7e174;
+    expect_invalid(p, "workload 'train': mfu must be a fraction between 0 and 1, got -7e+174");
+    p->workloads[0].mfu = 0;
+    p->workloads[0].tokens = INFINITY;
+    expect_invalid(p, "workload 'train': tokens must be a finite number, not negative, got inf");
+    p->workloads[0].tokens = 0;
+    p->workloads[0].parallel.tp = -3;
+    expect_invalid(p, "workload 'train': tp must not be negative, got -3");
     free(p);
     ck_assert_int_eq(plan_validate(NULL, NULL, &d), -1);
 }
