@@ -2174,8 +2174,11 @@ int plan_save_file(const Plan *p, const char *path, Diag *d)
         }
         done += (size_t)w;
     }
-    /* mkstemp makes 0600; a plan file is an ordinary document. */
-    if (fchmod(fd, 0644) != 0 || fsync(fd) != 0) {
+    /* mkstemp makes 0600: keep the mode of the file replaced, else make an
+     * ordinary readable document. */
+    struct stat old;
+    mode_t mode = stat(path, &old) == 0 ? (old.st_mode & 07777) : 0644;
+    if (fchmod(fd, mode) != 0 || fsync(fd) != 0) {
         diag_set(d, path, 0, 0, "cannot sync: %s", strerror(errno));
         close(fd);
         unlink(tmp);
@@ -2190,6 +2193,19 @@ int plan_save_file(const Plan *p, const char *path, Diag *d)
         diag_set(d, path, 0, 0, "cannot replace the file: %s", strerror(errno));
         unlink(tmp);
         goto out;
+    }
+    /* Make the rename itself durable (best effort: some file systems
+     * cannot fsync a directory). */
+    char *slash = strrchr(tmp, '/');
+    if (slash) {
+        *slash = '\0';
+        fd = open(slash == tmp ? "/" : tmp, O_RDONLY | O_DIRECTORY);
+    } else {
+        fd = open(".", O_RDONLY | O_DIRECTORY);
+    }
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
     }
     rc = 0;
 out:

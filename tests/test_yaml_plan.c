@@ -908,6 +908,14 @@ START_TEST(save_is_atomic_and_loads_back)
     ck_assert_int_eq(plan_save_file(p, path, &d), 0);
     ck_assert_int_eq(plan_load_file(path, catalog(), q, &d), 0);
     ck_assert_int_eq(memcmp(p, q, sizeof *p), 0);
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0644);
+    /* saving again keeps the file's mode */
+    ck_assert_int_eq(chmod(path, 0600), 0);
+    ck_assert_int_eq(plan_save_file(p, path, &d), 0);
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0600);
     /* saving over a directory fails and leaves no temporary file behind */
     char sub[300];
     snprintf(sub, sizeof sub, "%s/adir", dir);
