@@ -1226,12 +1226,24 @@ static int finish_workload(Ctx *c, yaml_node_t *map, void *elem)
     double seqs = c->gbt / w->seq_len;
     if (seqs != floor(seqs) || seqs < 1) {
         double lo = floor(seqs), hi = lo + 1;
-        /* Powers of two are the usual intent: 16M tokens at 8192 means 2^24. */
+        char alt[160] = "";
+        if (lo >= 1)
+            snprintf(alt, sizeof alt, "use %.0f or %.0f tokens", lo * w->seq_len, hi * w->seq_len);
+        else
+            snprintf(alt, sizeof alt, "use %.0f tokens", hi * w->seq_len);
+        /* "16M tokens" usually means 2^24: offer the power of two nearby. */
+        int e = c->gbt >= 1 && c->gbt < 1e18 ? (int)lround(log2(c->gbt)) : 0;
+        double p2 = ldexp(1.0, e);
+        if (e >= 10 && e <= 60 && fabs(p2 - c->gbt) <= 0.1 * c->gbt && fmod(p2, w->seq_len) == 0) {
+            static const char *const iec[] = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+            size_t n = strlen(alt);
+            snprintf(alt + n, sizeof alt - n, ", or %d%s (2^%d = %.0f sequences)",
+                     1 << (e % 10), iec[e / 10 - 1], e, p2 / w->seq_len);
+        }
         return node_err(c, &at,
                         "global_batch_tokens %.17g is not a multiple of seq_len %d "
-                        "(%.17g / %d = %.3f sequences); use %.0f or %.0f tokens (e.g. 16Mi = 2^24)",
-                        c->gbt, w->seq_len, c->gbt, w->seq_len, seqs, lo * w->seq_len,
-                        hi * w->seq_len);
+                        "(%.17g / %d = %.3f sequences); %s",
+                        c->gbt, w->seq_len, c->gbt, w->seq_len, seqs, alt);
     }
     if (seqs > INT_MAX)
         return node_err(c, &at, "global_batch_tokens %.17g is too large", c->gbt);

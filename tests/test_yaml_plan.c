@@ -513,7 +513,9 @@ END_TEST
 START_TEST(global_batch_tokens_must_divide)
 {
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    seq_len: 8192\n    global_batch_tokens: 16M\n", NULL,
-                 "t.yaml:8:26: global_batch_tokens 16000000 is not a multiple of seq_len 8192 (16000000 / 8192 = 1953.125 sequences); use 15998976 or 16007168 tokens (e.g. 16Mi = 2^24)");
+                 "t.yaml:8:26: global_batch_tokens 16000000 is not a multiple of seq_len 8192 (16000000 / 8192 = 1953.125 sequences); use 15998976 or 16007168 tokens, or 16Mi (2^24 = 2048 sequences)");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    seq_len: 4096\n    global_batch_tokens: 1000\n", NULL,
+                 "t.yaml:8:26: global_batch_tokens 1000 is not a multiple of seq_len 4096 (1000 / 4096 = 0.244 sequences); use 4096 tokens");
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    global_batch: 4\n    global_batch_tokens: 16Mi\n", NULL,
                  "t.yaml:8:26: give global_batch (sequences) or global_batch_tokens, not both");
 }
