@@ -562,6 +562,21 @@ START_TEST(no_teams_and_no_trace_means_not_ran_and_all_zero)
 }
 END_TEST
 
+/* A job mix past SCHED_MAX_JOBS is refused with a warning, not attempted. */
+START_TEST(absurd_job_rates_are_refused_with_a_warning)
+{
+    Plan *p = new_plan(POLICY_FIFO, 8, 24 * 365);
+    add_class(add_team(p, "a", 1, 0, -1), "flood", 1e7, 1, 1, DUR_FIXED);
+    EvalOptions o = {.capacity_search = true};
+    PlanResult *r = stage(p, &o);
+    ck_assert(!r->schedule.ran);
+    ck_assert_int_eq(r->n_warnings, 1);
+    ck_assert_ptr_nonnull(strstr(r->warnings[0], "jobs over the horizon"));
+    free(r);
+    free(p);
+}
+END_TEST
+
 /* MIG on an 80 GB part (CATALOG-FACTS 1.2): seven 1g.10gb per GPU by
  * compute slices, four 1g.20gb and two 3g.40gb by memory; the rest wait. */
 START_TEST(mig_slices_pack_per_catalog_profile)
@@ -895,6 +910,7 @@ Suite *test_suite(void)
     tcase_add_test(c, capacity_search_is_minimal_and_monotonic);
     tcase_add_test(c, fixed_pool_runs_as_given_and_auto_without_search_is_sized_by_load);
     tcase_add_test(c, no_teams_and_no_trace_means_not_ran_and_all_zero);
+    tcase_add_test(c, absurd_job_rates_are_refused_with_a_warning);
     tcase_add_test(c, mig_slices_pack_per_catalog_profile);
     tcase_add_test(c, missing_mig_profile_falls_back_to_a_fraction_with_a_warning);
     tcase_add_test(c, fractional_jobs_share_one_gpu);

@@ -30,6 +30,10 @@ static int cmp_submit(const void *a, const void *b)
 
 static int push_job(SchedWorkload *w, size_t *cap, const SchedJobSpec *j)
 {
+    if (w->n >= SCHED_MAX_JOBS) {
+        w->too_many = true;
+        return -1;
+    }
     if (w->n == *cap) {
         size_t nc = *cap ? *cap * 2 : 4096;
         SchedJobSpec *a = realloc(w->jobs, nc * sizeof *a);
@@ -157,6 +161,12 @@ static int gen_classes(const Plan *p, const Accelerator *a, SchedWorkload *w, si
             expect += sm->rate * w->horizon;
             ns++;
         }
+    }
+    if (expect > SCHED_MAX_JOBS) {
+        w->too_many = true;
+        free(st);
+        free(hp);
+        return -1;
     }
     /* room for the expected count plus 5 sigma */
     size_t want = (size_t)(expect + 5 * sqrt(expect) + 16);
@@ -301,7 +311,9 @@ int sched_workload_build(const Plan *p, const Accelerator *a, SchedWorkload *w)
     bool trace = t->trace_jobs && t->n_trace_jobs > 0;
     int rc = trace ? gen_trace(p, w, &cap) : gen_classes(p, a, w, &cap);
     if (rc < 0) {
+        bool many = w->too_many;
         sched_workload_free(w);
+        w->too_many = many;
         return -1;
     }
     if (trace && w->n > 1) /* generated jobs come out of the merge sorted */

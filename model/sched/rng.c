@@ -81,7 +81,8 @@ double sched_rng_lognormal(SchedRng *r, double mean, double cv)
 
 uint64_t sched_rng_below(SchedRng *r, uint64_t n)
 {
-    /* Lemire's multiply-shift; the bias (< n / 2^64) is far below anything
-     * the simulator can resolve. */
-    return (uint64_t)(((unsigned __int128)sched_rng_next(r) * n) >> 64);
+    /* Lemire's multiply-shift on 32 bits (n < 2^32 here: a GPU index); the
+     * bias (< n / 2^32) is far below anything the simulator can resolve. */
+    uint64_t x = sched_rng_next(r) >> 32;
+    return n <= 1 ? 0 : (x * (n & 0xffffffffULL)) >> 32;
 }

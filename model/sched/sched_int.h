@@ -86,9 +86,14 @@ typedef struct {
     double offered_gpu_s;      /* Σ GPU-equivalents × run time */
     int mig_fallbacks;         /* classes whose MIG profile the accelerator lacks */
     int classes_dropped;       /* classes beyond PLAN_MAX_CLASSES (simulated, not reported) */
+    bool too_many;             /* more than SCHED_MAX_JOBS jobs: not built */
 } SchedWorkload;
 
-/* 0, or -1 when out of memory (w is then empty).  a may be NULL. */
+/* A run holds ~200 bytes per job: 20 million jobs is ~4 GB, past what a
+ * planning tool should take from a desktop. */
+#define SCHED_MAX_JOBS 20000000
+
+/* 0, or -1 when out of memory or too_many (w is then empty).  a may be NULL. */
 int sched_workload_build(const Plan *p, const Accelerator *a, SchedWorkload *w);
 void sched_workload_free(SchedWorkload *w);
 

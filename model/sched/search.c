@@ -182,7 +182,11 @@ void sched_stage(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanRe
                       "one NVLink domain per node, no MIG", p->accelerator);
     SchedWorkload w;
     if (sched_workload_build(p, g.a, &w) < 0) {
-        result_warn(r, "schedule: out of memory generating the job mix");
+        if (w.too_many)
+            result_warn(r, "schedule: more than %d jobs over the horizon; not simulated "
+                        "(shorten the horizon or lower the rates)", SCHED_MAX_JOBS);
+        else
+            result_warn(r, "schedule: out of memory generating the job mix");
         return;
     }
     if (w.mig_fallbacks > 0)
