@@ -46,7 +46,7 @@ void app_status(App *app, bool error, const char *fmt, ...)
 
 const PlanResult *app_result(const App *app)
 {
-    return app->result_gen > 0 ? app->result : NULL;
+    return app->result_gen > 0 && app->result_gen >= app->base_gen ? app->result : NULL;
 }
 
 bool app_recomputing(const App *app)
@@ -191,8 +191,8 @@ void app_set_plan(App *app, const Plan *p, int version, bool modified)
     undo_clear(&app->undo);
     memset(&app->sel, 0, sizeof app->sel);
     app->sel.scope = app->plan.n_workloads > 0 ? FS_WORKLOAD : FS_PLAN;
-    app->result_gen = 0; /* the old result belongs to another plan */
     submit(app);
+    app->base_gen = app->gen; /* results before this belong to another plan */
     app->key_gen = app->gen;
     if (app->store && version > 0)
         store_pref_set(app->store, "last_plan", app->plan.name, NULL);

@@ -114,6 +114,7 @@ struct App {
     uint64_t gen;            /* of app.plan */
     PlanResult *result;      /* newest published (heap) */
     uint64_t result_gen;     /* 0 = none yet */
+    uint64_t base_gen;       /* first generation of the plan now open: older results belong to another plan */
     double last_eval_ms;
     int wake_rd, wake_wr;
     /* traces borrowed by plans (kept for the session) */

@@ -218,6 +218,22 @@ static void delete_answer(App *app, int key, void *ctx)
 static char templates[64][256];
 static Plan *template_plan;
 
+static void template_confirmed(App *app, int key, void *ctx)
+{
+    (void)ctx;
+    if (key != 'y' || !template_plan) {
+        app_status(app, false, "kept %s", app->plan.name);
+        return;
+    }
+    Plan *p = template_plan;
+    char terr[512];
+    if (app_attach_trace(app, p, terr, sizeof terr) != 0)
+        app_status(app, true, "%s", terr);
+    app_set_plan(app, p, 0, true);
+    app_close_overlay(app);
+    app_status(app, false, "new plan %s (unsaved: F2 saves it)", p->name);
+}
+
 static void template_named(App *app, const char *text, void *ctx)
 {
     (void)ctx;
@@ -234,12 +250,13 @@ static void template_named(App *app, const char *text, void *ctx)
         app_status(app, true, "invalid: %s", msg);
         return;
     }
-    char terr[512];
-    if (app_attach_trace(app, p, terr, sizeof terr) != 0)
-        app_status(app, true, "%s", terr);
-    app_set_plan(app, p, 0, true);
-    app_close_overlay(app);
-    app_status(app, false, "new plan %s (unsaved: F2 saves it)", text);
+    if (app->modified) {
+        char q[300];
+        snprintf(q, sizeof q, "Discard unsaved changes to %s and start %s? (y/n)", app->plan.name, text);
+        app_prompt_key(app, q, "yn", template_confirmed, ctx);
+        return;
+    }
+    template_confirmed(app, 'y', ctx);
 }
 
 static void template_picked(App *app, int index, const char *item, void *ctx)

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Screen test: the left list adds (asking the kind), clones and deletes
+# (asking) teams and workloads; choice fields cycle with the arrow keys and
+# open a pick list; :set accelerator switches the plan's accelerator; a new
+# plan comes from a template.
+. "$(dirname "$0")/lib.sh"
+tui_require_tmux
+trap tui_cleanup EXIT
+tap_plan 12
+
+tui_start 120 40
+tui_wait 'frontier-2027 v1' && tui_idle
+tui_keys a
+tui_wait '(inference workload|training workload)' 5; ok $? "a asks what to add"
+tui_type 'team'; tui_keys Enter
+tui_wait 'added team team' 5 && tui_wait 'team +\(team\)' 5; ok $? "a new team is added and selected"
+tui_keys c
+tui_wait 'cloned as team-copy' 5; ok $? "c clones the selection"
+tui_keys d
+tui_wait 'Delete team team-copy\? \(y/n\)' 5; ok $? "d asks before deleting"
+tui_keys y
+tui_wait 'deleted team team-copy' 5 && tui_wait_gone 'team-copy +team' 5; ok $? "the team is gone from the list"
+# chat-70b: precision is the 5th field (name, kind, team, accelerator, precision)
+tui_keys g Down Tab Down Down Down Down
+tui_wait 'precision +fp8' 5
+tui_keys Right
+tui_wait 'precision = fp4' 5; ok $? "Right cycles a choice field and applies it"
+tui_keys Left
+tui_wait 'precision = fp8' 5; ok $? "Left cycles back"
+tui_keys p
+tui_wait 'filter:' 5 && tui_screen | grep -q 'bf16'; ok $? "p opens the pick list of the choices"
+tui_keys Escape
+tui_keys ':'; tui_type 'set accelerator H200'; tui_keys Enter
+tui_wait "invalid: .*H200 has no MIG profile" 5 && tui_screen | head -n 1 | grep -q 'H100-SXM'
+ok $? "an accelerator the plan's jobs cannot use is refused with the reason"
+tui_keys F3 n
+tui_wait 'New plan from template' 5
+tui_type 'startup'; tui_keys Enter
+tui_wait 'Name of the new plan:' 5; ok $? "n asks for the new plan's name"
+tui_keys Enter
+tui_wait 'Discard unsaved changes' 5
+tui_keys y
+tui_wait 'gpuplan .* startup-h200-new \(unsaved\)' 10; ok $? "the new plan opens, unsaved"
+tui_idle
+tui_keys ':'; tui_type 'set accelerator H100-SXM'; tui_keys Enter
+tui_wait 'gpuplan .* H100-SXM ' 30; ok $? ":set accelerator switches the plan's accelerator"
+tui_keys ':'; tui_type 'q!'; tui_keys Enter
+tui_wait_exit 10 >/dev/null
+exit $tap_failed
