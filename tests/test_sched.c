@@ -171,7 +171,7 @@ START_TEST(littles_law_holds_for_every_policy)
 {
     SchedPolicy pols[] = {POLICY_FIFO, POLICY_PRIORITY, POLICY_FAIR_SHARE};
     for (int i = 0; i < 3; i++) {
-        Plan *p = new_plan(pols[i], 64, 2000);
+        Plan *p = new_plan(pols[i], 96, 2000); /* offered load 72 GPUs: 75 % */
         p->tenancy.preemption = true;
         p->tenancy.backfill = true;
         p->tenancy.mtbf_gpu_h = 2000;
