@@ -37,8 +37,11 @@ static const Command commands[] = {
      "List stored plans whose name matches REGEX (PCRE2) with versions and last change."},
     {"show", cmd_show, "show NAME [--version N]",
      "Print a stored plan (latest version, or version N) as canonical YAML."},
-    {"compare", cmd_compare, "compare A B [--json]",
-     "Two plans (files, stored names, or NAME@VERSION) side by side with deltas."},
+    {"compare", cmd_compare, "compare A B [--json] [--format md|html|csv|json] [-o FILE]",
+     "Two plans (files, stored names, or NAME@VERSION) side by side with deltas.\n"
+     "  --json     the comparison as JSON: both eval objects and the deltas\n"
+     "  --format F write the comparison as md, html, csv or json\n"
+     "  -o FILE    write to FILE (atomically) instead of standard output"},
     {"export", cmd_export, "export FILE|NAME[@VERSION] --format F [-o FILE]",
      "Export a plan: md | html | csv | json | yaml | kueue | volcano | slurm.\n"
      "  -o FILE    write to FILE (atomically) instead of standard output"},

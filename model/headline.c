@@ -54,7 +54,7 @@ static void collect_workload(Collector *c, const WorkloadResult *w)
         add(c, "workload", n, "tpot_ms", "TPOT", i->tpot_s * 1e3, "ms", BETTER_LOWER);
         add(c, "workload", n, "output_tokens_per_second", "Output tokens per second",
             i->output_tokens_per_s, "tok/s", BETTER_HIGHER);
-        add(c, "workload", n, "gpu_hours_per_mtok", "GPU-hours per M tokens",
+        add(c, "workload", n, "gpu_hours_per_million_tokens", "GPU-hours per M tokens",
             i->gpu_hours_per_mtok, "GPU-h", BETTER_LOWER);
     }
 }

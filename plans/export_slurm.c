@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "export_formats.h"
 #include "strbuf.h"
@@ -89,8 +90,22 @@ char *export_slurm(const Plan *p, const PlanResult *r, const Catalog *c)
     sb_printf(&b, "PartitionName=gpu Nodes=gpu[%0*d-%0*d] Default=YES MaxTime=INFINITE State=UP%s\n",
               width, 1, width, nodes, p->tenancy.preemption ? " PreemptMode=REQUEUE" : "");
 
-    sb_printf(&b, "\n# gres.conf\nNodeName=gpu[%0*d-%0*d] Name=gpu Type=%s File=/dev/nvidia[0-%d]\n",
-              width, 1, width, nodes, gtype, per_node - 1);
+    /* Device files differ by vendor: NVIDIA /dev/nvidiaN; AMD's render
+     * nodes /dev/dri/renderD128…; others are left to Slurm's autodetection. */
+    const char *vendor = a ? a->vendor : "NVIDIA";
+    sb_puts(&b, "\n# gres.conf\n");
+    if (!strcasecmp(vendor, "NVIDIA"))
+        sb_printf(&b, "AutoDetect=nvml\nNodeName=gpu[%0*d-%0*d] Name=gpu Type=%s "
+                      "File=/dev/nvidia[0-%d]\n",
+                  width, 1, width, nodes, gtype, per_node - 1);
+    else if (!strcasecmp(vendor, "AMD"))
+        sb_printf(&b, "AutoDetect=rsmi\nNodeName=gpu[%0*d-%0*d] Name=gpu Type=%s "
+                      "File=/dev/dri/renderD[128-%d]\n",
+                  width, 1, width, nodes, gtype, 128 + per_node - 1);
+    else
+        sb_printf(&b, "# %s accelerators have no standard gres device files: list them per node\n"
+                      "NodeName=gpu[%0*d-%0*d] Name=gpu Type=%s Count=%d\n",
+                  vendor, width, 1, width, nodes, gtype, per_node);
 
     sb_puts(&b, "\n# accounts and QOS (run once with sacctmgr)\n");
     if (p->tenancy.preemption || p->tenancy.policy == POLICY_PRIORITY) {

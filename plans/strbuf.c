@@ -91,7 +91,7 @@ void sb_csv(StrBuf *b, const char *s)
 {
     if (!strpbrk(s, ",\"\r\n") && !(s[0] == ' ' || (s[0] && s[strlen(s) - 1] == ' '))) {
         /* a leading = + - @ would be read as a formula by spreadsheets */
-        if (strchr("=+-@", s[0]) && !(s[0] == '-' && isdigit((unsigned char)s[1]))) {
+        if (s[0] && strchr("=+-@", s[0]) && !(s[0] == '-' && isdigit((unsigned char)s[1]))) {
             sb_puts(b, "'");
         }
         sb_puts(b, s);

@@ -414,6 +414,8 @@ START_TEST(markdown_and_csv_escape_special_characters)
     ck_assert(strncmp(csv, "plan,section,subject,metric,value,unit\r\n", 40) == 0);
     ck_assert_ptr_nonnull(strstr(csv, "R&D plan <v2>,schedule,\"infra,ops\",wait_hours_p95,3.2,h\r\n"));
     ck_assert_ptr_nonnull(strstr(csv, "\"ML & \"\"Vision\"\"\""));
+    /* a dimensionless metric has an empty unit cell, not a guard quote */
+    ck_assert_ptr_nonnull(strstr(csv, ",mfu,0.42,\r\n"));
     free(csv);
 }
 END_TEST
