@@ -1,5 +1,38 @@
 /* model/sched/sched.h — the multi-tenant scheduling simulator and capacity
- * search (SCHEDULER.md; fills PlanResult.schedule). */
+ * search (SCHEDULER.md; fills PlanResult.schedule).
+ *
+ * Files: rng.c (xoshiro256** + splitmix64), heap.c (4-ary event heap),
+ * gen.c (job mix: Poisson classes or the trace), place.c (free capacity,
+ * topology-aware placement, MIG / fractional packing), sim.c (event loop,
+ * policies, backfill, preemption, elastic, failures, metrics), search.c
+ * (stage entry points, capacity search, leaf-group rule).
+ *
+ * Model choices a reader of the results should know:
+ *  - A job of <= gpus_per_node GPUs runs on one node; larger gangs prefer
+ *    one NVLink domain, then one leaf group, then the fewest leaf groups,
+ *    and start whenever enough GPUs are free.  Best fit throughout.
+ *  - The run ends at the horizon: jobs still queued count with the wait
+ *    they have had so far (so p95 wait never hides starvation); jobs
+ *    larger than the pool wait for ever.  wait = all time spent queued,
+ *    including after a preemption or failure.  Percentiles are exact
+ *    (nearest rank over all of a team's / class's jobs).
+ *  - EASY backfill with exact run times (the best case of user estimates);
+ *    the scan looks at <= 64 queued jobs per pass.
+ *  - Preemption: priority (lower-priority jobs of the same team or of a
+ *    borrowing team) and quota reclaim (an under-quota team takes back from
+ *    borrowers); a victim team is never taken below its quota.
+ *  - Elastic jobs: `hours` is the run time at min_gpus; work (GPU-hours)
+ *    is conserved; they grow only when no queued job is waiting and shrink
+ *    (most recent first) before anything is preempted.
+ *  - Fractional GPUs hold a fixed share (sum <= 1 per GPU, openb gpu_milli);
+ *    MIG slices pack by compute slices / memory units / per-profile count.
+ *  - Failures: the pool fails as a Poisson process of rate GPUs / mtbf_gpu;
+ *    `failures` counts GPU failures, each killing the jobs on that GPU,
+ *    which restart from the last Young checkpoint (δ = storage
+ *    checkpoint_stall) after tenancy.restore.
+ *  - utilization counts GPU-equivalents allocated (a MIG slice as its
+ *    compute fraction); fragmentation is the time-average of idle
+ *    GPU-equivalents while the head job is blocked, over the pool. */
 #ifndef GPUPLAN_MODEL_SCHED_H
 #define GPUPLAN_MODEL_SCHED_H
 

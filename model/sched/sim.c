@@ -222,10 +222,18 @@ static void q_insert(Sim *s, int j)
     int t = sp->team, pr = sp->prio;
     Job *J = &s->jobs[j];
     /* ordered by index: arrivals append; a requeued job goes back in its
-     * original place (Kueue orders by creation time). */
-    int after = s->qt[t][pr];
-    while (after >= 0 && after > j)
-        after = s->jobs[after].qprev;
+     * original place (Kueue orders by creation time) — usually at or near
+     * the head, so the walk starts there. */
+    int after;
+    if (s->qt[t][pr] < 0 || s->qt[t][pr] < j)
+        after = s->qt[t][pr];
+    else if (s->qh[t][pr] > j)
+        after = -1;
+    else {
+        after = s->qh[t][pr];
+        while (s->jobs[after].qnext >= 0 && s->jobs[after].qnext < j)
+            after = s->jobs[after].qnext;
+    }
     J->qprev = after;
     J->qnext = after >= 0 ? s->jobs[after].qnext : s->qh[t][pr];
     if (J->qnext >= 0)
