@@ -146,11 +146,15 @@ static void print_report(const LoadedPlan *lp, const PlanResult *r)
         printf("COST      over %.4g years (cheapest first)\n", p->horizon_years);
         printf("          %-44s %12s %12s %12s %9s\n", "option", "capex", "opex/yr", "TCO", "$/GPU-h");
         int shown = 0;
-        for (int i = 0; i < r->cost.n_options && shown < 12; i++, shown++) {
+        for (int i = 0; i < r->cost.n_options; i++) {
+            if (shown >= 12 && i != r->cost.chosen)
+                continue;
+            shown++;
             const CostOption *o = &r->cost.options[i];
-            printf("          %-44.44s %12s %12s %12s %9.2f\n", o->name,
+            printf("          %-44.44s %12s %12s %12s %9.2f%s\n", o->name,
                    fmt_usd(o->capex_usd, a, sizeof a), fmt_usd(o->opex_usd_per_year, b, sizeof b),
-                   fmt_usd(o->tco_usd, c, sizeof c), o->usd_per_gpu_hour);
+                   fmt_usd(o->tco_usd, c, sizeof c), o->usd_per_gpu_hour,
+                   i == r->cost.chosen ? "  <- the plan's site" : "");
         }
         if (r->cost.n_options > shown)
             printf("          … %d more options (eval --json lists all)\n",

@@ -542,6 +542,7 @@ void cost_stage(const Plan *p, const Catalog *c, PlanResult *r)
     CostResult *cr = &r->cost;
     memset(cr, 0, sizeof *cr);
     cr->cheapest = -1;
+    cr->chosen = -1;
     r->have_cost = true;
     price_alternatives(p, c, r);
 
@@ -609,4 +610,19 @@ void cost_stage(const Plan *p, const Catalog *c, PlanResult *r)
     for (int i = 0; i < cr->n_options && cr->cheapest < 0; i++)
         if (same_acc(cr->options[i].accelerator, r->cluster.accelerator))
             cr->cheapest = i;
+    /* The option the plan itself describes (site.kind, site.instance,
+     * site.pricing), so the plan's own bill can be set against the cheapest. */
+    for (int i = 0; i < cr->n_options && cr->chosen < 0; i++) {
+        const CostOption *o = &cr->options[i];
+        bool mine = p->site.kind == SITE_ONPREM
+                        ? o->kind == COST_ONPREM && same_acc(o->accelerator, r->cluster.accelerator)
+                        : o->kind == COST_CLOUD && site && o->pricing == p->site.pricing &&
+                              !strcasecmp(o->instance, site->id);
+        if (mine)
+            cr->chosen = i;
+    }
+    if (cr->chosen < 0 && p->site.kind == SITE_CLOUD && site)
+        result_warn(r, "cost: %s has no %s price in the catalog; the plan's own option is not "
+                       "priced",
+                    site->id, pricing_names[p->site.pricing]);
 }

@@ -92,6 +92,11 @@ int headline_collect(const Plan *p, const PlanResult *r, Headline *out, int max)
         add(&c, "cost", o->name, "tco_usd", "Cheapest TCO", o->tco_usd, "USD", BETTER_LOWER);
         add(&c, "cost", o->name, "usd_per_gpu_hour", "$ per GPU-hour", o->usd_per_gpu_hour,
             "USD", BETTER_LOWER);
+        if (r->cost.chosen >= 0 && r->cost.chosen < r->cost.n_options) {
+            const CostOption *m = &r->cost.options[r->cost.chosen];
+            add(&c, "cost", "", "plan_tco_usd", "The plan's TCO", m->tco_usd, "USD",
+                BETTER_LOWER);
+        }
         for (int i = 0; i < r->cost.n_options; i++) {
             const CostOption *x = &r->cost.options[i];
             if (x->kind == COST_ONPREM) {

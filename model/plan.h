@@ -392,6 +392,8 @@ typedef struct {
     CostOption options[PLAN_MAX_COST_OPTIONS];
     int n_options;
     int cheapest;                    /* index, -1 = none */
+    int chosen;                      /* the plan's own site: on-prem, or site.instance at
+                                      * site.pricing; -1 = not priced */
     double utilization;              /* on-prem utilisation used for $/GPU-hour */
 } CostResult;
 

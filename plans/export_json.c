@@ -271,6 +271,10 @@ static json_t *cost_json(Ctx *c, const CostResult *k)
         sets(o, "cheapest", k->options[k->cheapest].name);
     else
         json_object_set_new(o, "cheapest", json_null());
+    if (k->chosen >= 0 && k->chosen < k->n_options)
+        sets(o, "chosen", k->options[k->chosen].name);
+    else
+        json_object_set_new(o, "chosen", json_null());
     setn(c, o, "utilization", k->utilization);
     return o;
 }

@@ -33,7 +33,11 @@ void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len)
     if (r->have_power && off > 0 && (size_t)off < len)
         off += snprintf(buf + off, len - (size_t)off, ", drawing %s at the facility",
                         fmt_si(r->power.facility_kw * 1e3, "W", kw, sizeof kw));
-    if (r->have_cost && r->cost.cheapest >= 0 && off > 0 && (size_t)off < len)
+    if (r->have_cost && r->cost.chosen >= 0 && off > 0 && (size_t)off < len)
+        off += snprintf(buf + off, len - (size_t)off, ", for %s over %.4g years as planned (%s)",
+                        fmt_usd(r->cost.options[r->cost.chosen].tco_usd, usd, sizeof usd),
+                        p->horizon_years, r->cost.options[r->cost.chosen].name);
+    else if (r->have_cost && r->cost.cheapest >= 0 && off > 0 && (size_t)off < len)
         off += snprintf(buf + off, len - (size_t)off, ", for %s over %.4g years at the cheapest option",
                         fmt_usd(r->cost.options[r->cost.cheapest].tco_usd, usd, sizeof usd),
                         p->horizon_years);

@@ -259,6 +259,38 @@ START_TEST(alternatives_are_priced_per_run_and_per_year)
 }
 END_TEST
 
+/* site.kind / site.instance / site.pricing name the plan's own option. */
+START_TEST(the_plans_own_site_is_the_chosen_option)
+{
+    hand_catalog();
+    Plan p;
+    hand_plan(&p);
+    PlanResult *r = new_result();
+    add_training(&p, r, 64);
+    run_stages(&p, &hand, r);
+    ck_assert_int_ge(r->cost.chosen, 0);
+    ck_assert_str_eq(r->cost.options[r->cost.chosen].name, "on-prem TESTGPU");
+    free(r);
+    p.site.kind = SITE_CLOUD;
+    strcpy(p.site.instance, "test.8x");
+    p.site.pricing = PRICING_RESERVED_1Y;
+    r = new_result();
+    add_training(&p, r, 64);
+    run_stages(&p, &hand, r);
+    ck_assert_int_ge(r->cost.chosen, 0);
+    ck_assert_str_eq(r->cost.options[r->cost.chosen].name, "test.8x reserved-1y");
+    free(r);
+    hand_inst[0].spot_usd_h = 0; /* no spot offer: the plan's option cannot be priced */
+    p.site.pricing = PRICING_SPOT;
+    r = new_result();
+    add_training(&p, r, 64);
+    run_stages(&p, &hand, r);
+    ck_assert_int_eq(r->cost.chosen, -1);
+    ck_assert(has_warning(r, "no spot price"));
+    free(r);
+}
+END_TEST
+
 START_TEST(whole_instances_and_the_pool_utilisation)
 {
     hand_catalog();
@@ -628,6 +660,7 @@ Suite *test_suite(void)
     TCase *t = tcase_create("hand");
     tcase_add_test(t, tco_of_a_small_hand_computed_cluster);
     tcase_add_test(t, alternatives_are_priced_per_run_and_per_year);
+    tcase_add_test(t, the_plans_own_site_is_the_chosen_option);
     tcase_add_test(t, whole_instances_and_the_pool_utilisation);
     tcase_add_test(t, spot_is_withdrawn_when_interruptions_eat_the_job);
     tcase_add_test(t, inference_cost_per_million_tokens);

@@ -105,6 +105,7 @@ static void fixture(Plan *p, PlanResult *r, Catalog *c, Accelerator *acc)
     snprintf(r->power.verdict, sizeof r->power.verdict, "over the rack limit by 0.8 kW");
     r->cost.n_options = 2;
     r->cost.cheapest = 0;
+    r->cost.chosen = 0;
     r->cost.options[0] = (CostOption){.kind = COST_ONPREM, .gpus = 1256, .capex_usd = 5.4e7,
                                       .opex_usd_per_year = 4.1e6, .tco_usd = 6.63e7,
                                       .usd_per_gpu_hour = 2.01, .breakeven_utilization = 0};
