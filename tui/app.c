@@ -225,13 +225,6 @@ static int load_stored(App *app, const char *name, int version, Plan *out, int *
     return 0;
 }
 
-typedef struct {
-    char name[PLAN_NAME_LEN];
-    int version;
-} OpenReq;
-
-static OpenReq pending_open;
-
 static void do_open(App *app, const char *name, int version)
 {
     Plan *p = malloc(sizeof *p);
@@ -253,7 +246,7 @@ static void open_confirmed(App *app, int key, void *ctx)
 {
     (void)ctx;
     if (key == 'y')
-        do_open(app, pending_open.name, pending_open.version);
+        do_open(app, app->open_name, app->open_version);
     else
         app_status(app, false, "kept the current plan");
 }
@@ -261,8 +254,8 @@ static void open_confirmed(App *app, int key, void *ctx)
 int app_open_stored(App *app, const char *name, int version)
 {
     if (app->modified) {
-        snprintf(pending_open.name, sizeof pending_open.name, "%s", name);
-        pending_open.version = version;
+        snprintf(app->open_name, sizeof app->open_name, "%s", name);
+        app->open_version = version;
         char q[256];
         snprintf(q, sizeof q, "Discard unsaved changes to %s and open %s? (y/n)", app->plan.name, name);
         app_prompt_key(app, q, "yn", open_confirmed, NULL);
@@ -273,8 +266,6 @@ int app_open_stored(App *app, const char *name, int version)
 }
 
 /* ---- saving */
-
-static bool quit_after_save;
 
 static void save_with_note(App *app, const char *note, void *ctx)
 {
@@ -294,13 +285,13 @@ static void save_with_note(App *app, const char *note, void *ctx)
     if (store_save_version(app->store, app->plan.name, yaml, note, &ver, &d) != 0) {
         char buf[800];
         app_status(app, true, "save failed: %s", diag_format(&d, buf, sizeof buf));
-        quit_after_save = false;
+        app->quit_after_save = false;
     } else {
         app->version = ver;
         app->modified = false;
         store_pref_set(app->store, "last_plan", app->plan.name, NULL);
         app_status(app, false, "saved %s v%d%s%s", app->plan.name, ver, note[0] ? ": " : "", note);
-        if (quit_after_save)
+        if (app->quit_after_save)
             app->quit = true;
         view_show(app, VIEW_PLANS);
     }
@@ -400,7 +391,7 @@ static void quit_answer(App *app, int key, void *ctx)
     if (key == 'n') {
         app->quit = true;
     } else if (key == 'y') {
-        quit_after_save = true;
+        app->quit_after_save = true;
         app_save(app);
     } else {
         app_status(app, false, "quit cancelled");
@@ -699,6 +690,7 @@ static void prompt_key(App *app, int ch)
     if (p->kind == PROMPT_TEXT) {
         if (ch == 27 || ch == CTRL('c')) {
             p->kind = PROMPT_NONE;
+            app->quit_after_save = false;
             app_status(app, false, "cancelled");
             return;
         }

@@ -139,7 +139,9 @@ struct App {
     bool capture;            /* the focused view edits text: it gets keys first */
     char find[128];          /* last find text */
     bool quit;
-    int exit_code;
+    bool quit_after_save;    /* the pending save was asked for by quit */
+    char open_name[PLAN_NAME_LEN]; /* plan to open once unsaved changes are discarded */
+    int open_version;
     /* latency log (GPUPLAN_TUI_LOG=path) */
     FILE *log;
     double key_t0;           /* when the last key that changed the plan arrived */

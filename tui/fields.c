@@ -294,6 +294,7 @@ const FieldDef *fields_find(const Plan *p, FieldTarget sel, const char *key, Fie
 
 int fields_keys(const Plan *p, FieldTarget sel, const char **out, int max)
 {
+    /* "site.pue" etc.: built from constant tables, the same on every call */
     static char qualified[N_FIELDS][64];
     int n = 0;
     for (size_t i = 0; i < N_FIELDS && n < max; i++) {

@@ -79,6 +79,8 @@ int palette_complete(App *app, LineInput *in)
     snprintf(cmd, sizeof cmd, "%.*s", (int)strcspn(copy + starts[0], " "), copy + starts[0]);
     const char *cands[MAX_CANDS];
     int n = 0;
+    char themes[32][64];
+    StorePlanInfo *list = NULL;
     if (strcmp(cmd, "set") == 0 && cur == 1) {
         n = fields_keys(&app->plan, app->sel, cands, MAX_CANDS);
     } else if (strcmp(cmd, "set") == 0 && cur == 2) {
@@ -95,14 +97,10 @@ int palette_complete(App *app, LineInput *in)
         for (int f = 0; f < EXPORT_COUNT; f++)
             cands[n++] = export_format_name((ExportFormat)f);
     } else if (strcmp(cmd, "theme") == 0 && cur == 1) {
-        static char names[32][64];
-        int k = theme_list(app->themes_dir, names, 32);
+        int k = theme_list(app->themes_dir, themes, 32);
         for (int i = 0; i < k; i++)
-            cands[n++] = names[i];
+            cands[n++] = themes[i];
     } else if ((strcmp(cmd, "open") == 0 || strcmp(cmd, "compare") == 0) && app->store) {
-        static StorePlanInfo *list;
-        free(list);
-        list = NULL;
         int k = 0;
         if (store_list(app->store, NULL, false, &list, &k, NULL) == 0)
             for (int i = 0; i < k && n < MAX_CANDS; i++)
@@ -110,5 +108,7 @@ int palette_complete(App *app, LineInput *in)
     } else {
         return 0;
     }
-    return complete_word(app, in, start, cands, n);
+    int r = complete_word(app, in, start, cands, n);
+    free(list);
+    return r;
 }

@@ -32,6 +32,8 @@ typedef struct {
     Side side[2];
     int scroll;
     Headline *ha, *hb;
+    char pick_items[PICK_MAX][96];   /* the open pick list's refs */
+    int pick_side;                   /* which side it sets */
 } KState;
 
 static void *k_create(App *app)
@@ -299,10 +301,6 @@ static void k_draw(View *v, App *app, Rect r)
 }
 
 /* Pick list of refs: the plan being edited, every plan, and its versions. */
-static char pick_items[PICK_MAX][96];
-
-static int pick_side;
-
 static void ref_picked(App *app, int index, const char *item, void *ctx)
 {
     View *v = ctx;
@@ -314,12 +312,14 @@ static void ref_picked(App *app, int index, const char *item, void *ctx)
     char *sp = strstr(ref, "  (");
     if (sp)
         *sp = '\0';
-    side_set(&s->side[pick_side], app, ref);
+    side_set(&s->side[s->pick_side], app, ref);
     s->scroll = 0;
 }
 
 static void pick(View *v, App *app, int side)
 {
+    KState *s = v->state;
+    char (*pick_items)[96] = s->pick_items;
     int n = 0;
     snprintf(pick_items[n++], sizeof pick_items[0], "(current)");
     StorePlanInfo *list = NULL;
@@ -342,7 +342,7 @@ static void pick(View *v, App *app, int side)
     const char *items[PICK_MAX];
     for (int i = 0; i < n; i++)
         items[i] = pick_items[i];
-    pick_side = side;
+    s->pick_side = side;
     app_prompt_pick(app, side == 0 ? "Compare: plan A" : "Compare: plan B", items, n, 0, ref_picked, v);
 }
 

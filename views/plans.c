@@ -30,6 +30,10 @@ typedef struct {
     StoreVersionInfo *vers;
     int n_vers;
     int vsel, vtop;
+    /* pending actions (prompt callbacks) */
+    char target[PLAN_NAME_LEN];      /* plan being renamed / copied / deleted */
+    char templates[64][256];         /* the YAML files of data/examples */
+    Plan *template_plan;             /* new plan from a template, before it opens */
 } BState;
 
 static void *b_create(App *app)
@@ -44,6 +48,7 @@ static void b_destroy(View *v)
     if (s) {
         free(s->plans);
         free(s->vers);
+        free(s->template_plan);
     }
     free(s);
 }
@@ -160,8 +165,6 @@ static void b_draw(View *v, App *app, Rect r)
 
 /* ---- actions */
 
-static char target_name[PLAN_NAME_LEN];
-
 static void renamed(App *app, const char *text, void *ctx)
 {
     BState *s = ctx;
@@ -169,14 +172,14 @@ static void renamed(App *app, const char *text, void *ctx)
     memset(&d, 0, sizeof d);
     if (!*text)
         return;
-    if (store_rename(app->store, target_name, text, &d) != 0) {
+    if (store_rename(app->store, s->target, text, &d) != 0) {
         char buf[600];
         app_status(app, true, "rename: %s", diag_format(&d, buf, sizeof buf));
         return;
     }
-    if (strcmp(app->plan.name, target_name) == 0)
+    if (strcmp(app->plan.name, s->target) == 0)
         snprintf(app->plan.name, sizeof app->plan.name, "%s", text);
-    app_status(app, false, "renamed %s to %s", target_name, text);
+    app_status(app, false, "renamed %s to %s", s->target, text);
     reload(s, app);
 }
 
@@ -187,12 +190,12 @@ static void duplicated(App *app, const char *text, void *ctx)
     memset(&d, 0, sizeof d);
     if (!*text)
         return;
-    if (store_duplicate(app->store, target_name, text, &d) != 0) {
+    if (store_duplicate(app->store, s->target, text, &d) != 0) {
         char buf[600];
         app_status(app, true, "duplicate: %s", diag_format(&d, buf, sizeof buf));
         return;
     }
-    app_status(app, false, "duplicated %s as %s", target_name, text);
+    app_status(app, false, "duplicated %s as %s", s->target, text);
     reload(s, app);
 }
 
@@ -200,27 +203,25 @@ static void delete_answer(App *app, int key, void *ctx)
 {
     BState *s = ctx;
     if (key != 'y') {
-        app_status(app, false, "kept %s", target_name);
+        app_status(app, false, "kept %s", s->target);
         return;
     }
     Diag d;
     memset(&d, 0, sizeof d);
-    if (store_delete(app->store, target_name, &d) != 0) {
+    if (store_delete(app->store, s->target, &d) != 0) {
         char buf[600];
         app_status(app, true, "delete: %s", diag_format(&d, buf, sizeof buf));
         return;
     }
-    app_status(app, false, "deleted %s (recoverable: x shows deleted plans, U undeletes)", target_name);
+    app_status(app, false, "deleted %s (recoverable: x shows deleted plans, U undeletes)", s->target);
     reload(s, app);
 }
 
 /* New from a template: pick a demo plan file, then name it. */
-static char templates[64][256];
-static Plan *template_plan;
-
 static void template_confirmed(App *app, int key, void *ctx)
 {
-    (void)ctx;
+    BState *s = ctx;
+    Plan *template_plan = s->template_plan;
     if (key != 'y' || !template_plan) {
         app_status(app, false, "kept %s", app->plan.name);
         return;
@@ -236,7 +237,8 @@ static void template_confirmed(App *app, int key, void *ctx)
 
 static void template_named(App *app, const char *text, void *ctx)
 {
-    (void)ctx;
+    BState *s = ctx;
+    Plan *template_plan = s->template_plan;
     if (!template_plan || !*text)
         return;
     if (app->store && store_exists(app->store, text)) {
@@ -261,10 +263,12 @@ static void template_named(App *app, const char *text, void *ctx)
 
 static void template_picked(App *app, int index, const char *item, void *ctx)
 {
+    BState *s = ctx;
     if (index < 0 || !item)
         return;
-    if (!template_plan)
-        template_plan = malloc(sizeof *template_plan);
+    if (!s->template_plan)
+        s->template_plan = malloc(sizeof *s->template_plan);
+    Plan *template_plan = s->template_plan;
     if (!template_plan)
         return;
     char path[1400];
@@ -297,7 +301,7 @@ static void new_from_template(App *app, BState *s)
         while ((e = readdir(d)) && n < 64) {
             size_t len = strlen(e->d_name);
             if (len > 5 && len < 250 && strcmp(e->d_name + len - 5, ".yaml") == 0)
-                snprintf(templates[n++], sizeof templates[0], "%s", e->d_name);
+                snprintf(s->templates[n++], sizeof s->templates[0], "%s", e->d_name);
         }
         closedir(d);
     }
@@ -305,10 +309,10 @@ static void new_from_template(App *app, BState *s)
         app_status(app, true, "no templates in %s", dir);
         return;
     }
-    qsort(templates, (size_t)n, sizeof templates[0], cmp_str);
+    qsort(s->templates, (size_t)n, sizeof s->templates[0], cmp_str);
     const char *items[64];
     for (int i = 0; i < n; i++)
-        items[i] = templates[i];
+        items[i] = s->templates[i];
     app_prompt_pick(app, "New plan from template", items, n, 0, template_picked, s);
 }
 
@@ -371,13 +375,13 @@ static int b_key(View *v, App *app, Action a, int ch)
     case ACT_NEW: new_from_template(app, s); return HR_HANDLED | HR_REDRAW;
     case ACT_RENAME:
         if (cur) {
-            snprintf(target_name, sizeof target_name, "%s", cur->name);
+            snprintf(s->target, sizeof s->target, "%s", cur->name);
             app_prompt_text(app, "Rename to: ", cur->name, renamed, s);
         }
         return HR_HANDLED | HR_REDRAW;
     case ACT_DUPLICATE:
         if (cur) {
-            snprintf(target_name, sizeof target_name, "%s", cur->name);
+            snprintf(s->target, sizeof s->target, "%s", cur->name);
             char name[PLAN_NAME_LEN];
             snprintf(name, sizeof name, "%.58s-copy", cur->name);
             app_prompt_text(app, "Duplicate as: ", name, duplicated, s);
@@ -385,7 +389,7 @@ static int b_key(View *v, App *app, Action a, int ch)
         return HR_HANDLED | HR_REDRAW;
     case ACT_DELETE:
         if (cur) {
-            snprintf(target_name, sizeof target_name, "%s", cur->name);
+            snprintf(s->target, sizeof s->target, "%s", cur->name);
             char q[200];
             snprintf(q, sizeof q, "Delete plan %s? It stays recoverable until purged. (y/n)", cur->name);
             app_prompt_key(app, q, "yn", delete_answer, s);

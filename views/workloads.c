@@ -33,6 +33,8 @@ typedef struct {
     bool invalid;
     LineInput edit;
     const FieldDef *edit_field;
+    const FieldDef *pick_field;  /* the field an open pick list sets */
+    char values[MAX_FIELDS][PLAN_TEXT_LEN]; /* the form's formatted values (draw) */
 } WState;
 
 static bool same_target(FieldTarget a, FieldTarget b)
@@ -174,10 +176,10 @@ static void draw_form(WState *s, App *app, Rect r)
     fix_form_sel(s, app);
     const FieldDef *defs[MAX_FIELDS];
     int n = current_fields(app, defs);
-    static char values[MAX_FIELDS][PLAN_TEXT_LEN];
+    char (*values)[PLAN_TEXT_LEN] = s->values;
     FormRow rows[MAX_FIELDS];
     for (int i = 0; i < n; i++) {
-        field_format(defs[i], &app->plan, app->sel, values[i], sizeof values[i]);
+        field_format(defs[i], &app->plan, app->sel, values[i], sizeof s->values[i]);
         rows[i].label = defs[i]->label;
         rows[i].value = values[i];
         rows[i].unit = defs[i]->unit;
@@ -298,11 +300,10 @@ static void cycle(WState *s, App *app, int dir)
     free(cand);
 }
 
-static const FieldDef *pick_field;
-
 static void picked(App *app, int index, const char *item, void *ctx)
 {
-    (void)ctx;
+    WState *s = ctx;
+    const FieldDef *pick_field = s->pick_field;
     if (index < 0 || !item || !pick_field)
         return;
     Plan *cand = malloc(sizeof *cand);
@@ -338,10 +339,10 @@ static void open_pick(WState *s, App *app)
     for (int i = 0; i < k; i++)
         if (strcasecmp(ch[i], cur) == 0 || (i == 0 && strncmp(cur, "(plan", 5) == 0 && strcmp(ch[0], "(plan)") == 0))
             sel = i;
-    pick_field = f;
+    s->pick_field = f;
     char title[96];
     snprintf(title, sizeof title, "%s", f->key);
-    app_prompt_pick(app, title, ch, k, sel, picked, NULL);
+    app_prompt_pick(app, title, ch, k, sel, picked, s);
 }
 
 /* ---- add / delete / clone */
