@@ -722,19 +722,25 @@ static bool preempt_for(Sim *s, int j)
             retake_res(s, s->cand[i]);
         return false;
     }
-    /* put back the victims j did not need (whole jobs whose GPUs stayed free) */
+    /* put back the victims j did not need: whole jobs whose GPUs all stayed
+     * free, shared ones whose GPU j did not take (Kueue likewise drops
+     * candidates the preemptor can do without) */
     int kept = 0;
     for (int i = 0; i < nv; i++) {
         int v = s->cand[i];
-        bool unused = false;
+        bool unused = true;
+        const Job *V = &s->jobs[v];
         if (spec(s, v)->kind == SJ_WHOLE) {
-            unused = true;
-            const Job *V = &s->jobs[v];
             for (int k = 0; k < V->alloc && unused; k++) {
                 int g = s->gpool[V->off + k];
                 int n = sched_node_of(&s->cl, g);
                 unused = (s->cl.node_mask[n] >> (g - n * s->cl.gpn)) & 1;
             }
+        } else if (sj->kind == SJ_WHOLE) {
+            for (int k = 0; k < s->jobs[j].alloc && unused; k++)
+                unused = s->gpool[s->jobs[j].off + k] != V->sgpu;
+        } else {
+            unused = s->jobs[j].sgpu != V->sgpu;
         }
         if (unused)
             retake_res(s, v);
