@@ -40,10 +40,26 @@ static int detail_index(const App *app, const PlanResult *r)
 
 static const char *layout_text(const Layout *l, char *buf, size_t len)
 {
-    snprintf(buf, len, "tp%d pp%d dp%d cp%d ep%d vpp%d  mb%d  recompute %s  sp %s", l->tp, l->pp,
-             l->dp, l->cp, l->ep, l->vpp, l->micro_batch,
-             l->recompute < 0 ? "auto" : plan_recompute_name(l->recompute), l->sp ? "on" : "off");
+    char cp[16] = "", ep[16] = "", vpp[16] = "";
+    if (l->cp > 1)
+        snprintf(cp, sizeof cp, " cp%d", l->cp);
+    if (l->ep > 1)
+        snprintf(ep, sizeof ep, " ep%d", l->ep);
+    if (l->vpp > 1)
+        snprintf(vpp, sizeof vpp, " vpp%d", l->vpp);
+    snprintf(buf, len, "tp%d pp%d dp%d%s%s%s mb%d, recompute %s, sp %s", l->tp, l->pp, l->dp, cp, ep,
+             vpp, l->micro_batch, l->recompute < 0 ? "auto" : plan_recompute_name(l->recompute),
+             l->sp ? "on" : "off");
     return buf;
+}
+
+/* The plan's workload of a result row (by name), NULL when gone. */
+static const Workload *plan_workload(const App *app, const char *name)
+{
+    for (int i = 0; i < app->plan.n_workloads; i++)
+        if (strcmp(app->plan.workloads[i].name, name) == 0)
+            return &app->plan.workloads[i];
+    return NULL;
 }
 
 static void text(Canvas *c, int indent, Role role, const char *s)
@@ -99,16 +115,22 @@ static void draw_summary(Canvas *c, const App *app, const PlanResult *r, int det
             units_secs(w->infer.tpot_s, dt, sizeof dt);
             snprintf(mfu, sizeof mfu, "-");
         }
+        const Workload *pw = plan_workload(app, w->name);
+        bool late = w->ok && w->kind == WL_TRAINING && pw && pw->gpus == 0 && pw->target_days > 0 &&
+                    w->train.train_days > pw->target_days;
         if (!w->ok)
             snprintf(verdict, sizeof verdict, "%s", w->kind == WL_TRAINING ? "not met" : "no fit");
         else if (w->kind == WL_INFERENCE && !w->infer.meets_slo)
             snprintf(verdict, sizeof verdict, "misses SLO");
+        else if (late)
+            snprintf(verdict, sizeof verdict, "over %g d target", pw->target_days);
         else
             snprintf(verdict, sizeof verdict, "ok");
         const char *cells[7] = {w->name, w->kind == WL_TRAINING ? "train" : "infer", w->accelerator,
                                 gpus, dt, mfu, verdict};
         Role roles[7] = {ROLE_NORMAL, ROLE_MUTED, ROLE_NORMAL, ROLE_VALUE, ROLE_VALUE, ROLE_VALUE,
-                         (w->ok && (w->kind == WL_TRAINING || w->infer.meets_slo)) ? ROLE_GOOD : ROLE_BAD};
+                         late ? ROLE_WARNING
+                              : (w->ok && (w->kind == WL_TRAINING || w->infer.meets_slo)) ? ROLE_GOOD : ROLE_BAD};
         if (i == detail)
             roles[0] = ROLE_TITLE;
         y = canvas_next(c);
@@ -156,12 +178,13 @@ static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
              units_secs(t->checkpoint_interval_s, ci, sizeof ci), units_secs(t->checkpoint_write_s, ck, sizeof ck));
     text(c, 1, ROLE_NORMAL, line);
     char lt[200];
-    snprintf(line, sizeof line, "layout     %s", layout_text(&t->layout, lt, sizeof lt));
+    snprintf(line, sizeof line, "layout     %s  %s", units_secs(t->step_s, a, sizeof a),
+             layout_text(&t->layout, lt, sizeof lt));
     text(c, 1, ROLE_NORMAL, line);
     if (t->has_runner_up) {
         double pct = t->step_s > 0 ? (t->runner_up_step_s / t->step_s - 1) * 100 : 0;
-        snprintf(line, sizeof line, "runner-up  %s  step %s (%+.1f%%)", layout_text(&t->runner_up, lt, sizeof lt),
-                 units_secs(t->runner_up_step_s, a, sizeof a), pct);
+        snprintf(line, sizeof line, "runner-up  %s (%+.1f%%)  %s", units_secs(t->runner_up_step_s, a, sizeof a),
+                 pct, layout_text(&t->runner_up, lt, sizeof lt));
         text(c, 1, ROLE_MUTED, line);
     } else {
         text(c, 1, ROLE_MUTED, "runner-up  none (only one layout fits)");
@@ -186,26 +209,23 @@ static void draw_inference(Canvas *c, const App *app, const WorkloadResult *w)
              hbm > 0 ? fmt_si(hbm, "B", b, sizeof b) : "?");
     bar_line(c, "memory/GPU", mem, 3, scale > 0 ? scale : 1, hbm, line, legend);
 
-    const Workload *pw = NULL;
-    for (int i = 0; i < app->plan.n_workloads; i++)
-        if (strcmp(app->plan.workloads[i].name, w->name) == 0)
-            pw = &app->plan.workloads[i];
+    const Workload *pw = plan_workload(app, w->name);
     double ttft_t = pw ? pw->ttft_s : 0, tpot_t = pw ? pw->tpot_s : 0;
     BarSeg ttft[2] = {{in->prefill_s, ROLE_SERIES1}, {in->queue_s, ROLE_SERIES3}};
     static const char *const tl[2] = {"prefill", "queue"};
     double ts = fmax(in->ttft_s, ttft_t) * 1.1;
-    snprintf(line, sizeof line, "%s (target %s)", units_secs(in->ttft_s, a, sizeof a), units_secs(ttft_t, b, sizeof b));
+    snprintf(line, sizeof line, "%s of %s", units_secs(in->ttft_s, a, sizeof a), units_secs(ttft_t, b, sizeof b));
     bar_line(c, "TTFT", ttft, 2, ts > 0 ? ts : 1, ttft_t, line, tl);
     BarSeg tpot[1] = {{in->tpot_s, in->tpot_s <= tpot_t ? ROLE_GOOD : ROLE_BAD}};
     double ps = fmax(in->tpot_s, tpot_t) * 1.1;
-    snprintf(line, sizeof line, "%s (target %s)", units_secs(in->tpot_s, a, sizeof a), units_secs(tpot_t, b, sizeof b));
+    snprintf(line, sizeof line, "%s of %s", units_secs(in->tpot_s, a, sizeof a), units_secs(tpot_t, b, sizeof b));
     bar_line(c, "TPOT", tpot, 1, ps > 0 ? ps : 1, tpot_t, line, NULL);
     if (!in->meets_slo && in->best_tpot_s > 0) {
         snprintf(line, sizeof line, "misses its SLO: the fastest achievable TPOT is %s", units_secs(in->best_tpot_s, a, sizeof a));
         text(c, 1, ROLE_BAD, line);
     }
     char g[32], tps[32], pg[32];
-    snprintf(line, sizeof line, "tp %d x %d replicas = %s GPUs   batch/replica %d   %s tok/s (%s per GPU)",
+    snprintf(line, sizeof line, "tp %d x %d replicas = %s GPUs   batch/replica %d   %stok/s (%stok/s/GPU)",
              in->tp, in->replicas, fmt_int(in->gpus, g, sizeof g), in->batch_per_replica,
              fmt_si(in->output_tokens_per_s, "", tps, sizeof tps),
              fmt_si(in->output_tokens_per_s_per_gpu, "", pg, sizeof pg));
@@ -249,7 +269,8 @@ static void draw_alts(Canvas *c, const WorkloadResult *w)
         else
             snprintf(usd, sizeof usd, "-");
         bool current = strcmp(o->accelerator, w->accelerator) == 0;
-        const char *cells[6] = {rank, o->accelerator, g, d, usd, o->ok ? (current ? "current" : "") : "does not fit"};
+        const char *cells[6] = {rank, o->accelerator, g, d, usd,
+                                o->ok ? (current ? "current" : "") : o->gpus > 0 ? "misses target" : "does not fit"};
         Role roles[6] = {ROLE_MUTED, current ? ROLE_TITLE : ROLE_NORMAL, ROLE_VALUE, ROLE_VALUE, ROLE_NORMAL,
                          o->ok ? ROLE_GOOD : ROLE_BAD};
         y = canvas_next(c);
