@@ -443,6 +443,38 @@ START_TEST(under_quota_team_reclaims_from_borrower_down_to_its_quota)
 }
 END_TEST
 
+/* No loops under fair sharing: A (6 GPUs) may not take B's last 2 GPUs
+ * for a higher-priority job — B would end below A's share and could then
+ * claim them back — so A preempts two of its own normal jobs instead.
+ * Under strict priority B's low jobs go first. */
+START_TEST(fair_share_preemption_never_leaves_victim_below_preemptor)
+{
+    TraceJob tj[9];
+    for (int i = 0; i < 6; i++)
+        tj[i] = (TraceJob){.submit_s = 0, .duration_s = 100 * 3600.0, .gpus = 1, .team = 0};
+    for (int i = 6; i < 8; i++)
+        tj[i] = (TraceJob){.submit_s = 0, .duration_s = 100 * 3600.0, .gpus = 1, .team = 1,
+                           .priority = PRIO_LOW};
+    tj[8] = (TraceJob){.submit_s = 3600, .duration_s = 3600, .gpus = 2, .team = 0,
+                       .priority = PRIO_HIGH};
+    Plan *p = trace_plan(POLICY_FAIR_SHARE, 8, tj, 9, 2);
+    p->tenancy.preemption = true;
+    SchedStats st;
+    ScheduleResult *r = run(p, 0, &st);
+    ck_assert_int_eq(r->teams[1].preemptions, 0);
+    ck_assert_int_eq(r->teams[0].preemptions, 2);
+    ck_assert_uint_eq(st.preempt_cycles, 0);
+    free(r);
+    p->tenancy.policy = POLICY_PRIORITY;
+    r = run(p, 0, &st);
+    ck_assert_int_eq(r->preemptions, 2);
+    ck_assert_int_eq(r->teams[1].preemptions, 2);
+    ck_assert_int_eq(r->teams[0].preemptions, 0);
+    free(r);
+    free(p);
+}
+END_TEST
+
 /* Same seed, same plan → byte-identical result; another seed differs. */
 START_TEST(same_seed_gives_identical_results)
 {
@@ -906,6 +938,7 @@ Suite *test_suite(void)
     tcase_add_test(c, backfill_keeps_reservations_under_random_load);
     tcase_add_test(c, priority_preemption_evicts_lowest_and_charges_lost_work);
     tcase_add_test(c, under_quota_team_reclaims_from_borrower_down_to_its_quota);
+    tcase_add_test(c, fair_share_preemption_never_leaves_victim_below_preemptor);
     tcase_add_test(c, same_seed_gives_identical_results);
     tcase_add_test(c, capacity_search_is_minimal_and_monotonic);
     tcase_add_test(c, fixed_pool_runs_as_given_and_auto_without_search_is_sized_by_load);

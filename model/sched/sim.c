@@ -297,6 +297,14 @@ static bool under_quota(const Sim *s, int t, double need)
     return s->usage[t] + need <= s->w->teams[t].quota + EPS;
 }
 
+/* A team's weighted share of what it borrows when it holds `usage`:
+ * (usage − quota) / weight — negative while under quota (Kueue's
+ * dominant resource share for one resource, KEP-1714). */
+static double share_of(const Sim *s, int t, double usage)
+{
+    return (usage - s->w->teams[t].quota) / s->w->teams[t].weight;
+}
+
 /* Does team a (head ja) go before team b (head jb)?  fifo: older head;
  * priority: higher class, then older; fair-share: a team whose head keeps it
  * within its quota before any borrower, then the lower weighted share of
@@ -310,8 +318,7 @@ static bool team_before(const Sim *s, int a, int ja, int b, int jb)
         if (ua != ub)
             return ua;
         if (!ua) {
-            double sa = (s->usage[a] - s->w->teams[a].quota) / s->w->teams[a].weight;
-            double sb = (s->usage[b] - s->w->teams[b].quota) / s->w->teams[b].weight;
+            double sa = share_of(s, a, s->usage[a]), sb = share_of(s, b, s->usage[b]);
             if (sa < sb - EPS || sa > sb + EPS)
                 return sa < sb;
         }
@@ -710,6 +717,10 @@ static bool preempt_for(Sim *s, int j)
         double hv = job_held(s, v);
         if (sv->team != tj && after[sv->team] - hv < s->w->teams[sv->team].quota - EPS)
             continue; /* would take that team below its quota */
+        if (sv->team != tj && s->policy == POLICY_FAIR_SHARE &&
+            share_of(s, sv->team, after[sv->team] - hv) <
+                share_of(s, tj, s->usage[tj] + nj) - EPS)
+            continue; /* the victim's team would end below the preemptor's share */
         if (sv->team == tj && !(sv->prio < pj))
             continue;
         after[sv->team] -= hv;
@@ -753,11 +764,16 @@ static bool preempt_for(Sim *s, int j)
         double hv = job_held(s, v);
         bool cross = sv->team != tj;
         double vt_after = s->usage[sv->team] - hv;
-        /* invariants: quota floor, and no answer back possible */
+        /* invariants: quota floor, and no answer back possible — a victim
+         * of lower priority cannot preempt back; under fair sharing a victim
+         * team never ends below the preemptor's share */
         if (cross && vt_after < s->w->teams[sv->team].quota - EPS)
             s->st.below_quota++;
         if (!(sv->prio < pj) &&
             !(under && cross && vt_after >= s->w->teams[sv->team].quota - EPS))
+            s->st.preempt_cycles++;
+        if (cross && s->policy == POLICY_FAIR_SHARE &&
+            share_of(s, sv->team, vt_after) < share_of(s, tj, s->usage[tj] + nj) - EPS)
             s->st.preempt_cycles++;
         s->team_preempt[sv->team]++;
         if (sv->cls >= 0)
