@@ -559,6 +559,27 @@ START_TEST(capacity_search_is_minimal_and_monotonic)
 }
 END_TEST
 
+/* A team capped by its borrowing limit waits however large the pool: the
+ * search stops once more GPUs stop helping instead of growing to a
+ * million, says so, and reports the smallest pool on that plateau. */
+START_TEST(capacity_search_stops_when_more_gpus_do_not_help)
+{
+    EvalOptions o = {.cancel = NULL, .alternatives = false, .capacity_search = true};
+    Plan *p = search_plan(20, 1);
+    Team *c = add_team(p, "capped", 1, 8, 0);
+    add_class(c, "over", 6, 1, 2, DUR_EXPONENTIAL); /* 12 GPUs of work, 8 allowed */
+    PlanResult *r = stage(p, &o);
+    ck_assert(r->schedule.ran);
+    ck_assert(!r->schedule.meets_target);
+    ck_assert_int_gt(r->schedule.recommended_gpus, 0);
+    ck_assert_int_lt(r->schedule.recommended_gpus, 1024);
+    ck_assert_int_ge(r->n_warnings, 1);
+    ck_assert_ptr_nonnull(strstr(r->warnings[r->n_warnings - 1], "capped"));
+    free(r);
+    free(p);
+}
+END_TEST
+
 /* A fixed pool is simulated as given; auto without the search is sized
  * from the load, with recommended_gpus left 0. */
 START_TEST(fixed_pool_runs_as_given_and_auto_without_search_is_sized_by_load)
@@ -941,6 +962,7 @@ Suite *test_suite(void)
     tcase_add_test(c, fair_share_preemption_never_leaves_victim_below_preemptor);
     tcase_add_test(c, same_seed_gives_identical_results);
     tcase_add_test(c, capacity_search_is_minimal_and_monotonic);
+    tcase_add_test(c, capacity_search_stops_when_more_gpus_do_not_help);
     tcase_add_test(c, fixed_pool_runs_as_given_and_auto_without_search_is_sized_by_load);
     tcase_add_test(c, no_teams_and_no_trace_means_not_ran_and_all_zero);
     tcase_add_test(c, absurd_job_rates_are_refused_with_a_warning);

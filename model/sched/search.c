@@ -83,18 +83,50 @@ static bool meets(const ScheduleResult *r, double target_s)
     return true;
 }
 
-/* Run on `nodes` nodes; 1 = meets, 0 = misses, -1 cancelled, -2 OOM.  The
- * run's result is kept in *keep when it meets (the smallest so far). */
-static int probe(const Plan *p, const SchedWorkload *w, const Geometry *g, const EvalOptions *opt,
-                 int nodes, ScheduleResult *tmp, ScheduleResult *keep, SchedStats *st)
+/* The worst team's p95 wait, s; *who = that team. */
+static double worst_p95(const ScheduleResult *r, int *who)
 {
-    int rc = sched_run(p, w, g->a, opt, nodes * g->gpn, g->gpn, g->gpd, g->gpl, tmp, st);
+    double w = 0;
+    *who = 0;
+    for (int t = 0; t < r->n_teams; t++)
+        if (r->teams[t].jobs > 0 && r->teams[t].wait_hours_p95 * 3600 > w) {
+            w = r->teams[t].wait_hours_p95 * 3600;
+            *who = t;
+        }
+    return w;
+}
+
+/* Run on `nodes` nodes against a p95 target; 1 = meets, 0 = misses, -1
+ * cancelled, -2 OOM.  The run's result is kept in *keep when it meets
+ * (the smallest so far). */
+static int probe(const Plan *p, const SchedWorkload *w, const Geometry *g, const EvalOptions *opt,
+                 int nodes, double target_s, ScheduleResult *tmp, ScheduleResult *keep)
+{
+    int rc = sched_run(p, w, g->a, opt, nodes * g->gpn, g->gpn, g->gpd, g->gpl, tmp, NULL);
     if (rc < 0)
         return rc;
-    if (!meets(tmp, p->tenancy.wait_p95_s))
+    if (!meets(tmp, target_s))
         return 0;
     *keep = *tmp;
     return 1;
+}
+
+/* Smallest pool in (miss, hi] nodes meeting target_s, hi known to meet;
+ * *keep holds hi's run on entry and the answer's on return. */
+static int bisect(const Plan *p, const SchedWorkload *w, const Geometry *g, const EvalOptions *opt,
+                  int miss, int *hi, double target_s, ScheduleResult *tmp, ScheduleResult *keep)
+{
+    while (*hi - miss > 1) {
+        int mid = miss + (*hi - miss) / 2;
+        int rc = probe(p, w, g, opt, mid, target_s, tmp, keep);
+        if (rc < 0)
+            return rc;
+        if (rc == 1)
+            *hi = mid;
+        else
+            miss = mid;
+    }
+    return 0;
 }
 
 /* Smallest whole-node pool whose p95 wait meets the target for every team:
@@ -103,7 +135,13 @@ static int probe(const Plan *p, const SchedWorkload *w, const Geometry *g, const
  * last miss and the first hit.  Every probe replays the same jobs and the
  * same failure seed.  Assumes a bigger pool never waits longer (true of the
  * policies in expectation; a probe that breaks it only makes the answer
- * the smallest meeting pool above a missing one). */
+ * the smallest meeting pool above a missing one).
+ *
+ * A team held back by its borrowing limit, or a job mix whose waits come
+ * from the jobs themselves, never meets the target however large the pool:
+ * when two doublings in a row leave the worst p95 within 1 %, the search
+ * stops and reports the smallest pool that reaches that plateau (1 % above
+ * it), with meets_target false and a warning naming the team. */
 static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry *g,
                            const EvalOptions *opt, ScheduleResult *out, PlanResult *r)
 {
@@ -122,37 +160,59 @@ static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry
     if (hi < lo_nodes)
         hi = lo_nodes;
     int max_nodes = SEARCH_MAX_GPUS / gpn;
-    int miss = lo_nodes - 1, rc;
-    SchedStats st;
+    double target = p->tenancy.wait_p95_s;
+    int miss = lo_nodes - 1, rc, stall = 0;
+    /* the doubling's history, for the plateau case */
+    int hist_nodes[64];
+    double hist_worst[64];
+    int nh = 0;
     for (;;) {
-        rc = probe(p, w, g, opt, hi, tmp, keep, &st);
+        rc = probe(p, w, g, opt, hi, target, tmp, keep);
         if (rc < 0)
             goto done;
         if (rc == 1)
             break;
-        miss = hi;
-        if (hi >= max_nodes) {
-            /* never met: report the largest pool tried */
-            *out = *tmp;
-            out->recommended_gpus = hi * gpn;
+        int who;
+        double worst = worst_p95(tmp, &who);
+        if (nh > 0 && worst >= hist_worst[nh - 1] * 0.99 - 1e-6)
+            stall++;
+        else
+            stall = 0;
+        if (nh < 64) {
+            hist_nodes[nh] = hi;
+            hist_worst[nh++] = worst;
+        }
+        if (stall >= 2 || hi >= max_nodes) {
+            /* waits stopped shrinking: the smallest pool on the plateau */
+            double thr = worst * 1.01 + 1e-6;
+            int k = 0;
+            while (k < nh - 1 && hist_worst[k] > thr)
+                k++;
+            int lo_miss = k > 0 ? hist_nodes[k - 1] : lo_nodes - 1;
+            int top = hist_nodes[k];
+            rc = probe(p, w, g, opt, top, thr, tmp, keep);
+            if (rc == 1)
+                rc = bisect(p, w, g, opt, lo_miss, &top, thr, tmp, keep);
+            else if (rc == 0) /* cannot happen: top reached the plateau */
+                *keep = *tmp;
+            if (rc < 0)
+                goto done;
+            *out = *keep;
+            out->recommended_gpus = top * gpn;
             out->meets_target = false;
-            result_warn(r, "schedule: no pool up to %d GPUs meets p95 wait %.2f h for every team",
-                        hi * gpn, p->tenancy.wait_p95_s / 3600);
+            result_warn(r, "schedule: team %s's p95 wait stays near %.2f h however many GPUs are "
+                        "added (borrowing limit, quota or job sizes); target %.2f h not met — "
+                        "%d GPUs is where more stop helping",
+                        out->teams[who].name, worst / 3600, target / 3600, top * gpn);
             rc = 0;
             goto done;
         }
+        miss = hi;
         hi = hi * 2 < max_nodes ? hi * 2 : max_nodes;
     }
-    while (hi - miss > 1) {
-        int mid = miss + (hi - miss) / 2;
-        rc = probe(p, w, g, opt, mid, tmp, keep, &st);
-        if (rc < 0)
-            goto done;
-        if (rc == 1)
-            hi = mid;
-        else
-            miss = mid;
-    }
+    rc = bisect(p, w, g, opt, miss, &hi, target, tmp, keep);
+    if (rc < 0)
+        goto done;
     *out = *keep;
     out->recommended_gpus = hi * gpn;
     out->meets_target = true;
