@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "check_main.h"
@@ -237,6 +238,35 @@ START_TEST(format_truncates_safely)
 }
 END_TEST
 
+/* The pattern is compiled once on first use; callers on several threads
+ * (TUI form, recompute worker) must all see it and get the same answers. */
+static void *parse_many(void *arg)
+{
+    (void)arg;
+    static const char *const texts[] = {"405B", "64GiB", "6h", "400Gb/s", "$2.10", "40%"};
+    static const double want[] = {405e9, 68719476736.0, 21600, 400e9, 2.10, 0.4};
+    for (int i = 0; i < 3000; i++) {
+        int k = i % 6;
+        double v;
+        if (quantity_parse(texts[k], (QuantityKind)k, 1, &v, NULL, 0) != 0 || v != want[k])
+            return (void *)1;
+    }
+    return NULL;
+}
+
+START_TEST(parses_concurrently_from_threads)
+{
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(pthread_create(&th[i], NULL, parse_many, NULL), 0);
+    for (int i = 0; i < 4; i++) {
+        void *rc;
+        ck_assert_int_eq(pthread_join(th[i], &rc), 0);
+        ck_assert_ptr_null(rc);
+    }
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("quantity");
@@ -252,6 +282,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, canonical_format_is_short_and_exact);
     tcase_add_test(tc, display_format_is_four_digits);
     tcase_add_test(tc, format_truncates_safely);
+    tcase_add_test(tc, parses_concurrently_from_threads);
     suite_add_tcase(s, tc);
     return s;
 }

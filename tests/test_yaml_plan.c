@@ -858,6 +858,44 @@ START_TEST(round_trips_edge_cases)
 }
 END_TEST
 
+START_TEST(every_preset_round_trips_with_and_without_overrides)
+{
+    size_t n;
+    const ModelPreset *all = preset_all(&n);
+    Plan *p = new_plan();
+    /* three workloads per preset, ten presets per plan */
+    for (size_t first = 0; first < n; first += 10) {
+        plan_init(p);
+        snprintf(p->name, sizeof p->name, "presets-%zu", first);
+        for (size_t i = first; i < n && i < first + 10; i++) {
+            for (int variant = 0; variant < 3; variant++) {
+                Workload *w = &p->workloads[p->n_workloads++];
+                workload_init(w, WL_INFERENCE);
+                snprintf(w->name, sizeof w->name, "%s/%d", all[i].name, variant);
+                w->model = all[i].shape;
+                if (variant < 2)
+                    snprintf(w->model.preset, sizeof w->model.preset, "%s", all[i].name);
+                if (variant == 1) {
+                    w->model.layers = all[i].shape.layers / 2 + 1;
+                    w->model.params = 1e9;
+                    w->model.tied_embeddings = !w->model.tied_embeddings;
+                }
+            }
+        }
+        Diag d;
+        ck_assert_msg(plan_validate(p, NULL, &d) == 0, "%s", d.msg);
+        assert_round_trip(p, NULL);
+        if (first == 0) {
+            char *y = plan_to_yaml(p);
+            ck_assert_ptr_nonnull(strstr(y, "model: {preset: llama-3-8b}\n"));
+            ck_assert_ptr_nonnull(strstr(y, "model: {preset: llama-3-8b, layers: 17, tied_embeddings: true, params: 1B}\n"));
+            free(y);
+        }
+    }
+    free(p);
+}
+END_TEST
+
 START_TEST(canonical_yaml_is_readable)
 {
     char dir[1024], path[1200];
@@ -1013,6 +1051,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, rejects_too_many_entries);
     tcase_add_test(tc, validate_applies_the_parser_rules_in_memory);
     tcase_add_test(tc, round_trips_edge_cases);
+    tcase_add_test(tc, every_preset_round_trips_with_and_without_overrides);
     tcase_add_test(tc, canonical_yaml_is_readable);
     tcase_add_test(tc, save_is_atomic_and_loads_back);
     tcase_add_test(tc, load_reports_missing_file);
