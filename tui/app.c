@@ -80,7 +80,15 @@ int app_commit(App *app, const Plan *candidate, const char *what)
         return -1;
     }
     undo_push(&app->undo, &app->plan);
+    bool new_trace = strcmp(candidate->tenancy.trace, app->plan.tenancy.trace) != 0;
     app->plan = *candidate;
+    if (new_trace && app_attach_trace(app, &app->plan, msg, sizeof msg) != 0) {
+        /* a trace that cannot be read is not accepted: back to the plan before */
+        undo_undo(&app->undo, &app->plan);
+        undo_redo_clear(&app->undo);
+        app_status(app, true, "%s", msg);
+        return -1;
+    }
     app->modified = true;
     submit(app);
     app->key_gen = app->gen;

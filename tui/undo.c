@@ -65,3 +65,8 @@ bool undo_redo(Undo *u, Plan *cur)
     *cur = u->redo[--u->n_redo];
     return true;
 }
+
+void undo_redo_clear(Undo *u)
+{
+    u->n_redo = 0;
+}

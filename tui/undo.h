@@ -29,5 +29,7 @@ void undo_push(Undo *u, const Plan *before);
 bool undo_undo(Undo *u, Plan *cur);
 /* Step forward again; false when there is nothing to redo. */
 bool undo_redo(Undo *u, Plan *cur);
+/* Forget the redo branch (an undone step that must not come back). */
+void undo_redo_clear(Undo *u);
 
 #endif

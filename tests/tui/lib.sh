@@ -93,6 +93,18 @@ tui_wait_exit() {
     return 1
 }
 
+# tui_open_plan NAME: after a start, make sure NAME (a demo plan) is the
+# plan on screen — a new store opens its most recently updated plan, and
+# the seeded demo plans may differ in their timestamps — then wait idle.
+tui_open_plan() {
+    tui_wait 'gpuplan .* v[0-9]' || return 1
+    if ! tui_screen | head -n 1 | grep -Eq "gpuplan .* $1 v[0-9]"; then
+        tui_keys ':'; tui_type "open $1"; tui_keys Enter
+        tui_wait "gpuplan .* $1 v[0-9]" || return 1
+    fi
+    tui_idle
+}
+
 # tui_idle: wait until no recompute is in flight (header spinner gone).
 tui_idle() {
     tui_wait_gone 'recomputing' "${1:-$TUI_TIMEOUT}"

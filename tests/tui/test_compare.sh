@@ -7,7 +7,7 @@ trap tui_cleanup EXIT
 tap_plan 6
 
 tui_start 120 40
-tui_wait 'frontier-2027 v1' && tui_idle
+tui_open_plan frontier-2027
 tui_keys F4
 tui_wait 'COMPARE +A: frontier-2027 \(current\)' 10; ok $? "F4 opens compare with the current plan as A"
 tui_keys b

@@ -12,6 +12,7 @@ gpus_of_chat() {
 }
 
 tui_start 120 40
+tui_open_plan frontier-2027
 tui_wait 'chat-70b +infer' && tui_idle
 before=$(gpus_of_chat)
 [ -n "$before" ] && [ "$before" != "-" ]; ok $? "chat-70b is sized before the edit ($before GPUs)"

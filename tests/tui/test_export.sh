@@ -7,7 +7,7 @@ trap tui_cleanup EXIT
 tap_plan 5
 
 tui_start 120 40
-tui_wait 'frontier-2027 v1' && tui_idle
+tui_open_plan frontier-2027
 tui_keys F5
 tui_wait 'Export the plan as' 5; ok $? "F5 asks for a format"
 tui_type 'md'; tui_keys Enter

@@ -17,7 +17,7 @@ summ() {   # median and max of the numbers on stdin
 }
 
 tui_start 120 40
-tui_wait 'frontier-2027 v1' && tui_idle
+tui_open_plan frontier-2027
 for plan in frontier-2027 moe-gb200 research-a100 startup-h200; do
     tui_keys ':'; tui_type "open $plan"; tui_keys Enter
     tui_wait "gpuplan .* $plan v" 30 && tui_idle 60

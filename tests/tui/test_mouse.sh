@@ -8,7 +8,7 @@ TUI_ENV="LC_ALL=C LANG=C GPUPLAN_ASCII=1"
 tap_plan 5
 
 tui_start 120 40
-tui_wait 'frontier-2027 v1' && tui_idle
+tui_open_plan frontier-2027
 set -- $(tui_find '3 Power')
 tui_click "$1" "$2"
 tui_wait 'kW per rack against the rack limit' 5; ok $? "clicking a tab shows its pane"

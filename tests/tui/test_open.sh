@@ -7,7 +7,8 @@ trap tui_cleanup EXIT
 tap_plan 8
 
 tui_start 120 40
-tui_wait 'gpuplan .* frontier-2027 v1' ; ok $? "opens the most recent demo plan of a new store"
+tui_wait 'gpuplan .* (frontier-2027|moe-gb200|research-a100|startup-h200) v1' ; ok $? "a new store opens one of the seeded demo plans"
+tui_open_plan frontier-2027
 tui_wait 'F1 Help F2 Save F3 Plans F4 Compare F5 Export' 5; ok $? "footer lists the keys of the focused pane"
 tui_wait '1 Sizing +2 Topology +3 Power +4 Cost +5 Schedule' 5; ok $? "tabs are shown at 120 columns"
 tui_wait 'chat-70b +infer' && tui_idle; ok $? "the Sizing pane shows a computed result per workload"

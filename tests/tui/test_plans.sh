@@ -8,7 +8,7 @@ trap tui_cleanup EXIT
 tap_plan 10
 
 tui_start 120 40
-tui_wait 'frontier-2027 v1' && tui_idle
+tui_open_plan frontier-2027
 tui_keys F3
 tui_wait 'PLANS in' 5; ok $? "F3 opens the plan browser"
 tui_keys /

@@ -7,7 +7,7 @@ trap tui_cleanup EXIT
 tap_plan 6
 
 tui_start 120 40
-tui_wait 'frontier-2027 v1' && tui_idle
+tui_open_plan frontier-2027
 tui_keys ':'; tui_type 'set horizon_years 5'; tui_keys Enter
 tui_wait 'modified' 5
 tui_keys q

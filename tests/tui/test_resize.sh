@@ -9,7 +9,7 @@ tap_plan 7
 body() { tui_screen | sed '$d' | sed '$d'; }   # all but the status and footer lines
 
 tui_start 120 40
-tui_wait 'frontier-2027 v1' && tui_idle
+tui_open_plan frontier-2027
 tmx resize-window -x 80 -y 24
 tui_wait '1 Size +2 Topo' 10; ok $? "80x24 stacks the panes and abbreviates the tabs"
 lines=$(tui_screen | wc -l)
@@ -23,6 +23,7 @@ tui_keys q
 tui_wait_exit 10 >/dev/null
 tui_stop
 tui_start 80 24
+tui_open_plan frontier-2027
 tui_wait '1 Size +2 Topo' 30 && tui_idle
 body > "$TUI_TMP/fresh"
 cmp -s "$TUI_TMP/resized" "$TUI_TMP/fresh"; ok $? "the resized screen equals a fresh start at 80x24"

@@ -7,7 +7,7 @@ trap tui_cleanup EXIT
 tap_plan 7
 
 tui_start 120 40
-tui_wait 'frontier-2027 v1' && tui_idle
+tui_open_plan frontier-2027
 tui_keys ':'; tui_type 'set site.pue 1.15'; tui_keys Enter
 tui_wait 'site.pue = 1.15' 5; ok $? ":set edits a plan-level field"
 tui_keys F2

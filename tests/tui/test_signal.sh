@@ -14,7 +14,7 @@ gpuplan_pid() {
 ulimit -c 0 2>/dev/null   # no core files from the crash signals
 for sig in TERM INT SEGV ABRT; do
     tui_start 100 30
-    tui_wait 'frontier-2027 v1' && tui_idle
+    tui_open_plan frontier-2027
     [ "$(tmx display -p '#{alternate_on}')" = 1 ]; ok $? "SIG$sig: the dashboard runs on the alternate screen"
     kill -s "$sig" "$(gpuplan_pid)"
     st=$(tui_wait_exit 10)

@@ -7,7 +7,7 @@ trap tui_cleanup EXIT
 tap_plan 6
 
 tui_start 120 40
-tui_wait 'frontier-2027 v1' && tui_idle
+tui_open_plan frontier-2027
 tui_keys ':'; tui_type 'th'; tui_keys Tab
 tui_wait '^:theme *$' 5; ok $? "Tab completes the command name"
 tui_type 'dark'; tui_keys Enter
@@ -16,7 +16,7 @@ tui_keys q
 tui_wait_exit 10 >/dev/null
 tui_stop
 tui_start 120 40
-tui_wait 'frontier-2027 v1' && tui_idle
+tui_open_plan frontier-2027
 # the dark theme's background is colour 234 (themes/dark.yaml)
 tmx capture-pane -p -e | grep -q '48;5;234'; ok $? "the saved theme preference is used at the next start"
 tui_keys q
@@ -25,7 +25,7 @@ tui_check_stderr
 tui_stop
 TUI_ENV="NO_COLOR=1"
 tui_start 120 40
-tui_wait 'frontier-2027 v1' && tui_idle
+tui_open_plan frontier-2027
 ! tmx capture-pane -p -e | grep -Eq '\[([0-9;]*;)?(3[0-7]|4[0-7]|38;5|48;5)[;m]'; ok $? "NO_COLOR draws without any colour"
 tmx capture-pane -p -e | grep -q '\[[0-9;]*7m'; ok $? "NO_COLOR keeps the selection visible (reverse video)"
 tui_keys q

@@ -9,7 +9,7 @@ trap tui_cleanup EXIT
 tap_plan 12
 
 tui_start 120 40
-tui_wait 'frontier-2027 v1' && tui_idle
+tui_open_plan frontier-2027
 tui_keys a
 tui_wait '(inference workload|training workload)' 5; ok $? "a asks what to add"
 tui_type 'team'; tui_keys Enter
