@@ -113,9 +113,9 @@ static void draw_header(App *app)
         snprintf(c, sizeof c, "cost not computed");
     }
     const char *spin = app_recomputing(app) ? term_glyphs->spinner[app->spinner % term_glyphs->n_spinner] : " ";
-    if (w >= 100)
-        snprintf(right, sizeof right, " %s %s %s %s %s %s ", a, term_glyphs->v, b, term_glyphs->v, c, spin);
-    else
+    /* everything when it fits, else without the facility load */
+    snprintf(right, sizeof right, " %s %s %s %s %s %s ", a, term_glyphs->v, b, term_glyphs->v, c, spin);
+    if (term_strwidth(right) > w - x - 2)
         snprintf(right, sizeof right, " %s %s %s %s ", a, term_glyphs->v, c, spin);
     int rw = term_strwidth(right);
     int fill_from = x;
