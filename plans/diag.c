@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "diag.h"
 
@@ -98,6 +99,18 @@ const char *diag_nearest(const char *word, const char *const *cands, size_t n)
         limit = 1;
     if (limit > 4)
         limit = 4;
+    /* A word that starts exactly one candidate ("deepseek" → "deepseek-v3")
+     * means that candidate, however many letters are missing. */
+    const char *prefix_of = NULL;
+    int prefixes = 0;
+    for (size_t i = 0; lw >= 3 && i < n; i++) {
+        if (cands[i] && strncasecmp(cands[i], word, lw) == 0 && strlen(cands[i]) > lw) {
+            prefix_of = cands[i];
+            prefixes++;
+        }
+    }
+    if (prefixes == 1)
+        return prefix_of;
     const char *best = NULL;
     int best_d = limit + 1;
     for (size_t i = 0; i < n; i++) {

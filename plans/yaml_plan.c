@@ -210,12 +210,29 @@ static int check_accel_id(Rules *r, const char *id, const void *at, const void *
     size_t n = 0;
     for (size_t i = 0; i < cat->n_accelerators && n < 256; i++)
         ids[n++] = cat->accelerators[i].id;
+    /* "H100" starts several ids: name them all rather than guess. */
+    char list[400] = "";
+    size_t used = 0;
+    int starts = 0;
+    size_t idlen = strlen(id);
+    for (size_t i = 0; idlen >= 2 && i < n; i++) {
+        if (strncasecmp(ids[i], id, idlen) != 0)
+            continue;
+        int w = snprintf(list + used, sizeof list - used, "%s%s", starts ? ", " : "", ids[i]);
+        if (w < 0 || (size_t)w >= sizeof list - used)
+            break;
+        used += (size_t)w;
+        starts++;
+    }
+    if (starts > 1)
+        return rule_fail(r, at, near, "%s: unknown accelerator '%s'; did you mean one of %s?", what,
+                         id, list);
     const char *near_id = diag_nearest(id, ids, n);
     if (near_id)
         return rule_fail(r, at, near, "%s: unknown accelerator '%s'; did you mean '%s'?", what,
                          id, near_id);
-    char list[400] = "";
-    size_t used = 0;
+    list[0] = '\0';
+    used = 0;
     for (size_t i = 0; i < n; i++) {
         int w = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", ids[i]);
         if (w < 0 || (size_t)w >= sizeof list - used)

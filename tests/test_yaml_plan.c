@@ -658,13 +658,18 @@ static Plan *valid_plan(void)
     return p;
 }
 
-static void expect_invalid(const Plan *p, const char *want)
+static void expect_invalid_cat(const Plan *p, const Catalog *cat, const char *want)
 {
     Diag d;
     char buf[800];
-    ck_assert_int_eq(plan_validate(p, catalog(), &d), -1);
+    ck_assert_int_eq(plan_validate(p, cat, &d), -1);
     ck_assert_int_eq(d.line, 0);
     ck_assert_str_eq(diag_format(&d, buf, sizeof buf), want);
+}
+
+static void expect_invalid(const Plan *p, const char *want)
+{
+    expect_invalid_cat(p, catalog(), want);
 }
 
 START_TEST(validate_applies_the_parser_rules_in_memory)
@@ -702,7 +707,12 @@ START_TEST(validate_applies_the_parser_rules_in_memory)
     free(p);
     p = valid_plan();
     snprintf(p->accelerator, sizeof p->accelerator, "H100");
-    expect_invalid(p, "accelerator: unknown accelerator 'H100'; did you mean 'H200'?");
+    expect_invalid(p, "accelerator: unknown accelerator 'H100'; did you mean 'H100-SXM'?");
+    snprintf(p->accelerator, sizeof p->accelerator, "a100");
+    expect_invalid(p, "accelerator: unknown accelerator 'a100'; did you mean 'A100-80GB'?");
+    test_accs[2] = test_accs[1];
+    snprintf(test_accs[2].id, CAT_ID_LEN, "A100-40GB");
+    expect_invalid_cat(p, &test_cat, "accelerator: unknown accelerator 'a100'; did you mean one of A100-80GB, A100-40GB?");
     free(p);
     p = valid_plan();
     p->workloads[0].name[0] = '\0';
