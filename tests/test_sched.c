@@ -116,6 +116,20 @@ static ScheduleResult *run(const Plan *p, int gpus, SchedStats *st)
     return r;
 }
 
+/* One team per trace job group; the trace is borrowed. */
+static Plan *trace_plan(SchedPolicy pol, int gpus, TraceJob *jobs, size_t n, int teams)
+{
+    Plan *p = new_plan(pol, gpus, 1000);
+    for (int i = 0; i < teams; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "t%d", i);
+        add_team(p, name, 1, 0, -1);
+    }
+    p->tenancy.trace_jobs = jobs;
+    p->tenancy.n_trace_jobs = n;
+    return p;
+}
+
 /* Erlang C: probability that an arrival waits in M/M/c (A = λ/μ). */
 static double erlang_c(int c, double A)
 {
@@ -283,6 +297,34 @@ START_TEST(young_interval_is_242_minutes)
 }
 END_TEST
 
+/* The simulator checkpoints at Young's interval: an 8-GPU job on a pool of
+ * 8 with per-GPU MTBF 781.6 h has job MTBF 97.7 h; with δ = 5 min
+ * (storage.checkpoint_stall) τ = 242 min, and a failure, memoryless, lands
+ * uniformly within an interval: it loses τ/2 = 121 min × 8 GPUs on
+ * average.  20,000 h → ~200 failures; the mean of 200 uniforms has sd
+ * τ/√(12·200) = 2 %, so ±8 % is 4 sd. */
+START_TEST(failures_lose_half_a_young_interval_on_average)
+{
+    TraceJob tj[] = {{.submit_s = 0, .duration_s = 1e9, .gpus = 8, .team = 0}};
+    Plan *p = trace_plan(POLICY_FIFO, 8, tj, 1, 1);
+    p->tenancy.horizon_s = 20000 * 3600.0;
+    p->tenancy.mtbf_gpu_h = 97.7 * 8;
+    p->tenancy.restore_s = 0;
+    p->storage.checkpoint_stall_s = 300;
+    SchedStats st;
+    ScheduleResult *r = run(p, 0, &st);
+    ck_assert_uint_gt(st.failure_kills, 150);
+    double tau_h = sched_young_interval(300, 97.7 * 3600) / 3600;
+    double per_kill = r->teams[0].lost_gpu_hours / (double)st.failure_kills;
+    ck_assert_double_eq_tol(per_kill, 8 * tau_h / 2, 0.08 * 8 * tau_h / 2);
+    /* checkpoints cost δ per τ: goodput ≈ τ/(τ+δ) less the lost work */
+    double expect = tau_h / (tau_h + 300.0 / 3600) * (1 - (tau_h / 2) / 97.7);
+    ck_assert_double_eq_tol(r->goodput, expect, 0.01);
+    free(r);
+    free(p);
+}
+END_TEST
+
 /* Failures: the pool fails at G / MTBF.  100 GPUs, MTBF 1,000 h, 5,000 h →
  * 500 expected (Poisson sd 22); ±15 % is > 3 sd.  Killed jobs lose work,
  * so goodput drops below 1 and lost GPU-hours appear. */
@@ -310,18 +352,6 @@ END_TEST
 
 /* ------------------------------------------------------------ contracts */
 
-static Plan *trace_plan(SchedPolicy pol, int gpus, TraceJob *jobs, size_t n, int teams)
-{
-    Plan *p = new_plan(pol, gpus, 1000);
-    for (int i = 0; i < teams; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "t%d", i);
-        add_team(p, name, 1, 0, -1);
-    }
-    p->tenancy.trace_jobs = jobs;
-    p->tenancy.n_trace_jobs = n;
-    return p;
-}
 
 /* EASY backfill on 4 GPUs: A (3 GPUs, 0–10 h) runs; head B wants 4 and is
  * reserved for t = 10; C (1 GPU, 20 h) would overrun the reservation and
@@ -952,6 +982,7 @@ Suite *test_suite(void)
     tcase_add_test(o, fair_share_splits_by_quota_and_weight);
     tcase_add_test(o, young_interval_is_242_minutes);
     tcase_add_test(o, gpu_failures_follow_mtbf_and_cost_goodput);
+    tcase_add_test(o, failures_lose_half_a_young_interval_on_average);
     suite_add_tcase(s, o);
     TCase *c = tcase_create("contracts");
     tcase_set_timeout(c, 120);
