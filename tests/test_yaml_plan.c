@@ -1031,6 +1031,51 @@ START_TEST(enum_names_match_the_format)
 }
 END_TEST
 
+/* ----------------------------------------------------------------- diag */
+
+START_TEST(diag_formats_known_parts_only)
+{
+    Diag d;
+    char buf[700];
+    diag_set(&d, "plan.yaml", 3, 7, "bad %s", "thing");
+    ck_assert_str_eq(diag_format(&d, buf, sizeof buf), "plan.yaml:3:7: bad thing");
+    diag_set(&d, "plan.yaml", 3, 0, "x");
+    ck_assert_str_eq(diag_format(&d, buf, sizeof buf), "plan.yaml:3: x");
+    diag_set(&d, "plan.yaml", 0, 0, "x");
+    ck_assert_str_eq(diag_format(&d, buf, sizeof buf), "plan.yaml: x");
+    diag_set(&d, NULL, 0, 0, "x");
+    ck_assert_str_eq(diag_format(&d, buf, sizeof buf), "x");
+    diag_set(&d, "", 4, 2, "x");
+    ck_assert_str_eq(diag_format(&d, buf, sizeof buf), "line 4, column 2: x");
+    char small[8];
+    diag_set(&d, "plan.yaml", 3, 7, "long message");
+    ck_assert_str_eq(diag_format(&d, small, sizeof small), "plan.ya");
+    diag_set(NULL, "f", 1, 1, "ignored");
+}
+END_TEST
+
+START_TEST(diag_nearest_suggests_close_words)
+{
+    static const char *const keys[] = {"layers", "hidden", "heads", "kv_heads", "vocab"};
+    ck_assert_str_eq(diag_nearest("layer", keys, 5), "layers");
+    ck_assert_str_eq(diag_nearest("LAYERS", keys, 5), "layers"); /* case-insensitive */
+    ck_assert_str_eq(diag_nearest("hiden", keys, 5), "hidden");
+    ck_assert_str_eq(diag_nearest("kv_head", keys, 5), "kv_heads");
+    ck_assert_str_eq(diag_nearest("voc", keys, 5), "vocab");      /* a unique prefix */
+    ck_assert_ptr_null(diag_nearest("frobnicate", keys, 5));
+    ck_assert_ptr_null(diag_nearest("", keys, 5));
+    ck_assert_ptr_null(diag_nearest(NULL, keys, 5));
+    ck_assert_ptr_null(diag_nearest("layer", NULL, 0));
+    static const char *const ids[] = {"p5.48xlarge", "p4d.24xlarge", "Standard_ND96isr_H100_v5"};
+    ck_assert_str_eq(diag_nearest("p5.48xlarg", ids, 3), "p5.48xlarge");
+    ck_assert_str_eq(diag_nearest("standard_nd96isr_h100_v4", ids, 3), "Standard_ND96isr_H100_v5");
+    char longword[200];
+    memset(longword, 'a', sizeof longword - 1);
+    longword[sizeof longword - 1] = '\0';
+    ck_assert_ptr_null(diag_nearest(longword, ids, 3));
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("yaml_plan");
@@ -1067,5 +1112,9 @@ Suite *test_suite(void)
     tcase_add_test(tc, load_reports_missing_file);
     tcase_add_test(tc, enum_names_match_the_format);
     suite_add_tcase(s, tc);
+    TCase *td = tcase_create("diag");
+    tcase_add_test(td, diag_formats_known_parts_only);
+    tcase_add_test(td, diag_nearest_suggests_close_words);
+    suite_add_tcase(s, td);
     return s;
 }
