@@ -901,17 +901,15 @@ static void handle_mouse(App *app)
             app->dirty = true;
             return;
         }
+        /* a click or the wheel focuses the pane under the pointer */
         if (layout_in(g->list, ev.y, ev.x)) {
-            if (!wheel)
-                app->focus = FOCUS_LIST;
+            app->focus = FOCUS_LIST;
             target = &app->views[VIEW_WORKLOADS];
         } else if (layout_in(g->form, ev.y, ev.x)) {
-            if (!wheel)
-                app->focus = FOCUS_FORM;
+            app->focus = FOCUS_FORM;
             target = &app->views[VIEW_WORKLOADS];
         } else if (layout_in(g->pane, ev.y, ev.x)) {
-            if (!wheel)
-                app->focus = FOCUS_PANE;
+            app->focus = FOCUS_PANE;
             target = &app->views[app->tab];
         }
     }
@@ -1072,9 +1070,6 @@ static void main_loop(App *app)
             app->spinner++;
             last_spin = now_ms();
             app->dirty = true;
-        }
-        if (!busy && app->dirty == false && n == 0) {
-            /* idle: nothing to do */
         }
     }
 }

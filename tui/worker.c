@@ -22,8 +22,7 @@ struct Worker {
     Plan *pending;
     uint64_t pending_gen;
     bool has_pending;
-    /* the last submitted and the last published generation */
-    _Atomic uint64_t submitted_gen;
+    /* the last published generation */
     _Atomic uint64_t published_gen;
     atomic_int cancel;
     /* published result, guarded by mu */
@@ -100,7 +99,6 @@ Worker *worker_start(const Catalog *cat, int wake_fd)
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     atomic_init(&w->cancel, 0);
-    atomic_init(&w->submitted_gen, 0);
     atomic_init(&w->published_gen, 0);
     if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
         pthread_mutex_destroy(&w->mu);
@@ -136,7 +134,6 @@ void worker_submit(Worker *w, const Plan *p, uint64_t gen)
     *w->pending = *p;
     w->pending_gen = gen;
     w->has_pending = true;
-    atomic_store(&w->submitted_gen, gen);
     atomic_store(&w->cancel, 1);
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
@@ -153,9 +150,4 @@ bool worker_take(Worker *w, PlanResult *dst, uint64_t *gen, double *eval_ms)
         *eval_ms = w->published_ms;
     pthread_mutex_unlock(&w->mu);
     return true;
-}
-
-bool worker_busy(const Worker *w)
-{
-    return atomic_load(&((Worker *)w)->published_gen) < atomic_load(&((Worker *)w)->submitted_gen);
 }

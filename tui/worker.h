@@ -25,7 +25,5 @@ void worker_submit(Worker *w, const Plan *p, uint64_t gen);
 /* When a result newer than *gen is published, copy it into *dst, set *gen
  * and *eval_ms (wall time of that evaluation) and return true. */
 bool worker_take(Worker *w, PlanResult *dst, uint64_t *gen, double *eval_ms);
-/* True while a submitted generation has not been published yet. */
-bool worker_busy(const Worker *w);
 
 #endif

@@ -762,11 +762,6 @@ static int w_key(View *v, App *app, Action a, int ch)
     }
     if (app->focus == FOCUS_FORM || s->editing)
         return form_key(s, app, a, ch);
-    if (a == ACT_UP || a == ACT_DOWN || a == ACT_PGUP || a == ACT_PGDN) {
-        /* the wheel over the form scrolls the form */
-        if (app->focus == FOCUS_FORM)
-            return form_key(s, app, a, ch);
-    }
     return list_key(s, app, a, ch);
 }
 
