@@ -132,7 +132,15 @@ static int rule_fail(Rules *r, const void *at, const void *near, const char *fmt
 
 /* Valid UTF-8 without control characters (tab allowed): what a YAML
  * scalar can carry and a terminal can show.  It must end within `cap`. */
+static bool text_ok_ex(const char *s, size_t cap, bool lines);
+
 static bool text_ok(const char *s, size_t cap)
+{
+    return text_ok_ex(s, cap, false);
+}
+
+/* As text_ok, and line breaks allowed (a description may span lines). */
+static bool text_ok_ex(const char *s, size_t cap, bool lines)
 {
     size_t n = strnlen(s, cap);
     if (n == cap)
@@ -141,7 +149,7 @@ static bool text_ok(const char *s, size_t cap)
     for (size_t i = 0; i < n;) {
         unsigned c = p[i];
         if (c < 0x80) {
-            if ((c < 0x20 && c != '\t') || c == 0x7f)
+            if ((c < 0x20 && c != '\t' && !(lines && c == '\n')) || c == 0x7f)
                 return false;
             i++;
             continue;
@@ -549,7 +557,7 @@ static int check_plan(const Plan *p, const Catalog *cat, Rules *r)
     CHECK(plan_name_ok(p->name), p->name, NULL,
           "invalid plan name '%.64s': use 1-64 letters, digits, '.', '_', '-' or spaces",
           text_ok(p->name, sizeof p->name) ? p->name : "?");
-    CHECK(text_ok(p->description, sizeof p->description), p->description, NULL,
+    CHECK(text_ok_ex(p->description, sizeof p->description, true), p->description, NULL,
           "description must be printable text (no control characters)");
     CHECK(p->accelerator[0] && text_ok(p->accelerator, sizeof p->accelerator), p->accelerator,
           NULL, "accelerator must be a catalog id such as H100-SXM");
@@ -691,6 +699,7 @@ enum {
     F_OPT = 1 << 3,    /* written only when it differs from the default */
     F_FLOW = 1 << 4,   /* written as a one-line flow mapping (T_MAP / T_SEQ items) */
     F_NOWRITE = 1 << 5,/* input-only alias (global_batch_tokens) */
+    F_LINES = 1 << 6,  /* text that may span lines (description) */
 };
 
 typedef struct Ctx Ctx;
@@ -1495,7 +1504,7 @@ static const Schema tenancy_schema = {"tenancy", tenancy_fields, COUNT_OF(tenanc
 static const Field plan_fields[] = {
     F_I(Plan, format, "format", 0, NULL),
     F_S(Plan, name, "name", 0, "unique in the store"),
-    F_S(Plan, description, "description", 0, NULL),
+    F_S(Plan, description, "description", F_LINES, NULL),
     F_S(Plan, accelerator, "accelerator", 0, "catalog id; default for every workload"),
     F_D(Plan, horizon_years, "horizon_years", QTY_NUMBER, 0, "TCO horizon, years"),
     F_Q(Plan, workloads, n_workloads, "workloads", workload_schema, 0, NULL),
@@ -1547,7 +1556,7 @@ static int check_writable_map(const Schema *s, const void *obj, const char *what
             break;
         }
         case T_STR:
-            if (!text_ok(at, f->size))
+            if (!text_ok_ex(at, f->size, (f->flags & F_LINES) != 0))
                 return rule_fail(r, at, obj, "%s: %s must be printable text", what, f->key);
             break;
         case T_MAP:

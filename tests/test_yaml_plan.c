@@ -171,6 +171,7 @@ START_TEST(examples_match_the_real_catalog)
 }
 END_TEST
 
+#define W_INF_BODY "workloads:\n  - name: w\n    kind: inference\n    model: {preset: llama-3-8b}\n"
 #define W_INF_TEXT "name: t\nworkloads:\n  - name: w\n    kind: inference\n    model: {preset: llama-3-8b}\n"
 
 START_TEST(frontier_example_values_in_si_units)
@@ -287,6 +288,18 @@ START_TEST(accepts_syntax_variants)
     ck_assert_double_eq(p->tenancy.teams[0].jobs[0].gpus, 2);
     assert_round_trip(p, catalog());
     free(p);
+}
+END_TEST
+
+START_TEST(description_may_span_lines)
+{
+    Plan *p = new_plan();
+    parse_ok("name: d\ndescription: |\n  First line.\n  Second: line.\n" W_INF_BODY, NULL, p);
+    ck_assert_str_eq(p->description, "First line.\nSecond: line.\n");
+    assert_round_trip(p, NULL);
+    free(p);
+    expect_error("name: t\ndescription: \"a\\x07b\"\n" W_INF_BODY, NULL,
+                 "t.yaml:2:14: description must be printable text (no control characters)");
 }
 END_TEST
 
@@ -765,7 +778,7 @@ START_TEST(round_trips_edge_cases)
     plan_init(p);
     snprintf(p->name, sizeof p->name, "edge.case plan_1");
     snprintf(p->description, sizeof p->description,
-             "He said \"hi\": # not a comment \\ back\tslash, unicode \xc3\xa9 \xe2\x9c\x93");
+             "He said \"hi\": # not a comment \\ back\tslash,\nunicode \xc3\xa9 \xe2\x9c\x93");
     snprintf(p->accelerator, sizeof p->accelerator, "A100-80GB");
     p->horizon_years = 2.5;
     static const char *const names[] = {"a: b", "#hash", "- dash", "true", "123", " spaced ",
@@ -1086,6 +1099,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, defaults_follow_plan_format);
     tcase_add_test(tc, accepts_syntax_variants);
     tcase_add_test(tc, global_batch_tokens_becomes_sequences);
+    tcase_add_test(tc, description_may_span_lines);
     tcase_add_test(tc, merge_keys_share_settings_between_workloads);
     tcase_add_test(tc, empty_sections_take_the_defaults);
     tcase_add_test(tc, rejects_unknown_keys_with_suggestion);
