@@ -386,11 +386,37 @@ START_TEST(backfill_never_delays_the_reserved_head)
 }
 END_TEST
 
-/* The reserved node of a single-node head stays free of long backfill:
- * on 2 nodes of 8, busy 6+8 until 10 h and 4 h, a queued 8-GPU head is
- * reserved for node 2 at t=4; 2-GPU jobs running 20 h may use node 1's two
- * free GPUs but not node 2.  Checked across random loads: the simulator's
- * own reservation audit stays 0 (every head starts by its reservation). */
+/* A single-node head reserves a node: on 2 nodes of 8, J0 holds node A
+ * (8 GPUs, 10 h) and J1 six GPUs of node B (4 h); the 8-GPU head J2 is
+ * reserved node B at t = 4.  J3 (2 GPUs, 20 h) would fit B's two free GPUs
+ * now but overrun the reservation, so it waits; J4 (2 GPUs, 2 h) ends by
+ * t = 4 and is backfilled there. */
+START_TEST(backfill_reserves_a_node_for_a_single_node_head)
+{
+    TraceJob tj[] = {
+        {.submit_s = 0, .duration_s = 10 * 3600.0, .gpus = 8, .team = 0},
+        {.submit_s = 0, .duration_s = 4 * 3600.0, .gpus = 6, .team = 1},
+        {.submit_s = 0.5 * 3600, .duration_s = 1 * 3600.0, .gpus = 8, .team = 2},
+        {.submit_s = 1 * 3600.0, .duration_s = 20 * 3600.0, .gpus = 2, .team = 3},
+        {.submit_s = 1.5 * 3600, .duration_s = 2 * 3600.0, .gpus = 2, .team = 4},
+    };
+    Plan *p = trace_plan(POLICY_FIFO, 16, tj, 5, 5);
+    p->tenancy.backfill = true;
+    SchedStats st;
+    ScheduleResult *r = run(p, 0, &st);
+    ck_assert_double_eq_tol(r->teams[2].wait_hours_max, 3.5, 1e-9); /* starts at 4 */
+    ck_assert_double_eq_tol(r->teams[3].wait_hours_max, 4, 1e-9);   /* after J2, at 5 */
+    ck_assert_double_eq_tol(r->teams[4].wait_hours_max, 0, 1e-9);   /* backfilled */
+    ck_assert_uint_eq(st.backfilled, 1);
+    free(r);
+    free(p);
+}
+END_TEST
+
+/* Across random loads (single-node, two-node and fractional heads) the
+ * simulator's own reservation audit stays 0: every reserved head starts by
+ * its reservation and no reservation moves later without an outside
+ * cause. */
 START_TEST(backfill_keeps_reservations_under_random_load)
 {
     for (int seed = 1; seed <= 4; seed++) {
@@ -987,6 +1013,7 @@ Suite *test_suite(void)
     TCase *c = tcase_create("contracts");
     tcase_set_timeout(c, 120);
     tcase_add_test(c, backfill_never_delays_the_reserved_head);
+    tcase_add_test(c, backfill_reserves_a_node_for_a_single_node_head);
     tcase_add_test(c, backfill_keeps_reservations_under_random_load);
     tcase_add_test(c, priority_preemption_evicts_lowest_and_charges_lost_work);
     tcase_add_test(c, under_quota_team_reclaims_from_borrower_down_to_its_quota);
