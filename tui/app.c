@@ -783,7 +783,7 @@ static void find_changed(App *app, const char *text, void *ctx)
     (void)ctx;
     snprintf(app->find, sizeof app->find, "%s", text);
     View *v = focused_view(app);
-    apply(app, v->ops->key(v, app, ACT_FIND, 0));
+    apply(app, v->ops->key(v, app, ACT_FIND_APPLY, 0));
 }
 
 static void find_done(App *app, const char *text, void *ctx)

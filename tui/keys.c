@@ -94,7 +94,7 @@ static const char *const action_names[ACT_COUNT] = {
     "up", "down", "page-up", "page-down", "top", "bottom", "left", "right", "enter",
     "toggle", "pick", "add", "delete", "clone", "new", "rename", "duplicate", "versions",
     "show-deleted", "undelete", "filter", "pick-a", "pick-b", "swap", "policy",
-    "preemption", "backfill",
+    "preemption", "backfill", "find-apply",
 };
 
 Action keys_lookup(int key, unsigned ctx)

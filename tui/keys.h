@@ -31,6 +31,7 @@ typedef enum {
     ACT_FILTER,
     ACT_PICK_A, ACT_PICK_B, ACT_SWAP,
     ACT_POLICY, ACT_PREEMPT, ACT_BACKFILL,
+    ACT_FIND_APPLY,          /* not a key: the find text changed, select the first match */
     ACT_COUNT
 } Action;
 

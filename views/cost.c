@@ -133,10 +133,10 @@ static int c_key(View *v, App *app, Action a, int ch)
     case ACT_PGDN: s->sel = s->sel + page < n ? s->sel + page : (n ? n - 1 : 0); return HR_HANDLED | HR_REDRAW;
     case ACT_TOP: s->sel = 0; return HR_HANDLED | HR_REDRAW;
     case ACT_BOTTOM: s->sel = n ? n - 1 : 0; return HR_HANDLED | HR_REDRAW;
-    case ACT_FIND: case ACT_FIND_NEXT: case ACT_FIND_PREV: {
+    case ACT_FIND_APPLY: case ACT_FIND_NEXT: case ACT_FIND_PREV: {
         int dir = a == ACT_FIND_PREV ? -1 : 1;
         size_t fl = strlen(app->find);
-        for (int k = a == ACT_FIND ? 0 : 1; k <= n && n > 0 && fl; k++) {
+        for (int k = a == ACT_FIND_APPLY ? 0 : 1; k <= n && n > 0 && fl; k++) {
             int i = ((s->sel + dir * k) % n + n) % n;
             for (const char *c = res->cost.options[i].name; *c; c++)
                 if (strncasecmp(c, app->find, fl) == 0) {

@@ -622,9 +622,9 @@ static int list_key(WState *s, App *app, Action a, int ch)
         return HR_HANDLED | HR_REDRAW;
     }
     case ACT_CLONE: clone_selected(app); return HR_HANDLED | HR_REDRAW;
-    case ACT_FIND: case ACT_FIND_NEXT: case ACT_FIND_PREV: {
+    case ACT_FIND_APPLY: case ACT_FIND_NEXT: case ACT_FIND_PREV: {
         int dir = a == ACT_FIND_PREV ? -1 : 1;
-        int from = a == ACT_FIND ? sel : sel + dir;
+        int from = a == ACT_FIND_APPLY ? sel : sel + dir;
         int i = find_item(s, app, from, dir);
         if (i < 0)
             app_status(app, true, "not found: %s", app->find);
@@ -722,6 +722,23 @@ static int form_key(WState *s, App *app, Action a, int ch)
         return HR_HANDLED | HR_REDRAW;
     case ACT_TOGGLE: cycle(s, app, 1); return HR_HANDLED | HR_REDRAW;
     case ACT_PICK: open_pick(s, app); return HR_HANDLED | HR_REDRAW;
+    case ACT_FIND_APPLY: case ACT_FIND_NEXT: case ACT_FIND_PREV: {
+        /* find a field by its key */
+        int dir = a == ACT_FIND_PREV ? -1 : 1;
+        size_t fl = strlen(app->find);
+        for (int k = a == ACT_FIND_APPLY ? 0 : 1; k <= n && fl; k++) {
+            int i = ((s->form_sel + dir * k) % n + n) % n;
+            if (defs[i]->type == FT_HEADING)
+                continue;
+            for (const char *c = defs[i]->key; *c; c++)
+                if (strncasecmp(c, app->find, fl) == 0) {
+                    s->form_sel = i;
+                    return HR_HANDLED | HR_REDRAW;
+                }
+        }
+        app_status(app, true, "no field matches %s", app->find);
+        return HR_HANDLED | HR_REDRAW;
+    }
     case ACT_CLOSE: app->focus = FOCUS_LIST; return HR_HANDLED | HR_REDRAW;
     default:
         break;

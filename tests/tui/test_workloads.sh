@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 12
+tap_plan 14
 
 tui_start 120 40
 tui_open_plan frontier-2027
@@ -20,6 +20,12 @@ tui_keys d
 tui_wait 'Delete team team-copy\? \(y/n\)' 5; ok $? "d asks before deleting"
 tui_keys y
 tui_wait 'deleted team team-copy' 5 && tui_wait_gone 'team-copy +team' 5; ok $? "the team is gone from the list"
+tui_keys /
+tui_type 'noteb'
+tui_wait 'notebooks +\(job class\)' 5; ok $? "/ finds in the list as you type"
+tui_keys Enter
+tui_keys ':'; tui_type 'set per_day 90'; tui_keys Enter
+tui_wait 'per_day = 90' 5; ok $? ":set edits a field of the selected job class"
 # chat-70b: precision is the 5th field (name, kind, team, accelerator, precision)
 tui_keys g Down Tab Down Down Down Down
 tui_wait 'precision +fp8' 5
