@@ -906,6 +906,38 @@ START_TEST(fragmentation_is_zero_when_every_job_fits_any_gpu)
 }
 END_TEST
 
+/* The generator: Poisson counts (sd √N), and run times with the class's
+ * mean and coefficient of variation.  200,000 draws: the mean's standard
+ * error is cv/√N ≈ 0.22 %, the sd's a few times that for a lognormal of
+ * cv 1 (its kurtosis is large); tolerances 1.5 % and 6 %. */
+START_TEST(generator_matches_rate_mean_and_cv)
+{
+    DurationDist d[] = {DUR_LOGNORMAL, DUR_EXPONENTIAL, DUR_FIXED};
+    double cvs[] = {1.0, 1.0, 0.0};
+    for (int k = 0; k < 3; k++) {
+        Plan *p = new_plan(POLICY_FIFO, 8, 20000);
+        JobClass *j = add_class(add_team(p, "a", 1, 0, -1), "j", 10, 1, 3, d[k]);
+        j->cv = 1.0;
+        SchedWorkload w;
+        ck_assert_int_eq(sched_workload_build(p, &g_acc[0], &w), 0);
+        double n_exp = 10.0 * 20000;
+        ck_assert_double_eq_tol((double)w.n, n_exp, 4 * sqrt(n_exp));
+        double s = 0, s2 = 0;
+        for (size_t i = 0; i < w.n; i++) {
+            s += w.jobs[i].dur;
+            s2 += w.jobs[i].dur * w.jobs[i].dur;
+            if (i > 0)
+                ck_assert(w.jobs[i].submit >= w.jobs[i - 1].submit);
+        }
+        double mean = s / w.n, sd = sqrt(s2 / w.n - mean * mean);
+        ck_assert_double_eq_tol(mean, 3 * 3600, 0.015 * 3 * 3600);
+        ck_assert_double_eq_tol(sd / mean, cvs[k], 0.06);
+        sched_workload_free(&w);
+        free(p);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ placement */
 
 static int node_count(const SchedCluster *cl, const int32_t *g, int n)
@@ -1031,6 +1063,7 @@ Suite *test_suite(void)
     tcase_add_test(c, cancel_flag_stops_the_run);
     tcase_add_test(c, invariants_hold_on_a_big_random_run);
     tcase_add_test(c, fragmentation_is_zero_when_every_job_fits_any_gpu);
+    tcase_add_test(c, generator_matches_rate_mean_and_cv);
     suite_add_tcase(s, c);
     TCase *pl = tcase_create("placement");
     tcase_add_test(pl, placement_is_best_fit_within_one_node);

@@ -308,8 +308,10 @@ static double share_of(const Sim *s, int t, double usage)
 /* Does team a (head ja) go before team b (head jb)?  fifo: older head;
  * priority: higher class, then older; fair-share: a team whose head keeps it
  * within its quota before any borrower, then the lower weighted share of
- * the GPUs it borrows (Kueue fair sharing, KEP-1714, one resource), then
- * priority and age. */
+ * the GPUs it borrows (Kueue fair sharing, KEP-1714, one resource: GPUs are
+ * the dominant resource; dividing by the cohort's lendable capacity, the
+ * same for every team, would not change the order), then priority and
+ * age. */
 static bool team_before(const Sim *s, int a, int ja, int b, int jb)
 {
     const SchedJobSpec *x = spec(s, ja), *y = spec(s, jb);
