@@ -110,11 +110,16 @@ static void c_draw(View *v, App *app, Rect r)
              o->usd_per_training_run > 0 ? fmt_usd(o->usd_per_training_run, run, sizeof run) : "-",
              o->usd_per_million_tokens > 0 ? fmt_usd(o->usd_per_million_tokens, mt, sizeof mt) : "-");
     term_put(y, r.x + 1, r.w - 1, ROLE_VALUE, line);
-    if (o->breakeven_utilization > 0) {
+    if (o->breakeven_utilization > 1) {
         char be[32];
-        snprintf(line, sizeof line, "on-prem is cheaper than this option above %s utilisation",
+        snprintf(line, sizeof line, "on-prem never beats this option (break-even at %s utilisation)",
                  units_pct(o->breakeven_utilization, be, sizeof be));
-        term_put(y + 1, r.x + 1, r.w - 1, ROLE_NORMAL, line);
+        term_put(y + 1, r.x + 1, r.w - 1, ROLE_MUTED, line);
+    } else if (o->breakeven_utilization > 0) {
+        char be[32];
+        snprintf(line, sizeof line, "on-prem is cheaper than this option above %s utilisation (plan: %s)",
+                 units_pct(o->breakeven_utilization, be, sizeof be), units_pct(cr->utilization, a, sizeof a));
+        term_put(y + 1, r.x + 1, r.w - 1, cr->utilization > o->breakeven_utilization ? ROLE_GOOD : ROLE_NORMAL, line);
     }
     snprintf(line, sizeof line, "source: %s%s%s", o->source[0] ? o->source : "catalog", o->as_of[0] ? ", as of " : "", o->as_of);
     term_put(y + 2, r.x + 1, r.w - 1, ROLE_MUTED, line);

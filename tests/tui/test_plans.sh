@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 10
+tap_plan 14
 
 tui_start 120 40
 tui_open_plan frontier-2027
@@ -29,6 +29,25 @@ tui_keys x
 tui_wait 'moe-gb200 .*\(deleted\)' 5; ok $? "x shows deleted plans"
 tui_keys U
 tui_wait 'recovered moe-gb200' 5; ok $? "U recovers a deleted plan"
+tui_keys c
+tui_wait 'Duplicate as: moe-gb200-copy' 5 && tui_keys Enter
+tui_wait 'duplicated moe-gb200 as moe-gb200-copy' 5; ok $? "c duplicates a plan under a new name"
+tui_keys / C-u
+tui_type 'copy'; tui_keys Enter
+tui_wait 'moe-gb200-copy' 5
+tui_keys r
+tui_wait 'Rename to: moe-gb200-copy' 5
+tui_keys C-u; tui_type 'moe-variant'; tui_keys Enter
+tui_wait 'renamed moe-gb200-copy to moe-variant' 5; ok $? "r renames a plan"
+tui_keys / C-u
+tui_type 'variant'; tui_keys Enter
+tui_keys v
+tui_wait 'VERSIONS of moe-variant' 5 && tui_wait ' v1 ' 5; ok $? "v lists the versions"
+tui_keys Escape
+tui_wait 'PLANS in' 5 && tui_wait 'moe-variant' 5; ok $? "Esc goes back from the versions to the plans"
+tui_keys / C-u
+tui_type 'moe-gb'; tui_keys Enter
+tui_wait 'moe-gb200 +1 ' 5
 tui_keys Enter
 tui_wait 'gpuplan .* moe-gb200 v1' 10; ok $? "Enter opens the plan"
 tui_keys q
