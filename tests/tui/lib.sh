@@ -40,7 +40,7 @@ tui_start() {
     args=""
     for a in "$@"; do args="$args '$a'"; done
     tmx new-session -d -x "$cols" -y "$lines" \
-        "cd '$TUI_TMP' && $TUI_ENV TERM=xterm-256color GPUPLAN_TUI_LOG='$TUI_TMP/latency.log' '$GPUPLAN_BIN' --db '$TUI_DB' $args 2>'$TUI_TMP/stderr'; echo \$? > '$TUI_TMP/status'; sleep 600"
+        "cd '$TUI_TMP' && TERM=xterm-256color $TUI_ENV GPUPLAN_TUI_LOG='$TUI_TMP/latency.log' '$GPUPLAN_BIN' --db '$TUI_DB' $args 2>'$TUI_TMP/stderr'; echo \$? > '$TUI_TMP/status'; sleep 600"
 }
 
 # Extra environment for the program (e.g. TUI_ENV="NO_COLOR=1").

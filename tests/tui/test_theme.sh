@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 6
+tap_plan 8
 
 tui_start 120 40
 tui_open_plan frontier-2027
@@ -28,6 +28,16 @@ tui_start 120 40
 tui_open_plan frontier-2027
 ! tmx capture-pane -p -e | grep -Eq '\[([0-9;]*;)?(3[0-7]|4[0-7]|38;5|48;5)[;m]'; ok $? "NO_COLOR draws without any colour"
 tmx capture-pane -p -e | grep -q '\[[0-9;]*7m'; ok $? "NO_COLOR keeps the selection visible (reverse video)"
+tui_keys q
+tui_wait_exit 10 >/dev/null
+tui_stop
+
+# an 8-colour terminal gets the 256-colour theme reduced to 8 colours
+TUI_ENV="TERM=xterm"
+tui_start 120 40 --theme dark
+tui_open_plan frontier-2027
+! tmx capture-pane -p -e | grep -Eq '(38|48);5;'; ok $? "8 colours: no 256-colour codes are sent"
+tmx capture-pane -p -e | grep -Eq '\[([0-9;]*;)?(3[0-7]|4[0-7])[;m]'; ok $? "8 colours: the theme still has colours"
 tui_keys q
 tui_wait_exit 10 >/dev/null
 exit $tap_failed
