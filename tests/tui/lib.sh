@@ -159,6 +159,8 @@ tui_stop() {
 
 tui_cleanup() {
     tui_stop
+    # the servers are gone; remove their socket files too
+    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TUI_SOCK_BASE"-*
     rm -rf "$TUI_TMP"
 }
 
