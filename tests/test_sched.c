@@ -671,6 +671,36 @@ START_TEST(no_teams_and_no_trace_means_not_ran_and_all_zero)
 }
 END_TEST
 
+/* Values no validated plan holds still give a run, never a crash or an
+ * undefined conversion (UBSan watches this test). */
+START_TEST(non_finite_and_huge_inputs_are_survived)
+{
+    Plan *p = new_plan(POLICY_FAIR_SHARE, 64, 200);
+    p->tenancy.restore_s = NAN;
+    p->tenancy.mtbf_gpu_h = NAN;
+    p->storage.checkpoint_stall_s = INFINITY;
+    p->network.switch_ports = 1 << 30;
+    p->network.oversubscription = NAN;
+    Team *t = add_team(p, "odd", NAN, -5, -1);
+    add_class(t, "nan-gpus", 1, NAN, 1, DUR_LOGNORMAL);
+    add_class(t, "huge-gpus", 0.01, 1e300, 1, DUR_LOGNORMAL);
+    add_class(t, "nan-cv", 1, 2, 1, DUR_LOGNORMAL)->cv = NAN;
+    add_class(t, "huge-cv", 1, 1, 1, DUR_LOGNORMAL)->cv = 1e300;
+    add_class(t, "inf-hours", 0.1, 1, INFINITY, DUR_FIXED);
+    JobClass *e = add_class(t, "el", 0.1, 0, 1, DUR_FIXED);
+    e->min_gpus = -3;
+    e->max_gpus = 1 << 30;
+    SchedStats st;
+    ScheduleResult *r = run(p, 0, &st);
+    ck_assert_int_gt(r->jobs_submitted, 0);
+    ck_assert(isfinite(r->utilization) && isfinite(r->goodput) && isfinite(r->fragmentation));
+    for (int k = 0; k < r->n_classes; k++)
+        ck_assert(isfinite(r->classes[k].wait_hours_p95));
+    free(r);
+    free(p);
+}
+END_TEST
+
 /* A job mix past SCHED_MAX_JOBS is refused with a warning, not attempted. */
 START_TEST(absurd_job_rates_are_refused_with_a_warning)
 {
@@ -1056,6 +1086,7 @@ Suite *test_suite(void)
     tcase_add_test(c, fixed_pool_runs_as_given_and_auto_without_search_is_sized_by_load);
     tcase_add_test(c, no_teams_and_no_trace_means_not_ran_and_all_zero);
     tcase_add_test(c, absurd_job_rates_are_refused_with_a_warning);
+    tcase_add_test(c, non_finite_and_huge_inputs_are_survived);
     tcase_add_test(c, mig_slices_pack_per_catalog_profile);
     tcase_add_test(c, missing_mig_profile_falls_back_to_a_fraction_with_a_warning);
     tcase_add_test(c, fractional_jobs_share_one_gpu);

@@ -28,6 +28,26 @@ static int cmp_submit(const void *a, const void *b)
     return (x->gpus > y->gpus) - (x->gpus < y->gpus);
 }
 
+/* Plans are validated upstream, but the model takes no chances with what
+ * it is handed: GPU counts outside [1, 2^20] (or not numbers) are clamped
+ * there, so no float-to-int conversion can overflow. */
+#define GEN_MAX_GPUS (1 << 20)
+#define GEN_MAX_HORIZON (100 * 365.25 * 86400) /* a century */
+#define GEN_MAX_DUR GEN_MAX_HORIZON
+static int whole_gpus(double g)
+{
+    if (!(g > 1))
+        return 1;
+    if (g > GEN_MAX_GPUS)
+        return GEN_MAX_GPUS;
+    return (int)ceil(g - 1e-9);
+}
+
+static int clamp_count(int g)
+{
+    return g < 1 ? 1 : g > GEN_MAX_GPUS ? GEN_MAX_GPUS : g;
+}
+
 static int push_job(SchedWorkload *w, size_t *cap, const SchedJobSpec *j)
 {
     if (w->n >= SCHED_MAX_JOBS) {
@@ -55,8 +75,10 @@ static double class_request(const JobClass *jc, const Accelerator *a, SchedJobSp
     j->kind = SJ_WHOLE;
     j->mig = -1;
     if (jc->max_gpus > 0) {
-        int lo = jc->min_gpus > 0 ? jc->min_gpus : 1;
-        int hi = jc->max_gpus > lo ? jc->max_gpus : lo;
+        int lo = clamp_count(jc->min_gpus);
+        int hi = clamp_count(jc->max_gpus);
+        if (hi < lo)
+            hi = lo;
         j->gpus = lo;
         j->max_gpus = hi;
         return lo;
@@ -90,9 +112,7 @@ static double class_request(const JobClass *jc, const Accelerator *a, SchedJobSp
             return milli / (double)SCHED_MILLI;
         }
     }
-    int g = (int)ceil(jc->gpus - 1e-9);
-    if (g < 1)
-        g = 1;
+    int g = whole_gpus(jc->gpus);
     j->gpus = j->max_gpus = g;
     return g;
 }
@@ -149,7 +169,9 @@ static int gen_classes(const Plan *p, const Accelerator *a, SchedWorkload *w, si
                 w->max_whole = sm->proto.gpus;
             sm->rate = jc->per_day / 86400.0;
             sm->mean = jc->hours * 3600.0;
-            sm->cv = jc->cv;
+            /* a cv that is not a finite positive number means no spread;
+             * above 100 the lognormal's moments overflow doubles */
+            sm->cv = isfinite(jc->cv) && jc->cv > 0 ? (jc->cv < 100 ? jc->cv : 100) : 0;
             sm->dist = jc->duration;
             sm->need = need;
             if (!(sm->rate > 0) || !(sm->mean > 0) || !(w->horizon > 0))
@@ -201,8 +223,10 @@ static int gen_classes(const Plan *p, const Accelerator *a, SchedWorkload *w, si
         case DUR_FIXED: j.dur = sm->mean; break;
         default: j.dur = sched_rng_lognormal(&sm->rng, sm->mean, sm->cv); break;
         }
-        if (j.dur < 1e-3)
+        if (!(j.dur >= 1e-3))
             j.dur = 1e-3; /* a run takes some time; keeps rates finite */
+        if (j.dur > GEN_MAX_DUR)
+            j.dur = GEN_MAX_DUR;
         w->offered_gpu_s += sm->need * j.dur;
         if (push_job(w, cap, &j) < 0) {
             rc = -1;
@@ -241,8 +265,11 @@ static int gen_trace(const Plan *p, SchedWorkload *w, size_t *cap)
         const TraceJob *tj = &t->trace_jobs[i];
         SchedJobSpec j;
         memset(&j, 0, sizeof j);
-        j.submit = tj->submit_s > 0 ? tj->submit_s : 0;
-        j.dur = tj->duration_s > 1e-3 ? tj->duration_s : 1e-3;
+        j.submit = tj->submit_s > 0 ? (tj->submit_s < GEN_MAX_HORIZON ? tj->submit_s : GEN_MAX_HORIZON)
+                                    : 0;
+        j.dur = tj->duration_s > 1e-3 ? (tj->duration_s < GEN_MAX_DUR ? tj->duration_s
+                                                                    : GEN_MAX_DUR)
+                                       : 1e-3;
         j.prio = (uint8_t)(tj->priority >= PRIO_LOW && tj->priority <= PRIO_HIGH ? tj->priority
                                                                                   : PRIO_NORMAL);
         int team = tj->team;
@@ -267,9 +294,8 @@ static int gen_trace(const Plan *p, SchedWorkload *w, size_t *cap)
             j.gpus = j.max_gpus = milli < 1 ? 1 : (milli >= SCHED_MILLI ? SCHED_MILLI - 1 : milli);
             need = j.gpus / (double)SCHED_MILLI;
         } else {
-            int g = (int)ceil(tj->gpus - 1e-9);
             j.kind = SJ_WHOLE;
-            j.gpus = j.max_gpus = g < 1 ? 1 : g;
+            j.gpus = j.max_gpus = whole_gpus(tj->gpus);
             need = j.gpus;
             if (j.gpus > w->max_whole)
                 w->max_whole = j.gpus;
@@ -299,7 +325,9 @@ int sched_workload_build(const Plan *p, const Accelerator *a, SchedWorkload *w)
 {
     memset(w, 0, sizeof *w);
     const TenancySpec *t = &p->tenancy;
-    w->horizon = t->horizon_s > 0 ? t->horizon_s : 30 * 86400.0;
+    w->horizon = t->horizon_s > 0 ? t->horizon_s : 30 * 86400.0; /* PLAN-FORMAT default */
+    if (w->horizon > GEN_MAX_HORIZON)
+        w->horizon = GEN_MAX_HORIZON;
     for (int ti = 0; ti < t->n_teams && ti < PLAN_MAX_TEAMS; ti++) {
         SchedTeamDef *td = &w->teams[w->n_teams++];
         memcpy(td->name, t->teams[ti].name, sizeof td->name);

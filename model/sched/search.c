@@ -22,9 +22,8 @@ int sched_leaf_gpus(const Plan *p, int gpn)
 {
     int ports = p->network.switch_ports > 0 ? p->network.switch_ports : 64;
     double o = p->network.oversubscription >= 1 ? p->network.oversubscription : 1;
-    int down = (int)floor(ports * o / (1 + o) + 1e-9);
-    if (down < 1)
-        down = 1;
+    double dn = floor(ports * o / (1 + o) + 1e-9);
+    int down = dn < 1 ? 1 : dn > 65536 ? 65536 : (int)dn; /* keeps down × gpn in an int */
     if (gpn < 1)
         gpn = 1;
     return p->network.topology == TOPO_RAIL_OPTIMIZED ? down * gpn : (down > gpn ? down : gpn);

@@ -55,7 +55,7 @@ typedef struct {
     uint64_t res_irr;   /* irregular-event count when it was made */
     int32_t alloc;      /* whole GPUs held */
     int32_t sgpu;       /* shared jobs: their GPU */
-    int32_t off;        /* GPUs held: gpool[off .. off+alloc) */
+    int64_t off;        /* GPUs held: gpool[off .. off+alloc) */
     int32_t qnext, qprev;
     int32_t ridx, eidx;
     uint32_t ver;
@@ -1429,10 +1429,11 @@ int sched_run(const Plan *p, const SchedWorkload *w, const Accelerator *a, const
         free(s);
         return -2;
     }
+    /* a job never holds more than the pool: its GPU slots are capped there */
     size_t slots = 0;
     for (size_t i = 0; i < s->n; i++)
         if (w->jobs[i].kind == SJ_WHOLE)
-            slots += (size_t)w->jobs[i].max_gpus;
+            slots += (size_t)(w->jobs[i].max_gpus < gpus ? w->jobs[i].max_gpus : gpus);
     size_t N = s->n ? s->n : 1;
     s->jobs = calloc(N, sizeof *s->jobs);
     s->gpool = malloc((slots ? slots : 1) * sizeof *s->gpool);
@@ -1457,9 +1458,9 @@ int sched_run(const Plan *p, const SchedWorkload *w, const Accelerator *a, const
     size_t o = 0;
     for (size_t i = 0; i < s->n; i++) {
         Job *J = &s->jobs[i];
-        J->off = (int32_t)o;
+        J->off = (int64_t)o;
         if (w->jobs[i].kind == SJ_WHOLE)
-            o += (size_t)w->jobs[i].max_gpus;
+            o += (size_t)(w->jobs[i].max_gpus < gpus ? w->jobs[i].max_gpus : gpus);
         J->ridx = J->eidx = J->qnext = J->qprev = -1;
         J->sgpu = -1;
         J->res_s = -1;
