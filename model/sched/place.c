@@ -5,7 +5,7 @@
  * partial when a fixed pool is not a whole number of nodes); nodes are
  * grouped in order into NVLink domains of scaleup_domain GPUs (a node, or an
  * NVL72 rack of 18 four-GPU trays) and into leaf switches (see
- * sched_leaf_gpus() in sim.c for the ports rule).
+ * sched_leaf_gpus() in search.c for the ports rule).
  *
  * Data structures, chosen for the bench targets (100k jobs on 4,096 GPUs in
  * < 100 ms): per node a free-GPU bitmask and count; nodes threaded on lists

@@ -2,7 +2,7 @@
  * fair-share, priority), gang starts, EASY backfill, preemption, elastic
  * jobs, failures and the metrics (SCHEDULER.md).
  *
- * Events: job finishes live in one binary heap (heap.c); arrivals are read
+ * Events: job finishes live in one 4-ary heap (heap.c); arrivals are read
  * in order from the pre-generated job array and GPU failures from one
  * exponential clock for the whole pool, so the heap holds only running
  * jobs.  After every event one scheduling pass runs; nothing is time-stepped.
