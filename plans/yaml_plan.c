@@ -1067,6 +1067,10 @@ static int parse_field(Ctx *c, const Field *f, yaml_node_t *n, void *obj)
 
 static int unknown_key(Ctx *c, const Schema *s, yaml_node_t *k, const char *key)
 {
+    /* Keys people expect that are derived, not given. */
+    if (strcmp(s->name, "parallel") == 0 && strcasecmp(key, "dp") == 0)
+        return node_err(c, k, "unknown key 'dp' in parallel: data parallelism is derived, "
+                              "gpus / (tp x pp x cp x ep)");
     const char *names[MAX_FIELDS];
     for (size_t j = 0; j < s->n_fields; j++)
         names[j] = s->fields[j].key;

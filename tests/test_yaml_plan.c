@@ -376,6 +376,8 @@ START_TEST(rejects_unknown_keys_with_suggestion)
     expect_error("name: t\ntenancy:\n  teams:\n    - name: a\n      jobs:\n        - {name: j, per_dya: 3}\n",
                  NULL, "t.yaml:6:21: unknown key 'per_dya' in job; did you mean 'per_day'?");
     expect_error("Name: t\n", NULL, "t.yaml:1:1: unknown key 'Name' in plan; did you mean 'name'?");
+    expect_error(W_TRAIN "    parallel: {tp: 8, dp: 4}\n", NULL,
+                 "t.yaml:6:23: unknown key 'dp' in parallel: data parallelism is derived, gpus / (tp x pp x cp x ep)");
 }
 END_TEST
 
