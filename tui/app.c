@@ -315,7 +315,7 @@ void app_save(App *app)
 
 /* ---- export */
 
-static int write_file_atomic(const char *path, const char *text, char *err, size_t len)
+int app_write_file(const char *path, const char *text, char *err, size_t len)
 {
     char tmp[1100];
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
@@ -358,7 +358,7 @@ void app_export(App *app, int format)
         if (*c == ' ' || *c == '/')
             *c = '_';
     snprintf(path, sizeof path, "%s/%s.%s", cwd, base, export_format_extension((ExportFormat)format));
-    if (write_file_atomic(path, text, err, sizeof err) != 0)
+    if (app_write_file(path, text, err, sizeof err) != 0)
         app_status(app, true, "export failed: %s", err);
     else
         app_status(app, false, "wrote %s", path);

@@ -178,6 +178,9 @@ int app_command(App *app, const char *line);
 int app_theme_set(App *app, const char *name, bool save_pref);
 void app_save(App *app);
 void app_export(App *app, int format);
+/* Write text to path atomically (temp file + rename): an old file is intact
+ * on failure.  Returns 0, or -1 with a message in err. */
+int app_write_file(const char *path, const char *text, char *err, size_t len);
 void app_request_quit(App *app, bool force);
 /* Load the trace a plan names (kept for the session) and attach it. */
 int app_attach_trace(App *app, Plan *p, char *err, size_t len);

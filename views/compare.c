@@ -369,14 +369,11 @@ void view_compare_export(View *v, App *app, int format)
     for (char *p = path + strlen(cwd) + 1; *p; p++)
         if (*p == '/' || *p == ' ')
             *p = '_';
-    FILE *f = fopen(path, "wb");
-    if (!f || fputs(text, f) < 0) {
-        app_status(app, true, "export: cannot write %s", path);
-    } else {
+    char err[1400];
+    if (app_write_file(path, text, err, sizeof err) != 0)
+        app_status(app, true, "export failed: %s", err);
+    else
         app_status(app, false, "wrote %s", path);
-    }
-    if (f)
-        fclose(f);
     free(text);
 }
 
