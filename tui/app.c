@@ -149,7 +149,6 @@ static void view_show(App *app, int id)
 void app_show_overlay(App *app, int view)
 {
     app->overlay = view;
-    app->capture = false;
     view_show(app, view);
     app->dirty = true;
 }
@@ -157,7 +156,6 @@ void app_show_overlay(App *app, int view)
 void app_close_overlay(App *app)
 {
     app->overlay = -1;
-    app->capture = false;
     app->dirty = true;
 }
 
@@ -688,7 +686,7 @@ static void prompt_key(App *app, int ch)
     Prompt done = *p; /* callbacks may open a new prompt */
     app->dirty = true;
     if (p->kind == PROMPT_KEY) {
-        if (ch == 27 || ch == CTRL('c') || (strchr(p->keys, ch) && ch)) {
+        if (ch == 27 || ch == CTRL('c') || (ch > 0 && ch < 128 && strchr(p->keys, ch))) {
             p->kind = PROMPT_NONE;
             if (done.on_key)
                 done.on_key(app, ch == CTRL('c') ? 27 : ch, done.ctx);
@@ -949,13 +947,7 @@ static void handle_key(App *app, int ch)
     }
     View *v = focused_view(app);
     Action a = keys_lookup(ch, focused_ctx(app));
-    if (app->capture) {
-        int r = v->ops->key(v, app, a, ch);
-        if (r & HR_HANDLED) {
-            apply(app, r);
-            return;
-        }
-    }
+    /* the focused view first (it may be editing text), then the shell */
     int r = v->ops->key(v, app, a, ch);
     if (r & HR_HANDLED) {
         apply(app, r);

@@ -136,7 +136,6 @@ struct App {
     char status[512];
     bool status_error;
     Prompt prompt;
-    bool capture;            /* the focused view edits text: it gets keys first */
     char find[128];          /* last find text */
     bool quit;
     bool quit_after_save;    /* the pending save was asked for by quit */

@@ -98,6 +98,7 @@ static void reload_versions(BState *s, App *app)
 static void b_show(View *v, App *app)
 {
     BState *s = v->state;
+    s->filtering = false;
     reload(s, app);
     if (s->versions)
         reload_versions(s, app);
@@ -322,12 +323,10 @@ static int b_key(View *v, App *app, Action a, int ch)
     if (s->filtering) {
         if (ch == '\r' || ch == '\n' || ch == KEY_ENTER || ch == 27 || ch == '\t') {
             s->filtering = false;
-            app->capture = false;
             return HR_HANDLED | HR_REDRAW;
         }
         if (ch == KEY_UP || ch == KEY_DOWN) {
             s->filtering = false;
-            app->capture = false;
         } else {
             if (input_key(&s->filter, ch) == 1) {
                 s->sel = 0;
@@ -364,7 +363,6 @@ static int b_key(View *v, App *app, Action a, int ch)
     case ACT_BOTTOM: s->sel = s->n ? s->n - 1 : 0; return HR_HANDLED | HR_REDRAW;
     case ACT_FILTER: case ACT_FIND:
         s->filtering = true;
-        app->capture = true;
         return HR_HANDLED | HR_REDRAW;
     case ACT_ENTER:
         if (cur && !cur->deleted)

@@ -245,15 +245,13 @@ static void start_edit(WState *s, App *app, const FieldDef *f, const char *initi
             cur[0] = '\0';
         input_set(&s->edit, cur);
     }
-    app->capture = true;
     validate_edit(s, app);
 }
 
-static void stop_edit(WState *s, App *app)
+static void stop_edit(WState *s)
 {
     s->editing = false;
     s->invalid = false;
-    app->capture = false;
 }
 
 static void commit_edit(WState *s, App *app)
@@ -271,7 +269,7 @@ static void commit_edit(WState *s, App *app)
         field_format(s->edit_field, cand, app->sel, shown, sizeof shown);
         snprintf(what, sizeof what, "%s = %s %s", s->edit_field->key, shown, s->edit_field->unit);
         if (app_commit(app, cand, what) == 0)
-            stop_edit(s, app);
+            stop_edit(s);
         else
             s->invalid = true;
     }
@@ -669,7 +667,7 @@ static int form_key(WState *s, App *app, Action a, int ch)
     int n = current_fields(app, defs);
     if (s->editing) {
         if (ch == 27) {
-            stop_edit(s, app);
+            stop_edit(s);
             app_status(app, false, "edit cancelled");
             return HR_HANDLED | HR_REDRAW;
         }
@@ -784,9 +782,10 @@ static int w_key(View *v, App *app, Action a, int ch)
 
 static void w_show(View *v, App *app)
 {
+    (void)app;
     WState *s = v->state;
     if (s->editing)
-        stop_edit(s, app);
+        stop_edit(s);
 }
 
 const ViewOps view_workloads_ops = {
