@@ -242,7 +242,9 @@ int quantity_parse(const char *text, QuantityKind kind, double bare_unit_s, doub
     }
     double mult = 1, div = 1;
     if (kind == QTY_RATE) {
-        mult = rate_unit(unit);
+        /* a bare rate is in the key's unit (link: 400 means 400 Gb/s) */
+        mult = unit[0] ? rate_unit(unit)
+                       : (bare_unit_s > 0 && isfinite(bare_unit_s) ? bare_unit_s : 1);
         if (mult == 0) {
             if (err && errlen)
                 snprintf(err, errlen, "unknown unit '%s' in '%s': expected %s", unit, quoted,

@@ -18,8 +18,9 @@ typedef enum {
     QTY_NUMBER       /* a plain real number, no suffix */
 } QuantityKind;
 
-/* Parse `text` as kind.  For durations, a bare number is multiplied by
- * bare_unit_s (e.g. 3600 for a key in hours).  Returns 0 and sets *out, or -1
+/* Parse `text` as kind.  For durations and rates, a bare number is
+ * multiplied by bare_unit_s (e.g. 3600 for a key in hours, 1e9 for a link in
+ * Gb/s).  Returns 0 and sets *out, or -1
  * and writes a message quoting the text and what was expected into err.
  * Negative, NaN and infinite values are rejected. */
 int quantity_parse(const char *text, QuantityKind kind, double bare_unit_s, double *out,

@@ -438,6 +438,8 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
               w->gpus);
         CHECK(w->mfu >= 0 && w->mfu <= 1, &w->mfu, w,
               "workload '%s': mfu must be auto or a fraction between 0 and 1, got %g", wn, w->mfu);
+        CHECK(w->ep_overlap >= 0 && w->ep_overlap <= 1, &w->ep_overlap, w,
+              "workload '%s': ep_overlap must be a fraction from 0 to 1", wn);
         CHECK(w->checkpoint_interval_s >= 0 && w->checkpoint_interval_s <= 31536000,
               &w->checkpoint_interval_s, w,
               "workload '%s': checkpoint_interval must be auto or at most a year", wn);
@@ -713,8 +715,8 @@ struct Field {
     size_t off;
     size_t size;                /* T_STR: buffer size; T_SEQ: capacity */
     QuantityKind qty;
-    double key_unit;            /* durations: a bare number's unit, seconds */
-    double store_unit;          /* durations: the stored field's unit, seconds */
+    double key_unit;            /* durations, rates: a bare number's unit (s, bits/s) */
+    double store_unit;          /* durations, rates: the stored field's unit */
     const char *const *names;   /* T_ENUM */
     int n_names;
     int base;                   /* T_ENUM value of names[0] */
@@ -853,7 +855,7 @@ static int parse_number(const Field *f, const char *text, double *out, char *err
     }
     QuantityKind q = f->type == T_INT ? QTY_COUNT : f->qty;
     double v;
-    if (q == QTY_DURATION) {
+    if (q == QTY_DURATION || q == QTY_RATE) {
         /* A bare number is in the key's unit; keep it exact when the key's
          * unit is the stored unit (hours: 6 → 6, not 6*3600/3600). */
         char *end;
@@ -1404,6 +1406,10 @@ static const Field workload_fields[] = {
     F_E(Workload, recompute, "recompute", recompute_names, -1, F_TRAIN,
         "auto | none | selective | full"),
     F_B(Workload, flash_attention, "flash_attention", F_TRAIN, NULL),
+    F_B(Workload, dp_sync_after_backward, "dp_sync_after_backward", F_TRAIN,
+        "DP gradient all-reduce after the backward pass (not overlapped)"),
+    F_D(Workload, ep_overlap, "ep_overlap", QTY_FRACTION, F_TRAIN,
+        "share of MoE all-to-all hidden under compute (DualPipe: 1)"),
     F_IA(Workload, gpus, "gpus", "auto", 0, F_TRAIN, "fixed size; auto = sized for target_days"),
     F_DUR(Workload, target_days, "target_days", DAY, DAY, NULL, F_TRAIN | F_OPT,
           "days; smallest GPU count that finishes in time"),
@@ -1437,7 +1443,9 @@ static const Schema site_schema = {"site", site_fields, COUNT_OF(site_fields), 0
 
 static const Field network_fields[] = {
     F_E(NetworkSpec, fabric, "fabric", fabric_names, 0, 0, "infiniband | roce"),
-    F_D(NetworkSpec, link_bps, "link", QTY_RATE, 0, "per GPU (one NIC per GPU)"),
+    /* a bare number is Gb/s: `link: 400` is a 400G NIC, not 400 bits/s */
+    {"link", T_DOUBLE, FLD(NetworkSpec, link_bps), 0, QTY_RATE, 1e9, 1, NULL, 0, 0, NULL, 0, NULL,
+     0, NULL, 0, "per GPU (one NIC per GPU); a bare number is Gb/s"},
     F_E(NetworkSpec, topology, "topology", topology_names, 0, 0, "rail-optimized | fat-tree"),
     F_D(NetworkSpec, oversubscription, "oversubscription", QTY_NUMBER, 0,
         "1 = non-blocking; 2 = 2:1 at the leaf"),

@@ -91,6 +91,9 @@ START_TEST(rates_bits_and_bytes)
     ck_assert_double_eq(parse_ok("1 GiB/s", QTY_RATE, 1), 8.0 * 1073741824.0);
     ck_assert_double_eq(parse_ok("2 bytes/s", QTY_RATE, 1), 16);
     ck_assert_double_eq(parse_ok("1e9", QTY_RATE, 1), 1e9);
+    /* a bare rate is in the key's unit: a link in Gb/s */
+    ck_assert_double_eq(parse_ok("400", QTY_RATE, 1e9), 400e9);
+    ck_assert_double_eq(parse_ok("800Gb/s", QTY_RATE, 1e9), 800e9);
 }
 END_TEST
 
