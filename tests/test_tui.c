@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <yaml.h>
+
 #include "catalog_yaml.h"
 #include "check_main.h"
 #include "tui/fields.h"
@@ -17,6 +19,7 @@
 #include "tui/theme.h"
 #include "tui/undo.h"
 #include "tui/widgets.h"
+#include "yaml_plan.h"
 
 static const char *themes_dir(void)
 {
@@ -448,6 +451,105 @@ START_TEST(accelerators_come_from_the_catalog)
 }
 END_TEST
 
+/* Every key the canonical YAML writer emits must be editable in the form:
+ * walk plan_to_yaml() of a plan with both workload kinds, a team and a job
+ * class, and look each key up in the field table for its object. */
+static const char *scalar(yaml_document_t *doc, int id)
+{
+    yaml_node_t *n = yaml_document_get_node(doc, id);
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : "";
+}
+
+static void check_keys(yaml_document_t *doc, yaml_node_t *map, const Plan *p, FieldTarget t,
+                       const char *prefix, int *checked)
+{
+    static const char *const containers[] = {"format", "workloads", "site", "network", "storage",
+                                             "tenancy", "teams", "jobs", "global_batch_tokens"};
+    for (yaml_node_pair_t *pr = map->data.mapping.pairs.start; pr < map->data.mapping.pairs.top; pr++) {
+        const char *k = scalar(doc, pr->key);
+        yaml_node_t *v = yaml_document_get_node(doc, pr->value);
+        char key[128];
+        snprintf(key, sizeof key, "%s%s", prefix, k);
+        if (v->type == YAML_MAPPING_NODE && (!strcmp(k, "model") || !strcmp(k, "parallel"))) {
+            char sub[64];
+            snprintf(sub, sizeof sub, "%s.", k);
+            check_keys(doc, v, p, t, sub, checked);
+            continue;
+        }
+        bool container = false;
+        for (size_t i = 0; i < sizeof containers / sizeof containers[0]; i++)
+            container |= strcmp(k, containers[i]) == 0;
+        if (container)
+            continue;
+        /* look the key up among the target's own fields */
+        const FieldDef *defs[128];
+        int n = fields_for(p, t, defs, 128);
+        bool found = false;
+        for (int i = 0; i < n && !found; i++)
+            found = strcmp(defs[i]->key, key) == 0;
+        ck_assert_msg(found, "plan key '%s' (scope %d) has no editable field", key, t.scope);
+        (*checked)++;
+    }
+}
+
+START_TEST(every_key_of_the_plan_file_is_editable)
+{
+    Plan *p = demo_plan();
+    char *yaml = plan_to_yaml(p);
+    ck_assert_ptr_nonnull(yaml);
+    yaml_parser_t parser;
+    yaml_document_t doc;
+    ck_assert(yaml_parser_initialize(&parser));
+    yaml_parser_set_input_string(&parser, (const unsigned char *)yaml, strlen(yaml));
+    ck_assert(yaml_parser_load(&parser, &doc));
+    yaml_node_t *root = yaml_document_get_root_node(&doc);
+    ck_assert_int_eq(root->type, YAML_MAPPING_NODE);
+    int checked = 0;
+    FieldTarget plan_t = {FS_PLAN, 0, 0, 0};
+    check_keys(&doc, root, p, plan_t, "", &checked);
+    for (yaml_node_pair_t *pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++) {
+        const char *k = scalar(&doc, pr->key);
+        yaml_node_t *v = yaml_document_get_node(&doc, pr->value);
+        static const struct { const char *name; FieldScope s; } sections[] = {
+            {"site", FS_SITE}, {"network", FS_NETWORK}, {"storage", FS_STORAGE}, {"tenancy", FS_TENANCY},
+        };
+        for (size_t i = 0; i < 4; i++)
+            if (!strcmp(k, sections[i].name) && v->type == YAML_MAPPING_NODE) {
+                FieldTarget t = {sections[i].s, 0, 0, 0};
+                check_keys(&doc, v, p, t, "", &checked);
+                if (sections[i].s != FS_TENANCY)
+                    continue;
+                for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+                    yaml_node_t *teams = yaml_document_get_node(&doc, q->value);
+                    if (strcmp(scalar(&doc, q->key), "teams") || teams->type != YAML_SEQUENCE_NODE)
+                        continue;
+                    yaml_node_t *team = yaml_document_get_node(&doc, *teams->data.sequence.items.start);
+                    check_keys(&doc, team, p, T_TEAM, "", &checked);
+                    for (yaml_node_pair_t *j = team->data.mapping.pairs.start; j < team->data.mapping.pairs.top; j++) {
+                        yaml_node_t *jobs = yaml_document_get_node(&doc, j->value);
+                        if (strcmp(scalar(&doc, j->key), "jobs") || jobs->type != YAML_SEQUENCE_NODE)
+                            continue;
+                        check_keys(&doc, yaml_document_get_node(&doc, *jobs->data.sequence.items.start), p,
+                                   T_JOB, "", &checked);
+                    }
+                }
+            }
+        if (!strcmp(k, "workloads") && v->type == YAML_SEQUENCE_NODE) {
+            int i = 0;
+            for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
+                FieldTarget t = {FS_WORKLOAD, i, 0, 0};
+                check_keys(&doc, yaml_document_get_node(&doc, *it), p, t, "", &checked);
+            }
+        }
+    }
+    ck_assert_int_gt(checked, 60);
+    yaml_document_delete(&doc);
+    yaml_parser_delete(&parser);
+    free(yaml);
+    free(p);
+}
+END_TEST
+
 /* ---- undo */
 
 START_TEST(undo_and_redo_walk_the_history)
@@ -547,6 +649,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, renaming_a_team_keeps_its_workloads);
     tcase_add_test(tc, a_preset_fills_the_shape_and_an_edit_drops_it);
     tcase_add_test(tc, accelerators_come_from_the_catalog);
+    tcase_add_test(tc, every_key_of_the_plan_file_is_editable);
     suite_add_tcase(s, tc);
     tc = tcase_create("undo and input");
     tcase_add_test(tc, undo_and_redo_walk_the_history);
