@@ -413,6 +413,31 @@ START_TEST(backfill_reserves_a_node_for_a_single_node_head)
 }
 END_TEST
 
+/* A reservation holds the head's borrowing headroom too: team A may hold
+ * 12 GPUs; it has 2, its 10-GPU head waits for B's node (t = 5).  A 2-GPU
+ * job of A's running past t = 5 would fit the spare GPUs but leave the head
+ * over A's limit, so it waits until the head is done (t = 6): A's longest
+ * wait is 4 h, not the 9 h the head would wait for J0 to end. */
+START_TEST(backfill_keeps_the_heads_borrowing_headroom)
+{
+    TraceJob tj[] = {
+        {.submit_s = 0, .duration_s = 5 * 3600.0, .gpus = 8, .team = 1},
+        {.submit_s = 0, .duration_s = 10 * 3600.0, .gpus = 2, .team = 0},
+        {.submit_s = 1 * 3600.0, .duration_s = 1 * 3600.0, .gpus = 10, .team = 0},
+        {.submit_s = 2 * 3600.0, .duration_s = 20 * 3600.0, .gpus = 2, .team = 0},
+    };
+    Plan *p = trace_plan(POLICY_FIFO, 16, tj, 4, 2);
+    p->tenancy.backfill = true;
+    p->tenancy.teams[0].borrow_gpus = 12;
+    SchedStats st;
+    ScheduleResult *r = run(p, 0, &st);
+    ck_assert_double_eq_tol(r->teams[0].wait_hours_max, 4, 1e-9);
+    ck_assert_uint_eq(st.backfill_delays, 0);
+    free(r);
+    free(p);
+}
+END_TEST
+
 /* Across random loads (single-node, two-node and fractional heads) the
  * simulator's own reservation audit stays 0: every reserved head starts by
  * its reservation and no reservation moves later without an outside
@@ -1076,6 +1101,7 @@ Suite *test_suite(void)
     tcase_set_timeout(c, 120);
     tcase_add_test(c, backfill_never_delays_the_reserved_head);
     tcase_add_test(c, backfill_reserves_a_node_for_a_single_node_head);
+    tcase_add_test(c, backfill_keeps_the_heads_borrowing_headroom);
     tcase_add_test(c, backfill_keeps_reservations_under_random_load);
     tcase_add_test(c, priority_preemption_evicts_lowest_and_charges_lost_work);
     tcase_add_test(c, under_quota_team_reclaims_from_borrower_down_to_its_quota);

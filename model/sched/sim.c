@@ -983,6 +983,13 @@ static void backfill(Sim *s, int head, const int *order, int nteams)
                     return;
                 bool before = s->now + run_estimate(s, c) <= r.S + 1e-9;
                 bool started = false;
+                /* a job of the head's own team that runs past S must also
+                 * leave the head its borrowing headroom */
+                if (!before && t == spec(s, head)->team &&
+                    !borrow_ok(s, t, need + job_need(s, head))) {
+                    c = next;
+                    continue;
+                }
                 if (before) {
                     started = try_start(s, c, -1);
                 } else if (r.mode == 1) {
