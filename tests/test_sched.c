@@ -947,6 +947,67 @@ START_TEST(invariants_hold_on_a_big_random_run)
 }
 END_TEST
 
+/* Property run: 400 random small plans (pool 1–200 GPUs, H100 or NVL72
+ * geometry, every policy, preemption / backfill / failures on or off,
+ * quotas, borrowing limits, gangs, elastic, MIG, fractional) — every
+ * invariant holds and every job is accounted for.  Fixed seed: the same
+ * 400 plans every time. */
+START_TEST(invariants_hold_on_random_small_plans)
+{
+    SchedRng g;
+    sched_rng_seed(&g, 20261130);
+    const char *migs[] = {"1g.10gb", "3g.40gb", "7g.80gb", "2g.20gb"};
+    for (int it = 0; it < 400; it++) {
+        Plan *p = new_plan((SchedPolicy)sched_rng_below(&g, 3), 1 + (int)sched_rng_below(&g, 200),
+                           10 + 300 * sched_rng_uniform(&g));
+        strcpy(p->accelerator, sched_rng_uniform(&g) < 0.5 ? "H100-SXM" : "GB200");
+        p->tenancy.preemption = sched_rng_uniform(&g) < 0.6;
+        p->tenancy.backfill = sched_rng_uniform(&g) < 0.7;
+        p->tenancy.mtbf_gpu_h = sched_rng_uniform(&g) < 0.5 ? 0 : 200 + 5000 * sched_rng_uniform(&g);
+        p->tenancy.restore_s = 1800 * sched_rng_uniform(&g);
+        p->tenancy.seed = (uint64_t)it;
+        p->network.topology = sched_rng_uniform(&g) < 0.5 ? TOPO_FAT_TREE : TOPO_RAIL_OPTIMIZED;
+        p->network.switch_ports = 8 + (int)sched_rng_below(&g, 60);
+        int nt = 1 + (int)sched_rng_below(&g, 5);
+        for (int k = 0; k < nt; k++) {
+            char name[16];
+            snprintf(name, sizeof name, "t%d", k);
+            Team *t = add_team(p, name, 0.5 + 3 * sched_rng_uniform(&g),
+                               (int)sched_rng_below(&g, (uint64_t)(p->tenancy.gpus / nt + 1)),
+                               sched_rng_uniform(&g) < 0.5 ? -1 : (int)sched_rng_below(&g, 50));
+            int nc = 1 + (int)sched_rng_below(&g, 4);
+            for (int c = 0; c < nc; c++) {
+                JobClass *j = add_class(t, "c", 2.5 * sched_rng_uniform(&g), 1,
+                                        0.1 + 20 * sched_rng_uniform(&g),
+                                        (DurationDist)sched_rng_below(&g, 3));
+                j->cv = 3 * sched_rng_uniform(&g);
+                j->priority = (JobPriority)sched_rng_below(&g, 3);
+                double kind = sched_rng_uniform(&g);
+                if (kind < 0.4) {
+                    j->gpus = 1 + (int)sched_rng_below(&g, 8);
+                } else if (kind < 0.55) {
+                    j->gpus = 8 + (int)sched_rng_below(&g, 64);
+                } else if (kind < 0.7) {
+                    j->gpus = 0;
+                    j->min_gpus = 1 + (int)sched_rng_below(&g, 4);
+                    j->max_gpus = j->min_gpus + (int)sched_rng_below(&g, 16);
+                } else if (kind < 0.85) {
+                    strcpy(j->mig, migs[sched_rng_below(&g, 4)]);
+                } else {
+                    j->gpus = 0.05 + 0.9 * sched_rng_uniform(&g);
+                }
+            }
+        }
+        SchedStats st;
+        ScheduleResult *r = run(p, 0, &st); /* asserts no invariant violation */
+        ck_assert_int_eq(r->jobs_submitted, r->jobs_completed + st.jobs_running + st.jobs_queued);
+        ck_assert(r->utilization <= 1 + 1e-9 && r->goodput <= 1 + 1e-9);
+        free(r);
+        free(p);
+    }
+}
+END_TEST
+
 /* 1-GPU jobs only: the head is blocked only when no GPU is free, so the
  * fragmentation (free GPUs the head cannot use) is exactly 0. */
 START_TEST(fragmentation_is_zero_when_every_job_fits_any_gpu)
@@ -1119,6 +1180,7 @@ Suite *test_suite(void)
     tcase_add_test(c, elastic_jobs_grow_into_idle_gpus_and_shrink_before_preemption);
     tcase_add_test(c, cancel_flag_stops_the_run);
     tcase_add_test(c, invariants_hold_on_a_big_random_run);
+    tcase_add_test(c, invariants_hold_on_random_small_plans);
     tcase_add_test(c, fragmentation_is_zero_when_every_job_fits_any_gpu);
     tcase_add_test(c, generator_matches_rate_mean_and_cv);
     suite_add_tcase(s, c);
