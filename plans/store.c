@@ -104,6 +104,9 @@ static int check_name(const Store *s, const char *name, Diag *d)
     return -1;
 }
 
+/* What db_fail says for SQLITE_BUSY / SQLITE_LOCKED (see store_open's retry). */
+#define BUSY_TEXT "the store is locked by another writer"
+
 /* An error from SQLite, said in the store's terms. */
 static int db_fail(const Store *s, int rc, Diag *d, const char *what)
 {
@@ -112,8 +115,8 @@ static int db_fail(const Store *s, int rc, Diag *d, const char *what)
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
         diag_set(d, s->path, 0, 0,
-                 "%s: the store is locked by another writer (gave up after %d ms); nothing "
-                 "was changed", what, s->busy_ms);
+                 "%s: " BUSY_TEXT " (gave up after %d ms); nothing was changed", what,
+                 s->busy_ms);
         break;
     case SQLITE_READONLY:
         diag_set(d, s->path, 0, 0, "%s: the store is read-only (%s)", what, msg);
@@ -486,6 +489,25 @@ static int seed(Store *s, const char *seed_dir, Diag *d)
 /* Bring the schema to STORE_SCHEMA_VERSION in one transaction; seed when it
  * started from nothing.  Re-reads the version under the write lock, so two
  * processes creating the same store migrate and seed it once. */
+static int migrate(Store *s, const char *seed_dir, Diag *d);
+
+/* Pragmas, then the schema migration (seeding a new store).  Returns 0 or -1
+ * with d set; safe to repeat after a failure. */
+static int setup_connection(Store *s, const char *seed_dir, Diag *d)
+{
+    /* foreign_keys for ON DELETE CASCADE; WAL so readers never block the
+     * writer; synchronous=NORMAL is durable enough in WAL mode
+     * (sqlite.org/pragma.html#pragma_synchronous: a commit may roll back on
+     * power loss but the database stays consistent).  A file system without
+     * shared memory keeps the old journal mode; the store still works, only
+     * readers then wait for writers. */
+    if (exec_sql(s, "PRAGMA foreign_keys = ON", d, "opening the store") < 0 ||
+        exec_sql(s, "PRAGMA journal_mode = WAL", d, "opening the store") < 0 ||
+        exec_sql(s, "PRAGMA synchronous = NORMAL", d, "opening the store") < 0)
+        return -1;
+    return migrate(s, seed_dir, d);
+}
+
 static int migrate(Store *s, const char *seed_dir, Diag *d)
 {
     long long v;
@@ -791,21 +813,23 @@ Store *store_open_ex(const char *path, const char *seed_dir, bool readonly, int 
     }
     sqlite3_extended_result_codes(s->db, 1);
     sqlite3_busy_timeout(s->db, s->busy_ms);
-    /* foreign_keys for ON DELETE CASCADE; WAL so readers never block the
-     * writer; synchronous=NORMAL is durable enough in WAL mode
-     * (sqlite.org/pragma.html#pragma_synchronous: a commit may roll back on
-     * power loss but the database stays consistent). */
-    if (exec_sql(s, "PRAGMA foreign_keys = ON", d, "opening the store") < 0)
-        goto fail;
-    /* A file system without shared memory keeps the old journal mode; the
-     * store still works, only readers then wait for writers. */
-    if (exec_sql(s, "PRAGMA journal_mode = WAL", d, "opening the store") < 0)
-        goto fail;
-    if (exec_sql(s, "PRAGMA synchronous = NORMAL", d, "opening the store") < 0)
-        goto fail;
-    if (migrate(s, seed_dir, d) < 0)
-        goto fail;
-    return s;
+    /* Two processes setting up one new store at once can meet a lock that
+     * SQLite reports at once instead of waiting (switching to WAL needs an
+     * exclusive lock; a reader upgrading to a writer may not wait, to avoid
+     * a deadlock).  Nothing was changed then, so try again until the busy
+     * timeout has passed. */
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        if (setup_connection(s, seed_dir, d) == 0)
+            return s;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double waited_ms = (now.tv_sec - t0.tv_sec) * 1e3 + (now.tv_nsec - t0.tv_nsec) / 1e6;
+        if (!strstr(d ? d->msg : "", BUSY_TEXT) || waited_ms >= s->busy_ms)
+            goto fail;
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
 fail:
     store_close(s);
     return NULL;
