@@ -55,8 +55,10 @@ static const Command commands[] = {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gpuplan [OPTIONS] [COMMAND [ARGS]]\n\n"
-               "With no command, opens the dashboard on the plan store.\n\n"
+    fprintf(f, "usage: gpuplan [OPTIONS] [COMMAND [ARGS]]\n"
+               "       gpuplan [OPTIONS] [PLAN.yaml | NAME[@VERSION]]\n\n"
+               "With no command, opens the dashboard on the plan store (its newest plan,\n"
+               "a plan file, or a stored plan).\n\n"
                "commands:\n");
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "  gpuplan %s\n", commands[i].usage);
@@ -256,6 +258,30 @@ PlanResult *cli_evaluate(Cli *cli, const Plan *p)
     return r;
 }
 
+/* Is ref ("NAME" or "NAME@N") a plan in the store? */
+static bool stored_plan(Cli *cli, const char *ref)
+{
+    char name[PLAN_NAME_LEN + 16];
+    snprintf(name, sizeof name, "%s", ref);
+    char *at = strrchr(name, '@');
+    if (at)
+        *at = '\0';
+    if (!store_name_valid(name))
+        return false;
+    /* quietly: an unusable store is reported by whatever runs next */
+    if (!cli->store) {
+        char path[4096], seed[4096];
+        if (cli->db_path)
+            snprintf(path, sizeof path, "%s", cli->db_path);
+        else if (datadir_default_db(path, sizeof path) != 0)
+            return false;
+        snprintf(seed, sizeof seed, "%s/examples", datadir_get());
+        Diag d = {0};
+        cli->store = store_open(path, seed, false, &d);
+    }
+    return cli->store && store_exists(cli->store, name);
+}
+
 static const Command *find_command(const char *name)
 {
     for (size_t i = 0; i < N_COMMANDS; i++)
@@ -314,7 +340,13 @@ int main(int argc, char **argv)
         else
             usage(stdout);
         rc = EXIT_OK;
-    } else if (!cmd && (nrest == 0 || (nrest == 1 && is_file(rest[0])))) {
+    } else if (!cmd && (nrest == 0 || (nrest == 1 && (is_file(rest[0]) ||
+                                                        stored_plan(&cli, rest[0]))))) {
+        /* the dashboard: on the store's newest plan, a plan file, or NAME[@N] */
+        if (cli.store) {
+            store_close(cli.store);
+            cli.store = NULL;
+        }
         rc = tui_run(cli.db_path, cli.catalog_dir, cli.theme, nrest ? rest[0] : NULL);
     } else if (!cmd) {
         cli_error("unknown command '%s' (try gpuplan --help)", rest[0]);
