@@ -108,6 +108,9 @@ typedef struct {
     bool head_blocked;
     int32_t last_head;
     uint64_t irregular;
+    uint64_t epoch;           /* bumps whenever a job starts, stops or resizes */
+    uint64_t pf_epoch;        /* the epoch at which preempting for pf_job failed */
+    int32_t pf_job;
     int failures, preemptions, submitted, completed;
     uint64_t events;
     int started, started_waited;
@@ -168,6 +171,7 @@ static void team_touch(Sim *s, int t)
 
 static void usage_add(Sim *s, int t, double d)
 {
+    s->epoch++; /* every start, stop and resize passes here */
     team_touch(s, t);
     s->usage[t] += d;
     if (s->usage[t] < 1e-9 && s->usage[t] > -1e-9)
@@ -672,6 +676,11 @@ static bool preempt_for(Sim *s, int j)
     const SchedJobSpec *sj = spec(s, j);
     int tj = sj->team, pj = sj->prio;
     double nj = job_need(s, j);
+    /* nothing started, stopped or resized since this head last failed to
+     * preempt (arrivals and stale events change neither the victims nor
+     * the free GPUs): it would fail again */
+    if (s->pf_job == j && s->pf_epoch == s->epoch)
+        return false;
     bool under = under_quota(s, tj, nj);
     /* Upper bound on what preemption could free, O(teams): lower-priority
      * GPUs, plus what borrowers hold above their quotas.  Most blocked
@@ -733,6 +742,8 @@ static bool preempt_for(Sim *s, int j)
     if (!ok) {
         for (int i = nv - 1; i >= 0; i--)
             retake_res(s, s->cand[i]);
+        s->pf_job = j;
+        s->pf_epoch = s->epoch;
         return false;
     }
     /* put back the victims j did not need: whole jobs whose GPUs all stayed
@@ -1428,6 +1439,7 @@ int sched_run(const Plan *p, const SchedWorkload *w, const Accelerator *a, const
     s->policy = p->tenancy.policy;
     s->bucket_w = s->H / PLAN_SERIES_LEN;
     s->last_head = -1;
+    s->pf_job = -1;
     s->restore = p->tenancy.restore_s > 0 ? p->tenancy.restore_s : 0;
     /* δ: the storage's blocking checkpoint write (storage.checkpoint_stall). */
     s->ck_cost = p->storage.checkpoint_stall_s > 0 ? p->storage.checkpoint_stall_s : 60;
