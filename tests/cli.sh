@@ -45,7 +45,8 @@ has "eval prints the cost options" "$tmp/out" '^COST'
 check "eval --json exits 0" 0 "$bin" --db "$db" eval "$demo" --json
 has "eval --json names the plan" "$tmp/out" "\"plan\": \"$demo_name\""
 has "eval --json has the cluster part" "$tmp/out" '"nvlink_domains"'
-if grep -Eq 'nan|inf' "$tmp/out"; then not_ok "eval --json has only finite numbers" "$(grep -En 'nan|inf' "$tmp/out" | head -3)"; else ok "eval --json has only finite numbers"; fi
+nonfinite='(:|\[|,) *-?(nan|inf|infinity|NaN|Infinity) *(,|\]|$)'
+if grep -Eq "$nonfinite" "$tmp/out"; then not_ok "eval --json has only finite numbers" "$(grep -En "$nonfinite" "$tmp/out" | head -3)"; else ok "eval --json has only finite numbers"; fi
 
 # bad input: file:line:col, exit 1, nothing crashes
 printf 'format: 1\nname: bad\nworkloads:\n  - name: w\n    kind: training\n    model: {preset: llama-3-8b}\n    tokens: -5T\n' >"$tmp/bad.yaml"
