@@ -487,12 +487,31 @@ static void sort_options(CostResult *cr, const char *acc)
 }
 
 /* $/GPU-hour of an accelerator for ranking the same workload across the
- * catalog: the cheapest on-demand cloud price per accelerator-hour, else an
- * on-prem estimate (node price amortised over the horizon at full use, plus
- * its power at the plan's PUE and price), else 0 (unknown). */
+ * catalog, on one basis for every accelerator as far as the catalog allows:
+ * for an on-prem plan the on-prem estimate (node price amortised over the
+ * horizon at full use, plus its power at the plan's PUE and price), for a
+ * cloud plan the cheapest on-demand price per accelerator-hour; each falls
+ * back to the other; 0 = unknown. */
+static double onprem_rate(const Plan *p, const Accelerator *a, char *basis, size_t len)
+{
+    double years = nonneg(p->horizon_years);
+    if (!(nonneg(a->node_price_usd) > 0) || a->gpus_per_node <= 0 || !(years > 0))
+        return 0;
+    snprintf(basis, len, "on-prem estimate: hardware over %.3g y + power", years);
+    double per_gpu = a->node_price_usd / a->gpus_per_node;
+    double kw = nonneg(a->node_power_w) / a->gpus_per_node / 1000.0;
+    return per_gpu / (years * HOURS_PER_YEAR) +
+           kw * (p->site.pue > 0 ? p->site.pue : 1) * nonneg(p->site.power_price_kwh);
+}
+
 static double accelerator_rate(const Plan *p, const Catalog *c, const Accelerator *a,
                                char *basis, size_t len)
 {
+    if (p->site.kind == SITE_ONPREM) {
+        double r = onprem_rate(p, a, basis, len);
+        if (r > 0)
+            return r;
+    }
     const Instance *best = NULL;
     for (size_t i = 0; i < c->n_instances; i++) {
         const Instance *in = &c->instances[i];
@@ -507,14 +526,9 @@ static double accelerator_rate(const Plan *p, const Catalog *c, const Accelerato
         snprintf(basis, len, "%s on-demand", best->id);
         return best->on_demand_usd_h / best->accel_count;
     }
-    double years = nonneg(p->horizon_years);
-    if (nonneg(a->node_price_usd) > 0 && a->gpus_per_node > 0 && years > 0) {
-        snprintf(basis, len, "on-prem estimate: hardware over %.3g y + power", years);
-        double per_gpu = a->node_price_usd / a->gpus_per_node;
-        double kw = nonneg(a->node_power_w) / a->gpus_per_node / 1000.0;
-        return per_gpu / (years * HOURS_PER_YEAR) +
-               kw * (p->site.pue > 0 ? p->site.pue : 1) * nonneg(p->site.power_price_kwh);
-    }
+    double r = onprem_rate(p, a, basis, len);
+    if (r > 0)
+        return r;
     snprintf(basis, len, "no price in the catalog");
     return 0;
 }

@@ -246,15 +246,27 @@ START_TEST(alternatives_are_priced_per_run_and_per_year)
     snprintf(wr->alts[1].accelerator, CAT_ID_LEN, "TESTGPU");
     wr->alts[1].gpus = 64;
     wr->alts[1].days = 5;
-    hand_inst[0].on_demand_usd_h = 0; /* TESTGPU: no cloud price → on-prem estimate */
     run_stages(&p, &hand, r);
-    /* OTHERGPU: $8 / 4 GPUs = $2 per GPU-hour; 100 GPUs × 240 h */
+    /* an on-prem plan prices on-prem where the catalog can (TESTGPU), else
+     * on-demand (OTHERGPU: $8 / 4 GPUs = $2 per GPU-hour; 100 GPUs × 240 h) */
     ck_assert_double_eq_tol(wr->alts[0].usd, 100 * 240 * 2.0, 1e-6);
     ck_assert_str_eq(wr->alts[0].price_basis, "other.4x on-demand");
     /* TESTGPU: $200k / 8 over 3 y + 1.25 kW × PUE 1.25 × $0.10; 64 GPUs × 120 h */
     double rate = 25000.0 / (3 * 8760) + 1.25 * 1.25 * 0.10;
     ck_assert_double_eq_tol(wr->alts[1].usd, 64 * 120 * rate, 1e-6);
     ck_assert_ptr_nonnull(strstr(wr->alts[1].price_basis, "on-prem estimate"));
+    free(r);
+    /* a cloud plan prices on-demand first */
+    p.site.kind = SITE_CLOUD;
+    r = new_result();
+    wr = add_training(&p, r, 64);
+    wr->n_alts = 1;
+    snprintf(wr->alts[0].accelerator, CAT_ID_LEN, "TESTGPU");
+    wr->alts[0].gpus = 64;
+    wr->alts[0].days = 5;
+    run_stages(&p, &hand, r);
+    ck_assert_double_eq_tol(wr->alts[0].usd, 64 * 120 * 40.0 / 8, 1e-6);
+    ck_assert_str_eq(wr->alts[0].price_basis, "test.8x on-demand");
     free(r);
 }
 END_TEST
