@@ -328,8 +328,15 @@ static json_t *schedule_json(Ctx *c, const ScheduleResult *s)
         sets(j, "name", k->name);
         seti(j, "jobs", k->jobs);
         setn(c, j, "gpus", k->gpus);
+        setn(c, j, "wait_hours_mean", k->wait_hours_mean);
+        setn(c, j, "wait_hours_p50", k->wait_hours_p50);
         setn(c, j, "wait_hours_p95", k->wait_hours_p95);
+        setn(c, j, "wait_hours_max", k->wait_hours_max);
+        setn(c, j, "jct_hours_mean", k->jct_hours_mean);
         setn(c, j, "slowdown_mean", k->slowdown_mean);
+        setn(c, j, "gpu_hours", k->gpu_hours);
+        seti(j, "preemptions", k->preemptions);
+        setn(c, j, "lost_gpu_hours", k->lost_gpu_hours);
         json_array_append_new(classes, j);
     }
     json_object_set_new(o, "classes", classes);
