@@ -291,10 +291,13 @@ static void island_build(const Plan *p, Island *is, double limit_kw, const Fabri
     long nodes = ceil_div(total, unit) * (unit / is->gpn);
     is->nodes = (int)nodes;
     is->gpus = (int)(nodes * is->gpn);
+    /* Rounding up is how clusters are bought, not a risk: say it beside the
+     * numbers, not among the warnings. */
     if (is->gpus > total && total > 0)
-        result_warn(r, "cluster: %ld %s GPUs do not fill whole %ld-GPU %s: %d installed, %ld spare",
-                    total, a->id, unit, rack_domain ? "NVLink domains" : "nodes", is->gpus,
-                    is->gpus - total);
+        result_assume(r, "cluster",
+                      "%ld %s GPUs rounded up to whole %ld-GPU %s: %d installed, %ld spare",
+                      total, a->id, unit, rack_domain ? "NVLink domains" : "nodes", is->gpus,
+                      is->gpus - total);
     is->domains = (int)ceil_div(is->gpus, is->domain);
     if (!rackable) {
         /* a cloud-only accelerator (TPU, Trainium): nodes, no racks */

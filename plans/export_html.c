@@ -76,11 +76,35 @@ static double row_total(const BarRow *r, int nseg)
     return t;
 }
 
+/* A bar label that fits the label column (about 32 characters at 12 px):
+ * longer ones are cut on a character boundary with an ellipsis, and the
+ * whole text is kept as the tooltip. */
+static void label(StrBuf *b, const char *text)
+{
+    size_t n = strlen(text), chars = 0, cut = n;
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)text[i] & 0xC0) != 0x80 && ++chars > 30) {
+            cut = i;
+            break;
+        }
+    if (cut == n) {
+        sb_html(b, text);
+        return;
+    }
+    char head[256];
+    snprintf(head, sizeof head, "%.*s", (int)(cut < sizeof head - 1 ? cut : sizeof head - 1), text);
+    sb_puts(b, "<title>");
+    sb_html(b, text);
+    sb_puts(b, "</title>");
+    sb_html(b, head);
+    sb_puts(b, "…");
+}
+
 /* A horizontal (stacked) bar chart with an optional reference line. */
 static void bar_chart(StrBuf *b, const BarChart *c, const BarRow *rows, int n,
                       const char *(*fmt)(double, char *, size_t))
 {
-    const int label_w = 200, bar_w = 560, row_h = 22, top = 34;
+    const int label_w = 230, bar_w = 530, row_h = 22, top = 34;
     int legend_h = c->nseg > 1 ? 22 : 0;
     int h = top + n * row_h + 26 + legend_h;
     double max = c->ref;
@@ -100,7 +124,7 @@ static void bar_chart(StrBuf *b, const BarChart *c, const BarRow *rows, int n,
     for (int i = 0; i < n; i++) {
         int y = top + i * row_h;
         sb_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", label_w - 8, y + 15);
-        sb_html(b, rows[i].label);
+        label(b, rows[i].label);
         sb_puts(b, "</text>");
         double x = label_w;
         for (int s = 0; s < c->nseg; s++) {
@@ -216,7 +240,7 @@ static void cost_section(StrBuf *b, const Plan *p, const PlanResult *r, int max_
     if (!rows)
         return;
     for (int i = 0; i < n; i++) {
-        snprintf(rows[i].label, sizeof rows[i].label, "%.40s", c->options[i].name);
+        snprintf(rows[i].label, sizeof rows[i].label, "%s", c->options[i].name);
         rows[i].seg[0] = c->options[i].kind == COST_ONPREM ? c->options[i].capex_usd : 0;
         rows[i].seg[1] = c->options[i].kind == COST_ONPREM
                              ? c->options[i].opex_usd_per_year * p->horizon_years

@@ -72,6 +72,14 @@ static void add_inference(Plan *p, PlanResult *r, const char *name, int g)
     wr->infer.gpus = g;
 }
 
+static bool has_assumption(const PlanResult *r, const char *needle)
+{
+    for (int i = 0; i < r->n_assumptions; i++)
+        if (strstr(r->assumptions[i].text, needle))
+            return true;
+    return false;
+}
+
 static bool has_warning(const PlanResult *r, const char *needle)
 {
     for (int i = 0; i < r->n_warnings; i++)
@@ -333,7 +341,7 @@ START_TEST(sums_training_inference_pool_and_headroom)
     ck_assert_int_eq(k->gpus, 1256);
     ck_assert_int_eq(k->gpus_per_domain, 8);
     ck_assert_int_eq(k->nvlink_domains, 157);
-    ck_assert(has_warning(r, "do not fill"));
+    ck_assert(has_assumption(r, "rounded up"));
     /* 157 nodes / 32 per SU = 5 SU -> 40 leaves; 40*32/64 = 20 spines,
      * smallest divisor of 32 >= 20 is 32 */
     ck_assert_int_eq(k->scalable_units, 5);
@@ -369,7 +377,7 @@ START_TEST(no_pool_without_teams)
 }
 END_TEST
 
-START_TEST(gpus_that_do_not_fill_a_node_round_up_with_a_warning)
+START_TEST(gpus_that_do_not_fill_a_node_round_up_and_say_so)
 {
     Plan p;
     plan_init(&p);
@@ -379,8 +387,9 @@ START_TEST(gpus_that_do_not_fill_a_node_round_up_with_a_warning)
     layout_stage(&p, &cat, r);
     ck_assert_int_eq(r->cluster.nodes, 2);
     ck_assert_int_eq(r->cluster.gpus, 16);
-    ck_assert(has_warning(r, "do not fill whole 8-GPU nodes"));
-    ck_assert(has_warning(r, "4 spare"));
+    ck_assert(has_assumption(r, "rounded up to whole 8-GPU nodes"));
+    ck_assert(has_assumption(r, "4 spare"));
+    ck_assert_int_eq(r->n_warnings, 0);
     free(r);
 }
 END_TEST
@@ -403,7 +412,7 @@ START_TEST(gb200_rounds_to_whole_nvl72_racks_and_needs_liquid)
     ck_assert_int_eq(k->nodes_per_rack, 18);
     ck_assert_int_eq(k->racks, 2);
     ck_assert(k->liquid_required);
-    ck_assert(has_warning(r, "NVLink domains"));
+    ck_assert(has_assumption(r, "NVLink domains"));
     ck_assert(has_warning(r, "above the 40 kW rack limit"));
     free(r);
 }
@@ -639,7 +648,7 @@ Suite *test_suite(void)
     tcase_add_unchecked_fixture(t, load_catalog, free_catalog);
     tcase_add_test(t, sums_training_inference_pool_and_headroom);
     tcase_add_test(t, no_pool_without_teams);
-    tcase_add_test(t, gpus_that_do_not_fill_a_node_round_up_with_a_warning);
+    tcase_add_test(t, gpus_that_do_not_fill_a_node_round_up_and_say_so);
     tcase_add_test(t, gb200_rounds_to_whole_nvl72_racks_and_needs_liquid);
     tcase_add_test(t, zero_rack_power_places_one_node_per_rack_and_warns);
     tcase_add_test(t, air_cooling_caps_racks_at_the_air_ceiling);
