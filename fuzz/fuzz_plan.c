@@ -2,7 +2,7 @@
  * (plans/yaml_plan.c).
  *
  * Built with -DGPUPLAN_LIBFUZZER and -fsanitize=fuzzer it is a libFuzzer
- * target; otherwise main() replays the files named on the command line
+ * target; otherwise fuzz/replay_main.c replays the files named on the command line
  * (e.g. the files of data/examples, or crash reproducers), so it also builds and
  * runs with gcc and the sanitizers.  Each input is parsed without and with a
  * small catalog.  The oracle, beyond "no crash, no leak": a plan that parses
@@ -236,37 +236,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(p);
     return 0;
 }
-
-#ifndef GPUPLAN_LIBFUZZER
-int main(int argc, char **argv)
-{
-    int failed = 0;
-    for (int i = 1; i < argc; i++) {
-        FILE *f = fopen(argv[i], "rb");
-        if (!f) {
-            perror(argv[i]);
-            failed = 1;
-            continue;
-        }
-        size_t cap = 1 << 16, n = 0;
-        uint8_t *buf = malloc(cap);
-        size_t got;
-        while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-            n += got;
-            if (n == cap) {
-                uint8_t *nb = realloc(buf, cap * 2);
-                if (!nb)
-                    break;
-                buf = nb;
-                cap *= 2;
-            }
-        }
-        fclose(f);
-        if (buf)
-            LLVMFuzzerTestOneInput(buf, n);
-        free(buf);
-        printf("%s: ok\n", argv[i]);
-    }
-    return failed;
-}
-#endif

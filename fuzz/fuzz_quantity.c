@@ -2,7 +2,7 @@
  * (plans/quantity.c).
  *
  * Built with -DGPUPLAN_LIBFUZZER and -fsanitize=fuzzer it is a libFuzzer
- * target; otherwise main() replays the files named on the command line.
+ * target; otherwise fuzz/replay_main.c replays the files named on the command line.
  * Input: the first byte picks the kind, the rest is the text.  Oracles: a
  * parsed value is finite and not negative; its canonical text parses back
  * to exactly it; formatting never overflows.  The same bytes read as a
@@ -73,24 +73,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(text);
     return 0;
 }
-
-#ifndef GPUPLAN_LIBFUZZER
-int main(int argc, char **argv)
-{
-    int failed = 0;
-    for (int i = 1; i < argc; i++) {
-        FILE *f = fopen(argv[i], "rb");
-        if (!f) {
-            perror(argv[i]);
-            failed = 1;
-            continue;
-        }
-        uint8_t buf[4096];
-        size_t n = fread(buf, 1, sizeof buf, f);
-        fclose(f);
-        LLVMFuzzerTestOneInput(buf, n);
-        printf("%s: ok\n", argv[i]);
-    }
-    return failed;
-}
-#endif

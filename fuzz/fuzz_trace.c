@@ -1,7 +1,7 @@
 /* fuzz/fuzz_trace.c — fuzz target for the trace importer (plans/trace.c).
  *
  * Built with -DGPUPLAN_LIBFUZZER and -fsanitize=fuzzer it is a libFuzzer
- * target; otherwise main() replays the files named on the command line (a
+ * target; otherwise fuzz/replay_main.c replays the files named on the command line (a
  * corpus, or crash reproducers), so the target also builds and runs under
  * plain `make` with the sanitizers.  Each input is parsed in every format and
  * both strictness modes; the checks below are the importer's contract. */
@@ -42,44 +42,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     return 0;
 }
-
-#ifndef GPUPLAN_LIBFUZZER
-int main(int argc, char **argv)
-{
-    int status = 0;
-    for (int i = 1; i < argc; i++) {
-        FILE *f = fopen(argv[i], "rb");
-        if (!f) {
-            perror(argv[i]);
-            status = 1;
-            continue;
-        }
-        size_t cap = 4096, len = 0;
-        uint8_t *buf = malloc(cap);
-        size_t got;
-        while (buf && (got = fread(buf + len, 1, cap - len, f)) > 0) {
-            len += got;
-            if (len == cap) {
-                uint8_t *nb = realloc(buf, cap * 2);
-                if (!nb) {
-                    free(buf);
-                    buf = NULL;
-                    break;
-                }
-                buf = nb;
-                cap *= 2;
-            }
-        }
-        fclose(f);
-        if (!buf) {
-            fprintf(stderr, "%s: out of memory\n", argv[i]);
-            status = 1;
-            continue;
-        }
-        LLVMFuzzerTestOneInput(buf, len);
-        free(buf);
-        printf("%s: ok (%zu bytes)\n", argv[i], len);
-    }
-    return status;
-}
-#endif
