@@ -68,10 +68,8 @@ int cmd_compare(Cli *cli, int argc, char **argv)
     }
     LoadedPlan *lp[2] = {calloc(1, sizeof(LoadedPlan)), calloc(1, sizeof(LoadedPlan))};
     PlanResult *r[2] = {NULL, NULL};
-    Headline *h[2] = {calloc(HEADLINE_MAX, sizeof(Headline)), calloc(HEADLINE_MAX, sizeof(Headline))};
-    HeadlineDelta *d = calloc(2 * HEADLINE_MAX, sizeof *d);
     int rc = EXIT_OK;
-    if (!lp[0] || !lp[1] || !h[0] || !h[1] || !d)
+    if (!lp[0] || !lp[1])
         rc = EXIT_IO;
     for (int k = 0; k < 2 && rc == EXIT_OK; k++) {
         rc = cli_load_plan(cli, ref[k], lp[k]);
@@ -84,12 +82,16 @@ int cmd_compare(Cli *cli, int argc, char **argv)
             rc = text ? cli_write_output(out, text) : EXIT_IO;
             free(text);
         } else {
-            int na = headline_collect(&lp[0]->plan, r[0], h[0], HEADLINE_MAX);
-            int nb = headline_collect(&lp[1]->plan, r[1], h[1], HEADLINE_MAX);
-            int n = headline_compare(h[0], na, h[1], nb, d, 2 * HEADLINE_MAX);
-            printf("A = %s (%s)\nB = %s (%s)\n\n", lp[0]->plan.name, lp[0]->source,
-                   lp[1]->plan.name, lp[1]->source);
-            print_table("A", "B", d, n);
+            int n;
+            HeadlineDelta *d = headline_compare_plans(&lp[0]->plan, r[0], &lp[1]->plan, r[1], &n);
+            if (d) {
+                printf("A = %s (%s)\nB = %s (%s)\n\n", lp[0]->plan.name, lp[0]->source,
+                       lp[1]->plan.name, lp[1]->source);
+                print_table("A", "B", d, n);
+            } else {
+                rc = EXIT_IO;
+            }
+            free(d);
         }
     }
     for (int k = 0; k < 2; k++) {
@@ -97,8 +99,6 @@ int cmd_compare(Cli *cli, int argc, char **argv)
             cli_free_plan(lp[k]);
         free(lp[k]);
         free(r[k]);
-        free(h[k]);
     }
-    free(d);
     return rc;
 }

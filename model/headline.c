@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "headline.h"
@@ -177,4 +178,22 @@ int headline_compare(const Headline *a, int na, const Headline *b, int nb, Headl
         d->b = b[j].value;
     }
     return n;
+}
+
+HeadlineDelta *headline_compare_plans(const Plan *a, const PlanResult *ra, const Plan *b,
+                                      const PlanResult *rb, int *n)
+{
+    Headline *ha = calloc(HEADLINE_MAX, sizeof *ha), *hb = calloc(HEADLINE_MAX, sizeof *hb);
+    HeadlineDelta *d = calloc(2 * HEADLINE_MAX, sizeof *d);
+    *n = 0;
+    if (ha && hb && d)
+        *n = headline_compare(ha, headline_collect(a, ra, ha, HEADLINE_MAX), hb,
+                              headline_collect(b, rb, hb, HEADLINE_MAX), d, 2 * HEADLINE_MAX);
+    free(ha);
+    free(hb);
+    if (!(ha && hb)) {
+        free(d);
+        return NULL;
+    }
+    return d;
 }

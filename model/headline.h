@@ -41,4 +41,9 @@ typedef struct {
 int headline_compare(const Headline *a, int na, const Headline *b, int nb, HeadlineDelta *out,
                      int max);
 
+/* Both steps for two evaluated plans: a malloc'd array of *n rows (caller
+ * frees), NULL on ENOMEM. */
+HeadlineDelta *headline_compare_plans(const Plan *a, const PlanResult *ra, const Plan *b,
+                                      const PlanResult *rb, int *n);
+
 #endif

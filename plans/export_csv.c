@@ -40,17 +40,10 @@ char *export_csv(const Plan *p, const PlanResult *r)
 
 char *export_compare_csv(const Plan *a, const PlanResult *ra, const Plan *b, const PlanResult *rb)
 {
-    Headline *ha = calloc(HEADLINE_MAX, sizeof *ha), *hb = calloc(HEADLINE_MAX, sizeof *hb);
-    HeadlineDelta *d = calloc(2 * HEADLINE_MAX, sizeof *d);
-    if (!ha || !hb || !d) {
-        free(ha);
-        free(hb);
-        free(d);
+    int n;
+    HeadlineDelta *d = headline_compare_plans(a, ra, b, rb, &n);
+    if (!d)
         return NULL;
-    }
-    int na = headline_collect(a, ra, ha, HEADLINE_MAX);
-    int nb = headline_collect(b, rb, hb, HEADLINE_MAX);
-    int n = headline_compare(ha, na, hb, nb, d, 2 * HEADLINE_MAX);
     StrBuf s;
     sb_init(&s);
     sb_puts(&s, "section,subject,metric,unit,");
@@ -81,8 +74,6 @@ char *export_compare_csv(const Plan *a, const PlanResult *ra, const Plan *b, con
             sb_puts(&s, ",,");
         sb_printf(&s, ",%s\r\n", x->verdict > 0 ? "better" : x->verdict < 0 ? "worse" : "same");
     }
-    free(ha);
-    free(hb);
     free(d);
     return sb_finish(&s);
 }

@@ -643,16 +643,10 @@ char *export_html(const Plan *p, const PlanResult *r, const Catalog *c, int vers
 char *export_compare_html(const Plan *a, const PlanResult *ra, const Plan *b,
                           const PlanResult *rb)
 {
-    Headline *ha = calloc(HEADLINE_MAX, sizeof *ha), *hb = calloc(HEADLINE_MAX, sizeof *hb);
-    HeadlineDelta *d = calloc(2 * HEADLINE_MAX, sizeof *d);
-    if (!ha || !hb || !d) {
-        free(ha);
-        free(hb);
-        free(d);
+    int n;
+    HeadlineDelta *d = headline_compare_plans(a, ra, b, rb, &n);
+    if (!d)
         return NULL;
-    }
-    int n = headline_compare(ha, headline_collect(a, ra, ha, HEADLINE_MAX), hb,
-                             headline_collect(b, rb, hb, HEADLINE_MAX), d, 2 * HEADLINE_MAX);
     StrBuf s;
     sb_init(&s);
     char title[200];
@@ -682,8 +676,6 @@ char *export_compare_html(const Plan *a, const PlanResult *ra, const Plan *b,
         sb_puts(&s, "</tr>\n");
     }
     sb_puts(&s, "</table>\n</body>\n</html>\n");
-    free(ha);
-    free(hb);
     free(d);
     return sb_finish(&s);
 }

@@ -423,19 +423,12 @@ char *export_compare_json(const Plan *a, const PlanResult *ra, const Plan *b,
     json_t *o = json_object();
     json_object_set_new(o, "a", result_json(a, ra));
     json_object_set_new(o, "b", result_json(b, rb));
-    Headline *ha = calloc(HEADLINE_MAX, sizeof *ha);
-    Headline *hb = calloc(HEADLINE_MAX, sizeof *hb);
-    HeadlineDelta *d = calloc(2 * HEADLINE_MAX, sizeof *d);
-    if (!ha || !hb || !d) {
-        free(ha);
-        free(hb);
-        free(d);
+    int nd;
+    HeadlineDelta *d = headline_compare_plans(a, ra, b, rb, &nd);
+    if (!d) {
         json_decref(o);
         return NULL;
     }
-    int na = headline_collect(a, ra, ha, HEADLINE_MAX);
-    int nb = headline_collect(b, rb, hb, HEADLINE_MAX);
-    int nd = headline_compare(ha, na, hb, nb, d, 2 * HEADLINE_MAX);
     Ctx c = {.nonfinite = json_array()};
     json_t *rows = json_array();
     for (int i = 0; i < nd; i++) {
@@ -455,8 +448,6 @@ char *export_compare_json(const Plan *a, const PlanResult *ra, const Plan *b,
     }
     json_object_set_new(o, "deltas", rows);
     json_decref(c.nonfinite);
-    free(ha);
-    free(hb);
     free(d);
     return dump(o, 1);
 }

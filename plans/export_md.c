@@ -293,16 +293,10 @@ char *export_md(const Plan *p, const PlanResult *r, const Catalog *c, int versio
 
 char *export_compare_md(const Plan *a, const PlanResult *ra, const Plan *b, const PlanResult *rb)
 {
-    Headline *ha = calloc(HEADLINE_MAX, sizeof *ha), *hb = calloc(HEADLINE_MAX, sizeof *hb);
-    HeadlineDelta *d = calloc(2 * HEADLINE_MAX, sizeof *d);
-    if (!ha || !hb || !d) {
-        free(ha);
-        free(hb);
-        free(d);
+    int n;
+    HeadlineDelta *d = headline_compare_plans(a, ra, b, rb, &n);
+    if (!d)
         return NULL;
-    }
-    int n = headline_compare(ha, headline_collect(a, ra, ha, HEADLINE_MAX), hb,
-                             headline_collect(b, rb, hb, HEADLINE_MAX), d, 2 * HEADLINE_MAX);
     StrBuf s;
     sb_init(&s);
     sb_puts(&s, "# ");
@@ -330,8 +324,6 @@ char *export_compare_md(const Plan *a, const PlanResult *ra, const Plan *b, cons
             sb_printf(&s, "%+.1f %%", x->pct);
         sb_printf(&s, " | %s |\n", x->verdict > 0 ? "better" : x->verdict < 0 ? "**worse**" : "");
     }
-    free(ha);
-    free(hb);
     free(d);
     return sb_finish(&s);
 }
