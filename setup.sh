@@ -77,8 +77,8 @@ sanitize)
         check build-san
     ;;
 bench)
-    build build CFLAGS="-O2 -g"
-    make -C build bench
+    build build-bench CFLAGS="-O2 -g"
+    make -C build-bench bench
     ;;
 *)
     echo "usage: ./setup.sh run|test|sanitize|bench" >&2
