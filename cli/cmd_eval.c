@@ -60,9 +60,12 @@ static void print_inference(const WorkloadResult *w)
                i->replicas, i->batch_per_replica, fmt_si(i->kv_bytes_per_token, "B", a, sizeof a));
     printf("      memory   %.1f GiB per GPU (weights %.1f, KV cache %.1f, other %.1f)\n",
            i->mem.total / GIB, i->mem.weights / GIB, i->mem.kv_cache / GIB, i->mem.other / GIB);
-    printf("      latency  TTFT %.0f ms (prefill %.0f, queue %.0f), TPOT %.1f ms — %s\n",
+    char best[48] = "";
+    if (!i->meets_slo && i->best_tpot_s > 0)
+        snprintf(best, sizeof best, " (best achievable TPOT %.1f ms)", i->best_tpot_s * 1e3);
+    printf("      latency  TTFT %.0f ms (prefill %.0f, queue %.0f), TPOT %.1f ms — %s%s\n",
            i->ttft_s * 1e3, i->prefill_s * 1e3, i->queue_s * 1e3, i->tpot_s * 1e3,
-           i->meets_slo ? "meets SLO" : "MISSES SLO");
+           i->meets_slo ? "meets SLO" : "MISSES SLO", best);
     printf("      speed    %s output tokens/s (%s per GPU), %.2f GPU-hours per M tokens\n",
            fmt_si(i->output_tokens_per_s, "", a, sizeof a),
            fmt_si(i->output_tokens_per_s_per_gpu, "", b, sizeof b), i->gpu_hours_per_mtok);
