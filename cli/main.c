@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -142,47 +141,20 @@ static bool is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Load the plan's trace, resolved relative to the plan file's folder. */
+/* Load and lend the plan's trace (trace_attach), reporting skipped rows. */
 static int load_trace(const char *plan_path, LoadedPlan *lp)
 {
-    const char *t = lp->plan.tenancy.trace;
-    if (!t[0])
-        return EXIT_OK;
-    char path[4096];
-    if (t[0] == '/' || !plan_path) {
-        snprintf(path, sizeof path, "%s", t);
-    } else {
-        char tmp[4096];
-        snprintf(tmp, sizeof tmp, "%s", plan_path);
-        snprintf(path, sizeof path, "%s/%s", dirname(tmp), t);
-    }
     Diag d = {0};
-    if (trace_load(path, TRACE_AUTO, false, &lp->trace, &d) != 0) {
+    if (trace_attach(&lp->plan, plan_path, &lp->trace, &d) != 0) {
         cli_diag(&d);
         return EXIT_INVALID;
     }
-    lp->has_trace = true;
+    lp->has_trace = lp->plan.tenancy.trace_jobs != NULL;
     if (lp->trace.skipped > 0) {
         char buf[1024];
         cli_error("warning: %zu malformed trace rows skipped; first: %s", lp->trace.skipped,
                   diag_format(&lp->trace.first_skip, buf, sizeof buf));
     }
-    /* The trace names its teams (Account, …); the plan's teams are matched
-     * by name, the rest replay as one "default" team. */
-    int map[4096];
-    size_t nmap = lp->trace.n_teams < 4096 ? lp->trace.n_teams : 4096;
-    for (size_t i = 0; i < nmap; i++) {
-        map[i] = -1;
-        for (int k = 0; k < lp->plan.tenancy.n_teams; k++)
-            if (!strcmp(lp->trace.teams[i], lp->plan.tenancy.teams[k].name))
-                map[i] = k;
-    }
-    for (size_t i = 0; i < lp->trace.n; i++) {
-        int ti = lp->trace.jobs[i].team;
-        lp->trace.jobs[i].team = (ti >= 0 && (size_t)ti < nmap) ? map[ti] : -1;
-    }
-    lp->plan.tenancy.trace_jobs = lp->trace.jobs;
-    lp->plan.tenancy.n_trace_jobs = lp->trace.n;
     return EXIT_OK;
 }
 

@@ -21,6 +21,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "datadir.h"
 #include "trace.h"
 
 /* Larger files are refused rather than read: the biggest public trace we
@@ -1018,4 +1019,56 @@ int trace_load(const char *path, TraceFormat fmt, bool strict, Trace *out, Diag 
     int rc = trace_parse(buf, len, path, fmt, strict, out, d);
     free(buf);
     return rc;
+}
+
+static bool readable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int trace_attach(Plan *p, const char *plan_path, Trace *out, Diag *d)
+{
+    memset(out, 0, sizeof *out);
+    p->tenancy.trace_jobs = NULL;
+    p->tenancy.n_trace_jobs = 0;
+    const char *t = p->tenancy.trace;
+    if (!t[0])
+        return 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", t);
+    if (t[0] != '/') {
+        char cand[3][4096];
+        int n = 0;
+        if (plan_path) {
+            const char *slash = strrchr(plan_path, '/');
+            int dirlen = slash ? (int)(slash - plan_path) : 1;
+            snprintf(cand[n++], sizeof cand[0], "%.*s/%s", dirlen, slash ? plan_path : ".", t);
+        }
+        snprintf(cand[n++], sizeof cand[0], "%s", t);
+        snprintf(cand[n++], sizeof cand[0], "%s/examples/%s", datadir_get(), t);
+        for (int i = 0; i < n; i++)
+            if (readable(cand[i])) {
+                memcpy(path, cand[i], sizeof path); /* same size, NUL-terminated */
+                break;
+            }
+    }
+    if (trace_load(path, TRACE_AUTO, false, out, d) != 0)
+        return -1;
+    int map[PLAN_MAX_TEAMS * 8];
+    size_t nmap = out->n_teams < sizeof map / sizeof map[0] ? out->n_teams
+                                                               : sizeof map / sizeof map[0];
+    for (size_t i = 0; i < nmap; i++) {
+        map[i] = -1;
+        for (int k = 0; k < p->tenancy.n_teams; k++)
+            if (!strcmp(out->teams[i], p->tenancy.teams[k].name))
+                map[i] = k;
+    }
+    for (size_t i = 0; i < out->n; i++) {
+        int ti = out->jobs[i].team;
+        out->jobs[i].team = (ti >= 0 && (size_t)ti < nmap) ? map[ti] : -1;
+    }
+    p->tenancy.trace_jobs = out->jobs;
+    p->tenancy.n_trace_jobs = out->n;
+    return 0;
 }

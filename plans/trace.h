@@ -43,6 +43,16 @@ int trace_load(const char *path, TraceFormat fmt, bool strict, Trace *out, Diag 
 int trace_parse(const char *text, size_t len, const char *file, TraceFormat fmt, bool strict,
                 Trace *out, Diag *d);
 void trace_free(Trace *t);   /* frees the arrays, zeroes *t; NULL-safe */
+
+/* Load the trace a plan names (tenancy.trace) and lend it to the plan.  A
+ * relative path is looked up beside the plan file (plan_path, may be NULL
+ * for a stored plan), then in the current directory, then among the demo
+ * plans (data dir's examples/).  Trace teams are matched to the plan's teams
+ * by name; jobs of other teams replay as one default team.  Malformed rows
+ * are skipped and counted (out->skipped, out->first_skip).  On success the
+ * plan's trace_jobs point into *out, which must outlive every evaluation of
+ * the plan.  A plan without a trace gets 0 and an empty *out. */
+int trace_attach(Plan *p, const char *plan_path, Trace *out, Diag *d);
 /* "openb", "tiresias", "sacct" ("auto" for TRACE_AUTO). */
 const char *trace_format_name(TraceFormat f);
 

@@ -124,6 +124,20 @@ START_TEST(tiresias_trace_replays_to_completion)
     ck_assert_int_eq(r->jobs_completed, (int)t.n);
     ck_assert_int_eq(r->n_teams, 1);
     ck_assert_str_eq(r->teams[0].name, "trace");
+    /* Utilisation is over the replayed span, not the idle time after it:
+     * busy GPU-seconds / (64 GPUs × time to the last completion) — so it
+     * is well above the Σ GPU·duration / (64 × horizon) an idle tail gives. */
+    double gpu_s = 0;
+    for (size_t i = 0; i < t.n; i++)
+        gpu_s += t.jobs[i].gpus * t.jobs[i].duration_s;
+    double horizon_s = p->tenancy.horizon_s;
+    ck_assert(r->utilization > 2 * gpu_s / (64 * horizon_s));
+    ck_assert(r->utilization <= 1.0);
+    /* the sparkline shows the trace: work in more than a few buckets */
+    int busy_buckets = 0;
+    for (int b = 0; b < PLAN_SERIES_LEN; b++)
+        busy_buckets += r->util_series[b] > 0;
+    ck_assert_int_gt(busy_buckets, PLAN_SERIES_LEN / 4);
     free(r);
     if (largest > 1) {
         p->tenancy.gpus = largest - 1;

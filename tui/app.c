@@ -176,14 +176,13 @@ int app_attach_trace(App *app, Plan *p, char *err, size_t len)
     Trace *t = &app->traces[app->n_traces];
     Diag d;
     memset(&d, 0, sizeof d);
-    if (trace_load(p->tenancy.trace, TRACE_AUTO, false, t, &d) != 0) {
+    /* the same lookup and team matching as the command line */
+    if (trace_attach(p, NULL, t, &d) != 0) {
         char buf[700];
         snprintf(err, len, "trace not loaded: %s", diag_format(&d, buf, sizeof buf));
         return -1;
     }
     app->n_traces++;
-    p->tenancy.trace_jobs = t->jobs;
-    p->tenancy.n_trace_jobs = t->n;
     return 0;
 }
 
@@ -1162,6 +1161,12 @@ int tui_run(const char *db_path, const char *catalog_dir_override, const char *t
     const char *log = getenv("GPUPLAN_TUI_LOG");
     if (log && *log)
         app->log = fopen(log, "a");
+    const char *cliplog = getenv("GPUPLAN_TUI_CLIPLOG");
+    if (cliplog && *cliplog) {
+        term_clip_log = fopen(cliplog, "w");
+        if (term_clip_log)
+            setvbuf(term_clip_log, NULL, _IOLBF, 0);
+    }
 
     char catdir[1100];
     snprintf(catdir, sizeof catdir, "%s/catalog", datadir_get());
@@ -1261,6 +1266,10 @@ out_nocat:
         close(app->wake_wr);
     if (app->log)
         fclose(app->log);
+    if (term_clip_log) {
+        fclose(term_clip_log);
+        term_clip_log = NULL;
+    }
     free(app->result);
     free(app);
     return status;

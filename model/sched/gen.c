@@ -309,6 +309,13 @@ static int gen_trace(const Plan *p, SchedWorkload *w, size_t *cap)
     /* Replay every job: the horizon reaches at least the last submission. */
     if (last >= w->horizon)
         w->horizon = last * (1 + 1e-9) + 1;
+    /* The sparklines follow the trace, not an idle month after it: its last
+     * submission plus its longest run, with a quarter more to drain. */
+    double longest = 0;
+    for (size_t i = 0; i < w->n; i++)
+        if (w->jobs[i].dur > longest)
+            longest = w->jobs[i].dur;
+    w->series_span = (last + longest) * 1.25;
     /* One reported class per team: "trace". */
     for (int ti = 0; ti < w->n_teams && w->n_classes < PLAN_MAX_CLASSES; ti++) {
         SchedClassDef *cd = &w->classes[w->n_classes++];

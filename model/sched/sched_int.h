@@ -82,6 +82,8 @@ typedef struct {
     SchedClassDef classes[PLAN_MAX_CLASSES];
     int n_classes;
     double horizon;            /* s */
+    double series_span;        /* span the time series cover, 0 = the horizon (a trace's
+                                * last submission + longest run, with room to drain) */
     int max_whole;             /* largest whole-GPU request (elastic: its minimum) */
     double offered_gpu_s;      /* Σ GPU-equivalents × run time */
     int mig_fallbacks;         /* classes whose MIG profile the accelerator lacks */

@@ -104,7 +104,8 @@ typedef struct {
     double next_fail, fail_mean, ck_cost, restore;
     /* metrics */
     double busy_int, queue_int, frag_int;
-    double ser_busy[PLAN_SERIES_LEN], ser_q[PLAN_SERIES_LEN], bucket_w;
+    double ser_busy[PLAN_SERIES_LEN], ser_q[PLAN_SERIES_LEN], ser_t[PLAN_SERIES_LEN], bucket_w;
+    double last_finish;       /* time of the latest completion */
     bool head_blocked;
     int32_t last_head;
     uint64_t irregular;
@@ -213,6 +214,7 @@ static void advance(Sim *s, double t)
             end = t;
         s->ser_busy[b] += busy * (end - a);
         s->ser_q[b] += q * (end - a);
+        s->ser_t[b] += end - a;
         a = end;
     }
     s->last_t = t;
@@ -557,6 +559,8 @@ static void finish_job(Sim *s, int j)
         J->alloc = 0;
     J->state = JS_DONE;
     J->finish = s->now;
+    if (s->now > s->last_finish)
+        s->last_finish = s->now;
     s->completed++;
 }
 
@@ -1147,7 +1151,17 @@ static int fill_result(Sim *s, ScheduleResult *out)
     out->ran = true;
     out->policy = s->policy;
     out->gpus = s->cl.G;
-    double cap = (double)s->cl.G * H;
+    /* Utilisation over the time there was work: to the horizon while jobs
+     * remain, else to the last completion (a replayed trace that drains
+     * long before the plan's horizon is not "idle" for the rest of it). */
+    double span = H;
+    if (s->completed == s->submitted && n > 0 && s->last_finish > 0) {
+        double last_submit = w->jobs[n - 1].submit;
+        span = s->last_finish > last_submit ? s->last_finish : last_submit;
+        if (span > H || span <= 0)
+            span = H;
+    }
+    double cap = (double)s->cl.G * span;
     out->utilization = cap > 0 ? s->busy_int / cap : 0;
     out->fragmentation = cap > 0 ? s->frag_int / cap : 0;
     out->jobs_submitted = s->submitted;
@@ -1156,8 +1170,11 @@ static int fill_result(Sim *s, ScheduleResult *out)
     out->preemptions = s->preemptions;
     out->events = s->events;
     for (int b = 0; b < PLAN_SERIES_LEN; b++) {
-        out->util_series[b] = s->cl.G > 0 ? s->ser_busy[b] / (s->bucket_w * s->cl.G) : 0;
-        out->queue_series[b] = s->ser_q[b] / s->bucket_w;
+        /* buckets are bucket_w wide but the last one also takes whatever
+         * runs past the series span (see sim_run): average over its time */
+        double bt = s->ser_t[b] > 0 ? s->ser_t[b] : s->bucket_w;
+        out->util_series[b] = s->cl.G > 0 ? s->ser_busy[b] / (bt * s->cl.G) : 0;
+        out->queue_series[b] = s->ser_q[b] / bt;
     }
 
     double *waits = malloc((n ? n : 1) * sizeof *waits);
@@ -1437,7 +1454,9 @@ int sched_run(const Plan *p, const SchedWorkload *w, const Accelerator *a, const
     s->H = w->horizon;
     s->nt = w->n_teams;
     s->policy = p->tenancy.policy;
-    s->bucket_w = s->H / PLAN_SERIES_LEN;
+    /* the sparklines cover the horizon, or a replayed trace's active span */
+    double series_span = w->series_span > 0 && w->series_span < s->H ? w->series_span : s->H;
+    s->bucket_w = series_span / PLAN_SERIES_LEN;
     s->last_head = -1;
     s->pf_job = -1;
     s->restore = p->tenancy.restore_s > 0 ? p->tenancy.restore_s : 0;
