@@ -19,6 +19,7 @@ static int cheapest_of_kind(const CostResult *c, CostKind k)
 
 void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len)
 {
+    char yb[32];
     char g[32], kw[32], usd[32], t[32], i[32], po[32], h[32];
     if (!r->have_layout || r->cluster.gpus == 0) {
         snprintf(buf, len, "%s needs no GPUs as described: add workloads or teams.", p->name);
@@ -34,19 +35,21 @@ void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len)
         off += snprintf(buf + off, len - (size_t)off, ", drawing %s at the facility",
                         fmt_si(r->power.facility_kw * 1e3, "W", kw, sizeof kw));
     if (r->have_cost && r->cost.chosen >= 0 && off > 0 && (size_t)off < len)
-        off += snprintf(buf + off, len - (size_t)off, ", for %s over %.4g years as planned (%s)",
+        off += snprintf(buf + off, len - (size_t)off, ", for %s over %s as planned (%s)",
                         fmt_usd(r->cost.options[r->cost.chosen].tco_usd, usd, sizeof usd),
-                        p->horizon_years, r->cost.options[r->cost.chosen].name);
+                        summary_years(p->horizon_years, yb, sizeof yb),
+                        r->cost.options[r->cost.chosen].name);
     else if (r->have_cost && r->cost.cheapest >= 0 && off > 0 && (size_t)off < len)
-        off += snprintf(buf + off, len - (size_t)off, ", for %s over %.4g years at the cheapest option",
+        off += snprintf(buf + off, len - (size_t)off, ", for %s over %s at the cheapest option",
                         fmt_usd(r->cost.options[r->cost.cheapest].tco_usd, usd, sizeof usd),
-                        p->horizon_years);
+                        summary_years(p->horizon_years, yb, sizeof yb));
     if (off > 0 && (size_t)off < len)
         snprintf(buf + off, len - (size_t)off, ".");
 }
 
 void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_t len)
 {
+    char yb[32];
     char a[32], b[32];
     int unmet = 0;
     for (int i = 0; i < r->n_workloads; i++) {
@@ -65,9 +68,10 @@ void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_
     if (best->kind == COST_ONPREM && cl >= 0) {
         const CostOption *c = &r->cost.options[cl];
         off = snprintf(buf, len,
-                       "Build: on-prem costs %s over %.4g years against %s for the cheapest cloud "
+                       "Build: on-prem costs %s over %s against %s for the cheapest cloud "
                        "option (%s), %.0f %% less",
-                       fmt_usd(best->tco_usd, a, sizeof a), p->horizon_years,
+                       fmt_usd(best->tco_usd, a, sizeof a),
+                       summary_years(p->horizon_years, yb, sizeof yb),
                        fmt_usd(c->tco_usd, b, sizeof b), c->name,
                        c->tco_usd > 0 ? (1 - best->tco_usd / c->tco_usd) * 100 : 0);
         if (c->breakeven_utilization > 0 && c->breakeven_utilization <= 1 && off > 0 &&
@@ -78,8 +82,9 @@ void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_
     } else if (best->kind == COST_CLOUD && on >= 0) {
         const CostOption *o = &r->cost.options[on];
         off = snprintf(buf, len,
-                       "Buy: %s costs %s over %.4g years against %s to build on-prem",
-                       best->name, fmt_usd(best->tco_usd, a, sizeof a), p->horizon_years,
+                       "Buy: %s costs %s over %s against %s to build on-prem",
+                       best->name, fmt_usd(best->tco_usd, a, sizeof a),
+                       summary_years(p->horizon_years, yb, sizeof yb),
                        fmt_usd(o->tco_usd, b, sizeof b));
         if (best->breakeven_utilization > 1 && off > 0 && (size_t)off < len)
             off += snprintf(buf + off, len - (size_t)off,
@@ -89,8 +94,8 @@ void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_
                             "; building would pay off only above %.0f %% utilisation",
                             best->breakeven_utilization * 100);
     } else {
-        off = snprintf(buf, len, "The cheapest option is %s at %s over %.4g years", best->name,
-                       fmt_usd(best->tco_usd, a, sizeof a), p->horizon_years);
+        off = snprintf(buf, len, "The cheapest option is %s at %s over %s", best->name,
+                       fmt_usd(best->tco_usd, a, sizeof a), summary_years(p->horizon_years, yb, sizeof yb));
     }
     if (off > 0 && (size_t)off < len)
         off += snprintf(buf + off, len - (size_t)off, ".");
@@ -140,5 +145,11 @@ const char *summary_breakeven(double u, char *buf, size_t len)
         snprintf(buf, len, "never");
     else
         snprintf(buf, len, "%.0f %%", u * 100);
+    return buf;
+}
+
+const char *summary_years(double y, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.4g year%s", y, y == 1 ? "" : "s");
     return buf;
 }

@@ -17,6 +17,8 @@ void summary_power(const Plan *p, const PlanResult *r, char *buf, size_t len);
 /* Break-even utilisation: "—" when not applicable, "never" when on-prem
  * cannot beat the option even at full use (> 100 %), else "NN %". */
 const char *summary_breakeven(double u, char *buf, size_t len);
+/* A duration in years for prose: "1 year", "3 years", "2.5 years". */
+const char *summary_years(double y, char *buf, size_t len);
 /* A headline value formatted by its unit ("USD" → money, "" → %, …). */
 const char *summary_value(const char *unit, double v, char *buf, size_t len);
 

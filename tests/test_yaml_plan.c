@@ -22,7 +22,7 @@
 
 /* A small catalog with what the examples and the error cases name. */
 static Accelerator test_accs[4];
-static Instance test_insts[2];
+static Instance test_insts[3];
 static Catalog test_cat;
 
 static void add_mig(Accelerator *a, const char *name)
@@ -47,8 +47,9 @@ static const Catalog *catalog(void)
     add_mig(&test_accs[3], "1g.24gb");
     snprintf(test_insts[0].id, CAT_ID_LEN, "p5.48xlarge");
     snprintf(test_insts[1].id, CAT_ID_LEN, "p5e.48xlarge");
+    snprintf(test_insts[2].id, CAT_ID_LEN, "p5en.48xlarge");
     test_cat = (Catalog){.accelerators = test_accs, .n_accelerators = 4,
-                         .instances = test_insts, .n_instances = 2};
+                         .instances = test_insts, .n_instances = 3};
     return &test_cat;
 }
 
