@@ -8,10 +8,13 @@
  *   GPUPLAN_UPDATE_GOLDEN=1 tests/test_export   (from the build tree) */
 #include "config.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <yaml.h>
 
@@ -447,6 +450,133 @@ START_TEST(format_names_round_trip)
 }
 END_TEST
 
+/* ------------------------------------------------------------ writing files */
+
+static char *scratch_dir(void)
+{
+    char tmpl[] = "/tmp/gpuplan-export-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    ck_assert_ptr_nonnull(d);
+    return strdup(d);
+}
+
+/* Number of entries in dir other than . and .. */
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+START_TEST(writing_over_a_file_replaces_it_and_keeps_its_mode)
+{
+    char *dir = scratch_dir(), path[512], buf[64], err[256];
+    snprintf(path, sizeof path, "%s/out.md", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("old", f);
+    fclose(f);
+    ck_assert_int_eq(chmod(path, 0600), 0);
+    ck_assert_int_eq(export_write_file(path, "new", err, sizeof err), 0);
+    slurp(path, buf, sizeof buf);
+    ck_assert_str_eq(buf, "new");
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0600);
+    ck_assert_int_eq(entries(dir), 1); /* no temp file left */
+    unlink(path);
+    rmdir(dir);
+    free(dir);
+}
+END_TEST
+
+START_TEST(writing_into_a_missing_directory_fails_and_leaves_nothing)
+{
+    char *dir = scratch_dir(), path[512], err[256] = "";
+    snprintf(path, sizeof path, "%s/missing/out.md", dir);
+    ck_assert_int_eq(export_write_file(path, "x", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, path));
+    ck_assert_int_eq(entries(dir), 0);
+    rmdir(dir);
+    free(dir);
+}
+END_TEST
+
+START_TEST(writing_onto_a_directory_fails_and_leaves_no_temp_file)
+{
+    char *dir = scratch_dir(), path[512], err[256] = "";
+    snprintf(path, sizeof path, "%s/sub", dir);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    ck_assert_int_eq(export_write_file(path, "x", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "directory"));
+    ck_assert_int_eq(entries(dir), 1);
+    rmdir(path);
+    rmdir(dir);
+    free(dir);
+}
+END_TEST
+
+/* `-o /dev/stdout` or a named pipe: the data goes into the node; renaming a
+ * temp file over it would have replaced the pipe (or, as root, a device). */
+START_TEST(writing_to_a_pipe_writes_into_it_instead_of_replacing_it)
+{
+    char *dir = scratch_dir(), path[512], err[256] = "", buf[64] = "";
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    int rd = open(path, O_RDONLY | O_NONBLOCK); /* a reader, so the writer's open does not block */
+    ck_assert_int_ge(rd, 0);
+    ck_assert_int_eq(export_write_file(path, "through the pipe", err, sizeof err), 0);
+    ssize_t n = read(rd, buf, sizeof buf - 1);
+    ck_assert_int_eq(n, 16);
+    ck_assert_str_eq(buf, "through the pipe");
+    close(rd);
+    struct stat st;
+    ck_assert_int_eq(lstat(path, &st), 0);
+    ck_assert(S_ISFIFO(st.st_mode));
+    ck_assert_int_eq(entries(dir), 1);
+    unlink(path);
+    rmdir(dir);
+    free(dir);
+}
+END_TEST
+
+START_TEST(writing_through_a_symlink_replaces_the_target_and_keeps_the_link)
+{
+    char *dir = scratch_dir(), target[512], link[512], err[256] = "", buf[64];
+    snprintf(target, sizeof target, "%s/real.md", dir);
+    snprintf(link, sizeof link, "%s/link.md", dir);
+    FILE *f = fopen(target, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("old", f);
+    fclose(f);
+    ck_assert_int_eq(symlink("real.md", link), 0);
+    ck_assert_int_eq(export_write_file(link, "new", err, sizeof err), 0);
+    struct stat st;
+    ck_assert_int_eq(lstat(link, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+    slurp(target, buf, sizeof buf);
+    ck_assert_str_eq(buf, "new");
+    ck_assert_int_eq(entries(dir), 2);
+    unlink(link);
+    unlink(target);
+    rmdir(dir);
+    free(dir);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("export");
@@ -461,5 +591,12 @@ Suite *test_suite(void)
     tcase_add_test(t, strbuf_escapes_and_names);
     tcase_add_test(t, format_names_round_trip);
     suite_add_tcase(s, t);
+    TCase *w = tcase_create("writing files");
+    tcase_add_test(w, writing_over_a_file_replaces_it_and_keeps_its_mode);
+    tcase_add_test(w, writing_into_a_missing_directory_fails_and_leaves_nothing);
+    tcase_add_test(w, writing_onto_a_directory_fails_and_leaves_no_temp_file);
+    tcase_add_test(w, writing_to_a_pipe_writes_into_it_instead_of_replacing_it);
+    tcase_add_test(w, writing_through_a_symlink_replaces_the_target_and_keeps_the_link);
+    suite_add_tcase(s, w);
     return s;
 }
