@@ -18,6 +18,9 @@
  *
  * Fabric rules (derived from NVIDIA's published DGX SuperPOD component
  * tables, CATALOG-FACTS.md §3.3; every row is a unit test):
+ *  0. One switch: when every NIC of a plane fits on one switch (nodes x
+ *     rails <= radix) that switch is the fabric; the SU rules below start
+ *     when it does not (two DGX nodes do not get an SU's 8 leaves + 4 spines).
  *  1. Leaf split: a leaf of radix k gives half its ports to nodes and half to
  *     spines when non-blocking (NDR QM9700: 32 + 32 of 64; XDR Q3400: 72 + 72
  *     of 144); with oversubscription o, down = floor(k·o/(1+o)), up =
@@ -202,6 +205,17 @@ int layout_fabric(const FabricDesign *d, int nodes, int rails, Topology topo,
     long planes = d->planes, ppc = d->ports_per_cable;
     long nics = (long)nodes * rails;
     o->links_node_leaf = clamp_int(ceil_div(nics * planes, ppc));
+
+    /* Rule 0: when every NIC of a plane fits on one switch, that switch is
+     * the fabric (one hop between any two NICs, so it is rail-optimized and
+     * non-blocking by construction).  Building a whole SU's rail leaves and
+     * spines instead would put 12 switches and ~270 cables ($2.5M at the
+     * catalog's prices) behind two 8-GPU nodes. */
+    if (nics <= k) {
+        o->leaves = clamp_int(planes);
+        o->tiers = 1;
+        return 0;
+    }
 
     /* rule 2: leaves of one plane */
     long lp = topo == TOPO_FAT_TREE ? ceil_div(nics, down) : su * rails;

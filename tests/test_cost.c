@@ -147,17 +147,17 @@ START_TEST(tco_of_a_small_hand_computed_cluster)
     wr->train.checkpoint_interval_s = 3600;
     run_stages(&p, &hand, r);
     /* Hand computation (cluster and power as in test_power.c):
-     *   8 nodes, 12 switches, 320 cables, 4 storage units, IT 106 kW,
-     *   energy $116,070 per year
+     *   8 nodes, 1 switch, 64 cables, 4 storage units, IT 89.5 kW,
+     *   energy $98,002.50 per year
      * On-prem:
-     *   hardware = 8 x 200,000 + 12 x 30,000 + 320 x 1,000 + 4 x 100,000
-     *            = 1,600,000 + 360,000 + 320,000 + 400,000 = 2,680,000
-     *   facility = 106 kW x 10,000 = 1,060,000;  capex = 3,740,000
-     *   opex/yr  = 116,070 + 5% x 2,680,000 + 200,000 x 0.106 MW
-     *            = 116,070 + 134,000 + 21,200 = 271,270
-     *   TCO(3 y) = 3,740,000 + 3 x 271,270 = 4,553,810
+     *   hardware = 8 x 200,000 + 1 x 30,000 + 64 x 1,000 + 4 x 100,000
+     *            = 1,600,000 + 30,000 + 64,000 + 400,000 = 2,094,000
+     *   facility = 89.5 kW x 10,000 = 895,000;  capex = 2,989,000
+     *   opex/yr  = 98,002.5 + 5% x 2,094,000 + 200,000 x 0.0895 MW
+     *            = 98,002.5 + 104,700 + 17,900 = 220,602.5
+     *   TCO(3 y) = 2,989,000 + 3 x 220,602.5 = 3,650,807.5
      *   utilisation 1 (all 64 GPUs are the training workload's)
-     *   $/GPU-h  = 4,553,810 / (64 x 3 x 8760) = 4,553,810 / 1,681,920
+     *   $/GPU-h  = 3,650,807.5 / (64 x 3 x 8760) = 3,650,807.5 / 1,681,920
      *   per run  = 10,000 GPU-h x that
      * test.8x (8 GPUs, $40/h) x 8 instances:
      *   on-demand  $5.00/GPU-h, TCO = 5 x 64 x 26,280 = 8,409,600
@@ -167,18 +167,18 @@ START_TEST(tco_of_a_small_hand_computed_cluster)
      *     checkpoints) + 600 s restore: f = 8 x 2400 / 86400 = 2/9
      *     $/GPU-h = 1.5 / (1 - 2/9) = 1.928571...; TCO = that x 64 x 26,280
      *     = 3,243,702.86
-     *   break-even (on-demand) = 4,553,810 / 8,409,600 = 0.54150...
-     * Sorted: spot, reserved-3y, on-prem, reserved-1y, on-demand. */
+     *   break-even (on-demand) = 3,650,807.5 / 8,409,600 = 0.43412...
+     * Sorted: spot, on-prem, reserved-3y, reserved-1y, on-demand. */
     const CostOption *op = find_option(r, "on-prem TESTGPU");
     ck_assert_ptr_nonnull(op);
     ck_assert_int_eq(op->kind, COST_ONPREM);
     ck_assert_int_eq(op->gpus, 64);
-    ck_assert_double_eq_tol(op->capex_usd, 3740000, 1e-6);
-    ck_assert_double_eq_tol(op->opex_usd_per_year, 271270, 1e-6);
-    ck_assert_double_eq_tol(op->tco_usd, 4553810, 1e-6);
+    ck_assert_double_eq_tol(op->capex_usd, 2989000, 1e-6);
+    ck_assert_double_eq_tol(op->opex_usd_per_year, 220602.5, 1e-6);
+    ck_assert_double_eq_tol(op->tco_usd, 3650807.5, 1e-6);
     ck_assert_double_eq_tol(r->cost.utilization, 1, 1e-12);
-    ck_assert_double_eq_tol(op->usd_per_gpu_hour, 4553810.0 / 1681920.0, 1e-9);
-    ck_assert_double_eq_tol(op->usd_per_training_run, 10000 * 4553810.0 / 1681920.0, 1e-6);
+    ck_assert_double_eq_tol(op->usd_per_gpu_hour, 3650807.5 / 1681920.0, 1e-9);
+    ck_assert_double_eq_tol(op->usd_per_training_run, 10000 * 3650807.5 / 1681920.0, 1e-6);
     ck_assert_double_eq(op->usd_per_million_tokens, 0);
     ck_assert_str_eq(op->as_of, "2026-01-01");
 
@@ -189,7 +189,7 @@ START_TEST(tco_of_a_small_hand_computed_cluster)
     ck_assert_double_eq_tol(od->usd_per_gpu_hour, 5, 1e-12);
     ck_assert_double_eq_tol(od->tco_usd, 8409600, 1e-6);
     ck_assert_double_eq_tol(od->usd_per_training_run, 50000, 1e-6);
-    ck_assert_double_eq_tol(od->breakeven_utilization, 4553810.0 / 8409600.0, 1e-12);
+    ck_assert_double_eq_tol(od->breakeven_utilization, 3650807.5 / 8409600.0, 1e-12);
     ck_assert_str_eq(od->source, "test price list");
     ck_assert_str_eq(od->as_of, "2026-11-09");
     ck_assert_str_eq(od->provider, "aws");
@@ -214,8 +214,8 @@ START_TEST(tco_of_a_small_hand_computed_cluster)
     ck_assert_int_eq(r->cost.cheapest, 0);
     /* the plan's accelerator first (by TCO), then the comparison rows */
     ck_assert_str_eq(r->cost.options[0].name, "test.8x spot");
-    ck_assert_str_eq(r->cost.options[1].name, "test.8x reserved-3y");
-    ck_assert_str_eq(r->cost.options[2].name, "on-prem TESTGPU");
+    ck_assert_str_eq(r->cost.options[1].name, "on-prem TESTGPU");
+    ck_assert_str_eq(r->cost.options[2].name, "test.8x reserved-3y");
     ck_assert_str_eq(r->cost.options[3].name, "test.8x reserved-1y");
     ck_assert_str_eq(r->cost.options[4].name, "test.8x on-demand");
     ck_assert_str_eq(r->cost.options[5].name, "other.4x on-demand");

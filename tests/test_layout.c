@@ -259,16 +259,40 @@ START_TEST(fat_tree_packs_a_small_cluster_on_one_leaf)
     ck_assert_int_eq(o.leaves, 1);
     ck_assert_int_eq(o.spines, 0);
     ck_assert_int_eq(o.links_node_leaf, 32);
-    /* rail-optimized builds the SU's eight rail leaves and their spines */
+    /* so does rail-optimized: 32 NICs fit one 64-port switch, which is
+     * one hop between any two rails (see one_switch_serves_...) */
     ck_assert_int_eq(layout_fabric(&d, 4, 8, TOPO_RAIL_OPTIMIZED, 1, &o), 0);
-    ck_assert_int_eq(o.leaves, 8);
-    ck_assert_int_eq(o.spines, 4);
+    ck_assert_int_eq(o.leaves, 1);
+    ck_assert_int_eq(o.spines, 0);
     /* full SUs: the same switch counts either way */
     FabricLayout f;
     ck_assert_int_eq(layout_fabric(&d, 256, 8, TOPO_FAT_TREE, 1, &f), 0);
     ck_assert_int_eq(layout_fabric(&d, 256, 8, TOPO_RAIL_OPTIMIZED, 1, &o), 0);
     ck_assert_int_eq(f.leaves, o.leaves);
     ck_assert_int_eq(f.spines, o.spines);
+}
+END_TEST
+
+/* Two to eight DGX-class nodes (16-64 NICs) fit on one 64-port switch:
+ * that switch is the whole fabric.  Building the SU's 8 rail leaves and 4
+ * spines for them (as before) priced two nodes' network at 12 x $150k + 272
+ * cables, 4.6x the nodes themselves.  From 9 nodes (72 NICs) the SU rules
+ * apply, so the count still never falls as nodes grow. */
+START_TEST(one_switch_serves_a_cluster_whose_nics_fit_on_it)
+{
+    FabricDesign d = layout_fabric_design(FABRIC_INFINIBAND, 400e9, 64);
+    FabricLayout o;
+    ck_assert_int_eq(layout_fabric(&d, 2, 8, TOPO_RAIL_OPTIMIZED, 1, &o), 0);
+    ck_assert_int_eq(o.tiers, 1);
+    ck_assert_int_eq(o.leaves + o.spines + o.cores, 1);
+    ck_assert_int_eq(o.links_node_leaf, 16);
+    ck_assert_int_eq(o.links_leaf_spine, 0);
+    ck_assert_int_eq(layout_fabric(&d, 8, 8, TOPO_RAIL_OPTIMIZED, 2, &o), 0);
+    ck_assert_int_eq(o.leaves + o.spines + o.cores, 1);
+    ck_assert_int_eq(o.links_node_leaf, 64);
+    ck_assert_int_eq(layout_fabric(&d, 9, 8, TOPO_RAIL_OPTIMIZED, 1, &o), 0);
+    ck_assert_int_eq(o.leaves, 8);
+    ck_assert_int_eq(o.spines, 4);
 }
 END_TEST
 
@@ -507,8 +531,9 @@ START_TEST(other_accelerators_form_islands_or_stay_in_the_cloud)
     ck_assert_int_eq(b200_nodes, 2);
     ck_assert(has_warning(r, "separate island"));
     ck_assert(has_warning(r, "cloud only"));
-    /* both islands have a fabric: 8 H100 + 8 B200 rail leaves */
-    ck_assert_int_eq(k->leaf_switches, 16);
+    /* both islands have a fabric: 8 H100 nodes and 2 B200 nodes each fit
+     * one 64-port switch */
+    ck_assert_int_eq(k->leaf_switches, 2);
     free(r);
 }
 END_TEST
@@ -640,6 +665,7 @@ Suite *test_suite(void)
     tcase_add_test(f, oversubscription_splits_leaf_ports);
     tcase_add_test(f, fat_tree_packs_a_small_cluster_on_one_leaf);
     tcase_add_test(f, one_node_needs_no_fabric);
+    tcase_add_test(f, one_switch_serves_a_cluster_whose_nics_fit_on_it);
     tcase_add_test(f, rejects_unusable_fabric_inputs);
     tcase_add_test(f, spine_count_never_falls_as_nodes_grow);
     suite_add_tcase(s, f);

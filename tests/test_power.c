@@ -99,35 +99,35 @@ START_TEST(power_of_a_small_hand_computed_cluster)
     power_stage(&p, &hand, r);
     /* Hand computation:
      *   64 GPUs = 8 nodes of 8; 40 kW / 10 kW = 4 nodes per rack -> 2 racks
-     *   NDR 64-port, 1 SU: 8 rail leaves; 8 x 32 uplinks / 64 = 4 spines
-     *     -> 12 switches; cables 64 node-leaf + 256 leaf-spine = 320
+     *   NDR 64-port: the 64 NICs fit one switch (layout.c rule 0) -> 1
+     *     switch, 64 node-leaf cables
      *   storage read = 64 GPUs x 1 GB/s = 64 GB/s / 20 GB/s -> 4 units
-     *   IT = 8 x 10 kW + 12 x 1.5 kW + 4 x 2 kW = 80 + 18 + 8 = 106 kW
-     *   facility = 106 x 1.25 = 132.5 kW
-     *   energy = 132.5 kW x 8760 h = 1,160,700 kWh = 1160.7 MWh
-     *   at $0.10/kWh = $116,070 per year
+     *   IT = 8 x 10 kW + 1 x 1.5 kW + 4 x 2 kW = 80 + 1.5 + 8 = 89.5 kW
+     *   facility = 89.5 x 1.25 = 111.875 kW
+     *   energy = 111.875 kW x 8760 h = 980,025 kWh = 980.025 MWh
+     *   at $0.10/kWh = $98,002.50 per year
      *   hottest rack 4 x 10 = 40 kW <= 56 kW air ceiling: air is enough */
     const ClusterResult *k = &r->cluster;
     ck_assert_int_eq(k->nodes, 8);
     ck_assert_int_eq(k->racks, 2);
-    ck_assert_int_eq(k->leaf_switches + k->spine_switches + k->core_switches, 12);
-    ck_assert_int_eq(k->links, 320);
+    ck_assert_int_eq(k->leaf_switches + k->spine_switches + k->core_switches, 1);
+    ck_assert_int_eq(k->links, 64);
     ck_assert_int_eq(k->storage_units, 4);
     const PowerResult *w = &r->power;
     ck_assert(r->have_power);
     ck_assert_double_eq_tol(w->gpu_nodes_kw, 80, 1e-9);
-    ck_assert_double_eq_tol(w->network_kw, 18, 1e-9);
+    ck_assert_double_eq_tol(w->network_kw, 1.5, 1e-9);
     ck_assert_double_eq_tol(w->storage_kw, 8, 1e-9);
-    ck_assert_double_eq_tol(w->it_kw, 106, 1e-9);
-    ck_assert_double_eq_tol(w->facility_kw, 132.5, 1e-9);
+    ck_assert_double_eq_tol(w->it_kw, 89.5, 1e-9);
+    ck_assert_double_eq_tol(w->facility_kw, 111.875, 1e-9);
     ck_assert_double_eq_tol(w->rack_kw, 40, 1e-9);
     ck_assert_double_eq_tol(w->rack_limit_kw, 40, 1e-9);
-    ck_assert_double_eq_tol(w->energy_mwh_per_year, 1160.7, 1e-6);
-    ck_assert_double_eq_tol(w->energy_usd_per_year, 116070, 1e-4);
+    ck_assert_double_eq_tol(w->energy_mwh_per_year, 980.025, 1e-6);
+    ck_assert_double_eq_tol(w->energy_usd_per_year, 98002.5, 1e-4);
     ck_assert(w->cooling_ok);
     ck_assert_int_eq(w->cooling, COOLING_AIR);
     ck_assert_msg(strstr(w->verdict, "air is enough"), "%s", w->verdict);
-    /* network and storage racks: 12 switches (18 kW) and 4 units (8 kW) */
+    /* network and storage racks: 1 switch (1.5 kW) and 4 units (8 kW) */
     int net = -1, sto = -1;
     for (int i = 0; i < k->n_rack_groups; i++) {
         if (strcmp(k->rack_groups[i].role, "network") == 0)
@@ -138,7 +138,7 @@ START_TEST(power_of_a_small_hand_computed_cluster)
     ck_assert_int_ge(net, 0);
     ck_assert_int_ge(sto, 0);
     ck_assert_int_eq(k->rack_groups[net].count, 1);
-    ck_assert_double_eq_tol(k->rack_groups[net].kw, 18, 1e-9);
+    ck_assert_double_eq_tol(k->rack_groups[net].kw, 1.5, 1e-9);
     ck_assert_int_eq(k->rack_groups[sto].count, 1);
     ck_assert_double_eq_tol(k->rack_groups[sto].kw, 8, 1e-9);
     free(r);
