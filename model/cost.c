@@ -12,11 +12,16 @@
  *              GPU-hour actually used.  Utilisation = dedicated training and
  *              inference GPUs (busy) + the pool at the scheduler's simulated
  *              utilisation, over every installed GPU (headroom is idle).
+ *              Every cloud option rents the same fleet for the horizon, so
+ *              its $/GPU-h is on the same basis (TCO / GPU-hours used):
+ *              one column, one meaning, in the same order as TCO.
  *
  * Cloud (per instance x pricing), for the same GPU count rounded up to whole
  * instances and held for the horizon:
  *   on-demand, reserved-1y/3y (on-demand x (1 - the catalog's labelled
- *   discount assumption)), spot (the catalog's spot price, inflated by the
+ *   discount assumption); a reservation cannot be cut short, so a term
+ *   longer than the horizon is paid in full: 3 years of a reserved-3y rate
+ *   on a 1-year plan), spot (the catalog's spot price, inflated by the
  *   work an interruption costs: a job spanning n instances is interrupted
  *   n x λ times a day (λ = the catalog's per-instance interruption rate) and
  *   each time loses half a checkpoint interval plus tenancy.restore; a GPU
@@ -24,7 +29,7 @@
  * Per option: cost per training run = the training workloads' GPU-hours on
  * that accelerator x $/GPU-h; per million output tokens = GPU-hours per
  * million tokens x $/GPU-h; break-even utilisation = on-prem TCO / (cloud
- * $/GPU-h x on-prem GPUs x horizon hours): above it on-prem is cheaper per
+ * rent per GPU-hour x on-prem GPUs x horizon hours): above it on-prem is cheaper per
  * GPU-hour used (> 1: never).
  * Options on the plan's accelerator come first, each group sorted by TCO;
  * `cheapest` is the first on the plan's own
@@ -145,6 +150,7 @@ typedef struct {
     int gpus;                 /* the cluster's installed GPUs (all islands) */
     double onprem_tco;        /* 0 = no on-prem option */
     int onprem_gpus;
+    double busy_gpus;         /* GPUs in use on average (fleet_utilisation) */
     int spot_withdrawn;       /* spot rows not offered (see cloud_option) */
     bool full_warned;
     /* demand per accelerator, computed once per stage */
@@ -206,6 +212,41 @@ static void compute_racks(const Catalog *c, const ClusterResult *k, int *gpus, d
     }
 }
 
+/* Share of the installed GPUs busy on average: dedicated training and
+ * inference GPUs busy, the pool as simulated, headroom idle.  Sets
+ * CostResult.utilization and x->busy_gpus; every option's $/GPU-hour is per
+ * GPU-hour used at this utilisation. */
+static void fleet_utilisation(Ctx *x, int gpus)
+{
+    PlanResult *r = x->r;
+    const ClusterResult *k = &r->cluster;
+    double pool_util = 1.0;
+    if (k->gpus_pool > 0) {
+        if (r->schedule.ran && isfinite(r->schedule.utilization)) {
+            pool_util = r->schedule.utilization < 0   ? 0
+                        : r->schedule.utilization > 1 ? 1
+                                                      : r->schedule.utilization;
+        } else {
+            result_assume(r, "cost",
+                          "utilisation: the tenancy pool was not simulated and counts as busy "
+                          "(every $/GPU-hour is then a lower bound)");
+        }
+    }
+    int other = gpus - k->gpus; /* other accelerators' islands, dedicated */
+    double busy = k->gpus_training + k->gpus_inference + k->gpus_pool * pool_util +
+                  (other > 0 ? other : 0);
+    double util = gpus > 0 ? busy / gpus : 0;
+    if (util > 1)
+        util = 1;
+    r->cost.utilization = util;
+    x->busy_gpus = util * gpus;
+    result_assume(r, "cost",
+                  "utilisation %.0f%%: training and inference GPUs busy, pool at %.0f%%, "
+                  "headroom idle; every option's $/GPU-h is per GPU-hour used (TCO / used "
+                  "GPU-hours), cloud rent included",
+                  util * 100, pool_util * 100);
+}
+
 static void onprem_option(Ctx *x)
 {
     const Catalog *c = x->c;
@@ -233,30 +274,7 @@ static void onprem_option(Ctx *x)
                   nonneg(ca->maintenance_frac_per_year) * hw +
                   nonneg(ca->staff_usd_per_mw_year) * nonneg(r->power.it_kw) / 1000.0;
 
-    /* utilisation: dedicated capacity busy, the pool as simulated */
-    double pool_util = 1.0;
-    if (k->gpus_pool > 0) {
-        if (r->schedule.ran && isfinite(r->schedule.utilization)) {
-            pool_util = r->schedule.utilization < 0   ? 0
-                        : r->schedule.utilization > 1 ? 1
-                                                      : r->schedule.utilization;
-        } else {
-            result_assume(r, "cost",
-                          "utilisation: the tenancy pool was not simulated and counts as busy "
-                          "(the on-prem $/GPU-hour is then a lower bound)");
-        }
-    }
-    int other = gpus - k->gpus; /* other accelerators' islands, dedicated */
-    double busy = k->gpus_training + k->gpus_inference + k->gpus_pool * pool_util +
-                  (other > 0 ? other : 0);
-    double util = busy / gpus;
-    if (util > 1)
-        util = 1;
-    r->cost.utilization = util;
-    result_assume(r, "cost",
-                  "on-prem utilisation %.0f%%: training and inference GPUs busy, pool at %.0f%%, "
-                  "headroom idle",
-                  util * 100, pool_util * 100);
+    double util = r->cost.utilization;
 
     CostOption *o = new_option(x);
     if (!o)
@@ -331,7 +349,13 @@ static void cloud_option(Ctx *x, const Instance *in, Pricing pr)
         return; /* not offered, or the catalog has no figure */
     double instances = ceil((double)x->gpus / per - 1e-9);
     int gpus = (int)(instances * per);
-    double gpu_rate = price / per;
+    /* A reservation is paid for its whole term even when the plan ends
+     * first (AWS, Azure and GCP commitments cannot be cancelled); beyond one
+     * term it is assumed renewed for as long as the horizon runs.  The
+     * effective rate over the horizon is the rate x billed / horizon years. */
+    double term = pr == PRICING_RESERVED_1Y ? 1 : pr == PRICING_RESERVED_3Y ? 3 : 0;
+    double billed_years = term > x->years ? term : x->years;
+    double gpu_rate = price / per * (x->years > 0 ? billed_years / x->years : 1);
 
     /* spot: each training workload loses its own share, every other GPU
      * (inference, pool, headroom) loses a restart per interruption */
@@ -382,18 +406,26 @@ static void cloud_option(Ctx *x, const Instance *in, Pricing pr)
     o->capex_usd = 0;
     o->opex_usd_per_year = gpu_rate * gpu_hours_per_h * HOURS_PER_YEAR;
     o->tco_usd = o->opex_usd_per_year * x->years;
-    o->usd_per_gpu_hour = gpu_rate * gpu_hours_per_h / gpus;
+    /* rent per rented GPU-hour, then per GPU-hour used (header) */
+    double rent = gpu_rate * gpu_hours_per_h / gpus;
+    double used = x->busy_gpus * x->hours;
+    o->usd_per_gpu_hour = used > 0 ? o->tco_usd / used : rent;
     Demand d = demand_cached(x, in->accelerator);
     o->usd_per_training_run = d.run_gpu_hours * gpu_rate * run_infl;
     o->usd_per_million_tokens = d.mtok_gpu_hours * gpu_rate * tok_infl;
-    double cloud_cost_at_full = o->usd_per_gpu_hour * x->onprem_gpus * x->hours;
+    double cloud_cost_at_full = rent * x->onprem_gpus * x->hours;
     o->breakeven_utilization = x->onprem_tco > 0 && cloud_cost_at_full > 0
                                    ? x->onprem_tco / cloud_cost_at_full
                                    : 0;
     double discount = pr == PRICING_RESERVED_1Y   ? in->reserved_1y_discount
                       : pr == PRICING_RESERVED_3Y ? in->reserved_3y_discount
                                                   : 0;
-    if (discount > 0)
+    if (discount > 0 && billed_years > x->years)
+        textf(o->source, sizeof o->source,
+              "%s; %.0f%% off on-demand is an assumption; the %.0f-year term is paid in full "
+              "on a %.3g-year horizon: %s",
+              in->source, discount * 100, term, x->years, in->price_notes);
+    else if (discount > 0)
         textf(o->source, sizeof o->source, "%s; %.0f%% off on-demand is an assumption: %s",
               in->source, discount * 100, in->price_notes);
     else if (pr == PRICING_SPOT)
@@ -581,6 +613,7 @@ void cost_stage(const Plan *p, const Catalog *c, PlanResult *r)
     if (x.gpus <= 0)
         return; /* nothing to price: a valid, empty result */
 
+    fleet_utilisation(&x, x.gpus);
     onprem_option(&x);
     /* the plan's own instance first, then every instance of the plan's
      * accelerator, then the cheapest instance of every other accelerator,

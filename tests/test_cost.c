@@ -328,6 +328,90 @@ START_TEST(whole_instances_and_the_pool_utilisation)
 }
 END_TEST
 
+/* Cloud reservations cannot be cancelled (AWS RI / Savings Plans, Azure
+ * reservations, GCP CUDs are all billed for the full term).  On a 1-year
+ * plan a reserved-3y rate was billed for 1 year only, so startup-h200
+ * (horizon 1 y) ranked "p5en reserved-3y" cheapest at a third of its
+ * real cost.  Hand plan, 64 GPUs of test.8x ($40/h, 8 GPUs):
+ *   reserved-1y  $3.50/GPU-h x 64 x 8760       = 1,962,240
+ *   reserved-3y  $2.50/GPU-h x 64 x 8760 x 3   = 4,204,800 (3 years paid)
+ *   on-demand    $5.00/GPU-h x 64 x 8760       = 2,803,200 */
+START_TEST(a_reservation_longer_than_the_horizon_is_paid_in_full)
+{
+    hand_catalog();
+    Plan p;
+    hand_plan(&p);
+    p.horizon_years = 1;
+    PlanResult *r = new_result();
+    add_training(&p, r, 64);
+    run_stages(&p, &hand, r);
+    const CostOption *r1 = find_option(r, "test.8x reserved-1y");
+    const CostOption *r3 = find_option(r, "test.8x reserved-3y");
+    const CostOption *od = find_option(r, "test.8x on-demand");
+    ck_assert_ptr_nonnull(r1);
+    ck_assert_ptr_nonnull(r3);
+    ck_assert_ptr_nonnull(od);
+    ck_assert_double_eq_tol(r1->tco_usd, 1962240, 1e-6);
+    ck_assert_double_eq_tol(r3->tco_usd, 4204800, 1e-6);
+    ck_assert_double_eq_tol(od->tco_usd, 2803200, 1e-6);
+    ck_assert_double_eq_tol(r3->opex_usd_per_year * 1, r3->tco_usd, 1e-6);
+    ck_assert_ptr_nonnull(strstr(r3->source, "3-year term is paid in full"));
+    ck_assert_ptr_null(strstr(r1->source, "paid in full"));
+    /* a 3-year reservation on a 1-year plan is dearer than renting on demand */
+    ck_assert(r3->tco_usd > od->tco_usd);
+    free(r);
+    /* on a horizon of the term or longer nothing changes: 3 y -> 4,204,800;
+     * 5 y -> 2.5 x 64 x 43,800 = 7,008,000 */
+    p.horizon_years = 5;
+    r = new_result();
+    add_training(&p, r, 64);
+    run_stages(&p, &hand, r);
+    ck_assert_double_eq_tol(find_option(r, "test.8x reserved-3y")->tco_usd, 7008000, 1e-6);
+    free(r);
+}
+END_TEST
+
+/* One column, one meaning: on-prem $/GPU-h was TCO per GPU-hour *used*
+ * while cloud $/GPU-h was the rent per GPU-hour *rented*, so with idle
+ * headroom the table said on-prem was dearer per GPU-hour while its TCO was
+ * lower (frontier-2027: on-prem $1.57B at $3.55 vs p5 reserved-3y $1.70B at
+ * $3.44).  The cloud options rent the same fleet for the horizon, so their
+ * $/GPU-h is TCO / GPU-hours used too, and $/GPU-h orders like TCO. */
+START_TEST(every_option_prices_a_gpu_hour_used_on_one_basis)
+{
+    hand_catalog();
+    Plan p;
+    hand_plan(&p);
+    PlanResult *r = new_result();
+    add_training(&p, r, 60);
+    p.tenancy.n_teams = 1;
+    team_init(&p.tenancy.teams[0]);
+    r->schedule.ran = true;
+    r->schedule.recommended_gpus = 36;
+    r->schedule.utilization = 0.5;
+    run_stages(&p, &hand, r);
+    /* busy 60 + 36 x 0.5 = 78 GPUs of 96, over 26,280 h */
+    double used = 78.0 * 26280;
+    const CostOption *od = find_option(r, "test.8x on-demand");
+    ck_assert_ptr_nonnull(od);
+    ck_assert_double_eq_tol(od->tco_usd, 5.0 * 96 * 26280, 1e-6);
+    ck_assert_double_eq_tol(od->usd_per_gpu_hour, od->tco_usd / used, 1e-9);
+    /* break-even still against the rent of a GPU-hour ($5): on-prem TCO /
+     * (5 x 96 x 26,280) */
+    const CostOption *op = find_option(r, "on-prem TESTGPU");
+    ck_assert_double_eq_tol(od->breakeven_utilization, op->tco_usd / (5.0 * 96 * 26280), 1e-12);
+    /* same fleet, same basis: $/GPU-h ranks the plan's options like TCO */
+    for (int i = 0; i < r->cost.n_options; i++)
+        for (int j = 0; j < r->cost.n_options; j++) {
+            const CostOption *a = &r->cost.options[i], *b = &r->cost.options[j];
+            if (a->gpus == b->gpus && a->tco_usd < b->tco_usd)
+                ck_assert_msg(a->usd_per_gpu_hour < b->usd_per_gpu_hour, "%s vs %s", a->name,
+                              b->name);
+        }
+    free(r);
+}
+END_TEST
+
 START_TEST(spot_is_withdrawn_when_interruptions_eat_the_job)
 {
     hand_catalog();
@@ -671,6 +755,8 @@ Suite *test_suite(void)
     Suite *s = suite_create("cost");
     TCase *t = tcase_create("hand");
     tcase_add_test(t, tco_of_a_small_hand_computed_cluster);
+    tcase_add_test(t, a_reservation_longer_than_the_horizon_is_paid_in_full);
+    tcase_add_test(t, every_option_prices_a_gpu_hour_used_on_one_basis);
     tcase_add_test(t, alternatives_are_priced_per_run_and_per_year);
     tcase_add_test(t, the_plans_own_site_is_the_chosen_option);
     tcase_add_test(t, whole_instances_and_the_pool_utilisation);
