@@ -42,8 +42,9 @@ void cli_diag(const Diag *d);
 
 /* Load the catalog (data dir + --catalog) once. Returns an exit status. */
 int cli_catalog(Cli *cli);
-/* Open the store (creating and seeding it on first use). Returns an exit status. */
-int cli_store(Cli *cli);
+/* Open the store (creating and seeding it on first use); when !write, a store
+ * that cannot be written is opened read-only.  Returns an exit status. */
+int cli_store(Cli *cli, bool write);
 /* Load a plan from a file path or a stored name ("NAME" or "NAME@N" for
  * version N), with its trace when the plan names one.  Returns an exit status. */
 int cli_load_plan(Cli *cli, const char *ref, LoadedPlan *out);

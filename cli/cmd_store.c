@@ -58,7 +58,7 @@ int cmd_save(Cli *cli, int argc, char **argv)
         return EXIT_IO;
     }
     int version = 0;
-    if ((rc = cli_store(cli)) == EXIT_OK) {
+    if ((rc = cli_store(cli, true)) == EXIT_OK) {
         if (store_save_version(cli->store, p->name, yaml, note, &version, &d) != 0) {
             cli_diag(&d);
             rc = EXIT_IO;
@@ -94,7 +94,7 @@ int cmd_list(Cli *cli, int argc, char **argv)
         } else
             regex = argv[i];
     }
-    int rc = cli_store(cli);
+    int rc = cli_store(cli, false);
     if (rc)
         return rc;
     StorePlanInfo *info = NULL;
@@ -102,7 +102,8 @@ int cmd_list(Cli *cli, int argc, char **argv)
     Diag d = {0};
     if (store_list(cli->store, regex, deleted, &info, &n, &d) != 0) {
         cli_diag(&d);
-        return EXIT_USAGE;
+        /* a bad REGEX has no file; a store failure names the store */
+        return d.file[0] ? EXIT_IO : EXIT_USAGE;
     }
     printf("%-32s %8s  %-16s  %s\n", "NAME", "VERSIONS", "UPDATED", "NOTE");
     for (int i = 0; i < n; i++) {
@@ -140,7 +141,7 @@ int cmd_show(Cli *cli, int argc, char **argv)
         cli_error("show: which plan? (usage: gpuplan show NAME [--version N])");
         return EXIT_USAGE;
     }
-    int rc = cli_store(cli);
+    int rc = cli_store(cli, false);
     if (rc)
         return rc;
     char *yaml = NULL;

@@ -106,7 +106,21 @@ int cli_catalog(Cli *cli)
     return EXIT_OK;
 }
 
-int cli_store(Cli *cli)
+/* Open the store at path: read-write, or for a command that only reads, a
+ * store that cannot be written (read-only file or directory) read-only. */
+static Store *open_store(const char *path, const char *seed, bool write, Diag *d)
+{
+    Store *s = store_open(path, seed, false, d);
+    if (s || write)
+        return s;
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
+        return NULL;
+    Diag ro = {0}; /* on failure d keeps the read-write reason, the more telling one */
+    return store_open(path, seed, true, &ro);
+}
+
+int cli_store(Cli *cli, bool write)
 {
     if (cli->store)
         return EXIT_OK;
@@ -121,7 +135,7 @@ int cli_store(Cli *cli)
     char seed[4096];
     snprintf(seed, sizeof seed, "%s/examples", datadir_get());
     Diag d = {0};
-    cli->store = store_open(path, seed, false, &d);
+    cli->store = open_store(path, seed, write, &d);
     if (!cli->store) {
         cli_diag(&d);
         return EXIT_IO;
@@ -187,7 +201,7 @@ int cli_load_plan(Cli *cli, const char *ref, LoadedPlan *lp)
             version = (int)v;
         }
     }
-    if ((rc = cli_store(cli)))
+    if ((rc = cli_store(cli, false)))
         return rc;
     char *yaml = NULL;
     int got = 0;
@@ -249,7 +263,7 @@ static bool stored_plan(Cli *cli, const char *ref)
             return false;
         snprintf(seed, sizeof seed, "%s/examples", datadir_get());
         Diag d = {0};
-        cli->store = store_open(path, seed, false, &d);
+        cli->store = open_store(path, seed, false, &d);
     }
     return cli->store && store_exists(cli->store, name);
 }

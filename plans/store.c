@@ -965,7 +965,7 @@ int store_list(Store *s, const char *regex, bool include_deleted, StorePlanInfo 
         if (!re) {
             PCRE2_UCHAR msg[160];
             pcre2_get_error_message(err, msg, sizeof msg);
-            diag_set(d, s->path, 0, 0, "invalid regular expression '%s' at offset %zu: %s", regex,
+            diag_set(d, "", 0, 0, "invalid regular expression '%s' at offset %zu: %s", regex,
                      (size_t)off, (const char *)msg);
             return -1;
         }
@@ -1002,7 +1002,7 @@ int store_list(Store *s, const char *regex, bool include_deleted, StorePlanInfo 
             if (m < 0) {
                 PCRE2_UCHAR msg[160];
                 pcre2_get_error_message(m, msg, sizeof msg);
-                diag_set(d, s->path, 0, 0, "regular expression '%s' failed on '%s': %s", regex,
+                diag_set(d, "", 0, 0, "regular expression '%s' failed on '%s': %s", regex,
                          name, (const char *)msg);
                 sqlite3_finalize(st);
                 goto done;

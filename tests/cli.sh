@@ -70,6 +70,7 @@ check "list with a regex filters" 0 "$bin" --db "$db" list '^cli-'
 has "the filtered list has the copy" "$tmp/out" '^cli-copy '
 if grep -q "^$demo_name " "$tmp/out"; then not_ok "the filtered list hides other plans"; else ok "the filtered list hides other plans"; fi
 check "an invalid regex is a usage error (2)" 2 "$bin" --db "$db" list '(['
+has "an invalid regex is one line naming the regex, not the store" "$tmp/err" "^gpuplan: invalid regular expression '\\(\\['"
 check "show prints the stored YAML" 0 "$bin" --db "$db" show "$demo_name"
 has "show prints the plan's name" "$tmp/out" "^name: "
 check "show --version 1 prints the first version" 0 "$bin" --db "$db" show "$demo_name" --version 1
@@ -100,6 +101,32 @@ sum1=$(cksum <"$tmp/corrupt.db")
 check "a corrupt store is an I/O error (3)" 3 "$bin" --db "$tmp/corrupt.db" list
 sum2=$(cksum <"$tmp/corrupt.db")
 if [ "$sum1" = "$sum2" ]; then ok "a corrupt store is left untouched"; else not_ok "a corrupt store is left untouched"; fi
+
+# a read-only store: the reading commands work, save fails, nothing changes
+cp "$db" "$tmp/ro.db"
+chmod 444 "$tmp/ro.db"
+rosum1=$(cksum <"$tmp/ro.db")
+check "list on a read-only store works (0)" 0 "$bin" --db "$tmp/ro.db" list
+has "list on a read-only store shows the plans" "$tmp/out" "^$demo_name "
+check "show on a read-only store works (0)" 0 "$bin" --db "$tmp/ro.db" show "$demo_name"
+check "eval NAME on a read-only store works (0)" 0 "$bin" --db "$tmp/ro.db" eval "$demo_name"
+check "save into a read-only store is a store error (3)" 3 "$bin" --db "$tmp/ro.db" save "$demo"
+has "save into a read-only store says so" "$tmp/err" "^gpuplan: $tmp/ro.db: the plan store is read-only"
+rosum2=$(cksum <"$tmp/ro.db")
+if [ "$rosum1" = "$rosum2" ]; then ok "a read-only store is left untouched"; else not_ok "a read-only store is left untouched"; fi
+check "a store path that is a directory is an I/O error (3)" 3 "$bin" --db "$tmp" list
+check "a store in a missing directory is an I/O error (3)" 3 "$bin" --db "$tmp/no/such/dir/p.db" list
+if [ -e "$tmp/no" ]; then not_ok "a store in a missing directory creates nothing"; else ok "a store in a missing directory creates nothing"; fi
+check "eval FILE does not need a usable store" 0 "$bin" --db "$tmp/corrupt.db" eval "$demo"
+
+# export -o failures leave nothing behind
+check "export into a missing directory is an I/O error (3)" 3 "$bin" --db "$db" export "$demo" --format md -o "$tmp/nodir/x.md"
+has "export into a missing directory names the file" "$tmp/err" "^gpuplan: $tmp/nodir/x.md: "
+mkdir "$tmp/exp"
+check "export onto a directory is an I/O error (3)" 3 "$bin" --db "$db" export "$demo" --format md -o "$tmp/exp"
+if [ -z "$(ls -A "$tmp/exp")" ] && ! ls "$tmp" | grep -q tmp; then ok "a failed export leaves no temp file"; else not_ok "a failed export leaves no temp file" "$(ls -A "$tmp" "$tmp/exp")"; fi
+check "export -o - writes to standard output" 0 "$bin" --db "$db" export "$demo" --format csv -o -
+has "export -o - prints the CSV" "$tmp/out" ','
 
 # simulate
 check "simulate a demo plan" 0 "$bin" --db "$db" simulate "$demo"
