@@ -76,24 +76,14 @@ static void draw_header(App *app)
     const PlanResult *r = app_result(app);
     int y = g->header.y, w = g->header.w;
     term_fill(y, 0, w, ROLE_HEADER, " ");
-    int x = 0;
-    x += term_put(y, x, w - x, ROLE_HEADER_ACCENT, " gpuplan ");
-    x += term_put(y, x, w - x, ROLE_HEADER, term_glyphs->h);
-    x += term_put(y, x, w - x, ROLE_HEADER_ACCENT, " ");
-    x += term_put(y, x, w - x, ROLE_HEADER_ACCENT, app->plan.name);
-    char buf[256];
+    char buf[256], ver[64], mod[64];
     if (app->version > 0)
-        snprintf(buf, sizeof buf, " v%d", app->version);
+        snprintf(ver, sizeof ver, " v%d", app->version);
     else
-        snprintf(buf, sizeof buf, " (unsaved)");
-    x += term_put(y, x, w - x, ROLE_HEADER, buf);
-    if (app->modified) {
-        snprintf(buf, sizeof buf, " %s modified", term_glyphs->dot);
-        x += term_put(y, x, w - x, ROLE_MODIFIED, buf);
-    }
-    x += term_put(y, x, w - x, ROLE_HEADER, " ");
+        snprintf(ver, sizeof ver, " (unsaved)");
 
-    /* right side: accelerator × count │ facility │ TCO / horizon  spinner */
+    /* right side: accelerator × count │ facility │ the plan's TCO / horizon,
+     * spinner */
     char right[256], a[64], b[64], c[64];
     if (r && r->have_layout)
         snprintf(a, sizeof a, "%s %s%s", r->cluster.accelerator[0] ? r->cluster.accelerator
@@ -105,25 +95,59 @@ static void draw_header(App *app)
         fmt_si(r->power.facility_kw * 1e3, "W", b, sizeof b);
     else
         snprintf(b, sizeof b, "- MW");
-    if (r && r->have_cost && r->cost.cheapest >= 0 && r->cost.cheapest < r->cost.n_options) {
+    /* the plan's own site when priced (CostResult.chosen), else the
+     * cheapest option */
+    int k = -1;
+    if (r && r->have_cost)
+        k = r->cost.chosen >= 0 && r->cost.chosen < r->cost.n_options ? r->cost.chosen
+            : r->cost.cheapest >= 0 && r->cost.cheapest < r->cost.n_options ? r->cost.cheapest : -1;
+    if (k >= 0) {
         char usd[32];
-        fmt_usd(r->cost.options[r->cost.cheapest].tco_usd, usd, sizeof usd);
+        fmt_usd(r->cost.options[k].tco_usd, usd, sizeof usd);
         snprintf(c, sizeof c, "%s / %gy", usd, app->plan.horizon_years);
     } else {
         snprintf(c, sizeof c, "cost not computed");
     }
     const char *spin = app_recomputing(app) ? term_glyphs->spinner[app->spinner % term_glyphs->n_spinner] : " ";
-    /* everything when it fits, else without the facility load */
-    snprintf(right, sizeof right, " %s %s %s %s %s %s ", a, term_glyphs->v, b, term_glyphs->v, c, spin);
-    if (term_strwidth(right) > w - x - 2)
-        snprintf(right, sizeof right, " %s %s %s %s ", a, term_glyphs->v, c, spin);
-    int rw = term_strwidth(right);
-    int fill_from = x;
-    if (rw < w - fill_from) {
-        term_fill(y, fill_from, w - rw - fill_from, ROLE_HEADER, term_glyphs->h);
-        term_put(y, w - rw, rw, ROLE_HEADER_ACCENT, right);
-    } else {
-        term_put_right(y, fill_from, w - fill_from, ROLE_HEADER_ACCENT, right);
+
+    /* Narrower and narrower until it fits: the plan, its modified marker,
+     * GPUs, MW and $ are the essentials; the rule after "gpuplan" and the
+     * word "modified" go first, then the facility load. */
+    for (int level = 0; level < 4; level++) {
+        bool compact = level >= 1, no_mw = level >= 2;
+        if (app->modified)
+            snprintf(mod, sizeof mod, compact ? " %s" : " %s modified", term_glyphs->dot);
+        else
+            mod[0] = '\0';
+        if (no_mw)
+            snprintf(right, sizeof right, " %s %s %s %s ", a, term_glyphs->v, c, spin);
+        else
+            snprintf(right, sizeof right, " %s %s %s %s %s %s ", a, term_glyphs->v, b, term_glyphs->v, c, spin);
+        int lw = term_strwidth(compact ? " gpuplan " : " gpuplan  ") + 1 + term_strwidth(app->plan.name) +
+                 term_strwidth(ver) + term_strwidth(mod) + 1;
+        int rw = term_strwidth(right);
+        if (lw + rw + 2 <= w || level == 3) {
+            int x = 0;
+            x += term_put(y, x, w - x, ROLE_HEADER_ACCENT, " gpuplan ");
+            if (!compact) {
+                x += term_put(y, x, w - x, ROLE_HEADER, term_glyphs->h);
+                x += term_put(y, x, w - x, ROLE_HEADER_ACCENT, " ");
+            }
+            /* a plan name too long for what is left is abbreviated */
+            int name_room = w - rw - x - term_strwidth(ver) - term_strwidth(mod) - 1;
+            x += term_put_ellipsis(y, x, name_room > 4 ? name_room : 4, ROLE_HEADER_ACCENT, app->plan.name);
+            x += term_put(y, x, w - x, ROLE_HEADER, ver);
+            if (mod[0])
+                x += term_put(y, x, w - x, ROLE_MODIFIED, mod);
+            x += term_put(y, x, w - x, ROLE_HEADER, " ");
+            if (rw < w - x) {
+                term_fill(y, x, w - rw - x, ROLE_HEADER, term_glyphs->h);
+                term_put(y, w - rw, rw, ROLE_HEADER_ACCENT, right);
+            } else {
+                term_put_right(y, x, w - x, ROLE_HEADER_ACCENT, right);
+            }
+            break;
+        }
     }
 }
 

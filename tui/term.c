@@ -166,6 +166,8 @@ static size_t next_char(const char *s, int *width)
     return n;
 }
 
+FILE *term_clip_log;
+
 int term_strwidth(const char *s)
 {
     int total = 0;
@@ -197,8 +199,13 @@ int term_put(int y, int x, int maxw, Role role, const char *s)
         if (c < 0x20 || c == 0x7f)
             break; /* control characters end the text: never sent raw */
         size_t n = next_char(s + bytes, &w);
-        if (used + w > maxw)
+        if (used + w > maxw) {
+            /* a view that lets text run past its room cuts a word or a
+             * number: record it so the screen tests can find it */
+            if (term_clip_log)
+                fprintf(term_clip_log, "clip y=%d x=%d w=%d \"%s\"\n", y, x, maxw, s);
             break;
+        }
         used += w;
         bytes += n;
     }
@@ -206,6 +213,32 @@ int term_put(int y, int x, int maxw, Role role, const char *s)
     mvaddnstr(y, x, s, (int)bytes);
     attrset(A_NORMAL);
     return used;
+}
+
+int term_put_ellipsis(int y, int x, int maxw, Role role, const char *s)
+{
+    if (!s || maxw <= 0)
+        return 0;
+    if (term_strwidth(s) <= maxw)
+        return term_put(y, x, maxw, role, s);
+    /* keep whole characters in the columns the ellipsis leaves */
+    int mw = term_strwidth(term_glyphs->more);
+    if (mw >= maxw)
+        return term_put(y, x, maxw, role, term_glyphs->more);
+    char buf[1024];
+    int used = 0;
+    size_t bytes = 0;
+    while (s[bytes] && bytes < sizeof buf - 8) {
+        int w;
+        size_t n = next_char(s + bytes, &w);
+        if (used + w > maxw - mw)
+            break;
+        used += w;
+        bytes += n;
+    }
+    memcpy(buf, s, bytes);
+    snprintf(buf + bytes, sizeof buf - bytes, "%s", term_glyphs->more);
+    return term_put(y, x, maxw, role, buf);
 }
 
 int term_printf(int y, int x, int maxw, Role role, const char *fmt, ...)

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <ncursesw/curses.h>
 
@@ -46,10 +47,18 @@ void term_stop(void);
  * ASCII fallback can be forced with GPUPLAN_ASCII=1). */
 void term_pick_glyphs(void);
 
+/* When set, term_put writes a "clip y= x= w= \"text\"" line here for every
+ * text it had to cut at its maximum width (GPUPLAN_TUI_LOG; screen tests
+ * use it to find views that do not fit their width). */
+extern FILE *term_clip_log;
+
 /* Display width of a UTF-8 string (columns). */
 int term_strwidth(const char *s);
 /* Draw s at (y, x) in role, clipped to maxw columns; returns columns used. */
 int term_put(int y, int x, int maxw, Role role, const char *s);
+/* Draw s, abbreviated with a trailing ellipsis when wider than maxw (for
+ * free text such as names and descriptions; not logged as a cut). */
+int term_put_ellipsis(int y, int x, int maxw, Role role, const char *s);
 /* Same with printf formatting. */
 int term_printf(int y, int x, int maxw, Role role, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));

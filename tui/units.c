@@ -44,3 +44,12 @@ const char *units_count(double v, char *buf, size_t len)
     }
     return fmt_int(llround(v), buf, len);
 }
+
+const char *units_gib(double bytes, char *buf, size_t len)
+{
+    if (!isfinite(bytes))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.1f GiB", bytes / 1073741824.0); /* 2^30: IEC gibibyte */
+    return buf;
+}

@@ -67,6 +67,9 @@ int widget_legend(int y, int x, int w, const BarSeg *segs, const char *const *la
 {
     int used = 0;
     for (int i = 0; i < n && used < w; i++) {
+        /* whole entries only: a cut label would name the wrong thing */
+        if (used + (i ? 2 : 0) + 2 + term_strwidth(labels[i]) > w)
+            break;
         if (i)
             used += term_put(y, x + used, w - used, ROLE_NORMAL, "  ");
         used += term_put(y, x + used, w - used, segs[i].role, term_glyphs->eighths[8]);

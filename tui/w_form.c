@@ -45,7 +45,7 @@ void widget_form(Rect r, const FormRow *rows, int n, int sel, int *top, bool foc
                          term_glyphs->arrow_r);
             else
                 snprintf(val, sizeof val, "%s", row->value ? row->value : "");
-            int used = term_put(y, vx, vw, row->value_role, val);
+            int used = term_put_ellipsis(y, vx, vw, row->value_role, val);
             if (row->unit && row->unit[0] && used + 2 < vw)
                 term_put(y, vx + used + 1, vw - used - 1, ROLE_UNIT, row->unit);
         }

@@ -1,6 +1,7 @@
 /* tui/w_table.c — column tables. */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "widgets.h"
@@ -19,7 +20,7 @@ static void row(int y, int x, int w, const TableCol *cols, int n, const char *co
         if (cols[i].right)
             term_put_right(y, x + col, cw - 1, r, s);
         else
-            term_put(y, x + col, cw - 1, r, s);
+            term_put_ellipsis(y, x + col, cw - 1, r, s); /* names: abbreviated, never silently cut */
         col += cw;
     }
 }
@@ -102,6 +103,75 @@ void canvas_wrap(Canvas *c, int indent, Role role, const char *text)
         while (*p == ' ')
             p++;
     }
+}
+
+int canvas_fields(Canvas *c, int indent, Role role, const char *const *items, int n)
+{
+    return canvas_fields_hang(c, indent, 0, role, items, n);
+}
+
+int canvas_fields_hang(Canvas *c, int indent0, int hang, Role role, const char *const *items, int n)
+{
+    int indent = indent0;
+    int w = c->r.w - indent - 1;
+    if (w < 8)
+        w = 8;
+    const char *sep = "   ";
+    int lines = 0;
+    char line[1024];
+    int used = 0;
+    line[0] = '\0';
+    for (int i = 0; i <= n; i++) {
+        const char *it = i < n ? (items[i] ? items[i] : "") : NULL;
+        if (it && !*it)
+            continue;
+        int iw = it ? term_strwidth(it) : 0;
+        bool flush = !it || (used > 0 && used + 3 + iw > w);
+        if (flush && used > 0) {
+            int y = canvas_next(c);
+            if (y >= 0)
+                term_put(y, c->r.x + indent, c->r.w - indent, role, line);
+            lines++;
+            used = 0;
+            line[0] = '\0';
+            if (indent == indent0 && hang > 0 && c->r.w - indent0 - hang - 1 >= 8) {
+                indent = indent0 + hang;
+                w = c->r.w - indent - 1;
+            }
+        }
+        if (!it)
+            break;
+        if (iw > w) {
+            /* a field wider than the whole line: wrap it at its spaces */
+            int before = c->line;
+            canvas_wrap(c, indent, role, it);
+            lines += c->line - before;
+            continue;
+        }
+        size_t len = strlen(line);
+        snprintf(line + len, sizeof line - len, "%s%s", used > 0 ? sep : "", it);
+        used += (used > 0 ? 3 : 0) + iw;
+    }
+    return lines;
+}
+
+int widget_fields(int y, int x, int w, Role role, const char *const *items, int n)
+{
+    char line[1024];
+    int used = 0;
+    line[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        if (!items[i] || !*items[i])
+            continue;
+        int iw = term_strwidth(items[i]);
+        if (used + (used > 0 ? 3 : 0) + iw > w)
+            continue;
+        size_t len = strlen(line);
+        snprintf(line + len, sizeof line - len, "%s%s", used > 0 ? "   " : "", items[i]);
+        used += (used > 0 ? 3 : 0) + iw;
+    }
+    term_put(y, x, w, role, line);
+    return used;
 }
 
 void canvas_end(Canvas *c, int *scroll)

@@ -66,6 +66,16 @@ int canvas_next(Canvas *c);
 /* Text wrapped at spaces to the canvas width (minus indent), as many
  * content lines as it needs. */
 void canvas_wrap(Canvas *c, int indent, Role role, const char *text);
+/* Fields (a phrase each, never split) joined by three spaces on as many
+ * content lines as they need: a field that does not fit on the current line
+ * starts the next one; one wider than the whole line wraps at its spaces.
+ * Empty or NULL fields are skipped.  Returns the content lines used. */
+int canvas_fields(Canvas *c, int indent, Role role, const char *const *items, int n);
+/* The same with continuation lines indented hang more columns. */
+int canvas_fields_hang(Canvas *c, int indent, int hang, Role role, const char *const *items, int n);
+/* The same fields on one row of w columns, in order, leaving out those that
+ * do not fit (list them by priority).  Returns columns used. */
+int widget_fields(int y, int x, int w, Role role, const char *const *items, int n);
 /* Finish: clamps *scroll to the content drawn (total lines). */
 void canvas_end(Canvas *c, int *scroll);
 /* Scroll helpers for ACT_UP/DOWN/PGUP/PGDN/TOP/BOTTOM; returns true when a

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "export_summary.h"
 #include "fmt.h"
 #include "tui/app.h"
 #include "tui/units.h"
@@ -29,6 +30,74 @@ static void c_destroy(View *v)
     free(v->state);
 }
 
+/* The first option of another accelerator: the options list the plan's
+ * accelerator first, then the others for comparison (CostResult). */
+static int c_boundary(const CostResult *cr)
+{
+    for (int i = 1; i < cr->n_options; i++)
+        if (strcmp(cr->options[i].accelerator, cr->options[0].accelerator) != 0)
+            return i;
+    return cr->n_options;
+}
+
+/* Display rows: the options with one heading row before the comparison
+ * group.  Row → option index, -1 for the heading. */
+static int c_rows(const CostResult *cr, int *boundary)
+{
+    *boundary = c_boundary(cr);
+    return cr->n_options + (*boundary < cr->n_options ? 1 : 0);
+}
+
+static int c_row_option(int row, int boundary)
+{
+    if (row < boundary)
+        return row;
+    if (row == boundary)
+        return -1;
+    return row - 1;
+}
+
+static int c_option_row(int k, int boundary)
+{
+    return k < boundary ? k : k + 1;
+}
+
+/* The instance part of an option's name, fitted to w columns: Azure's
+ * common "Standard_" prefix goes first, then the tail behind an ellipsis. */
+static void c_option_label(const CostOption *o, int w, char *buf, size_t len)
+{
+    /* on-prem: the accelerator (the pricing column says "on-prem") */
+    const char *n = o->kind == COST_ONPREM ? o->accelerator : o->instance[0] ? o->instance : o->name;
+    if (o->kind == COST_CLOUD && strncmp(n, "Standard_", 9) == 0 && term_strwidth(n) > w)
+        n += 9;
+    snprintf(buf, len, "%s", n);
+    int bw = term_strwidth(buf);
+    if (bw <= w || w < 2)
+        return;
+    /* ASCII instance names: keep what the ellipsis leaves room for */
+    int mw = term_strwidth(term_glyphs->more);
+    size_t keep = w > mw ? (size_t)(w - mw) : 0;
+    if (keep > len - 1)
+        keep = len - 1;
+    snprintf(buf + keep, len - keep, "%s", term_glyphs->more);
+}
+
+static const char *c_pricing_label(const CostOption *o, bool brief)
+{
+    if (o->kind == COST_ONPREM)
+        return "on-prem";
+    if (!brief)
+        return plan_pricing_name(o->pricing);
+    switch (o->pricing) {
+    case PRICING_ON_DEMAND: return "on-dem";
+    case PRICING_RESERVED_1Y: return "res-1y";
+    case PRICING_RESERVED_3Y: return "res-3y";
+    default: return plan_pricing_name(o->pricing);
+    }
+}
+
+enum { C_MARK, C_OPT, C_PRICE, C_TCO, C_BAR, C_GH, C_RUN, C_MTOK, C_BE, C_N };
+
 static void c_draw(View *v, App *app, Rect r)
 {
     CState *s = v->state;
@@ -45,84 +114,145 @@ static void c_draw(View *v, App *app, Rect r)
     }
     if (s->sel >= cr->n_options)
         s->sel = cr->n_options - 1;
-    char line[400], a[32];
-    snprintf(line, sizeof line, "total cost of ownership over %g years, cheapest first; on-prem utilisation %s",
-             app->plan.horizon_years, units_pct(cr->utilization, a, sizeof a));
-    term_put(r.y, r.x + 1, r.w - 1, ROLE_TITLE, line);
-    /* option, TCO, bar, then as many of the numeric columns as fit */
-    TableCol cols[8] = {
-        {"option", 24, false}, {"TCO", 9, true}, {"", 0, false}, {"$/GPU-h", 9, true},
-        {"per run", 9, true}, {"per Mtok", 9, true}, {"break-even", 11, true}, {"", 0, false},
+    char line[400], a[32], yb[32];
+    {
+        char f0[96], f2[64];
+        snprintf(f0, sizeof f0, "TCO over %s, cheapest first", summary_years(app->plan.horizon_years, yb, sizeof yb));
+        snprintf(f2, sizeof f2, "on-prem utilisation %s", units_pct(cr->utilization, a, sizeof a));
+        const char *items[] = {f0, f2};
+        widget_fields(r.y, r.x + 1, r.w - 2, ROLE_TITLE, items, 2);
+    }
+    /* columns by priority: option, pricing, TCO, $/GPU-h, per run, per
+     * Mtok, break-even, then the bar takes what is left (dropped when it
+     * would be too short to read) */
+    int avail = r.w - 2;
+    bool brief = avail < 100;
+    TableCol cols[C_N] = {
+        [C_MARK] = {"", 3, false}, [C_OPT] = {"option", 14, false},
+        [C_PRICE] = {"pricing", brief ? 8 : 12, false}, [C_TCO] = {"TCO", 8, true},
+        [C_BAR] = {"", 0, false}, [C_GH] = {"$/GPU-h", 8, true}, [C_RUN] = {"per run", 8, true},
+        [C_MTOK] = {"per Mtok", 9, true}, [C_BE] = {"break-even", 11, true},
     };
-    int avail = r.w - 2, ncols = 3, fixed = 24 + 9;
-    while (ncols < 7 && fixed + cols[ncols].width + 10 <= avail) {
-        fixed += cols[ncols].width;
-        ncols++;
+    bool on[C_N] = {true, true, true, true, false, false, false, false, false};
+    int used = cols[C_MARK].width + cols[C_OPT].width + cols[C_PRICE].width + cols[C_TCO].width;
+    const int prio[] = {C_GH, C_RUN, C_MTOK, C_BE};
+    for (int i = 0; i < 4; i++)
+        if (used + cols[prio[i]].width <= avail) {
+            on[prio[i]] = true;
+            used += cols[prio[i]].width;
+        }
+    /* the option column grows to 24 before the bar gets room */
+    int grow = avail - used - 10;
+    if (grow > 10)
+        grow = 10;
+    if (grow > 0) {
+        cols[C_OPT].width += grow;
+        used += grow;
     }
-    int bar_w = avail - fixed;
-    if (bar_w > 30) {
-        cols[0].width += bar_w - 30 < 16 ? bar_w - 30 : 16;
-        bar_w = avail - fixed - (cols[0].width - 24);
-        if (bar_w > 30)
-            bar_w = 30;
+    int bar_w = avail - used;
+    if (bar_w > 50)
+        bar_w = 50;
+    if (bar_w >= 8) {
+        on[C_BAR] = true;
+        cols[C_BAR].width = bar_w;
     }
-    cols[2].width = bar_w;
-    widget_table_header(r.y + 1, r.x + 1, r.w - 1, cols, ncols, ROLE_MUTED);
+    TableCol vc[C_N];
+    int map[C_N], nv = 0;
+    for (int i = 0; i < C_N; i++)
+        if (on[i]) {
+            map[nv] = i;
+            vc[nv++] = cols[i];
+        }
+    if (nv > 0 && !on[C_BAR])
+        vc[nv - 1].width = 0; /* the last column takes the rest */
+    widget_table_header(r.y + 1, r.x + 1, r.w - 2, vc, nv, ROLE_MUTED);
     double max_tco = 0;
     for (int i = 0; i < cr->n_options; i++)
         if (cr->options[i].tco_usd > max_tco)
             max_tco = cr->options[i].tco_usd;
-    int detail_rows = 3;
+    int detail_rows = r.h >= 16 ? 4 : 3;
     int h = r.h - 2 - detail_rows;
     if (h < 1)
         h = 1;
-    widget_scroll(&s->top, s->sel, h, cr->n_options);
+    int boundary, nrows = c_rows(cr, &boundary);
+    widget_scroll(&s->top, c_option_row(s->sel, boundary), h, nrows);
     bool focused = app->focus == FOCUS_PANE && app->overlay < 0;
-    for (int i = 0; i < h && s->top + i < cr->n_options; i++) {
-        int k = s->top + i;
-        const CostOption *o = &cr->options[k];
+    for (int i = 0; i < h && s->top + i < nrows; i++) {
         int y = r.y + 2 + i;
-        char tco[32], gh[32], run[32], mt[32], be[32];
+        int k = c_row_option(s->top + i, boundary);
+        if (k < 0) {
+            snprintf(line, sizeof line, "other accelerators, same GPU count, for comparison");
+            if (term_strwidth(line) > r.w - 2)
+                snprintf(line, sizeof line, "other accelerators");
+            term_put(y, r.x + 1, r.w - 2, ROLE_TITLE, line);
+            continue;
+        }
+        const CostOption *o = &cr->options[k];
+        char mark[16], opt[96], tco[32], gh[32], run[32], mt[32], be[32];
+        snprintf(mark, sizeof mark, "%s%s", k == cr->chosen ? term_glyphs->dot : "", k == cr->cheapest ? "$" : "");
+        c_option_label(o, cols[C_OPT].width - 1, opt, sizeof opt);
         fmt_usd(o->tco_usd, tco, sizeof tco);
         fmt_usd(o->usd_per_gpu_hour, gh, sizeof gh);
         if (o->usd_per_training_run > 0) fmt_usd(o->usd_per_training_run, run, sizeof run); else snprintf(run, sizeof run, "-");
         if (o->usd_per_million_tokens > 0) fmt_usd(o->usd_per_million_tokens, mt, sizeof mt); else snprintf(mt, sizeof mt, "-");
-        if (o->breakeven_utilization > 0) units_pct(o->breakeven_utilization, be, sizeof be); else snprintf(be, sizeof be, "-");
-        const char *cells[7] = {o->name, tco, "", gh, run, mt, be};
+        if (o->kind == COST_ONPREM)
+            snprintf(be, sizeof be, "-");
+        else
+            summary_breakeven(o->breakeven_utilization, be, sizeof be);
+        const char *all[C_N] = {mark, opt, c_pricing_label(o, brief), tco, "", gh, run, mt, be};
         Role rowrole = k == s->sel ? (focused ? ROLE_SELECTION : ROLE_SELECTION_DIM) : ROLE_NORMAL;
-        Role roles[7];
-        for (int j = 0; j < 7; j++)
+        const char *cells[C_N];
+        Role roles[C_N];
+        for (int j = 0; j < nv; j++) {
+            cells[j] = all[map[j]];
             roles[j] = rowrole;
-        if (k == cr->cheapest && k != s->sel)
-            roles[0] = ROLE_GOOD;
-        widget_table_row(y, r.x + 1, r.w - 1, cols, ncols, cells, rowrole, roles);
-        int bx = r.x + 1 + cols[0].width + cols[1].width;
-        widget_bar(y, bx, bar_w - 1, o->tco_usd, max_tco,
-                   k == cr->cheapest ? ROLE_GOOD : o->kind == COST_ONPREM ? ROLE_SERIES1 : ROLE_SERIES2);
+            if (k != s->sel && (map[j] == C_MARK || map[j] == C_OPT) && (k == cr->chosen || k == cr->cheapest))
+                roles[j] = k == cr->cheapest ? ROLE_GOOD : ROLE_VALUE;
+        }
+        widget_table_row(y, r.x + 1, r.w - 2, vc, nv, cells, rowrole, roles);
+        if (on[C_BAR]) {
+            int bx = r.x + 1;
+            for (int j = 0; j < nv && map[j] != C_BAR; j++)
+                bx += vc[j].width;
+            widget_bar(y, bx, bar_w - 1, o->tco_usd, max_tco,
+                       k == cr->cheapest ? ROLE_GOOD : o->kind == COST_ONPREM ? ROLE_SERIES1 : ROLE_SERIES2);
+        }
     }
-    /* detail of the selected option */
+    /* detail of the selected option, as whole phrases over its rows */
     const CostOption *o = &cr->options[s->sel];
-    int y = r.y + r.h - detail_rows;
-    char capex[32], opex[32], gh[32], run[32], mt[32];
-    snprintf(line, sizeof line, "%s: capex %s, opex %s/year, %s GPUs, %s/GPU-h, run %s, %s/Mtok",
-             o->name, fmt_usd(o->capex_usd, capex, sizeof capex), fmt_usd(o->opex_usd_per_year, opex, sizeof opex),
-             fmt_int(o->gpus, a, sizeof a), fmt_usd(o->usd_per_gpu_hour, gh, sizeof gh),
-             o->usd_per_training_run > 0 ? fmt_usd(o->usd_per_training_run, run, sizeof run) : "-",
-             o->usd_per_million_tokens > 0 ? fmt_usd(o->usd_per_million_tokens, mt, sizeof mt) : "-");
-    term_put(y, r.x + 1, r.w - 1, ROLE_VALUE, line);
-    if (o->breakeven_utilization > 1) {
-        char be[32];
-        snprintf(line, sizeof line, "on-prem never beats this option (break-even at %s utilisation)",
-                 units_pct(o->breakeven_utilization, be, sizeof be));
-        term_put(y + 1, r.x + 1, r.w - 1, ROLE_MUTED, line);
-    } else if (o->breakeven_utilization > 0) {
-        char be[32];
-        snprintf(line, sizeof line, "on-prem is cheaper than this option above %s utilisation (plan: %s)",
-                 units_pct(o->breakeven_utilization, be, sizeof be), units_pct(cr->utilization, a, sizeof a));
-        term_put(y + 1, r.x + 1, r.w - 1, cr->utilization > o->breakeven_utilization ? ROLE_GOOD : ROLE_NORMAL, line);
+    Rect dr = {r.y + r.h - detail_rows, r.x, detail_rows, r.w};
+    Canvas c;
+    int dscroll = 0;
+    canvas_begin(&c, dr, &dscroll);
+    {
+        char f0[160], f1[48], f2[48], f3[48], f4[48], f5[48], f6[48], f7[96], capex[32], opex[32], gh[32], run[32], mt[32];
+        snprintf(f1, sizeof f1, "capex %s", fmt_usd(o->capex_usd, capex, sizeof capex));
+        snprintf(f0, sizeof f0, "%s: %s", o->name, f1);
+        f1[0] = '\0';
+        snprintf(f2, sizeof f2, "opex %s/year", fmt_usd(o->opex_usd_per_year, opex, sizeof opex));
+        snprintf(f3, sizeof f3, "%s GPUs", fmt_int(o->gpus, a, sizeof a));
+        snprintf(f4, sizeof f4, "%s/GPU-h", fmt_usd(o->usd_per_gpu_hour, gh, sizeof gh));
+        snprintf(f5, sizeof f5, "%s per run", o->usd_per_training_run > 0 ? fmt_usd(o->usd_per_training_run, run, sizeof run) : "-");
+        snprintf(f6, sizeof f6, "%s per Mtok", o->usd_per_million_tokens > 0 ? fmt_usd(o->usd_per_million_tokens, mt, sizeof mt) : "-");
+        if (o->breakeven_utilization > 1)
+            snprintf(f7, sizeof f7, "on-prem never beats it");
+        else if (o->breakeven_utilization > 0)
+            snprintf(f7, sizeof f7, "on-prem cheaper above %s utilisation",
+                     summary_breakeven(o->breakeven_utilization, line, sizeof line));
+        else
+            f7[0] = '\0';
+        const char *items[] = {f0, f1, f2, f3, f4, f5, f6, f7};
+        canvas_fields(&c, 1, ROLE_VALUE, items, 8);
+    }
+    {
+        char f0[48], f1[96];
+        snprintf(f0, sizeof f0, "%s plan's site", term_glyphs->dot);
+        snprintf(f1, sizeof f1, "$ cheapest on %s", cr->options[0].accelerator);
+        const char *items[] = {f0, f1};
+        canvas_fields(&c, 1, ROLE_MUTED, items, 2);
     }
     snprintf(line, sizeof line, "source: %s%s%s", o->source[0] ? o->source : "catalog", o->as_of[0] ? ", as of " : "", o->as_of);
-    term_put(y + 2, r.x + 1, r.w - 1, ROLE_MUTED, line);
+    canvas_wrap(&c, 1, ROLE_MUTED, line);
 }
 
 static int c_key(View *v, App *app, Action a, int ch)
@@ -157,8 +287,10 @@ static int c_key(View *v, App *app, Action a, int ch)
     }
     if (ch == KEY_MOUSE) {
         int row = app->mouse_y - app->geo.pane.y - 2 + s->top;
-        if (row >= 0 && row < n)
-            s->sel = row;
+        int boundary = 0, nrows = n ? c_rows(&res->cost, &boundary) : 0;
+        int k = row >= 0 && row < nrows ? c_row_option(row, boundary) : -1;
+        if (k >= 0)
+            s->sel = k;
         return HR_HANDLED | HR_REDRAW;
     }
     return HR_UNHANDLED;

@@ -29,6 +29,16 @@ static void p_destroy(View *v)
 /* Share of the rack limit above which a rack is shown as a warning. */
 #define WARN_FRACTION 0.9
 
+/* A power in kW for display: "0 W" for none rather than "0.00 W". */
+static const char *p_watts(double kw, char *buf, size_t len)
+{
+    if (kw == 0) {
+        snprintf(buf, len, "0 W");
+        return buf;
+    }
+    return fmt_si(kw * 1e3, "W", buf, len);
+}
+
 static void p_draw(View *v, App *app, Rect r)
 {
     PState *s = v->state;
@@ -62,7 +72,8 @@ static void p_draw(View *v, App *app, Rect r)
         BarSeg seg = {rg->kw, role};
         widget_stacked_bar(y, r.x + 1 + lw, bw, &seg, 1, scale > 0 ? scale : 1, limit, ROLE_MUTED);
         snprintf(line, sizeof line, "%.1f / %.0f kW", rg->kw, limit);
-        term_put(y, r.x + 2 + lw + bw, vw, role, line);
+        /* right-aligned so the limits line up whatever the rack's load */
+        term_put_right(y, r.x + 2 + lw + bw, 14, role, line);
     }
     if (res->cluster.n_rack_groups == 0) {
         y = canvas_next(&c);
@@ -87,38 +98,39 @@ static void p_draw(View *v, App *app, Rect r)
     y = canvas_next(&c);
     if (y >= 0)
         widget_legend(y, r.x + 1 + lw, r.w - lw - 1, it, legend, 4);
-    y = canvas_next(&c);
-    if (y >= 0) {
-        char st[32];
-        snprintf(line, sizeof line, "IT load %s  (GPU nodes %s, network %s, storage %s)",
-                 fmt_si(pw->it_kw * 1e3, "W", a, sizeof a), fmt_si(pw->gpu_nodes_kw * 1e3, "W", b, sizeof b),
-                 fmt_si(pw->network_kw * 1e3, "W", d, sizeof d), fmt_si(pw->storage_kw * 1e3, "W", st, sizeof st));
-        term_put(y, r.x + 1, r.w - 1, ROLE_NORMAL, line);
+    {
+        char f0[64], f1[64], f2[64], f3[64], st[32];
+        snprintf(f0, sizeof f0, "IT load %s", p_watts(pw->it_kw, a, sizeof a));
+        snprintf(f1, sizeof f1, "GPU nodes %s", p_watts(pw->gpu_nodes_kw, b, sizeof b));
+        snprintf(f2, sizeof f2, "network %s", p_watts(pw->network_kw, d, sizeof d));
+        snprintf(f3, sizeof f3, "storage %s", p_watts(pw->storage_kw, st, sizeof st));
+        const char *items[] = {f0, f1, f2, f3};
+        canvas_fields(&c, 1, ROLE_NORMAL, items, 4);
     }
-    y = canvas_next(&c);
-    if (y >= 0) {
-        snprintf(line, sizeof line, "facility %s at PUE %.2f", fmt_si(pw->facility_kw * 1e3, "W", a, sizeof a),
-                 app->plan.site.pue);
-        term_put(y, r.x + 1, r.w - 1, ROLE_VALUE, line);
+    {
+        char f0[64], f1[64];
+        snprintf(f0, sizeof f0, "facility %s", p_watts(pw->facility_kw, a, sizeof a));
+        snprintf(f1, sizeof f1, "at PUE %.2f", app->plan.site.pue);
+        const char *items[] = {f0, f1};
+        canvas_fields(&c, 1, ROLE_VALUE, items, 2);
     }
-    y = canvas_next(&c);
-    if (y >= 0) {
-        snprintf(line, sizeof line, "energy %s MWh/year = %s/year at %s/kWh", fmt_int((long long)(pw->energy_mwh_per_year + 0.5), a, sizeof a),
-                 fmt_usd(pw->energy_usd_per_year, b, sizeof b), fmt_usd(app->plan.site.power_price_kwh, d, sizeof d));
-        term_put(y, r.x + 1, r.w - 1, ROLE_NORMAL, line);
+    {
+        char f0[128], f2[64];
+        snprintf(f0, sizeof f0, "energy %s MWh/year = %s/year", fmt_int((long long)(pw->energy_mwh_per_year + 0.5), a, sizeof a),
+                 fmt_usd(pw->energy_usd_per_year, b, sizeof b));
+        snprintf(f2, sizeof f2, "at %s/kWh", fmt_usd(app->plan.site.power_price_kwh, d, sizeof d));
+        const char *items[] = {f0, f2};
+        canvas_fields(&c, 1, ROLE_NORMAL, items, 2);
     }
     canvas_next(&c);
-    y = canvas_next(&c);
-    if (y >= 0) {
-        snprintf(line, sizeof line, "cooling: %s%s%s", plan_cooling_name(pw->cooling), pw->verdict[0] ? " - " : "",
-                 pw->verdict);
-        term_put(y, r.x + 1, r.w - 1, pw->cooling_ok ? ROLE_GOOD : ROLE_CRITICAL, line);
-    }
-    if (res->cluster.liquid_required) {
-        y = canvas_next(&c);
-        if (y >= 0)
-            term_put(y, r.x + 1, r.w - 1, ROLE_WARNING, "the accelerator requires liquid cooling");
-    }
+    /* the verdict names the planned cooling itself ("…; liquid as planned") */
+    if (pw->verdict[0])
+        snprintf(line, sizeof line, "cooling: %s", pw->verdict);
+    else
+        snprintf(line, sizeof line, "cooling: %s", plan_cooling_name(pw->cooling));
+    canvas_wrap(&c, 1, pw->cooling_ok ? ROLE_GOOD : ROLE_CRITICAL, line);
+    if (res->cluster.liquid_required)
+        canvas_wrap(&c, 1, ROLE_WARNING, "the accelerator requires liquid cooling");
     int shown = 0;
     for (int i = 0; i < res->n_assumptions; i++)
         if (strcmp(res->assumptions[i].scope, "power") == 0) {
@@ -128,9 +140,7 @@ static void p_draw(View *v, App *app, Rect r)
                 if (y >= 0)
                     term_put(y, r.x + 1, r.w - 1, ROLE_TITLE, "assumptions");
             }
-            y = canvas_next(&c);
-            if (y >= 0)
-                term_put(y, r.x + 2, r.w - 2, ROLE_MUTED, res->assumptions[i].text);
+            canvas_wrap(&c, 2, ROLE_MUTED, res->assumptions[i].text);
         }
     canvas_end(&c, &s->scroll);
 }

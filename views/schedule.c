@@ -67,35 +67,42 @@ static void q_draw(View *v, App *app, Rect r)
     }
     const ScheduleResult *q = &res->schedule;
     char line[400], a[32], b[32], d[32], e[32];
-    int y = canvas_next(&c);
-    if (y >= 0) {
-        char pre[32], fl[32];
-        snprintf(line, sizeof line, "pool %s GPUs   utilisation %s   jobs %s / %s done   preemptions %s   failures %s",
-                 fmt_int(q->gpus, a, sizeof a), units_pct(q->utilization, b, sizeof b),
-                 fmt_int(q->jobs_completed, d, sizeof d), fmt_int(q->jobs_submitted, e, sizeof e),
-                 fmt_int(q->preemptions, pre, sizeof pre), fmt_int(q->failures, fl, sizeof fl));
-        term_put(y, r.x + 1, r.w - 1, ROLE_VALUE, line);
+    int y;
+    {
+        char pre[32], fl[32], f0[64], f1[64], f2[64], f3[64], f4[64];
+        snprintf(f0, sizeof f0, "pool %s GPUs", fmt_int(q->gpus, a, sizeof a));
+        snprintf(f1, sizeof f1, "utilisation %s", units_pct(q->utilization, b, sizeof b));
+        snprintf(f2, sizeof f2, "jobs %s / %s done", fmt_int(q->jobs_completed, d, sizeof d),
+                 fmt_int(q->jobs_submitted, e, sizeof e));
+        snprintf(f3, sizeof f3, "preemptions %s", fmt_int(q->preemptions, pre, sizeof pre));
+        snprintf(f4, sizeof f4, "failures %s", fmt_int(q->failures, fl, sizeof fl));
+        const char *items[] = {f0, f1, f2, f3, f4};
+        canvas_fields(&c, 1, ROLE_VALUE, items, 5);
     }
-    y = canvas_next(&c);
-    if (y >= 0) {
-        char rec[64];
+    {
+        char rec[64], f1[64], f2[64], f3[64];
         if (q->recommended_gpus > 0)
             snprintf(rec, sizeof rec, "recommended pool %s GPUs", fmt_int(q->recommended_gpus, a, sizeof a));
         else
             snprintf(rec, sizeof rec, "pool size fixed by the plan");
-        snprintf(line, sizeof line, "%s   target p95 wait %s: %s   goodput %s   fragmentation %s", rec,
-                 units_secs(app->plan.tenancy.wait_p95_s, b, sizeof b), q->meets_target ? "met" : "missed",
-                 units_pct(q->goodput, d, sizeof d), units_pct(q->fragmentation, e, sizeof e));
-        term_put(y, r.x + 1, r.w - 1, q->meets_target ? ROLE_GOOD : ROLE_BAD, line);
+        snprintf(f1, sizeof f1, "target p95 wait %s: %s", units_secs(app->plan.tenancy.wait_p95_s, b, sizeof b),
+                 q->meets_target ? "met" : "missed");
+        snprintf(f2, sizeof f2, "goodput %s", units_pct(q->goodput, d, sizeof d));
+        snprintf(f3, sizeof f3, "fragmentation %s", units_pct(q->fragmentation, e, sizeof e));
+        const char *items[] = {rec, f1, f2, f3};
+        canvas_fields(&c, 1, q->meets_target ? ROLE_GOOD : ROLE_BAD, items, 4);
     }
     if (q->cancelled) {
         y = canvas_next(&c);
         if (y >= 0)
             term_put(y, r.x + 1, r.w - 1, ROLE_WARNING, "simulation was cancelled: partial result");
     }
-    int lw = 16, vw = 26, bw = r.w - lw - vw - 3;
-    if (bw < 10)
+    /* label, bar, then the values: the bar gives way to them on narrow panes */
+    int lw = 16, vw = r.w >= 100 ? 42 : r.w >= 76 ? 36 : 26, bw = r.w - lw - vw - 3;
+    if (bw < 10) {
         bw = 10;
+        vw = r.w - lw - bw - 3;
+    }
     y = canvas_next(&c);
     if (y >= 0) {
         term_put(y, r.x + 1, lw, ROLE_LABEL, "utilisation");
@@ -130,26 +137,49 @@ static void q_draw(View *v, App *app, Rect r)
         y = canvas_next(&c);
         if (y < 0)
             continue;
-        term_put(y, r.x + 1, lw, ROLE_LABEL, t->name);
+        term_put_ellipsis(y, r.x + 1, lw - 1, ROLE_LABEL, t->name);
         bool bad = t->wait_hours_p95 > target_h;
         BarSeg segs[2] = {{t->wait_hours_p50, ROLE_SERIES1},
                           {t->wait_hours_p95 - t->wait_hours_p50, bad ? ROLE_BAD : ROLE_SERIES5}};
         widget_stacked_bar(y, r.x + 1 + lw, bw, segs, 2, scale > 0 ? scale : 1, target_h, ROLE_WARNING);
-        snprintf(line, sizeof line, "%.1f / %.1f h  %d jobs, %d preempt", t->wait_hours_p50, t->wait_hours_p95,
-                 t->jobs, t->preemptions);
-        term_put(y, r.x + 2 + lw + bw, vw, bad ? ROLE_BAD : ROLE_VALUE, line);
+        char f0[64], f1[48], f2[48];
+        snprintf(f0, sizeof f0, "%.1f / %.1f h", t->wait_hours_p50, t->wait_hours_p95);
+        snprintf(f1, sizeof f1, "%s jobs", fmt_int(t->jobs, a, sizeof a));
+        snprintf(f2, sizeof f2, "%s preempted", fmt_int(t->preemptions, b, sizeof b));
+        const char *items[] = {f0, f1, f2};
+        widget_fields(y, r.x + 2 + lw + bw, vw, bad ? ROLE_BAD : ROLE_VALUE, items, 3);
     }
     if (q->n_classes > 0) {
         canvas_next(&c);
-        static const TableCol cols[] = {{"team", 16, false}, {"job class", 16, false}, {"jobs", 8, true},
-                                        {"GPUs", 7, true}, {"p95 wait", 10, true}, {"slowdown", 9, true}, {"", 0, false}};
+        TableCol cols[] = {{"team", 16, false}, {"job class", 16, false}, {"jobs", 8, true},
+                           {"GPUs", 7, true}, {"p95 wait", 10, true}, {"slowdown", 9, true}, {"", 0, false}};
+        /* names get the room they need when the pane has it */
+        int tw = 5, kw = 10;
+        for (int i = 0; i < q->n_classes; i++) {
+            int n1 = term_strwidth(q->classes[i].team) + 1, n2 = term_strwidth(q->classes[i].name) + 1;
+            tw = n1 > tw ? n1 : tw;
+            kw = n2 > kw ? n2 : kw;
+        }
+        int room = r.w - 1 - (8 + 7 + 10 + 9 + 9);
+        if (tw + kw > room && room >= 20) {
+            /* too long for both: share the room, names get an ellipsis */
+            if (tw > room / 2 && kw > room / 2)
+                tw = room / 2;
+            else if (tw > room / 2)
+                tw = room - kw;
+            kw = room - tw;
+        }
+        if (tw + kw <= room) {
+            cols[0].width = tw;
+            cols[1].width = kw;
+        }
         y = canvas_next(&c);
         if (y >= 0)
             widget_table_header(y, r.x + 1, r.w - 1, cols, 7, ROLE_TITLE);
         for (int i = 0; i < q->n_classes; i++) {
             const ClassSchedResult *k = &q->classes[i];
             char jobs[16], gpus[16], p95[32], sl[16];
-            snprintf(jobs, sizeof jobs, "%d", k->jobs);
+            fmt_int(k->jobs, jobs, sizeof jobs);
             snprintf(gpus, sizeof gpus, "%.3g", k->gpus);
             snprintf(p95, sizeof p95, "%.1f h", k->wait_hours_p95);
             snprintf(sl, sizeof sl, "%.2fx", k->slowdown_mean);

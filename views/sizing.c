@@ -53,6 +53,22 @@ static const char *layout_text(const Layout *l, char *buf, size_t len)
     return buf;
 }
 
+/* A layout as two phrases: "tp8 pp16 dp128 vpp8 mb1" and
+ * "recompute selective, sp on". */
+static void layout_fields(const Layout *l, char *dims, size_t dlen, char *opts, size_t olen)
+{
+    char full[200];
+    layout_text(l, full, sizeof full);
+    char *comma = strchr(full, ',');
+    if (comma) {
+        *comma = '\0';
+        snprintf(opts, olen, "%s", comma + 2);
+    } else {
+        opts[0] = '\0';
+    }
+    snprintf(dims, dlen, "%s", full);
+}
+
 /* The plan's workload of a result row (by name), NULL when gone. */
 static const Workload *plan_workload(const App *app, const char *name)
 {
@@ -62,11 +78,10 @@ static const Workload *plan_workload(const App *app, const char *name)
     return NULL;
 }
 
+/* Prose, wrapped at spaces to the pane's width. */
 static void text(Canvas *c, int indent, Role role, const char *s)
 {
-    int y = canvas_next(c);
-    if (y >= 0)
-        term_put(y, c->r.x + indent, c->r.w - indent, role, s);
+    canvas_wrap(c, indent, role, s);
 }
 
 /* "label [bar] value" with a legend line below. */
@@ -93,12 +108,12 @@ static void bar_line(Canvas *c, const char *label, const BarSeg *segs, int n, do
 static void draw_summary(Canvas *c, const App *app, const PlanResult *r, int detail)
 {
     static const TableCol cols[] = {
-        {"workload", 18, false}, {"kind", 6, false}, {"accel", 11, false}, {"GPUs", 9, true},
+        {"workload", 18, false}, {"kind", 6, false}, {"accel", 15, false}, {"GPUs", 8, true},
         {"days/TPOT", 11, true}, {"MFU", 7, true}, {"", 0, false},
     };
     int y = canvas_next(c);
     if (y >= 0)
-        widget_table_header(y, c->r.x, c->r.w, cols, 7, ROLE_TITLE);
+        widget_table_header(y, c->r.x + 1, c->r.w - 1, cols, 7, ROLE_TITLE);
     for (int i = 0; i < r->n_workloads; i++) {
         const WorkloadResult *w = &r->workloads[i];
         char gpus[32], dt[32], mfu[16], verdict[PLAN_TEXT_LEN + 8];
@@ -135,7 +150,7 @@ static void draw_summary(Canvas *c, const App *app, const PlanResult *r, int det
             roles[0] = ROLE_TITLE;
         y = canvas_next(c);
         if (y >= 0)
-            widget_table_row(y, c->r.x, c->r.w, cols, 7, cells, ROLE_NORMAL, roles);
+            widget_table_row(y, c->r.x + 1, c->r.w - 1, cols, 7, cells, ROLE_NORMAL, roles);
     }
     (void)app;
 }
@@ -151,8 +166,8 @@ static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
     };
     static const char *const mem_legend[5] = {"weights", "grads", "optimizer", "activations", "other"};
     double scale = t->hbm_bytes > t->mem.total ? t->hbm_bytes : t->mem.total;
-    snprintf(line, sizeof line, "%s / %s", fmt_si(t->mem.total, "B", a, sizeof a),
-             fmt_si(t->hbm_bytes, "B", b, sizeof b));
+    snprintf(line, sizeof line, "%s / %s", units_gib(t->mem.total, a, sizeof a),
+             units_gib(t->hbm_bytes, b, sizeof b));
     bar_line(c, "memory/GPU", mem, 5, scale, t->hbm_bytes, line, mem_legend);
 
     BarSeg step[6] = {
@@ -168,24 +183,41 @@ static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
     bar_line(c, "step time", step, 6, sum > 0 ? sum : 1, 0, a, step_legend);
 
     char gh[32], tps[32], days[32], mfu[16], gp[16];
-    snprintf(days, sizeof days, "%.1f", t->train_days);
-    snprintf(line, sizeof line, "MFU %s   days %s   GPU-hours %s   tokens/s %s   goodput %s",
-             units_pct(t->mfu, mfu, sizeof mfu), days, fmt_si(t->gpu_hours, "", gh, sizeof gh),
-             fmt_si(t->tokens_per_s, "", tps, sizeof tps), units_pct(t->goodput, gp, sizeof gp));
-    text(c, 1, ROLE_VALUE, line);
-    char ck[32], ci[32];
-    snprintf(line, sizeof line, "checkpoint %s every %s (write %s)", fmt_si(t->checkpoint_bytes, "B", a, sizeof a),
-             units_secs(t->checkpoint_interval_s, ci, sizeof ci), units_secs(t->checkpoint_write_s, ck, sizeof ck));
-    text(c, 1, ROLE_NORMAL, line);
-    char lt[200];
-    snprintf(line, sizeof line, "layout     %s  %s", units_secs(t->step_s, a, sizeof a),
-             layout_text(&t->layout, lt, sizeof lt));
-    text(c, 1, ROLE_NORMAL, line);
+    {
+        char f0[48], f1[48], f2[48], f3[48], f4[48];
+        snprintf(f0, sizeof f0, "MFU %s", units_pct(t->mfu, mfu, sizeof mfu));
+        snprintf(days, sizeof days, "%.1f", t->train_days);
+        snprintf(f1, sizeof f1, "days %s", days);
+        snprintf(f2, sizeof f2, "GPU-hours %s", fmt_si(t->gpu_hours, "", gh, sizeof gh));
+        snprintf(f3, sizeof f3, "tokens/s %s", fmt_si(t->tokens_per_s, "", tps, sizeof tps));
+        snprintf(f4, sizeof f4, "goodput %s", units_pct(t->goodput, gp, sizeof gp));
+        const char *items[] = {f0, f1, f2, f3, f4};
+        canvas_fields(c, 1, ROLE_VALUE, items, 5);
+    }
+    {
+        char ck[32], ci[32], f0[64], f1[48], f2[48];
+        snprintf(f0, sizeof f0, "checkpoint %s", fmt_si(t->checkpoint_bytes, "B", a, sizeof a));
+        snprintf(f1, sizeof f1, "every %s", units_secs(t->checkpoint_interval_s, ci, sizeof ci));
+        snprintf(f2, sizeof f2, "(write %s)", units_secs(t->checkpoint_write_s, ck, sizeof ck));
+        const char *items[] = {f0, f1, f2};
+        canvas_fields(c, 1, ROLE_NORMAL, items, 3);
+    }
+    /* a layout: "layout  6.57 s" then its parts, continuation lines hang
+     * under the parts */
+    char lt[200], f0[64], f1[200], f2[200];
+    layout_fields(&t->layout, f1, sizeof f1, f2, sizeof f2);
+    snprintf(f0, sizeof f0, "layout     %s", units_secs(t->step_s, a, sizeof a));
+    {
+        const char *items[] = {f0, f1, f2};
+        canvas_fields_hang(c, 1, 11, ROLE_NORMAL, items, 3);
+    }
     if (t->has_runner_up) {
         double pct = t->step_s > 0 ? (t->runner_up_step_s / t->step_s - 1) * 100 : 0;
-        snprintf(line, sizeof line, "runner-up  %s (%+.1f%%)  %s", units_secs(t->runner_up_step_s, a, sizeof a),
-                 pct, layout_text(&t->runner_up, lt, sizeof lt));
-        text(c, 1, ROLE_MUTED, line);
+        snprintf(f0, sizeof f0, "runner-up  %s (%+.1f%%)", units_secs(t->runner_up_step_s, a, sizeof a), pct);
+        layout_fields(&t->runner_up, f1, sizeof f1, f2, sizeof f2);
+        const char *items[] = {f0, f1, f2};
+        canvas_fields_hang(c, 1, 11, ROLE_MUTED, items, 3);
+        (void)lt;
     } else {
         text(c, 1, ROLE_MUTED, "runner-up  none (only one layout fits)");
     }
@@ -205,8 +237,8 @@ static void draw_inference(Canvas *c, const App *app, const WorkloadResult *w)
                      {in->mem.other, ROLE_SERIES5}};
     static const char *const legend[3] = {"weights", "KV cache", "other"};
     double scale = hbm > in->mem.total ? hbm : in->mem.total;
-    snprintf(line, sizeof line, "%s / %s", fmt_si(in->mem.total, "B", a, sizeof a),
-             hbm > 0 ? fmt_si(hbm, "B", b, sizeof b) : "?");
+    snprintf(line, sizeof line, "%s / %s", units_gib(in->mem.total, a, sizeof a),
+             hbm > 0 ? units_gib(hbm, b, sizeof b) : "?");
     bar_line(c, "memory/GPU", mem, 3, scale > 0 ? scale : 1, hbm, line, legend);
 
     const Workload *pw = plan_workload(app, w->name);
@@ -225,14 +257,23 @@ static void draw_inference(Canvas *c, const App *app, const WorkloadResult *w)
         text(c, 1, ROLE_BAD, line);
     }
     char g[32], tps[32], pg[32];
-    snprintf(line, sizeof line, "tp %d x %d replicas = %s GPUs   batch/replica %d   %stok/s (%stok/s/GPU)",
-             in->tp, in->replicas, fmt_int(in->gpus, g, sizeof g), in->batch_per_replica,
-             fmt_si(in->output_tokens_per_s, "", tps, sizeof tps),
-             fmt_si(in->output_tokens_per_s_per_gpu, "", pg, sizeof pg));
-    text(c, 1, ROLE_VALUE, line);
-    snprintf(line, sizeof line, "KV cache %s/token   %.3g GPU-hours per million output tokens",
-             fmt_si(in->kv_bytes_per_token, "B", a, sizeof a), in->gpu_hours_per_mtok);
-    text(c, 1, ROLE_NORMAL, line);
+    {
+        char f0[96], f1[48], f2[64], f3[64];
+        snprintf(f0, sizeof f0, "tp %d %s %d replicas = %s GPUs", in->tp, term_glyphs->times, in->replicas,
+                 fmt_int(in->gpus, g, sizeof g));
+        snprintf(f1, sizeof f1, "batch/replica %d", in->batch_per_replica);
+        snprintf(f2, sizeof f2, "%stok/s", fmt_si(in->output_tokens_per_s, "", tps, sizeof tps));
+        snprintf(f3, sizeof f3, "(%stok/s/GPU)", fmt_si(in->output_tokens_per_s_per_gpu, "", pg, sizeof pg));
+        const char *items[] = {f0, f1, f2, f3};
+        canvas_fields(c, 1, ROLE_VALUE, items, 4);
+    }
+    {
+        char f0[64], f1[96];
+        snprintf(f0, sizeof f0, "KV cache %s/token", fmt_si(in->kv_bytes_per_token, "B", a, sizeof a));
+        snprintf(f1, sizeof f1, "%.3g GPU-hours per million output tokens", in->gpu_hours_per_mtok);
+        const char *items[] = {f0, f1};
+        canvas_fields(c, 1, ROLE_NORMAL, items, 2);
+    }
 }
 
 static void draw_alts(Canvas *c, const WorkloadResult *w)
@@ -242,7 +283,7 @@ static void draw_alts(Canvas *c, const WorkloadResult *w)
         return;
     }
     text(c, 1, ROLE_TITLE, "the same workload on every accelerator (ranked)");
-    static const TableCol cols[] = {{"#", 4, true}, {"accelerator", 14, false}, {"GPUs", 10, true},
+    static const TableCol cols[] = {{"#", 4, true}, {"accelerator", 16, false}, {"GPUs", 10, true},
                                     {"days / TPOT", 13, true}, {"cost", 10, true}, {"", 0, false}};
     int y = canvas_next(c);
     if (y >= 0)
@@ -302,7 +343,7 @@ static void s_draw(View *v, App *app, Rect r)
         const WorkloadResult *w = &res->workloads[d];
         char head[300];
         snprintf(head, sizeof head, "%s on %s", w->name, w->accelerator);
-        text(&c, 0, ROLE_TITLE, head);
+        text(&c, 1, ROLE_TITLE, head);
         if (!w->ok)
             canvas_wrap(&c, 1, ROLE_BAD, w->error[0] ? w->error : "no layout fits");
         /* a failed sizing has no numbers to show: never draw zeros as results */
@@ -317,9 +358,9 @@ static void s_draw(View *v, App *app, Rect r)
             if (strcmp(res->assumptions[i].scope, w->name) == 0) {
                 if (!shown++) {
                     canvas_next(&c);
-                    text(&c, 0, ROLE_TITLE, "assumptions");
+                    text(&c, 1, ROLE_TITLE, "assumptions");
                 }
-                canvas_wrap(&c, 1, ROLE_MUTED, res->assumptions[i].text);
+                canvas_wrap(&c, 2, ROLE_MUTED, res->assumptions[i].text);
             }
     }
     canvas_end(&c, &s->scroll);

@@ -28,23 +28,30 @@ static void t_destroy(View *v)
     free(v->state);
 }
 
-/* One tier: "spine  ■■■■■■■■ 16" */
-static void tier(Canvas *c, const char *name, int count, const char *extra)
+/* One tier of the switch tree: a gutter glyph joining the tiers (┬ ├ └),
+ * the tier's name and count, then its fields, wrapped as whole phrases. */
+static void tier(Canvas *c, const char *gutter, const char *name, const char *count, const char *unit,
+                 const char *const *fields, int n)
 {
-    int y = canvas_next(c);
-    if (y < 0)
-        return;
-    int x = c->r.x + 1;
-    term_put(y, x, 7, ROLE_LABEL, name);
-    x += 7;
-    int cells = count < c->r.w - 40 ? count : c->r.w - 40;
-    if (cells < 0)
-        cells = 0;
-    term_fill(y, x, cells, ROLE_SERIES1, term_glyphs->shade_full);
-    x += cells;
-    char buf[160], n[32];
-    snprintf(buf, sizeof buf, "%s %s%s", cells < count ? "+" : "", fmt_int(count, n, sizeof n), extra);
-    term_put(y, x + 1, c->r.x + c->r.w - x - 1, ROLE_VALUE, buf);
+    char head[96];
+    snprintf(head, sizeof head, "%s %-6s%6s %s", gutter, name, count, unit);
+    const char *items[8];
+    int k = 0;
+    items[k++] = head;
+    for (int i = 0; i < n && k < 8; i++)
+        items[k++] = fields[i];
+    int y0 = c->line;
+    canvas_fields_hang(c, 1, term_strwidth(gutter) + 1, ROLE_VALUE, items, k);
+    /* the name in the label colour over the value-coloured row */
+    int y = y0 >= c->scroll && y0 < c->scroll + c->r.h ? c->r.y + y0 - c->scroll : -1;
+    if (y >= 0) {
+        term_put(y, c->r.x + 1, 1, ROLE_BORDER, gutter);
+        term_put(y, c->r.x + 1 + term_strwidth(gutter) + 1, 6, ROLE_LABEL, name);
+    }
+    /* continuation rows keep the tree's trunk unbroken */
+    for (int l = y0 + 1; l < c->line && gutter != term_glyphs->bl; l++)
+        if (l >= c->scroll && l < c->scroll + c->r.h)
+            term_put(c->r.y + l - c->scroll, c->r.x + 1, 1, ROLE_BORDER, term_glyphs->v);
 }
 
 /* Expand rack groups to one entry per rack: kind index into groups. */
@@ -88,36 +95,53 @@ static void t_draw(View *v, App *app, Rect r)
     Canvas c;
     canvas_begin(&c, r, &s->scroll);
     char line[400], a[32], b[32], d[32], e[32];
-    int y = canvas_next(&c);
-    if (y >= 0) {
-        snprintf(line, sizeof line, "%s %s GPUs = %s nodes %s %d   NVLink domains %s %s %d GPUs   racks %s",
-                 cl->accelerator, fmt_int(cl->gpus, a, sizeof a), fmt_int(cl->nodes, b, sizeof b),
-                 term_glyphs->times, cl->gpus_per_node, fmt_int(cl->nvlink_domains, d, sizeof d),
-                 term_glyphs->times, cl->gpus_per_domain, fmt_int(cl->racks, e, sizeof e));
-        term_put(y, r.x + 1, r.w - 1, ROLE_VALUE, line);
+    int y;
+    {
+        char f0[96], f1[96], f2[96], f3[64];
+        snprintf(f0, sizeof f0, "%s %s GPUs", cl->accelerator, fmt_int(cl->gpus, a, sizeof a));
+        snprintf(f1, sizeof f1, "%s nodes %s %d", fmt_int(cl->nodes, b, sizeof b), term_glyphs->times,
+                 cl->gpus_per_node);
+        snprintf(f2, sizeof f2, "NVLink domains %s %s %d GPUs", fmt_int(cl->nvlink_domains, d, sizeof d),
+                 term_glyphs->times, cl->gpus_per_domain);
+        snprintf(f3, sizeof f3, "%s compute racks", fmt_int(cl->racks, e, sizeof e));
+        const char *items[] = {f0, f1, f2, f3};
+        canvas_fields(&c, 1, ROLE_VALUE, items, 4);
     }
-    y = canvas_next(&c);
-    if (y >= 0) {
-        char rate[32];
+    {
+        char rate[32], f0[96], f2[64], f3[64];
         quantity_format(net->link_bps, QTY_RATE, false, rate, sizeof rate);
-        snprintf(line, sizeof line, "%s %s per GPU, %s, oversubscription %g:1   links %s   scale-out %s/GPU",
-                 plan_fabric_name(net->fabric), rate, plan_topology_name(net->topology),
-                 net->oversubscription, fmt_int(cl->links, a, sizeof a),
-                 fmt_si(cl->scaleout_bw_per_gpu, "B/s", b, sizeof b));
-        term_put(y, r.x + 1, r.w - 1, ROLE_NORMAL, line);
+        snprintf(f0, sizeof f0, "%s %s per GPU, %s", plan_fabric_name(net->fabric), rate,
+                 plan_topology_name(net->topology));
+        snprintf(f2, sizeof f2, "%s links", fmt_int(cl->links, a, sizeof a));
+        snprintf(f3, sizeof f3, "scale-out %s/GPU", fmt_si(cl->scaleout_bw_per_gpu, "B/s", b, sizeof b));
+        const char *items[] = {f0, f2, f3};
+        canvas_fields(&c, 1, ROLE_NORMAL, items, 3);
     }
-    if (cl->core_switches > 0)
-        tier(&c, "core", cl->core_switches, "");
-    snprintf(line, sizeof line, "  (%s leaf-spine links)", fmt_int(cl->links_leaf_spine, a, sizeof a));
-    tier(&c, "spine", cl->spine_switches, line);
-    snprintf(line, sizeof line, "  (%s node-leaf links)", fmt_int(cl->links_node_leaf, a, sizeof a));
-    tier(&c, "leaf", cl->leaf_switches, line);
-    y = canvas_next(&c);
-    if (y >= 0) {
-        snprintf(line, sizeof line, "storage %s units: read %s, write %s, %s",
-                 fmt_int(cl->storage_units, a, sizeof a), fmt_si(cl->storage_read_Bps, "B/s", b, sizeof b),
-                 fmt_si(cl->storage_write_Bps, "B/s", d, sizeof d), fmt_si(cl->storage_capacity_bytes, "B", e, sizeof e));
-        term_put(y, r.x + 1, r.w - 1, ROLE_MUTED, line);
+    /* the switch tiers as a compact tree, top tier first, nodes at the root */
+    {
+        char cnt[32], f0[64], f1[64], f2[64];
+        const char *g_top = term_glyphs->tt, *g_mid = term_glyphs->lt;
+        if (cl->core_switches > 0)
+            tier(&c, g_top, "core", fmt_int(cl->core_switches, cnt, sizeof cnt), "switches", NULL, 0);
+        snprintf(f1, sizeof f1, "%s leaf-spine links", fmt_int(cl->links_leaf_spine, a, sizeof a));
+        const char *fs_spine[] = {f1};
+        tier(&c, cl->core_switches > 0 ? g_mid : g_top, "spine", fmt_int(cl->spine_switches, cnt, sizeof cnt),
+             "switches", fs_spine, 1);
+        snprintf(f1, sizeof f1, "%s node-leaf links", fmt_int(cl->links_node_leaf, a, sizeof a));
+        snprintf(f2, sizeof f2, "oversubscription %g:1", net->oversubscription);
+        const char *fs_leaf[] = {f1, f2};
+        tier(&c, g_mid, "leaf", fmt_int(cl->leaf_switches, cnt, sizeof cnt), "switches", fs_leaf, 2);
+        snprintf(f0, sizeof f0, "%s %d GPUs", term_glyphs->times, cl->gpus_per_node);
+        tier(&c, term_glyphs->bl, "nodes", fmt_int(cl->nodes, cnt, sizeof cnt), f0, NULL, 0);
+    }
+    {
+        char f0[64], f1[64], f2[64], f3[64];
+        snprintf(f0, sizeof f0, "storage %s units", fmt_int(cl->storage_units, a, sizeof a));
+        snprintf(f1, sizeof f1, "read %s", fmt_si(cl->storage_read_Bps, "B/s", b, sizeof b));
+        snprintf(f2, sizeof f2, "write %s", fmt_si(cl->storage_write_Bps, "B/s", d, sizeof d));
+        snprintf(f3, sizeof f3, "%s", fmt_si(cl->storage_capacity_bytes, "B", e, sizeof e));
+        const char *items[] = {f0, f1, f2, f3};
+        canvas_fields(&c, 1, ROLE_MUTED, items, 4);
     }
 
     /* racks */
@@ -146,10 +170,15 @@ static void t_draw(View *v, App *app, Rect r)
     y = canvas_next(&c);
     if (y >= 0) {
         snprintf(line, sizeof line, "racks %d-%d of %d", s->first_rack + 1, s->first_rack + shown, total);
-        term_put(y, r.x + 1, r.w - 1, ROLE_TITLE, line);
-        if (total - s->first_rack - shown > 0) {
-            snprintf(line, sizeof line, "%s %d more racks (<-/->)", term_glyphs->more, total - s->first_rack - shown);
-            term_put_right(y, r.x, r.w - 1, ROLE_MUTED, line);
+        int used = term_put(y, r.x + 1, r.w - 1, ROLE_TITLE, line);
+        int more = total - s->first_rack - shown;
+        if (more > 0) {
+            /* the scroll hint only when it fits beside the title */
+            snprintf(line, sizeof line, "%s %d more racks (<-/->)", term_glyphs->more, more);
+            if (used + 3 + term_strwidth(line) > r.w - 1)
+                snprintf(line, sizeof line, "%s %d more", term_glyphs->more, more);
+            if (used + 3 + term_strwidth(line) <= r.w - 1)
+                term_put_right(y, r.x, r.w - 1, ROLE_MUTED, line);
         }
     }
     int rows = max_nodes + 2;
@@ -198,12 +227,9 @@ static void t_draw(View *v, App *app, Rect r)
             }
         }
     }
-    y = canvas_next(&c);
-    if (y >= 0) {
-        snprintf(line, sizeof line, "each cell a GPU, each row a node; shading alternates per NVLink domain of %d GPUs",
-                 cl->gpus_per_domain);
-        term_put(y, r.x + 1, r.w - 1, ROLE_MUTED, line);
-    }
+    snprintf(line, sizeof line, "each cell a GPU, each row a node; shading alternates per NVLink domain of %d GPUs",
+             cl->gpus_per_domain);
+    canvas_wrap(&c, 1, ROLE_MUTED, line);
     canvas_end(&c, &s->scroll);
 }
 
