@@ -21,7 +21,7 @@ static const KeyBinding table[] = {
     {KEY_BTAB, CTX_MAIN, ACT_FOCUS_PREV, 0, "S-Tab", "Pane", "focus the previous pane"},
     {']', CTX_MAIN, ACT_TAB_NEXT, 0, "]", "Next tab", "next result tab"},
     {'[', CTX_MAIN, ACT_TAB_PREV, 0, "[", "Prev tab", "previous result tab"},
-    {'1', CTX_MAIN, ACT_TAB_1, 0, "1..5", "Tab", "show Sizing, Topology, Power, Cost, Schedule"},
+    {'1', CTX_MAIN, ACT_TAB_1, 0, "1..5", "Tab", "show Sizing, Topology, Power, Cost, Schedule (in the form a digit starts editing a number: use ] and [ there)"},
     {'2', CTX_MAIN, ACT_TAB_2, H, "2", "", ""},
     {'3', CTX_MAIN, ACT_TAB_3, H, "3", "", ""},
     {'4', CTX_MAIN, ACT_TAB_4, H, "4", "", ""},

@@ -104,7 +104,8 @@ static void draw_header(App *app)
     if (k >= 0) {
         char usd[32];
         fmt_usd(r->cost.options[k].tco_usd, usd, sizeof usd);
-        snprintf(c, sizeof c, "%s / %gy", usd, app->plan.horizon_years);
+        /* say so when the plan's own site has no price */
+        snprintf(c, sizeof c, "%s%s / %gy", k == r->cost.chosen ? "" : "cheapest ", usd, app->plan.horizon_years);
     } else {
         snprintf(c, sizeof c, "cost not computed");
     }

@@ -226,7 +226,10 @@ static void c_draw(View *v, App *app, Rect r)
     canvas_begin(&c, dr, &dscroll);
     {
         char f0[160], f1[48], f2[48], f3[48], f4[48], f5[48], f6[48], f7[96], capex[32], opex[32], gh[32], run[32], mt[32];
-        snprintf(f1, sizeof f1, "capex %s", fmt_usd(o->capex_usd, capex, sizeof capex));
+        if (o->capex_usd > 0)
+            snprintf(f1, sizeof f1, "capex %s", fmt_usd(o->capex_usd, capex, sizeof capex));
+        else
+            snprintf(f1, sizeof f1, "no capex");
         snprintf(f0, sizeof f0, "%s: %s", o->name, f1);
         f1[0] = '\0';
         snprintf(f2, sizeof f2, "opex %s/year", fmt_usd(o->opex_usd_per_year, opex, sizeof opex));
@@ -245,8 +248,11 @@ static void c_draw(View *v, App *app, Rect r)
         canvas_fields(&c, 1, ROLE_VALUE, items, 8);
     }
     {
-        char f0[48], f1[96];
-        snprintf(f0, sizeof f0, "%s plan's site", term_glyphs->dot);
+        char f0[96], f1[96];
+        if (cr->chosen >= 0)
+            snprintf(f0, sizeof f0, "%s plan's site", term_glyphs->dot);
+        else
+            snprintf(f0, sizeof f0, "the plan's site has no price in the catalog");
         snprintf(f1, sizeof f1, "$ cheapest on %s", cr->options[0].accelerator);
         const char *items[] = {f0, f1};
         canvas_fields(&c, 1, ROLE_MUTED, items, 2);

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 14
+tap_plan 17
 
 CLIP="$TUI_TMP/clip.log"
 TUI_ENV="GPUPLAN_TUI_CLIPLOG='$CLIP'"
@@ -26,7 +26,7 @@ visit() {
     tui_keys 1; tui_wait 'workload +kind +accel|no workloads in this plan' 10
 }
 
-for plan in frontier-2027 moe-gb200 research-a100 startup-h200; do
+for plan in frontier-2027 moe-gb200 research-a100 startup-h200 tiresias-replay; do
     tui_start 120 40 "$plan"
     tui_wait "gpuplan .* $plan v[0-9]" && tui_idle
     fail=0
@@ -59,6 +59,11 @@ tui_keys 1
 tui_wait 'memory/GPU .* [0-9.]+ GiB / [0-9.]+ GiB' 10; ok $? "Sizing: memory in GiB like the CLI"
 tmx resize-window -x 80 -y 24
 tui_wait '1 Size +2 Topo' 10
+tui_keys 4
+tui_wait 'option +pricing +TCO' 10
+# the header's cost is the plan's own site (the ● row), not the cheapest
+chosen=$(tui_screen | grep -E '^ ●' | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[$][0-9.]+[kMBT]?$/) { print $i; exit } }')
+[ -n "$chosen" ] && tui_screen | head -n 1 | grep -Fq "$chosen / 3y"; ok $? "the header shows the plan's TCO ($chosen)"
 tui_keys ':'; tui_type 'set pue 1.3'; tui_keys Enter
 tui_wait_gone 'recomputing' 30
 tui_screen | head -n 1 | grep -Eq '^ gpuplan .*frontier-2027 v1 ● .*×[0-9,]+ │ [0-9.]+ [kM]W │ [$][0-9.]+[kMBT]? / 3y'
@@ -68,4 +73,12 @@ tui_keys q
 tui_wait 'Unsaved changes' 10 && tui_keys n
 st=$(tui_wait_exit 10)
 [ "$st" = 0 ]; ok $? "quits cleanly"
+tui_stop
+tui_start 120 40 startup-h200
+tui_wait "gpuplan .* startup-h200 v[0-9]" && tui_idle
+tui_keys 4
+tui_wait 'option +pricing +TCO' 10
+chosen=$(tui_screen | grep -E '│ ●' | sed 's/.*│ ●//' | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[$][0-9.]+[kMBT]?$/) { print $i; exit } }')
+[ -n "$chosen" ] && tui_screen | head -n 1 | grep -Fq "│ $chosen / 1y"
+ok $? "a cloud plan's header shows its own site's TCO ($chosen), not the cheapest option's"
 exit $tap_failed
