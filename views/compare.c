@@ -177,17 +177,33 @@ static bool same_metric(const Headline *a, const Headline *b)
            strcmp(a->metric, b->metric) == 0;
 }
 
-static void fmt_value(const Headline *h, char *buf, size_t len)
+/* A headline value for a column of w cells: money as money, a unitless
+ * fraction as a percentage (like the exports' summary_value), counts with
+ * thousands separators from 1,000 up; too wide for the column, it is
+ * SI-scaled ("33.1 M GPU-h") rather than cut. */
+static void fmt_value(const Headline *h, int w, char *buf, size_t len)
 {
-    if (strcmp(h->unit, "USD") == 0)
-        fmt_usd(h->value, buf, len);
-    else if (fabs(h->value) >= 1e4 && fabs(h->value) < 9e15)
-        fmt_int(llround(h->value), buf, len);
+    double v = h->value;
+    if (strcmp(h->unit, "USD") == 0) {
+        fmt_usd(v, buf, len);
+        return;
+    }
+    if (!h->unit[0] && fabs(v) <= 1.0 && v != 0) {
+        snprintf(buf, len, "%.1f%%", v * 100);
+        return;
+    }
+    if (fabs(v) >= 1e3 && fabs(v) < 9e15)
+        fmt_int(llround(v), buf, len);
     else
-        snprintf(buf, len, "%.4g", h->value);
-    if (h->unit[0] && strcmp(h->unit, "USD") != 0) {
+        snprintf(buf, len, "%.4g", v);
+    if (h->unit[0]) {
         size_t n = strlen(buf);
         snprintf(buf + n, len - n, " %s", h->unit);
+    }
+    if (term_strwidth(buf) > w && isfinite(v)) {
+        char si[32];
+        fmt_si(v, "", si, sizeof si);
+        snprintf(buf, len, "%s%s%s", si, h->unit[0] ? " " : "", h->unit);
     }
 }
 
@@ -253,14 +269,14 @@ static void k_draw(View *v, App *app, Rect r)
             }
             char label[160], va[48], vb[48], dl[48], pc[24];
             snprintf(label, sizeof label, "%s%s%s", h->subject[0] ? h->subject : "", h->subject[0] ? ": " : "", h->label);
-            if (ha) fmt_value(ha, va, sizeof va); else snprintf(va, sizeof va, "-");
-            if (hb) fmt_value(hb, vb, sizeof vb); else snprintf(vb, sizeof vb, "-");
+            if (ha) fmt_value(ha, cols[1].width - 1, va, sizeof va); else snprintf(va, sizeof va, "-");
+            if (hb) fmt_value(hb, cols[2].width - 1, vb, sizeof vb); else snprintf(vb, sizeof vb, "-");
             Role dr = ROLE_MUTED;
             if (ha && hb) {
                 Headline dh = *ha;
                 double delta = hb->value - ha->value;
                 dh.value = delta;
-                fmt_value(&dh, dl, sizeof dl);
+                fmt_value(&dh, cols[3].width - 2, dl, sizeof dl);
                 if (delta > 0 && dl[0] != '-' && dl[0] != '+') {
                     char tmp[64];
                     snprintf(tmp, sizeof tmp, "+%s", dl);

@@ -3,8 +3,10 @@
 # every headline number side by side with delta and percent.
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
+CLIP="$TUI_TMP/clip.log"
+TUI_ENV="GPUPLAN_TUI_CLIPLOG='$CLIP'"
 trap tui_cleanup EXIT
-tap_plan 8
+tap_plan 11
 
 tui_start 120 40
 tui_open_plan frontier-2027
@@ -17,6 +19,15 @@ tui_keys Enter
 tui_wait 'B: startup-h200 v1' 10; ok $? "the picked plan becomes B"
 tui_wait 'metric +A +B +delta +%' 30; ok $? "the headline table has A, B, delta and %"
 tui_wait '(Cheapest TCO|Pool GPUs|GPUs).*[-+][0-9.]+%' 30; ok $? "rows show a signed percent change"
+tui_wait 'MFU +[0-9.]+% ' 10; ok $? "a unitless fraction (MFU) reads as a percentage"
+tui_screen | grep -E '^ +(Nodes|Racks|GPUs) ' | grep -Eq '(^|[^0-9,])[0-9]{4,}([^0-9,]|$)'
+[ $? -ne 0 ]; ok $? "counts from 1,000 up have thousands separators in every column"
+tmx resize-window -x 80 -y 24
+tui_wait 'metric +A +B' 10 && tui_wait 'MFU' 10
+! [ -s "$CLIP" ]; ok $? "no value is cut at 120 or 80 columns"
+if [ -s "$CLIP" ]; then sort -u "$CLIP" | head -n 10 | sed 's/^/# /'; fi
+tmx resize-window -x 120 -y 40
+tui_wait 'metric +A +B +delta' 10
 tui_keys F5
 tui_wait 'Export the comparison as' 5 && ! tui_screen | grep -q 'slurm'; ok $? "F5 while comparing offers the comparison formats"
 tui_type 'csv'; tui_keys Enter
