@@ -251,8 +251,19 @@ START_TEST(alternatives_are_priced_per_run_and_per_year)
      * on-demand (OTHERGPU: $8 / 4 GPUs = $2 per GPU-hour; 100 GPUs × 240 h) */
     ck_assert_double_eq_tol(wr->alts[0].usd, 100 * 240 * 2.0, 1e-6);
     ck_assert_str_eq(wr->alts[0].price_basis, "other.4x on-demand");
-    /* TESTGPU: $200k / 8 over 3 y + 1.25 kW × PUE 1.25 × $0.10; 64 GPUs × 120 h */
-    double rate = 25000.0 / (3 * 8760) + 1.25 * 1.25 * 0.10;
+    /* TESTGPU: the on-prem TCO per GPU-hour at full use, per GPU (see
+     * tco_of_a_small_hand_computed_cluster: the cluster here is the same
+     * 64 GPUs, 1 switch, 64 cables, 4 storage units):
+     *   hardware $25,000 node share + (30,000 + 64,000 + 400,000) / 64
+     *            = 32,718.75;  kW 1.25 + (1.5 + 8) / 64 = 1.3984375
+     *   capex 32,718.75 + 10,000 x 1.3984375 = 46,703.125
+     *   opex/yr 5% x 32,718.75 + 200,000 x 0.0013984375
+     *           + 1.3984375 x 1.25 x 8760 x $0.10 = 3,446.9140625
+     *   (46,703.125 + 3 x 3,446.9140625) / 26,280 per GPU-hour
+     *   = 3,650,807.5 / (64 x 26,280), the on-prem option's own rate
+     *   64 GPUs × 120 h */
+    double rate = (46703.125 + 3 * 3446.9140625) / 26280;
+    ck_assert_double_eq_tol(rate, 3650807.5 / (64 * 26280.0), 1e-9);
     ck_assert_double_eq_tol(wr->alts[1].usd, 64 * 120 * rate, 1e-6);
     ck_assert_ptr_nonnull(strstr(wr->alts[1].price_basis, "on-prem estimate"));
     free(r);
@@ -267,6 +278,32 @@ START_TEST(alternatives_are_priced_per_run_and_per_year)
     run_stages(&p, &hand, r);
     ck_assert_double_eq_tol(wr->alts[0].usd, 64 * 120 * 40.0 / 8, 1e-6);
     ck_assert_str_eq(wr->alts[0].price_basis, "test.8x on-demand");
+    free(r);
+}
+END_TEST
+
+/* The run priced beside the sizing (WorkloadResult.alts) and in the bill
+ * (CostOption.usd_per_training_run) is one run on one cluster: at full use
+ * they must agree.  The alternatives used node price and power only, so
+ * frontier-2027's 405B run on its own H100s was $46.5M beside the sizing
+ * and $117M in the cost table. */
+START_TEST(the_plans_own_accelerator_alternative_costs_what_the_bill_says)
+{
+    hand_catalog();
+    Plan p;
+    hand_plan(&p);
+    PlanResult *r = new_result();
+    WorkloadResult *wr = add_training(&p, r, 64);
+    wr->train.gpu_hours = 64 * 120;
+    wr->n_alts = 1;
+    snprintf(wr->alts[0].accelerator, CAT_ID_LEN, "TESTGPU");
+    wr->alts[0].gpus = 64;
+    wr->alts[0].days = 5;
+    run_stages(&p, &hand, r);
+    const CostOption *op = find_option(r, "on-prem TESTGPU");
+    ck_assert_ptr_nonnull(op);
+    ck_assert_double_eq_tol(r->cost.utilization, 1, 1e-12);
+    ck_assert_double_eq_tol(wr->alts[0].usd, op->usd_per_training_run, 1e-6);
     free(r);
 }
 END_TEST
@@ -758,6 +795,7 @@ Suite *test_suite(void)
     tcase_add_test(t, a_reservation_longer_than_the_horizon_is_paid_in_full);
     tcase_add_test(t, every_option_prices_a_gpu_hour_used_on_one_basis);
     tcase_add_test(t, alternatives_are_priced_per_run_and_per_year);
+    tcase_add_test(t, the_plans_own_accelerator_alternative_costs_what_the_bill_says);
     tcase_add_test(t, the_plans_own_site_is_the_chosen_option);
     tcase_add_test(t, whole_instances_and_the_pool_utilisation);
     tcase_add_test(t, spot_is_withdrawn_when_interruptions_eat_the_job);
