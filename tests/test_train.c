@@ -758,6 +758,48 @@ START_TEST(rejects_model_that_fits_no_layout_with_best_memory)
 }
 END_TEST
 
+/* A fixed count puts every GPU in the layout, so a count the global batch
+ * does not split over can be slower than a smaller one: Llama 3 70B, seq
+ * 8192, batch 2048 runs 25.0 days on 8,192 H100 and 26.2 on 10,240
+ * (tp4 pp5 cp4 with 128-way DP against tp4 pp2 with 1024-way).  The result
+ * must say so rather than let more GPUs silently mean a slower run; a count
+ * that is the fastest at its size (8,192) gets no such warning. */
+START_TEST(warns_when_fewer_gpus_would_train_faster)
+{
+    const ModelPreset *m = preset_find("llama-3-70b");
+    ck_assert_ptr_nonnull(m);
+    const int gpus[2] = {10240, 8192};
+    for (int i = 0; i < 2; i++) {
+        Plan p;
+        plan_init(&p);
+        Workload w = training(m->shape, 8192, 2048, 15e12);
+        w.gpus = gpus[i];
+        PlanResult *r;
+        ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+        bool warned = false;
+        for (int k = 0; k < r->n_warnings; k++)
+            warned = warned || strstr(r->warnings[k], "would finish sooner") != NULL;
+        if (i == 0) {
+            ck_assert_msg(warned, "10240 GPUs: no warning (%.1f days)",
+                          r->workloads[0].train.train_days);
+            /* the named count is not larger and really is faster */
+            for (int k = 0; k < r->n_warnings; k++) {
+                int g2 = 0;
+                double d2 = 0;
+                const char *t = strstr(r->warnings[k], ": ");
+                if (t && sscanf(t, ": %d GPUs would finish sooner (%lf days)", &g2, &d2) == 2) {
+                    ck_assert_int_lt(g2, 10240);
+                    ck_assert(d2 < r->workloads[0].train.train_days);
+                }
+            }
+        } else {
+            ck_assert_msg(!warned, "8192 GPUs warned");
+        }
+        free(r);
+    }
+}
+END_TEST
+
 START_TEST(rejects_missing_size)
 {
     Plan p;
@@ -876,6 +918,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, rejects_zero_tokens);
     tcase_add_test(tc, rejects_batch_that_no_layout_divides);
     tcase_add_test(tc, rejects_model_that_fits_no_layout_with_best_memory);
+    tcase_add_test(tc, warns_when_fewer_gpus_would_train_faster);
     tcase_add_test(tc, rejects_missing_size);
     tcase_add_test(tc, rejects_tp_that_does_not_divide_heads);
     tcase_add_test(tc, every_catalog_accelerator_gives_finite_answer_or_reason);
