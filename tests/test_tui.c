@@ -18,6 +18,7 @@
 #include "tui/keys.h"
 #include "tui/theme.h"
 #include "tui/undo.h"
+#include "tui/units.h"
 #include "tui/widgets.h"
 #include "yaml_plan.h"
 
@@ -579,6 +580,41 @@ START_TEST(undo_and_redo_walk_the_history)
 }
 END_TEST
 
+START_TEST(undo_and_redo_name_the_step_they_revert)
+{
+    Undo u;
+    ck_assert_int_eq(undo_init(&u), 0);
+    Plan *p = demo_plan();
+    ck_assert_str_eq(undo_next_undo_what(&u), "");
+    undo_push(&u, p);
+    undo_set_what(&u, "site.pue = 1.4");
+    undo_push(&u, p);
+    undo_set_what(&u, "deleted workload chat");
+    ck_assert_str_eq(undo_next_undo_what(&u), "deleted workload chat");
+    ck_assert(undo_undo(&u, p));
+    ck_assert_str_eq(undo_next_undo_what(&u), "site.pue = 1.4");
+    ck_assert_str_eq(undo_next_redo_what(&u), "deleted workload chat");
+    ck_assert(undo_redo(&u, p));
+    ck_assert_str_eq(undo_next_undo_what(&u), "deleted workload chat");
+    ck_assert_str_eq(undo_next_redo_what(&u), "");
+    /* names stay with their steps when the oldest are dropped */
+    for (int i = 0; i < UNDO_DEPTH; i++) {
+        char w[32];
+        snprintf(w, sizeof w, "edit %d", i);
+        undo_push(&u, p);
+        undo_set_what(&u, w);
+    }
+    char last[32];
+    snprintf(last, sizeof last, "edit %d", UNDO_DEPTH - 1);
+    ck_assert_str_eq(undo_next_undo_what(&u), last);
+    for (int i = 0; i < UNDO_DEPTH - 1; i++)
+        ck_assert(undo_undo(&u, p));
+    ck_assert_str_eq(undo_next_undo_what(&u), "edit 0");
+    undo_free(&u);
+    free(p);
+}
+END_TEST
+
 START_TEST(undo_depth_is_bounded)
 {
     Undo u;
@@ -596,6 +632,20 @@ START_TEST(undo_depth_is_bounded)
     ck_assert_double_eq(p->horizon_years, 25); /* the oldest 25 were dropped */
     undo_free(&u);
     free(p);
+}
+END_TEST
+
+/* ---- units */
+
+START_TEST(days_and_gpu_memory_read_like_the_cli)
+{
+    char b[32];
+    ck_assert_str_eq(units_days(84.08, b, sizeof b), "84.1 d");
+    ck_assert_str_eq(units_days(15774.4, b, sizeof b), "15,774 d");
+    ck_assert_str_eq(units_days(NAN, b, sizeof b), "-");
+    /* GiB = 2^30 bytes, as cmd_eval and the exports print it */
+    ck_assert_str_eq(units_gib(80e9, b, sizeof b), "74.5 GiB");
+    ck_assert_str_eq(units_gib(1073741824.0, b, sizeof b), "1.0 GiB");
 }
 END_TEST
 
@@ -654,6 +704,8 @@ Suite *test_suite(void)
     tc = tcase_create("undo and input");
     tcase_add_test(tc, undo_and_redo_walk_the_history);
     tcase_add_test(tc, undo_depth_is_bounded);
+    tcase_add_test(tc, undo_and_redo_name_the_step_they_revert);
+    tcase_add_test(tc, days_and_gpu_memory_read_like_the_cli);
     tcase_add_test(tc, line_input_edits_by_character);
     suite_add_tcase(s, tc);
     return s;

@@ -72,6 +72,8 @@ static void submit(App *app)
     app->dirty = true;
 }
 
+static void do_undo(App *app, bool redo);
+
 int app_commit(App *app, const Plan *candidate, const char *what)
 {
     char msg[512];
@@ -80,6 +82,7 @@ int app_commit(App *app, const Plan *candidate, const char *what)
         return -1;
     }
     undo_push(&app->undo, &app->plan);
+    undo_set_what(&app->undo, what);
     bool new_trace = strcmp(candidate->tenancy.trace, app->plan.tenancy.trace) != 0;
     app->plan = *candidate;
     if (new_trace && app_attach_trace(app, &app->plan, msg, sizeof msg) != 0) {
@@ -568,12 +571,8 @@ int app_command(App *app, const char *line)
         return HR_REDRAW;
     }
     if (strcmp(cmd, "undo") == 0 || strcmp(cmd, "redo") == 0) {
-        bool ok = cmd[0] == 'u' ? undo_undo(&app->undo, &app->plan) : undo_redo(&app->undo, &app->plan);
-        if (ok) {
-            app->modified = true;
-            submit(app);
-        }
-        app_status(app, !ok, ok ? "%s" : "nothing to %s", cmd);
+        /* the same as u / ^R, selection checks included */
+        do_undo(app, cmd[0] == 'r');
         return HR_REDRAW;
     }
     if (strcmp(cmd, "help") == 0) {
@@ -790,6 +789,8 @@ static void find_done(App *app, const char *text, void *ctx)
 
 static void do_undo(App *app, bool redo)
 {
+    char what[UNDO_WHAT_LEN];
+    snprintf(what, sizeof what, "%s", redo ? undo_next_redo_what(&app->undo) : undo_next_undo_what(&app->undo));
     bool ok = redo ? undo_redo(&app->undo, &app->plan) : undo_undo(&app->undo, &app->plan);
     if (!ok) {
         app_status(app, false, "nothing to %s", redo ? "redo" : "undo");
@@ -805,7 +806,10 @@ static void do_undo(App *app, bool redo)
         app->sel.scope = FS_PLAN;
     if (app->sel.scope == FS_JOB && app->sel.job >= app->plan.tenancy.teams[app->sel.team].n_jobs)
         app->sel.scope = FS_TEAM;
-    app_status(app, false, "%s", redo ? "redone" : "undone");
+    if (what[0])
+        app_status(app, false, "%s: %s", redo ? "redone" : "undone", what);
+    else
+        app_status(app, false, "%s", redo ? "redone" : "undone");
 }
 
 static int handle_global(App *app, Action a)

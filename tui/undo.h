@@ -9,12 +9,17 @@
 #include "plan.h"
 
 #define UNDO_DEPTH 100
+#define UNDO_WHAT_LEN 128
 
 typedef struct {
     Plan *undo;       /* heap arrays of UNDO_DEPTH */
     int n_undo;
     Plan *redo;
     int n_redo;
+    /* what each step did ("workloads[0].gpus = 512"), parallel to the
+     * stacks, for the status line */
+    char (*undo_what)[UNDO_WHAT_LEN];
+    char (*redo_what)[UNDO_WHAT_LEN];
 } Undo;
 
 /* Returns 0, -1 on ENOMEM. */
@@ -24,6 +29,12 @@ void undo_free(Undo *u);
 void undo_clear(Undo *u);
 /* Record the state before an edit; clears the redo stack. */
 void undo_push(Undo *u, const Plan *before);
+/* Name the step recorded by the last undo_push. */
+void undo_set_what(Undo *u, const char *what);
+/* What the next undo / redo would revert or repeat ("" when unnamed or
+ * nothing). */
+const char *undo_next_undo_what(const Undo *u);
+const char *undo_next_redo_what(const Undo *u);
 /* Step back: *cur becomes the previous state (cur is kept for redo).
  * Returns false when there is nothing to undo (cur unchanged). */
 bool undo_undo(Undo *u, Plan *cur);

@@ -53,3 +53,16 @@ const char *units_gib(double bytes, char *buf, size_t len)
         snprintf(buf, len, "%.1f GiB", bytes / 1073741824.0); /* 2^30: IEC gibibyte */
     return buf;
 }
+
+const char *units_days(double d, char *buf, size_t len)
+{
+    if (!isfinite(d)) {
+        snprintf(buf, len, "-");
+    } else if (fabs(d) >= 1000) {
+        char n[32];
+        snprintf(buf, len, "%s d", fmt_int(llround(d), n, sizeof n));
+    } else {
+        snprintf(buf, len, "%.1f d", d);
+    }
+    return buf;
+}

@@ -12,6 +12,9 @@ const char *units_pct(double frac, char *buf, size_t len);
 /* "17,408" from a double count (rounded), "-" when not finite. */
 const char *units_count(double v, char *buf, size_t len);
 
+/* Days: "84.1 d", and from 1,000 on whole days with separators
+ * ("15,774 d"); "-" when not finite. */
+const char *units_days(double d, char *buf, size_t len);
 /* GPU memory in binary units like the CLI and the exports: "74.8 GiB"
  * ("-" when not finite). */
 const char *units_gib(double bytes, char *buf, size_t len);

@@ -123,7 +123,7 @@ static void draw_summary(Canvas *c, const App *app, const PlanResult *r, int det
             snprintf(mfu, sizeof mfu, "-");
         } else if (w->kind == WL_TRAINING) {
             fmt_int(w->train.gpus, gpus, sizeof gpus);
-            snprintf(dt, sizeof dt, "%.1f d", w->train.train_days);
+            units_days(w->train.train_days, dt, sizeof dt);
             units_pct(w->train.mfu, mfu, sizeof mfu);
         } else {
             fmt_int(w->infer.gpus, gpus, sizeof gpus);
@@ -186,8 +186,7 @@ static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
     {
         char f0[48], f1[48], f2[48], f3[48], f4[48];
         snprintf(f0, sizeof f0, "MFU %s", units_pct(t->mfu, mfu, sizeof mfu));
-        snprintf(days, sizeof days, "%.1f", t->train_days);
-        snprintf(f1, sizeof f1, "days %s", days);
+        snprintf(f1, sizeof f1, "%s", units_days(t->train_days, days, sizeof days));
         snprintf(f2, sizeof f2, "GPU-hours %s", fmt_si(t->gpu_hours, "", gh, sizeof gh));
         snprintf(f3, sizeof f3, "tokens/s %s", fmt_si(t->tokens_per_s, "", tps, sizeof tps));
         snprintf(f4, sizeof f4, "goodput %s", units_pct(t->goodput, gp, sizeof gp));
@@ -299,12 +298,14 @@ static void draw_alts(Canvas *c, const WorkloadResult *w)
         if (w->kind == WL_TRAINING)
         {
             if (o->days > 0)
-                snprintf(d, sizeof d, "%.1f d", o->days);
+                units_days(o->days, d, sizeof d);
             else
                 snprintf(d, sizeof d, "-");
         }
-        else
+        else if (o->tpot_s > 0)
             units_secs(o->tpot_s, d, sizeof d);
+        else
+            snprintf(d, sizeof d, "-"); /* did not fit: no TPOT */
         if (o->usd > 0)
             fmt_usd(o->usd, usd, sizeof usd);
         else
