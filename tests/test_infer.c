@@ -437,6 +437,12 @@ START_TEST(too_few_fixed_replicas_miss_the_slo_with_a_warning)
     ck_assert(finite_result(&wr.infer));
     ck_assert_double_lt(wr.infer.output_tokens_per_s, 200.0 * 256);
     ck_assert_int_ge(res->n_warnings, 1);
+    /* the latency targets are reachable (one replica meets them at a lower
+     * rate): the miss is capacity, so no "best achievable TPOT" is named
+     * (it read as if the 40 ms target were out of reach), and the warning
+     * says how much the replicas carry */
+    ck_assert_double_eq(wr.infer.best_tpot_s, 0.0);
+    ck_assert_ptr_nonnull(strstr(res->warnings[res->n_warnings - 1], "carry"));
 }
 END_TEST
 
