@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 8
+tap_plan 11
 
 tui_start 120 40
 tui_open_plan frontier-2027
@@ -40,4 +40,19 @@ tui_open_plan frontier-2027
 tmx capture-pane -p -e | grep -Eq '\[([0-9;]*;)?(3[0-7]|4[0-7])[;m]'; ok $? "8 colours: the theme still has colours"
 tui_keys q
 tui_wait_exit 10 >/dev/null
+tui_stop
+
+# messages: an unknown theme lists the themes; a message longer than the
+# status line ends in an ellipsis instead of being cut
+CLIP="$TUI_TMP/clip.log"
+TUI_ENV="GPUPLAN_TUI_CLIPLOG='$CLIP'"
+tui_start 80 24
+tui_open_plan frontier-2027
+tui_keys ':'; tui_type 'theme nosuch'; tui_keys Enter
+tui_wait "no theme 'nosuch' \\(themes: .*mono" 5; ok $? "an unknown theme names the themes there are"
+tui_keys ':'; tui_type 'set accelerator NO-SUCH-ACCELERATOR-WITH-A-VERY-LONG-NAME-INDEED-TO-OVERFLOW-THE-LINE'; tui_keys Enter
+tui_wait "NO-SUCH-ACCEL.*…$" 5; ok $? "a long message ends in an ellipsis"
+! grep -q 'NO-SUCH' "$CLIP" 2>/dev/null; ok $? "the status line is not cut"
+tui_keys q
+tui_wait_exit 10 >/dev/null || { tui_keys n; tui_wait_exit 10 >/dev/null; }
 exit $tap_failed
