@@ -138,15 +138,17 @@ static void print_report(const LoadedPlan *lp, const PlanResult *r)
     }
     if (r->have_power) {
         const PowerResult *w = &r->power;
+        char d[32];
         printf("POWER     IT %s, facility %s (PUE %.2f), hottest rack %.1f / %.1f kW, %s; "
-               "%s/year (%s)\n",
+               "%s a year costing %s\n",
                fmt_si(w->it_kw * 1e3, "W", a, sizeof a), fmt_si(w->facility_kw * 1e3, "W", b, sizeof b),
                p->site.pue, w->rack_kw, w->rack_limit_kw, w->verdict,
                fmt_si(w->energy_mwh_per_year * 1e6, "Wh", c, sizeof c),
-               fmt_usd(w->energy_usd_per_year, a, sizeof a));
+               fmt_usd(w->energy_usd_per_year, d, sizeof d));
     }
     if (r->have_cost && r->cost.n_options > 0) {
-        printf("COST      over %.4g years (cheapest first)\n", p->horizon_years);
+        printf("COST      over %.4g year%s (the plan's accelerator first, cheapest first)\n",
+               p->horizon_years, p->horizon_years == 1 ? "" : "s");
         printf("          %-44s %12s %12s %12s %9s\n", "option", "capex", "opex/yr", "TCO", "$/GPU-h");
         int shown = 0;
         for (int i = 0; i < r->cost.n_options; i++) {
