@@ -74,6 +74,26 @@ static void submit(App *app)
 
 static void do_undo(App *app, bool redo);
 
+/* Modified means "differs from the plan as opened or saved": compared as
+ * the YAML the store would keep, so undoing every edit (or setting a value
+ * back) leaves nothing to save. */
+static void update_modified(App *app)
+{
+    app->modified = true;
+    if (!app->clean_yaml)
+        return;
+    char *now = plan_to_yaml(&app->plan);
+    if (now && strcmp(now, app->clean_yaml) == 0)
+        app->modified = false;
+    free(now);
+}
+
+static void set_clean(App *app, char *yaml)
+{
+    free(app->clean_yaml);
+    app->clean_yaml = yaml;
+}
+
 int app_commit(App *app, const Plan *candidate, const char *what)
 {
     char msg[512];
@@ -92,7 +112,7 @@ int app_commit(App *app, const Plan *candidate, const char *what)
         app_status(app, true, "%s", msg);
         return -1;
     }
-    app->modified = true;
+    update_modified(app);
     submit(app);
     app->key_gen = app->gen;
     if (what)
@@ -196,6 +216,7 @@ void app_set_plan(App *app, const Plan *p, int version, bool modified)
     app->plan = *p;
     app->version = version;
     app->modified = modified;
+    set_clean(app, modified ? NULL : plan_to_yaml(&app->plan));
     undo_clear(&app->undo);
     memset(&app->sel, 0, sizeof app->sel);
     app->sel.scope = app->plan.n_workloads > 0 ? FS_WORKLOAD : FS_PLAN;
@@ -297,6 +318,7 @@ static void save_with_note(App *app, const char *note, void *ctx)
     } else {
         app->version = ver;
         app->modified = false;
+        set_clean(app, plan_to_yaml(&app->plan));
         store_pref_set(app->store, "last_plan", app->plan.name, NULL);
         app_status(app, false, "saved %s v%d%s%s", app->plan.name, ver, note[0] ? ": " : "", note);
         if (app->quit_after_save)
@@ -425,7 +447,19 @@ int app_theme_set(App *app, const char *name, bool save_pref)
     Theme t;
     char cause[600];
     if (theme_load(app->themes_dir, name, &t, cause, sizeof cause) != 0) {
-        app_status(app, true, "theme: %s", cause);
+        /* an unknown name lists the themes there are; a broken file says why */
+        char names[32][64], list[32 * 66] = "";
+        int n = theme_list(app->themes_dir, names, 32);
+        bool known = false;
+        for (int i = 0; i < n; i++) {
+            known = known || strcmp(names[i], name) == 0;
+            size_t l = strlen(list);
+            snprintf(list + l, sizeof list - l, "%s%.63s", i ? ", " : "", names[i]);
+        }
+        if (!known && n > 0)
+            app_status(app, true, "no theme '%s' (themes: %s)", name, list);
+        else
+            app_status(app, true, "theme: %s", cause);
         return -1;
     }
     app->theme = t;
@@ -796,7 +830,7 @@ static void do_undo(App *app, bool redo)
         app_status(app, false, "nothing to %s", redo ? "redo" : "undo");
         return;
     }
-    app->modified = true;
+    update_modified(app);
     submit(app);
     app->key_gen = app->gen;
     /* the selection may point past the end now */
@@ -991,8 +1025,8 @@ static void draw_frame(App *app)
         if (app->prompt.kind != PROMPT_NONE)
             prompt_draw(app);
         else
-            term_put(g->status.y, 0, g->status.w, app->status_error ? ROLE_ERROR : ROLE_STATUS,
-                     app->status);
+            term_put_ellipsis(g->status.y, 0, g->status.w, app->status_error ? ROLE_ERROR : ROLE_STATUS,
+                              app->status);
     }
     wnoutrefresh(stdscr);
     doupdate();
@@ -1275,6 +1309,7 @@ out_nocat:
         term_clip_log = NULL;
     }
     free(app->result);
+    free(app->clean_yaml);
     free(app);
     return status;
 }

@@ -108,6 +108,8 @@ struct App {
     Plan plan;               /* being edited; always valid */
     int version;             /* stored version it came from, 0 = never saved */
     bool modified;
+    char *clean_yaml;        /* the plan as opened or last saved (heap), NULL = none:
+                              * an edit or undo that returns to it clears modified */
     Undo undo;
     /* recompute */
     Worker *worker;

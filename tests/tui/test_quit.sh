@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 9
+tap_plan 13
 
 tui_start 120 40
 tui_open_plan frontier-2027
@@ -39,4 +39,24 @@ st=$(tui_wait_exit 10)
 [ "$st" = 0 ]; ok $? "the program quits after saving"
 "$GPUPLAN_BIN" --db "$TUI_DB" list 2>/dev/null | grep -Eq '^frontier-2027 +2 .*five years'
 ok $? "the save happened before the quit"
+tui_stop
+
+# undoing every edit, or setting a value back, leaves nothing to save
+tui_start 120 40
+tui_open_plan frontier-2027
+tui_keys ':'; tui_type 'set horizon_years 7'; tui_keys Enter
+tui_wait 'v2 ● modified' 5
+tui_keys ':'; tui_type 'set site.pue 1.5'; tui_keys Enter
+tui_wait 'site.pue = 1.5' 5
+tui_keys u; tui_wait 'undone: site.pue = 1.5' 5
+tui_keys u; tui_wait 'undone: horizon_years' 5
+tui_wait_gone 'modified' 5; ok $? "undoing every edit clears the modified marker"
+tui_keys C-r; tui_wait 'modified' 5
+tui_keys ':'; tui_type 'set horizon_years 5'; tui_keys Enter
+tui_wait_gone 'modified' 5; ok $? "setting the value back clears it too"
+tui_keys q
+st=$(tui_wait_exit 10)
+[ "$st" = 0 ]; ok $? "q then quits without asking"
+"$GPUPLAN_BIN" --db "$TUI_DB" list 2>/dev/null | grep -Eq '^frontier-2027 +2 '
+ok $? "and nothing more was saved"
 exit $tap_failed
