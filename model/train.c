@@ -47,6 +47,15 @@
  * bucketed overlap_grad_reduce / overlap_param_gather leave the last bucket
  * exposed (Megatron-Core distributed optimizer docs). */
 #define DP_OVERLAP 0.8
+/* Compute that runs while a collective is in flight is slower: NCCL's
+ * kernels hold SMs (a GEMM sized to one wave of all SMs spills into a
+ * second, tail-heavy wave) and share HBM bandwidth.  Lee et al. 2025,
+ * "Characterizing Compute-Communication Overlap in GPU-Accelerated
+ * Distributed Deep Learning" (arXiv 2507.03114), measured an average 18.9 %
+ * (max 40 %) compute slowdown during overlap on A100/H100 GPT and LLaMA
+ * training; the hidden part of a collective therefore still costs
+ * OVERLAP_SLOWDOWN × its duration of extra compute time. */
+#define OVERLAP_SLOWDOWN 0.189
 /* Ring attention overlaps the K/V exchange with the attention core of the
  * previous chunk (Liu et al. 2023 "Ring Attention"; Megatron CP). */
 #define CP_OVERLAP 0.8
@@ -590,7 +599,8 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         double tok = T * sh->k * sh->h / (l->sp ? t : 1);
         double a2a = net_alltoall_s(db * tok, l->ep, bw, lat) + net_alltoall_s(2.0 * tok, l->ep, bw, lat);
         double ov = e->w->ep_overlap > 0 ? (e->w->ep_overlap < 1 ? e->w->ep_overlap : 1) : EP_OVERLAP;
-        c->ep = (1.0 - ov) * fwd_coll * a2a;
+        /* the hidden share still slows the compute it runs under */
+        c->ep = (1.0 - ov + OVERLAP_SLOWDOWN * ov) * fwd_coll * a2a;
     }
     if (x_out)
         *x_out = x;
@@ -643,7 +653,8 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     double mb_comp = layers_h * lc.comp + logits;
     double mb_tp = layers_h * lc.tp;
     double mb_ep = layers_h * lc.ep;
-    double mb_cp = layers_h * (lc.cp - CP_OVERLAP * lc.core > 0 ? lc.cp - CP_OVERLAP * lc.core : 0);
+    double cp_hid = lc.cp < CP_OVERLAP * lc.core ? lc.cp : CP_OVERLAP * lc.core;
+    double mb_cp = layers_h * (lc.cp - cp_hid + OVERLAP_SLOWDOWN * cp_hid);
 
     StepBreakdown *st = &out->st;
     st->compute = m * mb_comp;
@@ -673,7 +684,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     StageParams sp;
     stage_params(sh, l->tp, l->pp, l->ep, &sp);
     int Dd = l->dp * l->ep * l->cp, De = l->dp * l->cp;
-    double dp_raw = 0, dp_z3 = 0;
+    double dp_raw = 0, dp_z3 = 0, z3_edge = 0;
     for (int part = 0; part < 2; part++) {
         int n = part == 0 ? Dd : De;
         double P = part == 0 ? sp.pd : sp.pe;
@@ -687,8 +698,20 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
         } else if (e->zero <= 2) {
             dp_raw += net_allgather_s(e->gb * P, n, bw, lat) + net_allgather_s(e->wb * P, n, bw, lat);
         } else {
-            dp_z3 += m * (2.0 * net_allgather_s(e->wb * P, n, bw, lat)) +
-                     net_allgather_s(e->gb * P, n, bw, lat);
+            /* ZeRO-3 / FSDP FULL_SHARD: every micro-batch gathers the
+             * weights for its forward and again for its backward, and
+             * reduce-scatters its gradients into the owner's shard as
+             * they are produced (Rajbhandari et al. 2020 §5.2; PyTorch
+             * FSDP accumulates sharded gradients unless no_sync keeps
+             * full ones, which FULL_SHARD's memory saving rules out). */
+            double ag = net_allgather_s(e->wb * P, n, bw, lat);
+            double rs = net_allgather_s(e->gb * P, n, bw, lat); /* RS = AG time */
+            dp_z3 += m * (2.0 * ag + rs);
+            /* Nothing precedes the first layer's gather in a forward and
+             * nothing follows the first layer's reduce-scatter in a
+             * backward: one layer's share of each is exposed per
+             * micro-batch (FSDP prefetches only the next unit). */
+            z3_edge += m * (ag + rs) / (double)layers_h;
         }
     }
     double bwd_last = layers_h * (lc.comp - lc.fwd);
@@ -696,11 +719,16 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     double dp_exp = dp_raw - ov * bwd_last;
     if (dp_exp < 0)
         dp_exp = 0;
+    double hidden = dp_raw - dp_exp;
     if (dp_z3 > 0) {
-        double z = dp_z3 - ov * st->compute;
-        dp_exp += z > 0 ? z : 0;
+        double z = dp_z3 - z3_edge - ov * st->compute;
+        if (z < 0)
+            z = 0;
+        dp_exp += z3_edge + z;
+        hidden += dp_z3 - z3_edge - z;
     }
-    st->dp_comm = dp_exp;
+    /* the compute under the hidden part runs OVERLAP_SLOWDOWN slower */
+    st->dp_comm = dp_exp + OVERLAP_SLOWDOWN * hidden;
 
     /* Optimizer step: read and write the local shard's weights, grads and
      * optimizer state once (memory-bound). */

@@ -582,6 +582,35 @@ START_TEST(mosaicml_mpt_h100_mfu_within_10pct)
 }
 END_TEST
 
+START_TEST(zero3_gathers_cost_more_with_more_micro_batches)
+{
+    /* ZeRO-3 gathers the weights for every micro-batch's forward and
+     * backward and reduce-scatters every micro-batch's gradients, so at a
+     * fixed global batch smaller micro-batches cost more DP time, and the
+     * hidden part of it still slows compute: MFU falls. */
+    double mfu[2], dp[2];
+    const int mb[2] = {16, 2};
+    for (int i = 0; i < 2; i++) {
+        Plan p;
+        plan_init(&p);
+        p.network.link_bps = 200e9;
+        Workload w = training(gpt(40, 5120, 40, 50432), 2048, 256, 1e11);
+        w.gpus = 16;
+        w.micro_batch = mb[i];
+        w.zero = 3;
+        w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
+        w.recompute = RECOMPUTE_FULL;
+        PlanResult *r;
+        ck_assert_msg(size(&p, &w, acc("A100-80GB"), &r), "%s", r->workloads[0].error);
+        mfu[i] = r->workloads[0].train.mfu;
+        dp[i] = r->workloads[0].train.step.dp_comm;
+        free(r);
+    }
+    ck_assert_msg(dp[1] > 4.0 * dp[0] && dp[0] > 0, "dp %.3f s vs %.3f s", dp[1], dp[0]);
+    ck_assert_msg(mfu[1] < mfu[0], "MFU %.3f (mb 2) vs %.3f (mb 16)", mfu[1], mfu[0]);
+}
+END_TEST
+
 /* ------------------------------------------------------------ search, sizing */
 
 START_TEST(searched_layout_is_valid_fits_and_beats_fixed_ones)
@@ -901,6 +930,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, llama3_interruptions_and_goodput);
     tcase_add_test(tc, deepseek_v3_gpu_hours_within_10pct);
     tcase_add_test(tc, mosaicml_mpt_h100_mfu_within_10pct);
+    tcase_add_test(tc, zero3_gathers_cost_more_with_more_micro_batches);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("search");
