@@ -56,6 +56,7 @@
 #include <yaml.h>
 
 #include "catalog_yaml.h"
+#include "ydepth.h"
 
 /* Largest catalog file accepted: far above any real catalog, bounds memory
  * for hostile input. */
@@ -923,6 +924,12 @@ static int load_root(Ctx *x, const yaml_node_t *root)
 /* Parse one text as file number x->cur. */
 static int load_text(Ctx *x, const char *text, size_t len)
 {
+    yaml_mark_t deep;
+    if (ydepth_check(text, len, YDEPTH_MAX, &deep) != 0) {
+        diag_set(x->d, ctx_file(x), (int)deep.line + 1, (int)deep.column + 1,
+                 "nested more than %d levels deep", YDEPTH_MAX);
+        return -1;
+    }
     yaml_parser_t parser;
     yaml_document_t doc;
     if (!yaml_parser_initialize(&parser))

@@ -513,6 +513,39 @@ START_TEST(rejects_more_entries_than_the_cap)
 }
 END_TEST
 
+/* Text nested `depth` flow mappings deep under key `top`, heap-allocated. */
+static char *nested_flow(const char *top, int depth)
+{
+    size_t len = strlen(top) + (size_t)depth * 5 + 8;
+    char *t = malloc(len), *p = t;
+    ck_assert_ptr_nonnull(t);
+    p += sprintf(p, "%s: ", top);
+    for (int i = 0; i < depth; i++)
+        p += sprintf(p, "{a: ");
+    *p++ = '1';
+    for (int i = 0; i < depth; i++)
+        *p++ = '}';
+    strcpy(p, "\n");
+    return t;
+}
+
+/* libyaml scans nested flow collections in time quadratic in the depth:
+ * the nesting is refused before the document is loaded. */
+START_TEST(rejects_nesting_deeper_than_32_levels_at_its_position)
+{
+    char *text = nested_flow("accelerators", 2000);
+    Catalog c;
+    Diag d;
+    int rc = load_text(&c, text, &d);
+    free(text);
+    ck_assert_int_eq(rc, -1);
+    assert_empty(&c);
+    ck_assert_int_eq(d.line, 1);
+    ck_assert_int_eq(d.col, 15 + 4 * 31); /* the 33rd level, the 32nd `{` */
+    ck_assert_str_eq(d.msg, "nested more than 32 levels deep");
+}
+END_TEST
+
 START_TEST(missing_directory_or_file_is_an_error_and_leaves_catalog_empty)
 {
     Catalog c;
@@ -638,6 +671,7 @@ Suite *test_suite(void)
     tcase_add_test(t, user_dir_overrides_field_by_field_and_adds_rows);
     tcase_add_test(t, efficiency_applies_regardless_of_file_order);
     tcase_add_test(t, catalog_load_text_adds_to_an_existing_catalog);
+    tcase_add_test(t, rejects_nesting_deeper_than_32_levels_at_its_position);
     tcase_add_test(t, empty_text_and_empty_sections_load_as_nothing);
     suite_add_tcase(s, t);
     t = tcase_create("errors");

@@ -601,6 +601,11 @@ START_TEST(rejects_bad_tenancy)
                  "t.yaml:4:41: job 'a/j': hours must be more than 0 and at most a year (8760), got 0");
     expect_error(W_INF "    team: reserch\ntenancy:\n  teams:\n    - {name: research}\n", NULL,
                  "t.yaml:6:11: workload 'w': team 'reserch' is not a tenancy team; did you mean 'research'?");
+    /* a vanishing MTBF made the replay simulate failures without end */
+    expect_error("name: t\ntenancy:\n  mtbf_gpu: 1e-320\n  teams:\n    - {name: a}\n", NULL,
+                 "t.yaml:3:13: tenancy mtbf_gpu must be between 100h and 100000000h, got 9.99989e-321h");
+    expect_error("name: t\ntenancy:\n  mtbf_gpu: 99h\n  teams:\n    - {name: a}\n", NULL,
+                 "t.yaml:3:13: tenancy mtbf_gpu must be between 100h and 100000000h, got 99h");
 }
 END_TEST
 
@@ -638,6 +643,16 @@ START_TEST(reports_yaml_syntax_errors_at_their_mark)
                  "t.yaml:1:7: YAML syntax error: found undefined alias");
     expect_error("name: t\n\xff\xfe\n", NULL,
                  "t.yaml: invalid text: invalid leading UTF-8 octet at byte 8");
+    /* nesting is bounded before loading: libyaml's scan is quadratic in it */
+    char deep[8 + 2000 * 5 + 8], *q = deep;
+    q += sprintf(q, "site: ");
+    for (int i = 0; i < 2000; i++)
+        q += sprintf(q, "{a: ");
+    *q++ = '1';
+    for (int i = 0; i < 2000; i++)
+        *q++ = '}';
+    strcpy(q, "\n");
+    expect_error(deep, NULL, "t.yaml:1:131: nested more than 32 levels deep");
 }
 END_TEST
 
