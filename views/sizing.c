@@ -138,7 +138,7 @@ static void draw_summary(Canvas *c, const App *app, const PlanResult *r, int det
         else if (w->kind == WL_INFERENCE && !w->infer.meets_slo)
             snprintf(verdict, sizeof verdict, "misses SLO");
         else if (late)
-            snprintf(verdict, sizeof verdict, "over %g d target", pw->target_days);
+            snprintf(verdict, sizeof verdict, "> %g d target", pw->target_days);
         else
             snprintf(verdict, sizeof verdict, "ok");
         const char *cells[7] = {w->name, w->kind == WL_TRAINING ? "train" : "infer", w->accelerator,
