@@ -582,6 +582,97 @@ START_TEST(mosaicml_mpt_h100_mfu_within_10pct)
 }
 END_TEST
 
+/* mosaicml/llm-foundry scripts/train/benchmarking/README.md, "A100 80GB
+ * with 1600 Gbps node-node interconnect (RoCE)" (8 × 200 Gb/s per node):
+ * MPT models (F = 4h, GELU, vocab 50432, tied), bf16, FSDP FULL_SHARD
+ * (ZeRO-3), no TP/PP, FlashAttention, full activation checkpointing, as
+ * run: 30B s 2048 mb 3 batch 504 on 8 GPUs MFU 55.30 % (HFU 73.74 %); 7B
+ * s 4096 mb 16 batch 256 on 8, 54.84 %; 13B s 4096 mb 10 batch 240 on 8,
+ * 57.62 %; 70B s 2048 mb 8 batch 2048 on 64, 53.33 %.  Tolerance 10 %.
+ * (The same table's un-checkpointed 1B-13B rows at 59.9-64.2 % are still
+ * over-predicted by 12-19 %: see mosaicml_mpt_uncheckpointed_gap_is_bounded.) */
+static const struct {
+    int L, h, a, G, mb, B, s;
+    double mfu;
+} mpt_a100[] = {
+    {48, 7168, 64, 8, 3, 504, 2048, 0.5530},
+    {32, 4096, 32, 8, 16, 256, 4096, 0.5484},
+    {40, 5120, 40, 8, 10, 240, 4096, 0.5762},
+    {80, 8192, 64, 64, 8, 2048, 2048, 0.5333},
+};
+
+START_TEST(mosaicml_mpt_a100_checkpointed_mfu_within_10pct)
+{
+    int i = _i;
+    Plan p;
+    plan_init(&p);
+    p.network.link_bps = 200e9;
+    Workload w = training(gpt(mpt_a100[i].L, mpt_a100[i].h, mpt_a100[i].a, 50432), mpt_a100[i].s,
+                          mpt_a100[i].B, 1e11);
+    w.gpus = mpt_a100[i].G;
+    w.micro_batch = mpt_a100[i].mb;
+    w.zero = 3;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
+    w.recompute = RECOMPUTE_FULL;
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, acc("A100-80GB"), &r), "%s", r->workloads[0].error);
+    const TrainResult *t = &r->workloads[0].train;
+    ck_assert_msg(rel(t->mfu, mpt_a100[i].mfu) < 0.10, "case %d: MFU %.3f vs %.3f", i, t->mfu,
+                  mpt_a100[i].mfu);
+    free(r);
+}
+END_TEST
+
+/* The same README's rows WITHOUT activation checkpointing (FSDP FULL_SHARD,
+ * 8 GPUs, s 2048, largest micro-batch that fits, as run):
+ *   A100-80GB 1B (24 × 2048, 16 heads) mb 14 batch 448 59.86 %; 3B (32 ×
+ *   2560, 32 heads) mb 10 batch 160 62.11 %; 7B mb 6 batch 96 64.23 %; 13B
+ *   mb 2 batch 48 59.57 %; H100 7B mb 6 batch 48 46.44 %; 13B mb 2 batch 16
+ *   39.79 %.
+ * NOT calibrated to 10 %: those runs reach only ~0.83 of the hardware
+ * FLOP rate (HFU) of the checkpointed runs of the same models on the same
+ * GPUs (7B on A100: 64.2 % vs 73.1-77.4 %), which no hardware term explains
+ * (the un-checkpointed run does strictly less work with the same kernels and
+ * collectives; the likely cause is allocator pressure at the memory limit).
+ * The model over-predicts them by 12-28 %; this guards that gap so that it
+ * can only shrink: over-prediction stays below 25 % on A100 and 30 % on
+ * H100, and the model never falls below the measurement. */
+static const struct {
+    const char *acc;
+    int L, h, a, mb, B;
+    double mfu, over;
+} mpt_nockpt[] = {
+    {"A100-80GB", 24, 2048, 16, 14, 448, 0.5986, 0.25},
+    {"A100-80GB", 32, 2560, 32, 10, 160, 0.6211, 0.25},
+    {"A100-80GB", 32, 4096, 32, 6, 96, 0.6423, 0.25},
+    {"A100-80GB", 40, 5120, 40, 2, 48, 0.5957, 0.25},
+    {"H100-SXM", 32, 4096, 32, 6, 48, 0.4644, 0.30},
+    {"H100-SXM", 40, 5120, 40, 2, 16, 0.3979, 0.30},
+};
+
+START_TEST(mosaicml_mpt_uncheckpointed_gap_is_bounded)
+{
+    int i = _i;
+    Plan p;
+    plan_init(&p);
+    if (mpt_nockpt[i].acc[0] == 'A')
+        p.network.link_bps = 200e9;
+    Workload w = training(gpt(mpt_nockpt[i].L, mpt_nockpt[i].h, mpt_nockpt[i].a, 50432), 2048,
+                          mpt_nockpt[i].B, 1e11);
+    w.gpus = 8;
+    w.micro_batch = mpt_nockpt[i].mb;
+    w.zero = 3;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
+    w.recompute = RECOMPUTE_NONE;
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, acc(mpt_nockpt[i].acc), &r), "%s", r->workloads[0].error);
+    double err = r->workloads[0].train.mfu / mpt_nockpt[i].mfu - 1.0;
+    ck_assert_msg(err > 0 && err < mpt_nockpt[i].over, "case %d: MFU %.3f vs %.3f (%+.1f %%)", i,
+                  r->workloads[0].train.mfu, mpt_nockpt[i].mfu, 100 * err);
+    free(r);
+}
+END_TEST
+
 START_TEST(zero3_gathers_cost_more_with_more_micro_batches)
 {
     /* ZeRO-3 gathers the weights for every micro-batch's forward and
@@ -608,6 +699,46 @@ START_TEST(zero3_gathers_cost_more_with_more_micro_batches)
     }
     ck_assert_msg(dp[1] > 4.0 * dp[0] && dp[0] > 0, "dp %.3f s vs %.3f s", dp[1], dp[0]);
     ck_assert_msg(mfu[1] < mfu[0], "MFU %.3f (mb 2) vs %.3f (mb 16)", mfu[1], mfu[0]);
+}
+END_TEST
+
+START_TEST(llama2_gpu_hours_not_below_60pct_of_published)
+{
+    /* Touvron et al. 2023 (Llama 2) Table 2: 184,320 / 368,640 /
+     * 1,720,320 A100-80GB GPU-hours for 7B / 13B / 70B on 2T tokens, s
+     * 4096, 4M-token batches (1024 sequences).  Those are whole production
+     * runs on Meta's RSC/cloud clusters with their own inefficiencies, so
+     * this is a loose bound: the model (layout searched on 512 / 1024 /
+     * 2048 GPUs, 8 × 200 Gb/s per node, after goodput) must land between
+     * 60 % and 100 % of them. */
+    const struct { int L, h, a, g, F, G; double gh; } c[3] = {
+        {32, 4096, 32, 32, 11008, 512, 184320},
+        {40, 5120, 40, 40, 13824, 1024, 368640},
+        {80, 8192, 64, 8, 28672, 2048, 1720320}};
+    for (int i = 0; i < 3; i++) {
+        ModelShape m;
+        memset(&m, 0, sizeof m);
+        m.layers = c[i].L;
+        m.hidden = c[i].h;
+        m.heads = c[i].a;
+        m.kv_heads = c[i].g;
+        m.ffn_hidden = c[i].F;
+        m.vocab = 32000;
+        m.glu = true;
+        m.experts = 1;
+        m.experts_per_token = 1;
+        Plan p;
+        plan_init(&p);
+        p.network.link_bps = 200e9;
+        Workload w = training(m, 4096, 1024, 2e12);
+        w.gpus = c[i].G;
+        PlanResult *r;
+        ck_assert_msg(size(&p, &w, acc("A100-80GB"), &r), "%s", r->workloads[0].error);
+        double gh = r->workloads[0].train.gpu_hours;
+        ck_assert_msg(gh >= 0.60 * c[i].gh && gh <= c[i].gh, "case %d: %.0f GPU-h vs %.0f", i,
+                      gh, c[i].gh);
+        free(r);
+    }
 }
 END_TEST
 
@@ -930,7 +1061,12 @@ Suite *test_suite(void)
     tcase_add_test(tc, llama3_interruptions_and_goodput);
     tcase_add_test(tc, deepseek_v3_gpu_hours_within_10pct);
     tcase_add_test(tc, mosaicml_mpt_h100_mfu_within_10pct);
+    tcase_add_loop_test(tc, mosaicml_mpt_a100_checkpointed_mfu_within_10pct, 0,
+                        (int)(sizeof mpt_a100 / sizeof mpt_a100[0]));
+    tcase_add_loop_test(tc, mosaicml_mpt_uncheckpointed_gap_is_bounded, 0,
+                        (int)(sizeof mpt_nockpt / sizeof mpt_nockpt[0]));
     tcase_add_test(tc, zero3_gathers_cost_more_with_more_micro_batches);
+    tcase_add_test(tc, llama2_gpu_hours_not_below_60pct_of_published);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("search");
