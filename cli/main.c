@@ -159,9 +159,11 @@ static bool is_file(const char *path)
 static int load_trace(const char *plan_path, LoadedPlan *lp)
 {
     Diag d = {0};
-    if (trace_attach(&lp->plan, plan_path, &lp->trace, &d) != 0) {
+    int rc = trace_attach(&lp->plan, plan_path, &lp->trace, &d);
+    if (rc != 0) {
         cli_diag(&d);
-        return EXIT_INVALID;
+        /* a malformed trace is an invalid input; one that cannot be read, I/O */
+        return rc == -2 ? EXIT_IO : EXIT_INVALID;
     }
     lp->has_trace = lp->plan.tenancy.trace_jobs != NULL;
     if (lp->trace.skipped > 0) {

@@ -1053,8 +1053,21 @@ int trace_attach(Plan *p, const char *plan_path, Trace *out, Diag *d)
                 break;
             }
     }
-    if (trace_load(path, TRACE_AUTO, false, out, d) != 0)
-        return -1;
+    bool usable = readable(path);
+    if (trace_load(path, TRACE_AUTO, false, out, d) != 0) {
+        if (usable)
+            return -1; /* d: the trace file's own line and column */
+        if (d) {
+            /* The file itself is unusable (missing, a directory, a device):
+             * say which plan named it, and where a relative name was sought. */
+            char why[sizeof d->msg];
+            snprintf(why, sizeof why, "%s", d->msg);
+            diag_set(d, plan_path ? plan_path : "", 0, 0, "tenancy trace '%s': %s%s", t, why,
+                     t[0] == '/' ? "" : " (looked beside the plan, in the working directory and "
+                                        "in the demo folder)");
+        }
+        return -2;
+    }
     int map[PLAN_MAX_TEAMS * 8];
     size_t nmap = out->n_teams < sizeof map / sizeof map[0] ? out->n_teams
                                                                : sizeof map / sizeof map[0];

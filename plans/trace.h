@@ -51,7 +51,10 @@ void trace_free(Trace *t);   /* frees the arrays, zeroes *t; NULL-safe */
  * by name; jobs of other teams replay as one default team.  Malformed rows
  * are skipped and counted (out->skipped, out->first_skip).  On success the
  * plan's trace_jobs point into *out, which must outlive every evaluation of
- * the plan.  A plan without a trace gets 0 and an empty *out. */
+ * the plan.  A plan without a trace gets 0 and an empty *out.  Failure:
+ * -1 when the trace's content is unusable (d names the trace file), -2 when
+ * the file cannot be read at all (missing, a directory, a device; d names
+ * the plan file and the trace as written). */
 int trace_attach(Plan *p, const char *plan_path, Trace *out, Diag *d);
 /* "openb", "tiresias", "sacct" ("auto" for TRACE_AUTO). */
 const char *trace_format_name(TraceFormat f);

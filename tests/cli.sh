@@ -56,6 +56,16 @@ printf 'format: 1\nname: typo\nworkloads:\n  - name: w\n    kind: training\n    
 check "an unknown key is an invalid plan (1)" 1 "$bin" --db "$db" eval "$tmp/typo.yaml"
 has "an unknown key suggests the nearest one" "$tmp/err" "tokens"
 check "a missing file is an I/O error (3)" 3 "$bin" --db "$db" eval "$tmp/missing.yaml"
+printf 'format: 1\nname: tr\ntenancy:\n  trace: %s\n  teams:\n    - {name: a}\n' "$tmp" >"$tmp/trdir.yaml"
+check "a plan whose trace is a directory is an I/O error (3)" 3 "$bin" --db "$db" eval "$tmp/trdir.yaml"
+has "the trace error names the plan and the trace in one line" "$tmp/err" "^gpuplan: $tmp/trdir.yaml: tenancy trace '$tmp': not a regular file\$"
+printf 'format: 1\nname: tr\ntenancy:\n  trace: nowhere.csv\n  teams:\n    - {name: a}\n' >"$tmp/trmiss.yaml"
+check "a plan whose trace is missing is an I/O error (3)" 3 "$bin" --db "$db" eval "$tmp/trmiss.yaml"
+has "a missing trace says where it was sought" "$tmp/err" "^gpuplan: $tmp/trmiss.yaml: tenancy trace 'nowhere.csv': cannot open.*looked beside the plan"
+printf 'format: 1\nname: tr\ntenancy:\n  trace: tr.csv\n  teams:\n    - {name: a}\n' >"$tmp/trbad.yaml"
+printf 'submit_time,num_gpu,duration\n0,x,5\n' >"$tmp/tr.csv"
+check "a trace without a usable job is an invalid input (1)" 1 "$bin" --db "$db" eval "$tmp/trbad.yaml"
+has "a trace without a usable job names the trace file" "$tmp/err" "^gpuplan: $tmp/tr.csv: no replayable GPU job"
 
 # the store: seeded, save, versions, show, options before or after the command
 check "list seeds a new store with the demo plans" 0 "$bin" --db "$db" list

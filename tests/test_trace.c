@@ -410,6 +410,31 @@ START_TEST(reports_missing_file_with_its_path)
 }
 END_TEST
 
+/* A plan's trace that cannot be used is reported against the plan that
+ * names it, with the name as written and, when it was not found, where it
+ * was sought. */
+START_TEST(attach_names_the_plan_and_the_unusable_trace)
+{
+    Plan *p = calloc(1, sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    plan_init(p);
+    Trace t;
+    Diag d = {0};
+    snprintf(p->tenancy.trace, sizeof p->tenancy.trace, "/dev/zero");
+    ck_assert_int_eq(trace_attach(p, "plans/a.yaml", &t, &d), -2);
+    ck_assert_str_eq(d.file, "plans/a.yaml");
+    ck_assert_int_eq(d.line, 0);
+    ck_assert_str_eq(d.msg, "tenancy trace '/dev/zero': not a regular file");
+    ck_assert_ptr_null(p->tenancy.trace_jobs);
+    snprintf(p->tenancy.trace, sizeof p->tenancy.trace, "no-such-trace.csv");
+    ck_assert_int_eq(trace_attach(p, "plans/a.yaml", &t, &d), -2);
+    ck_assert_str_eq(d.file, "plans/a.yaml");
+    ck_assert_ptr_nonnull(strstr(d.msg, "tenancy trace 'no-such-trace.csv': cannot open"));
+    ck_assert_ptr_nonnull(strstr(d.msg, "(looked beside the plan, in the working directory"));
+    free(p);
+}
+END_TEST
+
 START_TEST(ignores_bom_and_header_case_and_column_order)
 {
     Trace t;
@@ -495,6 +520,7 @@ Suite *test_suite(void)
     tcase_add_test(csv, ignores_bom_and_header_case_and_column_order);
     tcase_add_test(csv, survives_every_truncation_of_the_fixtures);
     tcase_add_test(csv, free_is_null_safe_and_names_formats);
+    tcase_add_test(csv, attach_names_the_plan_and_the_unusable_trace);
     tcase_set_timeout(csv, 60);
     suite_add_tcase(s, csv);
 
