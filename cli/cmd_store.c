@@ -35,10 +35,11 @@ int cmd_save(Cli *cli, int argc, char **argv)
     if (!p)
         return EXIT_IO;
     Diag d = {0};
-    if (plan_load_file(file, &cli->catalog, p, &d) != 0) {
+    int lrc = plan_load_file(file, &cli->catalog, p, &d);
+    if (lrc != 0) {
         cli_diag(&d);
         free(p);
-        return d.line > 0 ? EXIT_INVALID : EXIT_IO;
+        return lrc == -2 ? EXIT_IO : EXIT_INVALID;
     }
     if (as) {
         snprintf(p->name, sizeof p->name, "%s", as);
@@ -87,7 +88,7 @@ int cmd_list(Cli *cli, int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (cli_is(argv[i], "--deleted"))
             deleted = true;
-        else if (regex) {
+        else if (regex || argv[i][0] == '-') { /* a mistyped option is not a regex */
             cli_error("list: unexpected argument '%s' (usage: gpuplan list [REGEX] [--deleted])",
                       argv[i]);
             return EXIT_USAGE;

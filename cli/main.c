@@ -182,9 +182,10 @@ int cli_load_plan(Cli *cli, const char *ref, LoadedPlan *lp)
         return rc;
     Diag d = {0};
     if (is_file(ref)) {
-        if (plan_load_file(ref, &cli->catalog, &lp->plan, &d) != 0) {
+        int lrc = plan_load_file(ref, &cli->catalog, &lp->plan, &d);
+        if (lrc != 0) {
             cli_diag(&d);
-            return d.line > 0 || !strstr(d.msg, "cannot") ? EXIT_INVALID : EXIT_IO;
+            return lrc == -2 ? EXIT_IO : EXIT_INVALID;
         }
         snprintf(lp->source, sizeof lp->source, "%s", ref);
         return load_trace(ref, lp);
@@ -208,7 +209,10 @@ int cli_load_plan(Cli *cli, const char *ref, LoadedPlan *lp)
     char *yaml = NULL;
     int got = 0;
     if (store_load(cli->store, name, version, &yaml, &got, &d) != 0) {
-        if (!strchr(ref, '/') && !strstr(ref, ".yaml") && !strstr(ref, ".yml")) {
+        struct stat st;
+        if (stat(ref, &st) == 0) {
+            cli_error("%s: not a regular file%s", ref, S_ISDIR(st.st_mode) ? " (a directory)" : "");
+        } else if (!strchr(ref, '/') && !strstr(ref, ".yaml") && !strstr(ref, ".yml")) {
             cli_diag(&d);
         } else {
             cli_error("%s: no such file, and no stored plan of that name", ref);

@@ -1750,10 +1750,30 @@ int plan_load_file(const char *path, const Catalog *cat, Plan *out, Diag *d)
         diag_set(d, "", 0, 0, "no file name");
         return -1;
     }
-    FILE *f = fopen(path, "rb");
+    /* O_NONBLOCK: opening a FIFO without a writer must not hang; the file
+     * is then refused as not regular. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        diag_set(d, path, 0, 0, "cannot open: %s", strerror(errno));
+        return -2;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        diag_set(d, path, 0, 0, "cannot read: %s", strerror(errno));
+        close(fd);
+        return -2;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        diag_set(d, path, 0, 0, "cannot read: %s",
+                 S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+        close(fd);
+        return -2;
+    }
+    FILE *f = fdopen(fd, "rb");
     if (!f) {
         diag_set(d, path, 0, 0, "cannot open: %s", strerror(errno));
-        return -1;
+        close(fd);
+        return -2;
     }
     size_t cap = 8192, n = 0;
     char *buf = malloc(cap);
@@ -1781,6 +1801,7 @@ int plan_load_file(const char *path, const Catalog *cat, Plan *out, Diag *d)
         if (got == 0) {
             if (ferror(f)) {
                 diag_set(d, path, 0, 0, "read error: %s", strerror(errno));
+                rc = -2;
                 goto out;
             }
             break;

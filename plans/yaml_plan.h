@@ -15,7 +15,9 @@
  * returns -1, fills *d, and leaves *out in an unspecified but safe state. */
 int plan_parse(const char *text, size_t len, const char *file, const Catalog *cat, Plan *out,
                Diag *d);
-/* Read and parse a file. Returns -1 with d set on I/O or parse errors. */
+/* Read and parse a file.  Returns -1 with d set when the text is not a
+ * valid plan, -2 when the file cannot be read (missing, unreadable, not a
+ * regular file: a directory, a device or a FIFO, which is never waited on). */
 int plan_load_file(const char *path, const Catalog *cat, Plan *out, Diag *d);
 
 /* Check a plan held in memory (as edited in the TUI) against the same rules

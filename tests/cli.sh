@@ -56,6 +56,14 @@ printf 'format: 1\nname: typo\nworkloads:\n  - name: w\n    kind: training\n    
 check "an unknown key is an invalid plan (1)" 1 "$bin" --db "$db" eval "$tmp/typo.yaml"
 has "an unknown key suggests the nearest one" "$tmp/err" "tokens"
 check "a missing file is an I/O error (3)" 3 "$bin" --db "$db" eval "$tmp/missing.yaml"
+check "a directory as the plan is an I/O error (3)" 3 "$bin" --db "$db" eval "$tmp"
+has "a directory as the plan is called one" "$tmp/err" "^gpuplan: $tmp: not a regular file \\(a directory\\)\$"
+check "saving a directory is an I/O error (3)" 3 "$bin" --db "$db" save "$tmp"
+mkfifo "$tmp/fifo.yaml"
+check "saving a FIFO is an I/O error (3), without waiting for a writer" 3 timeout 20 "$bin" --db "$db" save "$tmp/fifo.yaml"
+rm -f "$tmp/fifo.yaml"
+printf 'name: t\n\377\n' >"$tmp/latin1.yaml"
+check "saving a file that is not UTF-8 is an invalid plan (1)" 1 "$bin" --db "$db" save "$tmp/latin1.yaml"
 printf 'format: 1\nname: tr\ntenancy:\n  trace: %s\n  teams:\n    - {name: a}\n' "$tmp" >"$tmp/trdir.yaml"
 check "a plan whose trace is a directory is an I/O error (3)" 3 "$bin" --db "$db" eval "$tmp/trdir.yaml"
 has "the trace error names the plan and the trace in one line" "$tmp/err" "^gpuplan: $tmp/trdir.yaml: tenancy trace '$tmp': not a regular file\$"
@@ -81,6 +89,7 @@ has "the filtered list has the copy" "$tmp/out" '^cli-copy '
 if grep -q "^$demo_name " "$tmp/out"; then not_ok "the filtered list hides other plans"; else ok "the filtered list hides other plans"; fi
 check "an invalid regex is a usage error (2)" 2 "$bin" --db "$db" list '(['
 has "an invalid regex is one line naming the regex, not the store" "$tmp/err" "^gpuplan: invalid regular expression '\\(\\['"
+check "an unknown list option is a usage error (2), not a regex" 2 "$bin" --db "$db" list --delted
 check "show prints the stored YAML" 0 "$bin" --db "$db" show "$demo_name"
 has "show prints the plan's name" "$tmp/out" "^name: "
 check "show --version 1 prints the first version" 0 "$bin" --db "$db" show "$demo_name" --version 1

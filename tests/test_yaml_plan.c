@@ -1034,9 +1034,29 @@ START_TEST(load_reports_missing_file)
     Plan *p = new_plan();
     Diag d;
     char buf[800];
-    ck_assert_int_eq(plan_load_file("/nonexistent/plan.yaml", NULL, p, &d), -1);
+    ck_assert_int_eq(plan_load_file("/nonexistent/plan.yaml", NULL, p, &d), -2);
     ck_assert_str_eq(diag_format(&d, buf, sizeof buf),
                      "/nonexistent/plan.yaml: cannot open: No such file or directory");
+    /* not regular: refused, and a FIFO without a writer is never waited on */
+    char dir[] = "/tmp/gpuplan-load-XXXXXX", fifo[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    ck_assert_int_eq(plan_load_file(dir, NULL, p, &d), -2);
+    ck_assert_str_eq(d.msg, "cannot read: a directory");
+    snprintf(fifo, sizeof fifo, "%s/fifo.yaml", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(plan_load_file(fifo, NULL, p, &d), -2);
+    ck_assert_str_eq(d.msg, "cannot read: not a regular file");
+    unlink(fifo);
+    rmdir(dir);
+    /* a file that is not a plan is -1, not -2 */
+    char bad[64];
+    snprintf(bad, sizeof bad, "%s.yaml", dir);
+    FILE *f = fopen(bad, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("name: [\n", f);
+    fclose(f);
+    ck_assert_int_eq(plan_load_file(bad, NULL, p, &d), -1);
+    unlink(bad);
     free(p);
 }
 END_TEST
