@@ -10,6 +10,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <pcre2.h>
 #include <pthread.h>
@@ -297,6 +298,14 @@ int quantity_parse(const char *text, QuantityKind kind, double bare_unit_s, doub
     }
     if (sign == '-' && v != 0) {
         set_err(err, errlen, "'%s' is negative: expected %s", quoted, expected);
+        return -1;
+    }
+    /* Subnormal (below DBL_MIN, ~2.2e-308): no real quantity is that small,
+     * and the model's arithmetic on them loses all precision (a 1e-320 ms
+     * latency target reached an out-of-bounds index in the inference sizing). */
+    if (v != 0 && fabs(v) < DBL_MIN) {
+        set_err(err, errlen, "'%s' is too small (below 2.2e-308 in SI units): expected %s",
+                quoted, expected);
         return -1;
     }
     if (kind == QTY_FRACTION && v > 1) {

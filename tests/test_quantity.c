@@ -1,6 +1,7 @@
 /* tests/test_quantity.c — quantities with units (PLAN-FORMAT.md). */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
@@ -134,6 +135,14 @@ START_TEST(rejects_with_quoted_text)
     ck_assert_str_eq(parse_err("400G/s", QTY_RATE),
                      "unknown unit 'G/s' in '400G/s': expected a rate such as 400Gb/s or 3.35TB/s");
     ck_assert_str_eq(parse_err("1k", QTY_NUMBER), "expected a number, got '1k'");
+    /* subnormal values: a 1e-320 ms latency target crashed the model */
+    ck_assert_str_eq(parse_err("1e-320", QTY_NUMBER),
+                     "'1e-320' is too small (below 2.2e-308 in SI units): expected a number");
+    ck_assert_str_eq(parse_err("1e-310s", QTY_DURATION),
+                     "'1e-310s' is too small (below 2.2e-308 in SI units): expected a duration "
+                     "such as 90s, 45m, 6h, 30d or 2w");
+    parse_err("-.inf", QTY_NUMBER);
+    parse_err(".nan", QTY_NUMBER);
     parse_err("nan", QTY_NUMBER);
     parse_err("inf", QTY_COUNT);
     parse_err("NaN", QTY_FRACTION);
@@ -213,7 +222,8 @@ START_TEST(canonical_format_is_short_and_exact)
     check_canonical(123456789.123, QTY_RATE, NULL);
     check_canonical(1.0 / 7.0, QTY_MONEY, NULL);
     check_canonical(9.87654321e15, QTY_COUNT, NULL);
-    check_canonical(4.9e-324, QTY_COUNT, NULL);
+    check_canonical(DBL_MIN, QTY_COUNT, NULL); /* the smallest accepted; subnormals are refused */
+    check_canonical(DBL_MAX, QTY_COUNT, NULL);
 }
 END_TEST
 
