@@ -396,6 +396,8 @@ static unsigned long mono_attr(Role r, unsigned theme_attrs)
     }
 }
 
+static bool series_color;
+
 void theme_apply(const Theme *t)
 {
     const char *nc = getenv("NO_COLOR");
@@ -415,6 +417,13 @@ void theme_apply(const Theme *t)
         if (colors < 16 && s->fg >= 8 && s->fg < 16)
             role_attr[i] |= A_BOLD;
     }
+    /* chart series told apart by colour only when two of them differ in
+     * the colour actually shown */
+    series_color = false;
+    if (use_color)
+        for (int i = ROLE_SERIES1 + 1; i <= ROLE_SERIES6; i++)
+            if (role_attr[i] & A_COLOR && t->roles[i].fg != t->roles[ROLE_SERIES1].fg)
+                series_color = true;
 }
 
 unsigned long theme_attr(Role r)
@@ -425,4 +434,9 @@ unsigned long theme_attr(Role r)
 bool theme_has_color(void)
 {
     return use_color;
+}
+
+bool theme_series_color(void)
+{
+    return series_color;
 }

@@ -85,5 +85,8 @@ void theme_apply(const Theme *t);
 unsigned long theme_attr(Role r);
 /* True when colours are in use (not NO_COLOR / mono terminal). */
 bool theme_has_color(void);
+/* True when the chart series roles differ in colour; otherwise bars and
+ * legends tell series apart by texture (w_bar.c). */
+bool theme_series_color(void);
 
 #endif

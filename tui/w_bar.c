@@ -7,6 +7,22 @@
 
 /* Draw `eighths` eighths of cells starting at x (whole cells, then one
  * partial cell); returns cells touched. */
+/* The fill of a segment: a full block in colour themes; without colours
+ * a texture per series (█ ▒ ░ ▓ ▒ ▓) so that the segments the views put
+ * side by side differ (memory 1-5, step 1-6, power 1,2,3,6). */
+static const char *seg_glyph(Role role)
+{
+    if (theme_series_color() || role < ROLE_SERIES1 || role > ROLE_SERIES6)
+        return term_glyphs->eighths[8];
+    const char *dark = term_utf8 ? "▓" : "%";
+    switch (role - ROLE_SERIES1) {
+    case 1: case 4: return term_glyphs->shade_mid;
+    case 2: return term_glyphs->shade_light;
+    case 3: case 5: return dark;
+    default: return term_glyphs->shade_full;
+    }
+}
+
 static int draw_eighths(int y, int x, int maxw, long eighths, Role role)
 {
     if (eighths <= 0 || maxw <= 0)
@@ -50,7 +66,7 @@ void widget_stacked_bar(int y, int x, int w, const BarSeg *segs, int n, double s
             end = col + 1;
         if (end > w)
             end = w;
-        term_fill(y, x + col, end - col, segs[i].role, term_glyphs->eighths[8]);
+        term_fill(y, x + col, end - col, segs[i].role, seg_glyph(segs[i].role));
         col = end;
     }
     if (limit > 0 && limit <= scale_max) {
@@ -72,7 +88,7 @@ int widget_legend(int y, int x, int w, const BarSeg *segs, const char *const *la
             break;
         if (i)
             used += term_put(y, x + used, w - used, ROLE_NORMAL, "  ");
-        used += term_put(y, x + used, w - used, segs[i].role, term_glyphs->eighths[8]);
+        used += term_put(y, x + used, w - used, segs[i].role, seg_glyph(segs[i].role));
         used += term_put(y, x + used, w - used, ROLE_NORMAL, " ");
         used += term_put(y, x + used, w - used, ROLE_LABEL, labels[i]);
     }

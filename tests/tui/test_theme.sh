@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 11
+tap_plan 14
 
 tui_start 120 40
 tui_open_plan frontier-2027
@@ -28,6 +28,9 @@ tui_start 120 40
 tui_open_plan frontier-2027
 ! tmx capture-pane -p -e | grep -Eq '\[([0-9;]*;)?(3[0-7]|4[0-7]|38;5|48;5)[;m]'; ok $? "NO_COLOR draws without any colour"
 tmx capture-pane -p -e | grep -q '\[[0-9;]*7m'; ok $? "NO_COLOR keeps the selection visible (reverse video)"
+tui_wait '█ weights  ▒ grads  ░ optimizer  ▓ activations' 5
+ok $? "NO_COLOR: bar series differ by texture (legend)"
+
 tui_keys q
 tui_wait_exit 10 >/dev/null
 tui_stop
@@ -38,6 +41,11 @@ tui_start 120 40 --theme dark
 tui_open_plan frontier-2027
 ! tmx capture-pane -p -e | grep -Eq '(38|48);5;'; ok $? "8 colours: no 256-colour codes are sent"
 tmx capture-pane -p -e | grep -Eq '\[([0-9;]*;)?(3[0-7]|4[0-7])[;m]'; ok $? "8 colours: the theme still has colours"
+tui_wait 'memory/GPU +█+[│ ]' 5 && tui_wait '█ weights  █ grads' 5
+ok $? "a colour theme keeps solid bars told apart by colour"
+tui_keys ':'; tui_type 'theme mono'; tui_keys Enter
+tui_wait 'theme mono' 5 && tui_wait 'memory/GPU +█+▒+░*▓+' 5
+ok $? ":theme mono on a colour terminal: the memory bar's segments differ by texture"
 tui_keys q
 tui_wait_exit 10 >/dev/null
 tui_stop
