@@ -468,7 +468,8 @@ static int seed(Store *s, const char *seed_dir, Diag *d)
         n++;
     }
     closedir(dir);
-    qsort(names, n, sizeof *names, cmp_str);
+    if (n > 1) /* qsort(NULL, 0, …) is undefined: an empty seed folder */
+        qsort(names, n, sizeof *names, cmp_str);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         char path[STORE_PATH_LEN];

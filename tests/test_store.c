@@ -242,6 +242,26 @@ START_TEST(seeds_every_shipped_example)
 }
 END_TEST
 
+/* Under UBSan this caught qsort(NULL, 0, ...) on a folder with no plans. */
+START_TEST(an_empty_seed_folder_makes_an_empty_store)
+{
+    make_tmp();
+    char db[4096], seed[4096];
+    tmp_path("seed", seed, sizeof seed);
+    ck_assert_int_eq(mkdir(seed, 0755), 0);
+    Diag d = {0};
+    Store *s = store_open(tmp_path("plans.db", db, sizeof db), seed, false, &d);
+    ck_assert_msg(s != NULL, "%s", d.msg);
+    StorePlanInfo *pi;
+    int n = -1;
+    ck_assert_int_eq(store_list(s, NULL, false, &pi, &n, &d), 0);
+    ck_assert_int_eq(n, 0);
+    free(pi);
+    store_close(s);
+    rm_tmp();
+}
+END_TEST
+
 /* ------------------------------------------------------------- versions */
 
 START_TEST(saves_every_version_with_note_and_monotone_time)
@@ -851,6 +871,7 @@ Suite *test_suite(void)
     Suite *s = suite_create("store");
     TCase *tc = tcase_create("plans");
     tcase_add_test(tc, seeds_a_new_store_and_reports_bad_seed_files);
+    tcase_add_test(tc, an_empty_seed_folder_makes_an_empty_store);
     tcase_add_test(tc, saves_every_version_with_note_and_monotone_time);
     tcase_add_test(tc, explains_missing_plans_versions_and_bad_names);
     tcase_add_test(tc, renames_duplicates_deletes_undeletes_and_purges);
