@@ -17,6 +17,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -1558,6 +1559,9 @@ static int check_writable_map(const Schema *s, const void *obj, const char *what
                 return rule_fail(r, at, obj, "%s: %s must be %s, got %g", what, f->key,
                                  f->qty == QTY_FRACTION ? "a fraction between 0 and 1"
                                                         : "a finite number, not negative", v);
+            if (v != 0 && v < DBL_MIN) /* quantity_parse refuses subnormals */
+                return rule_fail(r, at, obj, "%s: %s must be 0 or at least 2.2e-308, got %g",
+                                 what, f->key, v);
             break;
         }
         case T_TRI: {

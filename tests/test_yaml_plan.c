@@ -717,6 +717,11 @@ START_TEST(validate_applies_the_parser_rules_in_memory)
     p->workloads[0].model.heads = 60;
     expect_invalid(p, "workload 'train': heads (60) does not divide hidden (8192); give head_dim if the model really has that shape");
     free(p);
+    /* a subnormal value validates only if its file would parse back */
+    p = valid_plan();
+    p->storage.dataset_bytes = 5e-324;
+    expect_invalid(p, "plan: dataset must be 0 or at least 2.2e-308, got 4.94066e-324");
+    free(p);
     p = valid_plan();
     p->workloads[0].micro_batch = 3;
     expect_invalid(p, "workload 'train': global_batch 1024 is not divisible by micro_batch 3");
