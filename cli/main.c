@@ -346,6 +346,14 @@ int main(int argc, char **argv)
     } else {
         rc = cmd->fn(&cli, nrest, rest);
     }
+    /* Output that did not all reach stdout (a full disk, a closed pipe) is
+     * an I/O error, not a success a script would trust. */
+    errno = 0;
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc == EXIT_OK) {
+        cli_error("cannot write to standard output%s%s", errno ? ": " : "",
+                  errno ? strerror(errno) : "");
+        rc = EXIT_IO;
+    }
     if (cli.store)
         store_close(cli.store);
     if (cli.catalog_loaded)

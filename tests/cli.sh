@@ -147,6 +147,20 @@ if [ -z "$(ls -A "$tmp/exp")" ] && ! ls "$tmp" | grep -q tmp; then ok "a failed 
 check "export -o - writes to standard output" 0 "$bin" --db "$db" export "$demo" --format csv -o -
 has "export -o - prints the CSV" "$tmp/out" ','
 
+# output that cannot be written is an I/O error, never a silent success
+if [ -w /dev/full ]; then
+    for c in "eval $demo --json" "list" "catalog" "show $demo_name"; do
+        # shellcheck disable=SC2086
+        "$bin" --db "$db" $c >/dev/full 2>"$tmp/err"
+        got=$?
+        if [ "$got" -eq 3 ] && grep -q '^gpuplan: cannot write to standard output' "$tmp/err"; then
+            ok "$c into a full disk is an I/O error (3)"
+        else
+            not_ok "$c into a full disk is an I/O error (3)" "exit $got" "$(head -c 300 "$tmp/err")"
+        fi
+    done
+fi
+
 # simulate
 check "simulate a demo plan" 0 "$bin" --db "$db" simulate "$demo"
 has "simulate prints the schedule" "$tmp/out" '^SCHEDULE'
