@@ -938,8 +938,12 @@ static int load_text(Ctx *x, const char *text, size_t len)
     x->n_seen = 0;
     int rc = 0;
     if (!yaml_parser_load(&parser, &doc)) {
-        diag_set(x->d, ctx_file(x), (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1,
-                 "YAML syntax error: %s%s%s", parser.problem ? parser.problem : "unknown",
+        int line = (int)parser.problem_mark.line + 1, col = (int)parser.problem_mark.column + 1;
+        if (parser.error == YAML_READER_ERROR) /* it gives only a byte offset */
+            ydepth_locate(text, len, parser.problem_offset, &line, &col);
+        diag_set(x->d, ctx_file(x), line, col, "%s: %s%s%s",
+                 parser.error == YAML_READER_ERROR ? "invalid text" : "YAML syntax error",
+                 parser.problem ? parser.problem : "unknown",
                  parser.context ? " " : "", parser.context ? parser.context : "");
         yaml_parser_delete(&parser);
         return -1;

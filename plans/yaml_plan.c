@@ -1630,7 +1630,8 @@ static int parse_model(Ctx *c, const Field *f, yaml_node_t *n, void *obj)
 
 /* ================================================================= parse */
 
-static void locate_yaml_error(const yaml_parser_t *y, const char *file, Diag *d)
+static void locate_yaml_error(const yaml_parser_t *y, const char *text, size_t len,
+                              const char *file, Diag *d)
 {
     const yaml_mark_t *m = &y->problem_mark;
     const char *what = y->error == YAML_MEMORY_ERROR ? "out of memory"
@@ -1638,15 +1639,14 @@ static void locate_yaml_error(const yaml_parser_t *y, const char *file, Diag *d)
                      : "YAML syntax error";
     int line = (int)m->line + 1, col = (int)m->column + 1;
     if (y->error == YAML_READER_ERROR) {
-        line = 0;
-        col = 0;
+        ydepth_locate(text, len, y->problem_offset, &line, &col);
     }
     if (y->context)
         diag_set(d, file, line, col, "%s: %s (%s at line %d, column %d)", what,
                  y->problem ? y->problem : "?", y->context, (int)y->context_mark.line + 1,
                  (int)y->context_mark.column + 1);
     else if (y->error == YAML_READER_ERROR)
-        diag_set(d, file, 0, 0, "%s: %s at byte %zu", what, y->problem ? y->problem : "?",
+        diag_set(d, file, line, col, "%s: %s at byte %zu", what, y->problem ? y->problem : "?",
                  y->problem_offset);
     else
         diag_set(d, file, line, col, "%s: %s", what, y->problem ? y->problem : "?");
@@ -1705,7 +1705,7 @@ int plan_parse(const char *text, size_t len, const char *file, const Catalog *ca
     yaml_parser_set_input_string(&y, (const unsigned char *)text, len);
     yaml_document_t doc;
     if (!yaml_parser_load(&y, &doc)) {
-        locate_yaml_error(&y, file, d);
+        locate_yaml_error(&y, text, len, file, d);
         yaml_parser_delete(&y);
         return -1;
     }
@@ -1719,7 +1719,7 @@ int plan_parse(const char *text, size_t len, const char *file, const Catalog *ca
     /* One document only: a second one is almost always a stray `---`. */
     yaml_document_t extra;
     if (!yaml_parser_load(&y, &extra)) {
-        locate_yaml_error(&y, file, d);
+        locate_yaml_error(&y, text, len, file, d);
         goto done;
     }
     yaml_node_t *extra_root = yaml_document_get_root_node(&extra);

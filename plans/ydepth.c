@@ -40,3 +40,18 @@ int ydepth_check(const char *text, size_t len, int max_depth, yaml_mark_t *at)
     yaml_parser_delete(&y);
     return rc;
 }
+
+void ydepth_locate(const char *text, size_t len, size_t offset, int *line, int *col)
+{
+    int l = 1, c = 1;
+    for (size_t i = 0; text && i < offset && i < len; i++) {
+        if (text[i] == '\n') {
+            l++;
+            c = 1;
+        } else {
+            c++;
+        }
+    }
+    *line = l;
+    *col = c;
+}

@@ -1,5 +1,6 @@
-/* plans/ydepth.h — a bound on how deeply a YAML text nests, checked before
- * it is loaded.  libyaml 0.2.5 scans nested flow collections in time
+/* plans/ydepth.h — checks shared by the YAML readers (plans, catalogs): a
+ * bound on how deeply a text nests, checked before it is loaded, and the
+ * line and column of a reader error.  libyaml 0.2.5 scans nested flow collections in time
  * quadratic in the depth (every token re-checks each level's simple key):
  * 100,000 nested `{a: ` took minutes; a plan or catalog nests about 6 deep. */
 #ifndef GPUPLAN_PLANS_YDEPTH_H
@@ -16,5 +17,9 @@
  * text is not valid YAML (the loader reports that error itself); -1 with
  * *at set to the first collection that is too deep. */
 int ydepth_check(const char *text, size_t len, int max_depth, yaml_mark_t *at);
+
+/* 1-based line and byte column of byte `offset` of text: libyaml's reader
+ * errors (invalid UTF-8, control characters) give only an offset. */
+void ydepth_locate(const char *text, size_t len, size_t offset, int *line, int *col);
 
 #endif

@@ -486,6 +486,8 @@ START_TEST(rejects_structural_mistakes)
              "abcdefghijabcdefghijabcdefghij");
     EXPECT_ERR(big, 3, 13, "longer than 23 characters");
     EXPECT_ERR("accelerators:\n  - id: X1\n    hbm_gb: [80\n", 4, 1, "YAML syntax error");
+    EXPECT_ERR("accelerators:\n  - id: X1\n    vendor: caf\xe9\n", 3, 16,
+               "invalid text: incomplete UTF-8 octet sequence");
     EXPECT_ERR(ACC_OK "---\n" ACC_OK, 8, 1, "found a second one");
 }
 END_TEST

@@ -642,7 +642,9 @@ START_TEST(reports_yaml_syntax_errors_at_their_mark)
     expect_error("name: *nowhere\n", NULL,
                  "t.yaml:1:7: YAML syntax error: found undefined alias");
     expect_error("name: t\n\xff\xfe\n", NULL,
-                 "t.yaml: invalid text: invalid leading UTF-8 octet at byte 8");
+                 "t.yaml:2:1: invalid text: invalid leading UTF-8 octet at byte 8");
+    expect_error("name: t\ndescription: caf\xe9 cr\xe8me\n", NULL,
+                 "t.yaml:2:18: invalid text: invalid trailing UTF-8 octet at byte 25");
     /* nesting is bounded before loading: libyaml's scan is quadratic in it */
     char deep[8 + 2000 * 5 + 8], *q = deep;
     q += sprintf(q, "site: ");
