@@ -65,8 +65,8 @@ tui_wait 'option +pricing +TCO' 10
 chosen=$(tui_screen | grep -E '^ ●' | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[$][0-9.]+[kMBT]?$/) { print $i; exit } }')
 [ -n "$chosen" ] && tui_screen | head -n 1 | grep -Fq "$chosen / 3y"; ok $? "the header shows the plan's TCO ($chosen)"
 tui_keys ':'; tui_type 'set pue 1.3'; tui_keys Enter
-tui_wait_gone 'recomputing' 30
-tui_screen | head -n 1 | grep -Eq '^ gpuplan .*frontier-2027 v1 ● .*×[0-9,]+ │ [0-9.]+ [kM]W │ [$][0-9.]+[kMBT]? / 3y'
+tui_wait 'site.pue = 1.3' 10 && tui_idle
+tui_wait '^ gpuplan .*frontier-2027 v1 ● .*×[0-9,]+ │ [0-9.]+ [kM]W │ [$][0-9.]+[kMBT]? / 3y' 10
 ok $? "80 columns: the header keeps plan, modified marker, GPUs, MW and cost"
 tui_screen | head -n 1 | sed 's/^/# /'
 tui_keys q
