@@ -840,6 +840,10 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                 closest = i;
             }
         }
+        /* NaN ratios (targets too small to divide by) leave no candidate */
+        if (closest < 0)
+            return fail(wr, "no tensor-parallel degree gives a finite latency against these "
+                            "targets");
         latency_ok = best_ratio <= 1.0;
         if (latency_ok && w->replicas <= 0) /* only the replica count was out of range */
             return fail(wr, "requests_per_s is beyond any replica count");

@@ -521,6 +521,18 @@ START_TEST(rejects_zero_negative_and_nan_rates)
 }
 END_TEST
 
+/* Targets so small that latency / target is not a number (subnormal ms,
+ * which the plan reader refuses but a caller of the model may pass): a
+ * reason, not an out-of-bounds read (UBSan found one here). */
+START_TEST(rejects_targets_too_small_to_compare)
+{
+    Workload w = service(llama3_70b(), PREC_FP8, PREC_FP8, 512, 256);
+    w.tpot_s = 1e-320;
+    w.ttft_s = 1e-320;
+    expect_error(w, "H100-SXM", "finite latency");
+}
+END_TEST
+
 START_TEST(rejects_a_model_no_replica_can_hold)
 {
     ModelShape m = llama3_405b();
@@ -739,6 +751,7 @@ Suite *test_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, rejects_zero_token_counts);
     tcase_add_test(tc, rejects_zero_negative_and_nan_rates);
+    tcase_add_test(tc, rejects_targets_too_small_to_compare);
     tcase_add_test(tc, rejects_a_model_no_replica_can_hold);
     tcase_add_test(tc, rejects_an_empty_shape);
     tcase_add_test(tc, never_nan_across_the_catalog);
