@@ -573,28 +573,29 @@ static void schedule_section(StrBuf *b, const Plan *p, const PlanResult *r)
 }
 
 /* Every assumption, grouped by what it is about, in the model's order. */
+static void html_group(void *b, const char *scope)
+{
+    sb_puts(b, "<h4>");
+    sb_html(b, scope);
+    sb_puts(b, "</h4>\n<ul class=\"sources\">\n");
+}
+
+static void html_item(void *b, const char *text)
+{
+    sb_puts(b, "<li>");
+    sb_html(b, text);
+    sb_puts(b, "</li>\n");
+}
+
+static void html_end(void *b)
+{
+    sb_puts(b, "</ul>\n");
+}
+
 static void assumptions_section(StrBuf *b, const PlanResult *r)
 {
     sb_puts(b, "<h3 id=\"assumptions\">Assumptions and sources</h3>\n");
-    for (int i = 0; i < r->n_assumptions; i++) {
-        const char *scope = r->assumptions[i].scope;
-        bool first = true;
-        for (int j = 0; j < i && first; j++)
-            first = strcmp(r->assumptions[j].scope, scope) != 0;
-        if (!first)
-            continue;
-        sb_puts(b, "<h4>");
-        sb_html(b, scope[0] ? scope : "plan");
-        sb_puts(b, "</h4>\n<ul class=\"sources\">\n");
-        for (int j = i; j < r->n_assumptions; j++) {
-            if (strcmp(r->assumptions[j].scope, scope) != 0)
-                continue;
-            sb_puts(b, "<li>");
-            sb_html(b, r->assumptions[j].text);
-            sb_puts(b, "</li>\n");
-        }
-        sb_puts(b, "</ul>\n");
-    }
+    summary_assumption_groups(r, b, html_group, html_item, html_end);
 }
 
 char *export_html(const Plan *p, const PlanResult *r, const Catalog *c, int version)

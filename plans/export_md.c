@@ -89,28 +89,29 @@ static void summary(StrBuf *b, const Plan *p, const PlanResult *r, int version)
 
 /* Every assumption, grouped by what it is about (workload, cluster, cost …),
  * in the order the model stated them. */
+static void md_group(void *b, const char *scope)
+{
+    sb_puts(b, "**");
+    sb_md(b, scope);
+    sb_puts(b, "**\n\n");
+}
+
+static void md_item(void *b, const char *text)
+{
+    sb_puts(b, "- ");
+    sb_md(b, text);
+    sb_puts(b, "\n");
+}
+
+static void md_end(void *b)
+{
+    sb_puts(b, "\n");
+}
+
 static void assumptions(StrBuf *b, const PlanResult *r)
 {
     sb_puts(b, "### Assumptions and sources\n\n");
-    for (int i = 0; i < r->n_assumptions; i++) {
-        const char *scope = r->assumptions[i].scope;
-        bool first = true;
-        for (int j = 0; j < i && first; j++)
-            first = strcmp(r->assumptions[j].scope, scope) != 0;
-        if (!first)
-            continue;
-        sb_puts(b, "**");
-        sb_md(b, scope[0] ? scope : "plan");
-        sb_puts(b, "**\n\n");
-        for (int j = i; j < r->n_assumptions; j++) {
-            if (strcmp(r->assumptions[j].scope, scope) != 0)
-                continue;
-            sb_puts(b, "- ");
-            sb_md(b, r->assumptions[j].text);
-            sb_puts(b, "\n");
-        }
-        sb_puts(b, "\n");
-    }
+    summary_assumption_groups(r, b, md_group, md_item, md_end);
 }
 
 static void workloads(StrBuf *b, const PlanResult *r)

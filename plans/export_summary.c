@@ -153,3 +153,23 @@ const char *summary_years(double y, char *buf, size_t len)
     snprintf(buf, len, "%.4g year%s", y, y == 1 ? "" : "s");
     return buf;
 }
+
+void summary_assumption_groups(const PlanResult *r, void *ctx,
+                               void (*begin)(void *ctx, const char *scope),
+                               void (*item)(void *ctx, const char *text),
+                               void (*end)(void *ctx))
+{
+    for (int i = 0; i < r->n_assumptions; i++) {
+        const char *scope = r->assumptions[i].scope;
+        bool first = true;
+        for (int j = 0; j < i && first; j++)
+            first = strcmp(r->assumptions[j].scope, scope) != 0;
+        if (!first)
+            continue;
+        begin(ctx, scope[0] ? scope : "plan");
+        for (int j = i; j < r->n_assumptions; j++)
+            if (strcmp(r->assumptions[j].scope, scope) == 0)
+                item(ctx, r->assumptions[j].text);
+        end(ctx);
+    }
+}

@@ -17,6 +17,13 @@ void summary_power(const Plan *p, const PlanResult *r, char *buf, size_t len);
 /* Break-even utilisation: "—" when not applicable, "never" when on-prem
  * cannot beat the option even at full use (> 100 %), else "NN %". */
 const char *summary_breakeven(double u, char *buf, size_t len);
+/* Walk the assumptions grouped by scope, scopes in the order the model
+ * first stated them: begin(ctx, scope) once per scope ("plan" for an empty
+ * one), item(ctx, text) for each of its assumptions, end(ctx). */
+void summary_assumption_groups(const PlanResult *r, void *ctx,
+                               void (*begin)(void *ctx, const char *scope),
+                               void (*item)(void *ctx, const char *text),
+                               void (*end)(void *ctx));
 /* A duration in years for prose: "1 year", "3 years", "2.5 years". */
 const char *summary_years(double y, char *buf, size_t len);
 /* A headline value formatted by its unit ("USD" → money, "" → %, …). */
