@@ -70,6 +70,8 @@ typedef struct {
     double tdp_w;                 /* per device */
     double node_power_w;          /* whole node (or tray) at load, incl. CPUs, NICs, fans */
     double node_price_usd;        /* on-prem purchase price of one node, 0 = unknown */
+    int node_rack_units;          /* height of one node in rack units (DGX H100: 8U);
+                                   * 0 = unknown: racks are then filled by power only */
     bool liquid_cooled;           /* requires liquid cooling */
     int nics_per_node;
     double nic_gbps;              /* per NIC, gigabits/s */
@@ -127,6 +129,7 @@ typedef struct {
     double staff_usd_per_mw_year;     /* operations staff per MW of IT */
     double gpudirect_read_bw_per_gpu; /* bytes/s; storage read rule of thumb */
     double mtbf_gpu_hours_default;
+    int rack_units;               /* rack units a compute rack offers its nodes; 0 = not limited */
     char source[CAT_TEXT_LEN];
     char as_of[16];
     char notes[CAT_TEXT_LEN];     /* which figures are assumptions */

@@ -285,9 +285,10 @@ static double finite_or(double v, double dflt)
 }
 
 /* Nodes, domains, racks and fabric of one island.  limit_kw is the usable
- * rack power (already capped for air cooling). */
-static void island_build(const Plan *p, Island *is, double limit_kw, const FabricDesign *fd,
-                         PlanResult *r)
+ * rack power (already capped for air cooling); rack_units the rack space
+ * (0 = not limited). */
+static void island_build(const Plan *p, Island *is, double limit_kw, int rack_units,
+                         const FabricDesign *fd, PlanResult *r)
 {
     const Accelerator *a = is->a;
     is->gpn = a->gpus_per_node > 0 ? a->gpus_per_node : 1;
@@ -323,6 +324,18 @@ static void island_build(const Plan *p, Island *is, double limit_kw, const Fabri
     } else {
         is->nodes_per_rack = rack_domain ? is->domain / is->gpn
                                          : (int)floor(limit_kw / is->node_kw + 1e-9);
+        /* A rack also has only so many units: with a liquid budget of
+         * 100+ kW it is space, not power, that caps air-cooled chassis. */
+        int space = rack_units > 0 && a->node_rack_units > 0 ? rack_units / a->node_rack_units
+                                                             : 0;
+        if (!rack_domain && space > 0 && space < is->nodes_per_rack) {
+            result_assume(r, "cluster",
+                          "%s racks hold %d nodes: %dU of rack space / %dU per node, before "
+                          "the %.0f kW power limit (%d)",
+                          a->id, space, rack_units, a->node_rack_units, limit_kw,
+                          is->nodes_per_rack);
+            is->nodes_per_rack = space;
+        }
         if (is->nodes_per_rack < 1)
             is->nodes_per_rack = 1;
     }
@@ -599,7 +612,7 @@ void layout_stage(const Plan *p, const Catalog *c, PlanResult *r)
         }
         if (is->need + is->headroom <= 0 && is != mi)
             continue;
-        island_build(p, is, eff, &fd, r);
+        island_build(p, is, eff, c->costs.rack_units, &fd, r);
         total_gpus += is->gpus;
         leaves += is->fab.leaves;
         spines += is->fab.spines;

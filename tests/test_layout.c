@@ -442,6 +442,37 @@ START_TEST(gb200_rounds_to_whole_nvl72_racks_and_needs_liquid)
 }
 END_TEST
 
+/* A liquid-cooled 130 kW rack would take 8 DGX B200 by power (14.6 kW
+ * each) but a 42U rack holds only 4 of the 10U chassis (CATALOG-FACTS §3.1
+ * [B2]); NVIDIA's B200 SuperPOD racks 4 per rack too. */
+START_TEST(rack_space_caps_nodes_per_rack_before_power)
+{
+    Plan p;
+    plan_init(&p);
+    strcpy(p.accelerator, "B200");
+    p.site.headroom = 0;
+    p.site.cooling = COOLING_LIQUID;
+    p.site.rack_power_kw = 130;
+    PlanResult *r = new_result();
+    add_training(&p, r, "t", "", 64);
+    layout_stage(&p, &cat, r);
+    ck_assert_int_eq(r->cluster.nodes, 8);
+    ck_assert_int_eq(r->cluster.nodes_per_rack, 4);
+    ck_assert_int_eq(r->cluster.racks, 2);
+    ck_assert(has_assumption(r, "42U of rack space / 10U per node"));
+    free(r);
+    /* at 40 kW power is the tighter limit again: 2 nodes of 14.6 kW */
+    p.site.cooling = COOLING_AIR;
+    p.site.rack_power_kw = 40;
+    r = new_result();
+    add_training(&p, r, "t", "", 64);
+    layout_stage(&p, &cat, r);
+    ck_assert_int_eq(r->cluster.nodes_per_rack, 2);
+    ck_assert(!has_assumption(r, "of rack space"));
+    free(r);
+}
+END_TEST
+
 START_TEST(zero_rack_power_places_one_node_per_rack_and_warns)
 {
     Plan p;
@@ -481,7 +512,10 @@ START_TEST(air_cooling_caps_racks_at_the_air_ceiling)
     double node_kw = a->node_power_w / 1000.0;
     ck_assert_int_eq(nodes_per_rack_with(COOLING_AIR, 200),
                      (int)floor(layout_air_max_kw() / node_kw));
-    ck_assert_int_eq(nodes_per_rack_with(COOLING_LIQUID, 200), (int)floor(200 / node_kw));
+    /* liquid lifts the power cap: 45 kW takes 4 DGX H100 (10.2 kW each) ... */
+    ck_assert_int_eq(nodes_per_rack_with(COOLING_LIQUID, 45), (int)floor(45 / node_kw));
+    /* ... until rack space caps it: 42U / 8U = 5 however much power there is */
+    ck_assert_int_eq(nodes_per_rack_with(COOLING_LIQUID, 200), 42 / a->node_rack_units);
     ck_assert_int_eq(nodes_per_rack_with(COOLING_AIR, 40), (int)floor(40 / node_kw));
 }
 END_TEST
@@ -676,6 +710,7 @@ Suite *test_suite(void)
     tcase_add_test(t, no_pool_without_teams);
     tcase_add_test(t, gpus_that_do_not_fill_a_node_round_up_and_say_so);
     tcase_add_test(t, gb200_rounds_to_whole_nvl72_racks_and_needs_liquid);
+    tcase_add_test(t, rack_space_caps_nodes_per_rack_before_power);
     tcase_add_test(t, zero_rack_power_places_one_node_per_rack_and_warns);
     tcase_add_test(t, air_cooling_caps_racks_at_the_air_ceiling);
     tcase_add_test(t, unknown_plan_accelerator_builds_nothing);
