@@ -24,7 +24,11 @@
  *  1. Leaf split: a leaf of radix k gives half its ports to nodes and half to
  *     spines when non-blocking (NDR QM9700: 32 + 32 of 64; XDR Q3400: 72 + 72
  *     of 144); with oversubscription o, down = floor(k·o/(1+o)), up =
- *     ceil(down/o).
+ *     ceil(down/o).  o is a ceiling, not a target: when an oversubscribed
+ *     leaf with fewer node ports (down >= k/2) or more uplinks (up <= k -
+ *     down) makes rules 2–4 need fewer switches, that split is built and
+ *     its effective down/up is reported (so more oversubscription never
+ *     costs switches; see layout_fabric()).
  *  2. Scalable unit: rail-optimized means one leaf per rail (per plane) per
  *     SU, each taking one port from every node of the SU, so an SU is `down`
  *     nodes: 32 DGX B200 (NDR), 72 DGX B300 (XDR), 64 DGX B300 (Spectrum-X
@@ -169,41 +173,23 @@ static int clamp_int(long v)
     return v > 2000000000L ? 2000000000 : (int)v;
 }
 
-int layout_fabric(const FabricDesign *d, int nodes, int rails, Topology topo,
-                  double oversubscription, FabricLayout *o)
+/* The fabric of rules 0 and 2–5 for one leaf split (down, up): everything
+ * but leaf_down, leaf_up, uplink_ratio, su_nodes (set by the caller). */
+static void fabric_build(const FabricDesign *d, long nodes, long rails, Topology topo, long down,
+                         long up, FabricLayout *o)
 {
-    if (!o)
-        return -1;
-    memset(o, 0, sizeof *o);
-    if (!d || d->radix < 2 || d->planes < 1 || d->ports_per_cable < 1 || nodes < 0 || rails < 1)
-        return -1;
-    double os = isfinite(oversubscription) && oversubscription > 1 ? oversubscription : 1;
     long k = d->radix;
-
-    /* rule 1 */
-    long down = (long)floor((double)k * os / (1.0 + os) + 1e-9);
-    if (down < 1)
-        down = 1;
-    if (down > k - 1)
-        down = k - 1;
-    long up = (long)ceil((double)down / os - 1e-9);
-    if (up < 1)
-        up = 1;
-    if (up > k - down)
-        up = k - down;
-    o->leaf_down = (int)down;
-    o->leaf_up = (int)up;
-    o->uplink_ratio = up >= down ? 1.0 : (double)up / (double)down;
-    o->su_nodes = (int)down;
-    if (nodes == 0)
-        return 0;
     long su = ceil_div(nodes, down);
-    o->scalable_units = (int)su;
-    if (nodes == 1)
-        return 0; /* one node: NVLink only, no scale-out fabric */
+    o->scalable_units = clamp_int(su);
+    o->tiers = 0;
+    o->leaves = o->spines = o->cores = 0;
+    o->links_node_leaf = o->links_leaf_spine = o->links_spine_core = 0;
+    o->too_large = false;
+    if (nodes <= 1)
+        return; /* one node: NVLink only, no scale-out fabric */
 
     long planes = d->planes, ppc = d->ports_per_cable;
-    long nics = (long)nodes * rails;
+    long nics = nodes * rails;
     o->links_node_leaf = clamp_int(ceil_div(nics * planes, ppc));
 
     /* Rule 0: when every NIC of a plane fits on one switch, that switch is
@@ -214,7 +200,7 @@ int layout_fabric(const FabricDesign *d, int nodes, int rails, Topology topo,
     if (nics <= k) {
         o->leaves = clamp_int(planes);
         o->tiers = 1;
-        return 0;
+        return;
     }
 
     /* rule 2: leaves of one plane */
@@ -222,7 +208,7 @@ int layout_fabric(const FabricDesign *d, int nodes, int rails, Topology topo,
     o->leaves = clamp_int(lp * planes);
     if (lp == 1) {
         o->tiers = 1;
-        return 0;
+        return;
     }
     bool unbalanced = false;
     if (lp <= k) {
@@ -232,7 +218,7 @@ int layout_fabric(const FabricDesign *d, int nodes, int rails, Topology topo,
         o->spines = clamp_int(s * planes);
         o->links_leaf_spine = clamp_int(ceil_div(lp * up * planes, ppc));
         o->too_large = unbalanced;
-        return 0;
+        return;
     }
 
     /* rule 4: three tiers of pods (spine-leaf groups) */
@@ -261,6 +247,118 @@ int layout_fabric(const FabricDesign *d, int nodes, int rails, Topology topo,
     o->links_leaf_spine = clamp_int(ceil_div(lp * up * planes, ppc));
     o->links_spine_core = clamp_int(ceil_div(spines * spine_up * planes, ppc));
     o->too_large = unbalanced;
+}
+
+static long fabric_switches(const FabricLayout *o)
+{
+    return (long)o->leaves + o->spines + o->cores;
+}
+
+static long fabric_links(const FabricLayout *o)
+{
+    return (long)o->links_node_leaf + o->links_leaf_spine + o->links_spine_core;
+}
+
+/* Is layout a better than b: fewer switches, then fewer cables; a fabric
+ * that cannot be balanced only beats another that cannot either. */
+static bool fabric_better(const FabricLayout *a, const FabricLayout *b)
+{
+    if (a->too_large != b->too_large)
+        return !a->too_large;
+    if (fabric_switches(a) != fabric_switches(b))
+        return fabric_switches(a) < fabric_switches(b);
+    return fabric_links(a) < fabric_links(b);
+}
+
+int layout_fabric(const FabricDesign *d, int nodes, int rails, Topology topo,
+                  double oversubscription, FabricLayout *o)
+{
+    if (!o)
+        return -1;
+    memset(o, 0, sizeof *o);
+    if (!d || d->radix < 2 || d->planes < 1 || d->ports_per_cable < 1 || nodes < 0 || rails < 1)
+        return -1;
+    double os = isfinite(oversubscription) && oversubscription > 1 ? oversubscription : 1;
+    long k = d->radix;
+
+    /* Rule 1, the requested split: down = floor(k·o/(1+o)), the most node
+     * ports a leaf can have with up >= down/o.  The scheduler's leaf group
+     * (sched_leaf_gpus()) assumes this down; the split built below may have
+     * fewer, which the stage reports. */
+    long dmax = (long)floor((double)k * os / (1.0 + os) + 1e-9);
+    if (dmax > k - 1)
+        dmax = k - 1;
+    long dmin = k / 2;
+    if (dmax < dmin)
+        dmax = dmin;
+    long nics = (long)nodes * rails;
+    if (nodes <= 1 || nics <= k) {
+        /* no fabric or one switch (rule 0): the split is not built */
+        long up = (long)ceil((double)dmax / os - 1e-9);
+        up = up < 1 ? 1 : up > k - dmax ? k - dmax : up;
+        o->leaf_down = (int)dmax;
+        o->leaf_up = (int)up;
+        o->uplink_ratio = up >= dmax ? 1.0 : (double)up / (double)dmax;
+        o->su_nodes = (int)dmax;
+        if (nodes > 0)
+            fabric_build(d, nodes, rails, topo, dmax, up, o);
+        return 0;
+    }
+
+    /* Rule 1, the split actually built.  Oversubscription is a ceiling a
+     * planner accepts to save switches, so it must never cost switches: a
+     * leaf may give fewer ports to nodes (down from k/2, the non-blocking
+     * split, to dmax) and any up in [ceil(down/o), k - down] — more uplinks
+     * only lower the effective oversubscription down/up.  Rule 3's even
+     * split makes the switch count jump with the divisors of `up` (at 4:1 on
+     * 64 ports, up = 13 is prime and every SU pod needs 13 spines), so the
+     * builder takes the split with the fewest switches, then the fewest
+     * cables, then the most down-ports and fewest up-ports (the requested
+     * split when it is as good).  The candidates at a higher o include every
+     * candidate at a lower o, so switches never rise with oversubscription
+     * (a balanced fabric beats a too_large one, so a higher o that makes
+     * the fabric balanced may cost switches; cables, the tie-break, are not
+     * guaranteed to fall but did in every size tested);
+     * non-blocking (o = 1, even k) has one candidate, k/2 + k/2, so the
+     * published SuperPOD rows are untouched.
+     * Pruning: spines >= leaves·up/k in both 2 and 3 tiers (a spine has k
+     * ports, a 3-tier spine k/2 down), and cables >= node cables + leaves·up
+     * (per plane, ports_per_cable each), so a split whose bound is already
+     * worse than the best is skipped; leaves only grow as down falls. */
+    FabricLayout best, cand;
+    memset(&best, 0, sizeof best);
+    long best_d = 0, best_u = 0;
+    long planes = d->planes, ppc = d->ports_per_cable;
+    for (long dn = dmax; dn >= dmin; dn--) {
+        long umin = (long)ceil((double)dn / os - 1e-9);
+        if (umin < 1)
+            umin = 1;
+        if (umin > k - dn)
+            continue;
+        long lp = topo == TOPO_FAT_TREE ? ceil_div(nics, dn) : ceil_div(nodes, dn) * rails;
+        if (best_d && !best.too_large && lp * planes > fabric_switches(&best))
+            break; /* more leaves alone than the best fabric's switches */
+        for (long u = umin; u <= k - dn; u++) {
+            if (best_d && !best.too_large && lp > 1) {
+                long sw_lb = lp * planes + ceil_div(lp * u, k) * planes;
+                long ln_lb = ceil_div(nics * planes, ppc) + ceil_div(lp * u * planes, ppc);
+                if (sw_lb > fabric_switches(&best) ||
+                    (sw_lb == fabric_switches(&best) && ln_lb >= fabric_links(&best)))
+                    break; /* both bounds grow with u */
+            }
+            fabric_build(d, nodes, rails, topo, dn, u, &cand);
+            if (!best_d || fabric_better(&cand, &best)) {
+                best = cand;
+                best_d = dn;
+                best_u = u;
+            }
+        }
+    }
+    *o = best;
+    o->leaf_down = (int)best_d;
+    o->leaf_up = (int)best_u;
+    o->uplink_ratio = best_u >= best_d ? 1.0 : (double)best_u / (double)best_d;
+    o->su_nodes = (int)best_d;
     return 0;
 }
 
@@ -356,6 +454,19 @@ static void island_build(const Plan *p, Island *is, double limit_kw, int rack_un
     if (layout_fabric(fd, is->nodes, rails, p->network.topology, p->network.oversubscription,
                       &is->fab) != 0)
         result_warn(r, "cluster: switch_ports %d cannot build a fabric", p->network.switch_ports);
+    /* The builder may pick a less oversubscribed leaf split than asked when
+     * that needs fewer switches (rule 1): a design choice, not a risk. */
+    double asked = isfinite(p->network.oversubscription) && p->network.oversubscription > 1
+                       ? p->network.oversubscription
+                       : 1;
+    double eff_os = is->fab.uplink_ratio > 0 ? 1.0 / is->fab.uplink_ratio : 1;
+    if (is->fab.tiers >= 2 && fabs(eff_os - asked) > 1e-9)
+        result_assume(r, "cluster",
+                      "%s fabric: leaves split %d ports to nodes and %d to spines "
+                      "(scalable units of %d nodes), %.3g:1 effective oversubscription "
+                      "(%.3g:1 allowed), because that needs the fewest switches",
+                      a->id, is->fab.leaf_down, is->fab.leaf_up, is->fab.su_nodes, eff_os,
+                      asked);
     if (is->fab.too_large)
         result_warn(r, "cluster: %d %s nodes exceed a balanced 3-tier fabric of %d-port switches",
                     is->nodes, a->id, fd->radix);

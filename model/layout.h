@@ -48,7 +48,12 @@ typedef struct {
 FabricDesign layout_fabric_design(Fabric fabric, double link_bps, int switch_ports);
 
 /* Build the fabric for `nodes` nodes of `rails` NICs each (one NIC per rail).
- * oversubscription >= 1 is applied at the leaf (values below 1 count as 1).
+ * oversubscription >= 1 is the most the leaves may have (values below 1
+ * count as 1): the leaf split with the fewest switches, then cables, among
+ * those no more oversubscribed is built (leaf_down/leaf_up, uplink_ratio say
+ * which), so switches never rise with oversubscription (unless a higher o
+ * makes a fabric that was too_large balanced).  Cables are the tie-break,
+ * not guaranteed, but fell or held in every case tested.
  * Rail-optimized: one leaf per rail per plane per scalable unit, built for
  * whole scalable units; fat-tree: leaves packed with NIC ports.  Returns 0, or
  * -1 (out zeroed) when the design or counts are unusable (radix < 2, …). */

@@ -335,6 +335,94 @@ START_TEST(spine_count_never_falls_as_nodes_grow)
         last_sw = sw;
         last_links = links;
     }
+    /* oversubscribed: the leaf split may change with the node count, which
+     * can trade cables for switches, so only switches are monotone (up to
+     * 4,200 nodes; the 3-tier pod doubling beyond 64 pods is not) */
+    const double os[] = {1.5, 2, 3, 4};
+    for (size_t j = 0; j < sizeof os / sizeof os[0]; j++) {
+        last_sw = 0;
+        for (int n = 1; n <= 4200; n += 7) {
+            FabricLayout o;
+            ck_assert_int_eq(layout_fabric(&d, n, 8, TOPO_RAIL_OPTIMIZED, os[j], &o), 0);
+            int sw = o.leaves + o.spines + o.cores;
+            ck_assert_msg(sw >= last_sw, "%g:1, %d nodes: %d switches < %d", os[j], n, sw,
+                          last_sw);
+            last_sw = sw;
+        }
+    }
+}
+END_TEST
+
+static const double os_steps[] = {1, 1.5, 2, 3, 4};
+
+START_TEST(more_oversubscription_never_needs_more_switches_or_cables)
+{
+    /* H100 SuperPOD-style: 8 rails, 64-port NDR switches */
+    FabricDesign d = layout_fabric_design(FABRIC_INFINIBAND, 400e9, 64);
+    const int nodes[] = {8, 64, 512, 2048, 16384};
+    for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++) {
+        long last_sw = -1, last_links = -1;
+        for (size_t j = 0; j < sizeof os_steps / sizeof os_steps[0]; j++) {
+            FabricLayout o;
+            ck_assert_int_eq(
+                layout_fabric(&d, nodes[i], 8, TOPO_RAIL_OPTIMIZED, os_steps[j], &o), 0);
+            long sw = (long)o.leaves + o.spines + o.cores;
+            long links = (long)o.links_node_leaf + o.links_leaf_spine + o.links_spine_core;
+            ck_assert_msg(last_sw < 0 || (sw <= last_sw && links <= last_links),
+                          "%d nodes at %g:1: %ld switches, %ld cables after %ld, %ld", nodes[i],
+                          os_steps[j], sw, links, last_sw, last_links);
+            last_sw = sw;
+            last_links = links;
+        }
+    }
+}
+END_TEST
+
+START_TEST(four_to_one_needs_fewer_switches_than_two_to_one_at_4096_gpus)
+{
+    /* 4,096 H100 = 512 nodes x 8 rails.  The requested 4:1 split, 51 down /
+     * 13 up, has a prime uplink count: every 8-leaf SU pod would need 13
+     * spines (11 pods: 88 leaves + 143 spines + 104 cores = 335 switches,
+     * more than 2:1's 209).  48 down / 12 up (still 4:1) gives the same 11
+     * SU of 8 leaves; a pod needs the smallest divisor of 12 >= 8*12/32 = 3
+     * spines, 33 in all; core group of 11 pods: smallest divisor of 32 >=
+     * 11*32/64 = 5.5 -> 8, times 3 groups = 24: 145 switches. */
+    FabricDesign d = layout_fabric_design(FABRIC_INFINIBAND, 400e9, 64);
+    FabricLayout two, four;
+    ck_assert_int_eq(layout_fabric(&d, 512, 8, TOPO_RAIL_OPTIMIZED, 2, &two), 0);
+    ck_assert_int_eq(layout_fabric(&d, 512, 8, TOPO_RAIL_OPTIMIZED, 4, &four), 0);
+    long sw2 = (long)two.leaves + two.spines + two.cores;
+    long sw4 = (long)four.leaves + four.spines + four.cores;
+    ck_assert_msg(sw4 < sw2, "4:1 %ld switches, 2:1 %ld", sw4, sw2);
+    ck_assert_int_eq(four.leaves, 88); /* 11 SU of 48 nodes x 8 rails */
+    ck_assert_int_eq(four.leaf_down, 48);
+    ck_assert_int_eq(four.leaf_up, 12);
+    ck_assert_int_eq(four.spines, 33);
+    ck_assert_int_eq(four.cores, 24);
+}
+END_TEST
+
+START_TEST(effective_oversubscription_never_exceeds_the_request)
+{
+    const int radices[] = {64, 144, 128, 48};
+    const int nodes[] = {2, 9, 40, 300, 1000, 5000};
+    for (size_t r = 0; r < sizeof radices / sizeof radices[0]; r++) {
+        FabricDesign d = layout_fabric_design(FABRIC_INFINIBAND, 400e9, radices[r]);
+        for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++)
+            for (size_t j = 0; j < sizeof os_steps / sizeof os_steps[0]; j++)
+                for (int t = 0; t < 2; t++) {
+                    FabricLayout o;
+                    Topology topo = t ? TOPO_FAT_TREE : TOPO_RAIL_OPTIMIZED;
+                    ck_assert_int_eq(layout_fabric(&d, nodes[i], 8, topo, os_steps[j], &o), 0);
+                    ck_assert_int_le(o.leaf_down + o.leaf_up, radices[r]);
+                    ck_assert(o.uplink_ratio > 0 && o.uplink_ratio <= 1);
+                    double eff = 1.0 / o.uplink_ratio;
+                    ck_assert_msg(eff <= os_steps[j] + 1e-9,
+                                  "radix %d, %d nodes, %g:1 asked: %d/%d is %g:1",
+                                  radices[r], nodes[i], os_steps[j], o.leaf_down, o.leaf_up,
+                                  eff);
+                }
+    }
 }
 END_TEST
 
@@ -381,6 +469,51 @@ START_TEST(sums_training_inference_pool_and_headroom)
     int per = (int)floor(40.0 / (a->node_power_w / 1000.0));
     ck_assert_int_eq(k->nodes_per_rack, per);
     ck_assert_int_eq(k->racks, (157 + per - 1) / per);
+    free(r);
+}
+END_TEST
+
+START_TEST(stage_reports_a_less_oversubscribed_split_as_an_assumption)
+{
+    /* 4,096 H100 GPUs + 10% headroom = 564 nodes, asked at 1:1, 2:1, 4:1 */
+    const double os[] = {1, 2, 4};
+    int sw[3];
+    for (int j = 0; j < 3; j++) {
+        Plan p;
+        plan_init(&p);
+        PlanResult *r = new_result();
+        add_training(&p, r, "pretrain", "", 4096);
+        p.network.oversubscription = os[j];
+        layout_stage(&p, &cat, r);
+        const ClusterResult *k = &r->cluster;
+        ck_assert_int_eq(k->nodes, 564);
+        sw[j] = k->leaf_switches + k->spine_switches + k->core_switches;
+        /* the built split, from the per-GPU bandwidth above the leaf */
+        double eff = 400e9 / 8 / k->scaleout_bw_per_gpu;
+        ck_assert(eff <= os[j] + 1e-9);
+        bool said = has_assumption(r, "effective oversubscription");
+        ck_assert_msg(said == (fabs(eff - os[j]) > 1e-9), "%g:1 asked, %g:1 built, said %d",
+                      os[j], eff, said);
+        ck_assert(!has_warning(r, "effective oversubscription"));
+        free(r);
+    }
+    ck_assert_msg(sw[1] <= sw[0] && sw[2] < sw[1], "switches %d, %d, %d", sw[0], sw[1], sw[2]);
+
+    /* 100 nodes at 4:1: 51/13 needs 2 SU (16 leaves) and 13 spines; 50/14
+     * (3.57:1) also 2 SU, 16*14/64 = 3.5 -> 7 spines (divides 14): 23 vs 29 */
+    Plan p;
+    plan_init(&p);
+    PlanResult *r = new_result();
+    add_training(&p, r, "pretrain", "", 800);
+    p.site.headroom = 0;
+    p.network.oversubscription = 4;
+    layout_stage(&p, &cat, r);
+    ck_assert_int_eq(r->cluster.nodes, 100);
+    ck_assert_int_eq(r->cluster.leaf_switches, 16);
+    ck_assert_int_eq(r->cluster.spine_switches, 7);
+    ck_assert_double_eq_tol(r->cluster.scaleout_bw_per_gpu, 400e9 / 8 * 14 / 50, 1e-3);
+    ck_assert(has_assumption(r, "leaves split 50 ports to nodes and 14 to spines"));
+    ck_assert(has_assumption(r, "3.57:1 effective oversubscription (4:1 allowed)"));
     free(r);
 }
 END_TEST
@@ -702,12 +835,16 @@ Suite *test_suite(void)
     tcase_add_test(f, one_switch_serves_a_cluster_whose_nics_fit_on_it);
     tcase_add_test(f, rejects_unusable_fabric_inputs);
     tcase_add_test(f, spine_count_never_falls_as_nodes_grow);
+    tcase_add_test(f, more_oversubscription_never_needs_more_switches_or_cables);
+    tcase_add_test(f, four_to_one_needs_fewer_switches_than_two_to_one_at_4096_gpus);
+    tcase_add_test(f, effective_oversubscription_never_exceeds_the_request);
     suite_add_tcase(s, f);
 
     TCase *t = tcase_create("stage");
     tcase_add_unchecked_fixture(t, load_catalog, free_catalog);
     tcase_add_test(t, sums_training_inference_pool_and_headroom);
     tcase_add_test(t, no_pool_without_teams);
+    tcase_add_test(t, stage_reports_a_less_oversubscribed_split_as_an_assumption);
     tcase_add_test(t, gpus_that_do_not_fill_a_node_round_up_and_say_so);
     tcase_add_test(t, gb200_rounds_to_whole_nvl72_racks_and_needs_liquid);
     tcase_add_test(t, rack_space_caps_nodes_per_rack_before_power);
