@@ -774,8 +774,11 @@ void layout_stage(const Plan *p, const Catalog *c, PlanResult *r)
             island_groups(r, &isl[i]);
     if (k->nodes > 0)
         result_assume(r, "cluster",
-                      "racks sized by power only (%d nodes of %.1f kW per %.0f kW rack); rack "
-                      "space not modelled; %d switches and %d storage units per rack at most",
-                      k->nodes_per_rack, mi ? mi->node_kw : 0, eff, LAYOUT_SWITCHES_PER_RACK,
-                      LAYOUT_STORAGE_UNITS_PER_RACK);
+                      "%d nodes of %.1f kW per %.0f kW rack (power%s); %d switches and %d "
+                      "storage units per rack at most",
+                      k->nodes_per_rack, mi ? mi->node_kw : 0, eff,
+                      c->costs.rack_units > 0 && mi && mi->a->node_rack_units > 0
+                          ? " and rack space"
+                          : " only: the catalog gives no node height",
+                      LAYOUT_SWITCHES_PER_RACK, LAYOUT_STORAGE_UNITS_PER_RACK);
 }
