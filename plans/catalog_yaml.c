@@ -729,34 +729,29 @@ static char *sec_rows(const Catalog *c, int sec, size_t *n)
     }
 }
 
+/* Grow the row array `arr` (of `n` rows) by one zeroed row and return its
+ * address from the enclosing function, or NULL when out of memory (the
+ * array is then unchanged).  A macro so each section keeps its own type. */
+#define APPEND_ROW(arr, n)                                                  \
+    do {                                                                    \
+        void *grown_ = realloc((arr), ((n) + 1) * sizeof *(arr));           \
+        if (!grown_)                                                        \
+            return NULL;                                                    \
+        (arr) = grown_;                                                     \
+        memset(&(arr)[(n)], 0, sizeof *(arr));                              \
+        return &(arr)[(n)++];                                               \
+    } while (0)
+
 /* Append one zeroed row; its address, or NULL when out of memory. */
 static void *sec_append(Catalog *c, int sec)
 {
     switch (sec) {
-    case SEC_ACCEL: {
-        Accelerator *p = realloc(c->accelerators, (c->n_accelerators + 1) * sizeof *p);
-        if (!p)
-            return NULL;
-        c->accelerators = p;
-        memset(&p[c->n_accelerators], 0, sizeof *p);
-        return &p[c->n_accelerators++];
-    }
-    case SEC_INST: {
-        Instance *p = realloc(c->instances, (c->n_instances + 1) * sizeof *p);
-        if (!p)
-            return NULL;
-        c->instances = p;
-        memset(&p[c->n_instances], 0, sizeof *p);
-        return &p[c->n_instances++];
-    }
-    case SEC_STORAGE: {
-        StorageSystem *p = realloc(c->storage, (c->n_storage + 1) * sizeof *p);
-        if (!p)
-            return NULL;
-        c->storage = p;
-        memset(&p[c->n_storage], 0, sizeof *p);
-        return &p[c->n_storage++];
-    }
+    case SEC_ACCEL:
+        APPEND_ROW(c->accelerators, c->n_accelerators);
+    case SEC_INST:
+        APPEND_ROW(c->instances, c->n_instances);
+    case SEC_STORAGE:
+        APPEND_ROW(c->storage, c->n_storage);
     default:
         return NULL;
     }

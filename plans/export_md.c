@@ -114,6 +114,22 @@ static void assumptions(StrBuf *b, const PlanResult *r)
     summary_assumption_groups(r, b, md_group, md_item, md_end);
 }
 
+/* A workload row's name and accelerator cells; a workload that could not be
+ * sized gets its reason and empty cells instead, and false. */
+static bool row_start(StrBuf *b, const WorkloadResult *w)
+{
+    sb_puts(b, "| ");
+    sb_md(b, w->name);
+    sb_puts(b, " | ");
+    sb_md(b, w->accelerator);
+    if (w->ok)
+        return true;
+    sb_puts(b, " | — | ");
+    sb_md(b, w->error);
+    sb_puts(b, " | | | | | | |\n");
+    return false;
+}
+
 static void workloads(StrBuf *b, const PlanResult *r)
 {
     bool any_t = false, any_i = false;
@@ -129,16 +145,8 @@ static void workloads(StrBuf *b, const PlanResult *r)
             const WorkloadResult *w = &r->workloads[i];
             if (w->kind != WL_TRAINING)
                 continue;
-            sb_puts(b, "| ");
-            sb_md(b, w->name);
-            sb_puts(b, " | ");
-            sb_md(b, w->accelerator);
-            if (!w->ok) {
-                sb_puts(b, " | — | ");
-                sb_md(b, w->error);
-                sb_puts(b, " | | | | | | |\n");
+            if (!row_start(b, w))
                 continue;
-            }
             const TrainResult *t = &w->train;
             const Layout *l = &t->layout;
             char g[32], h[32];
@@ -159,16 +167,8 @@ static void workloads(StrBuf *b, const PlanResult *r)
             const WorkloadResult *w = &r->workloads[i];
             if (w->kind != WL_INFERENCE)
                 continue;
-            sb_puts(b, "| ");
-            sb_md(b, w->name);
-            sb_puts(b, " | ");
-            sb_md(b, w->accelerator);
-            if (!w->ok) {
-                sb_puts(b, " | — | ");
-                sb_md(b, w->error);
-                sb_puts(b, " | | | | | | |\n");
+            if (!row_start(b, w))
                 continue;
-            }
             const InferResult *x = &w->infer;
             char g[32], t[32];
             sb_printf(b, " | %s | %d × %d | %d | %.0f ms | %.1f ms | %s | %.2f | %s |\n",
