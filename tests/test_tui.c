@@ -14,7 +14,7 @@
 
 #include "catalog_yaml.h"
 #include "check_main.h"
-#include "tui/fields.h"
+#include "fields.h"
 #include "tui/keys.h"
 #include "tui/theme.h"
 #include "tui/undo.h"

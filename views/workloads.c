@@ -1,7 +1,7 @@
 /* views/workloads.c — the left pane: the plan's workloads, teams and job
  * classes plus the plan-level sections as a list, and below (or beside) it
  * the form editing the selected one.  Every field of PLAN-FORMAT.md is
- * reachable here (tui/fields.c); edits validate as typed and commit on
+ * reachable here (plans/fields.c); edits validate as typed and commit on
  * Enter through app_commit (undo + recompute). */
 #include "config.h"
 

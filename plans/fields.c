@@ -1,4 +1,4 @@
-/* tui/fields.c — the table of editable plan fields (see fields.h). */
+/* plans/fields.c — the table of editable plan fields (see fields.h). */
 #include "config.h"
 
 #include <ctype.h>

@@ -1,4 +1,4 @@
-/* tui/fields.h — every editable field of a plan (PLAN-FORMAT.md) as one
+/* plans/fields.h — every editable field of a plan (PLAN-FORMAT.md) as one
  * table: its key, where it lives in Plan, its type, unit and how it is
  * parsed (plans/quantity.h syntax) and shown.  The workloads form, the
  * `:set` command and pick lists are all driven by this table. */
