@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sanitize.h"
 #include "evaluate.h"
 #include "export.h"
 #include "sched/sched.h"
@@ -167,8 +168,10 @@ static void print_report(const LoadedPlan *lp, const PlanResult *r)
     }
     if (r->n_warnings) {
         printf("WARNINGS\n");
-        for (int i = 0; i < r->n_warnings; i++)
-            printf("  - %s\n", r->warnings[i]);
+        for (int i = 0; i < r->n_warnings; i++) {
+            char w[4 * sizeof r->warnings[i]];
+            printf("  - %s\n", sanitize_text(r->warnings[i], SANITIZE_LINE, w, sizeof w));
+        }
     }
 }
 

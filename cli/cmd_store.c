@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "sanitize.h"
 #include "yaml_plan.h"
 
 int cmd_save(Cli *cli, int argc, char **argv)
@@ -27,6 +28,12 @@ int cmd_save(Cli *cli, int argc, char **argv)
     if (!file) {
         cli_error("save: which file? (usage: gpuplan save FILE [--as NAME] [--note TEXT])");
         return EXIT_USAGE;
+    }
+    char why[128];
+    if (!sanitize_note_valid(note, sizeof ((StorePlanInfo *)0)->note - 1, why, sizeof why)) {
+        cli_error("save: --note: %s; a note is one line of printable text, at most 255 bytes",
+                  why);
+        return EXIT_INVALID;
     }
     int rc = cli_catalog(cli);
     if (rc)
@@ -108,10 +115,13 @@ int cmd_list(Cli *cli, int argc, char **argv)
     }
     printf("%-32s %8s  %-16s  %s\n", "NAME", "VERSIONS", "UPDATED", "NOTE");
     for (int i = 0; i < n; i++) {
-        char t[32];
-        printf("%-32s %8d  %-16s  %s%s\n", info[i].name, info[i].versions,
+        /* names and notes as stored, which another program may have
+         * written: escapes shown, never sent (issue 17 D2, D14) */
+        char t[32], name[4 * sizeof info[i].name], note[4 * sizeof info[i].note];
+        printf("%-32s %8d  %-16s  %s%s\n",
+               sanitize_text(info[i].name, SANITIZE_LINE, name, sizeof name), info[i].versions,
                fmt_time(info[i].updated, t, sizeof t), info[i].deleted ? "(deleted) " : "",
-               info[i].note);
+               sanitize_text(info[i].note, SANITIZE_LINE, note, sizeof note));
     }
     free(info);
     return EXIT_OK;
@@ -152,7 +162,14 @@ int cmd_show(Cli *cli, int argc, char **argv)
         cli_diag(&d);
         return EXIT_IO;
     }
-    fputs(yaml, stdout);
+    /* stored text is shown with control characters escaped (D14) */
+    char *shown = sanitize_dup(yaml, SANITIZE_KEEP_NEWLINES);
     free(yaml);
+    if (!shown) {
+        cli_error("show: out of memory");
+        return EXIT_IO;
+    }
+    fputs(shown, stdout);
+    free(shown);
     return EXIT_OK;
 }

@@ -13,6 +13,7 @@
 
 #include "catalog_yaml.h"
 #include "cli.h"
+#include "sanitize.h"
 #include "datadir.h"
 #include "evaluate.h"
 #include "yaml_plan.h"
@@ -72,12 +73,14 @@ static void usage(FILE *f)
 
 void cli_error(const char *fmt, ...)
 {
+    /* A message may quote argv or input: control characters become visible
+     * escapes (sanitize.h), never terminal commands. */
+    char raw[2048], out[4096];
     va_list ap;
-    fputs("gpuplan: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fprintf(stderr, "gpuplan: %s\n", sanitize_text(raw, SANITIZE_LINE, out, sizeof out));
 }
 
 void cli_diag(const Diag *d)

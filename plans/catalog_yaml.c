@@ -56,6 +56,7 @@
 #include <yaml.h>
 
 #include "catalog_yaml.h"
+#include "safeio.h"
 #include "ydepth.h"
 
 /* Largest catalog file accepted: far above any real catalog, bounds memory
@@ -1091,9 +1092,10 @@ static bool is_yaml_name(const char *n)
 /* Read a whole file into a NUL-terminated malloc'd buffer. */
 static char *read_file(Ctx *x, const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    char why[128];
+    FILE *f = safeio_fopen_read(path, why, sizeof why);
     if (!f) {
-        diag_set(x->d, path, 0, 0, "cannot open: %s", strerror(errno));
+        diag_set(x->d, path, 0, 0, "cannot open: %s", why);
         return NULL;
     }
     size_t cap = 65536, n = 0;

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "diag.h"
+#include "sanitize.h"
 
 void diag_set(Diag *d, const char *file, int line, int col, const char *fmt, ...)
 {
@@ -23,10 +24,9 @@ void diag_set(Diag *d, const char *file, int line, int col, const char *fmt, ...
     va_end(ap);
 }
 
-const char *diag_format(const Diag *d, char *buf, size_t len)
+/* The raw "FILE:LINE:COL: msg" (it may quote input verbatim). */
+static const char *diag_format_raw(const Diag *d, char *buf, size_t len)
 {
-    if (!buf || len == 0)
-        return buf;
     buf[0] = '\0';
     if (!d)
         return buf;
@@ -56,6 +56,16 @@ const char *diag_format(const Diag *d, char *buf, size_t len)
     DIAG_APPEND("%s", d->msg);
 #undef DIAG_APPEND
     return buf;
+}
+
+const char *diag_format(const Diag *d, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return buf;
+    /* A message quotes what it refuses (an unknown key, a trace cell): its
+     * control characters are shown as escapes, never sent (issue 17 D3). */
+    char raw[sizeof d->file + sizeof d->msg + 64];
+    return sanitize_text(diag_format_raw(d, raw, sizeof raw), SANITIZE_LINE, buf, len);
 }
 
 /* Case-insensitive Levenshtein distance (Wagner–Fischer, two rows).

@@ -16,7 +16,8 @@ typedef struct {
 /* Set d (if not NULL) to file:line:col + printf-style message. */
 void diag_set(Diag *d, const char *file, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-/* "FILE:LINE:COL: msg" (omitting the parts that are unknown) into buf. */
+/* "FILE:LINE:COL: msg" (omitting the parts that are unknown) into buf, with
+ * control characters shown as visible escapes (sanitize.h). */
 const char *diag_format(const Diag *d, char *buf, size_t len);
 
 /* Levenshtein-nearest of `word` among `cands` (n of them), or NULL when

@@ -15,6 +15,7 @@
 
 #include "export.h"
 #include "export_formats.h"
+#include "safeio.h"
 #include "yaml_plan.h"
 
 static const struct {
@@ -82,100 +83,12 @@ char *export_compare(ExportFormat f, const Plan *a, const PlanResult *ra, const 
     }
 }
 
-/* Write all of data to fd; false with errno set on failure. */
-static bool write_all(int fd, const char *data, size_t len)
-{
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return false;
-        }
-        off += (size_t)w;
-    }
-    return true;
-}
-
-/* A device, FIFO or socket (`-o /dev/stdout`, a pipe): written in place,
- * since renaming a temp file over it would replace the node itself. */
-static int write_special(const char *path, const char *data, char *err, size_t errlen)
-{
-    int fd = open(path, O_WRONLY | O_NOCTTY);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    bool ok = write_all(fd, data, strlen(data));
-    int saved = errno;
-    if (close(fd) != 0 && ok) {
-        ok = false;
-        saved = errno;
-    }
-    if (!ok) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(saved));
-        return -1;
-    }
-    return 0;
-}
-
 int export_write_file(const char *path, const char *data, char *err, size_t errlen)
 {
-    struct stat st;
-    mode_t mode = 0644; /* an export is an ordinary document */
-    char *real = NULL;
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            snprintf(err, errlen, "%s: cannot write: %s", path, strerror(EISDIR));
-            return -1;
-        }
-        if (!S_ISREG(st.st_mode))
-            return write_special(path, data, err, errlen);
-        mode = st.st_mode & 07777; /* replacing a file keeps its permissions */
-        /* Through a symbolic link: replace the file it names, keep the link. */
-        struct stat lst;
-        if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && !(real = realpath(path, NULL))) {
-            snprintf(err, errlen, "%s: cannot resolve: %s", path, strerror(errno));
-            return -1;
-        }
-    }
-    const char *target = real ? real : path;
-    size_t plen = strlen(target);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) {
-        snprintf(err, errlen, "%s: out of memory", path);
-        free(real);
-        return -1;
-    }
-    snprintf(tmp, plen + 16, "%s.tmpXXXXXX", target);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-        free(tmp);
-        free(real);
-        return -1;
-    }
-    bool ok = write_all(fd, data, strlen(data)) && fsync(fd) == 0;
-    int saved = errno;
-    if (close(fd) != 0 && ok) {
-        ok = false;
-        saved = errno;
-    }
-    /* mkstemp makes 0600 */
-    if (ok && chmod(tmp, mode) != 0) {
-        ok = false;
-        saved = errno;
-    }
-    if (ok && rename(tmp, target) != 0) {
-        ok = false;
-        saved = errno;
-    }
-    if (!ok) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(saved));
-        unlink(tmp);
-    }
-    free(tmp);
-    free(real);
-    return ok ? 0 : -1;
+    char why[256];
+    if (safeio_write_file(path, data, strlen(data), 0644 /* an ordinary document */, why,
+                          sizeof why) == 0)
+        return 0;
+    snprintf(err, errlen, "%s: %s", path, why);
+    return -1;
 }

@@ -25,6 +25,8 @@
 #include <pcre2.h>
 #include <sqlite3.h>
 
+#include "safeio.h"
+#include "sanitize.h"
 #include "store.h"
 #include "yaml_plan.h"
 
@@ -361,9 +363,10 @@ static int cmp_str(const void *a, const void *b)
 
 static char *read_file(const char *path, size_t *len, Diag *d)
 {
-    FILE *f = fopen(path, "rb");
+    char why[128];
+    FILE *f = safeio_fopen_read(path, why, sizeof why);
     if (!f) {
-        diag_set(d, path, 0, 0, "cannot read: %s", strerror(errno));
+        diag_set(d, path, 0, 0, "cannot read: %s", why);
         return NULL;
     }
     size_t cap = 4096, n = 0;
@@ -854,6 +857,14 @@ int store_save_version(Store *s, const char *name, const char *yaml, const char 
         return -1;
     if (!yaml) {
         diag_set(d, s->path, 0, 0, "no plan text to save");
+        return -1;
+    }
+    /* A note is validated like a name: one line of printable text that
+     * fits StorePlanInfo.note (issue 17 D2). */
+    char why[128];
+    if (!sanitize_note_valid(note, sizeof ((StorePlanInfo *)0)->note - 1, why, sizeof why)) {
+        diag_set(d, s->path, 0, 0, "invalid note: %s; a note is one line of printable text, "
+                                   "at most 255 bytes", why);
         return -1;
     }
     if (tx_begin(s, d, "saving a plan") < 0)

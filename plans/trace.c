@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "datadir.h"
+#include "safeio.h"
 #include "trace.h"
 
 /* Larger files are refused rather than read: the biggest public trace we
@@ -963,14 +964,18 @@ done:
 int trace_load(const char *path, TraceFormat fmt, bool strict, Trace *out, Diag *d)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
+    char why[128];
+    FILE *f = safeio_fopen_read(path, why, sizeof why);
     if (!f) {
-        diag_set(d, path, 0, 0, "cannot open trace: %s", strerror(errno));
+        if (errno == EISDIR || errno == EINVAL)
+            diag_set(d, path, 0, 0, "not a regular file");
+        else
+            diag_set(d, path, 0, 0, "cannot open trace: %s", why);
         return -1;
     }
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        diag_set(d, path, 0, 0, "not a regular file");
+    if (fstat(fileno(f), &st) != 0) {
+        diag_set(d, path, 0, 0, "cannot read trace: %s", strerror(errno));
         fclose(f);
         return -1;
     }

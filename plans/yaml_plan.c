@@ -32,6 +32,7 @@
 
 #include "presets.h"
 #include "quantity.h"
+#include "safeio.h"
 #include "yaml_plan.h"
 #include "ydepth.h"
 
@@ -1754,23 +1755,12 @@ int plan_load_file(const char *path, const Catalog *cat, Plan *out, Diag *d)
         diag_set(d, "", 0, 0, "no file name");
         return -1;
     }
-    /* O_NONBLOCK: opening a FIFO without a writer must not hang; the file
-     * is then refused as not regular. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    /* A FIFO, device or directory is refused without blocking (safeio.h). */
+    char why[128];
+    int fd = safeio_open_read(path, why, sizeof why);
     if (fd < 0) {
-        diag_set(d, path, 0, 0, "cannot open: %s", strerror(errno));
-        return -2;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        diag_set(d, path, 0, 0, "cannot read: %s", strerror(errno));
-        close(fd);
-        return -2;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        diag_set(d, path, 0, 0, "cannot read: %s",
-                 S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
-        close(fd);
+        diag_set(d, path, 0, 0, "%s: %s", errno == EISDIR || errno == EINVAL ? "cannot read"
+                                                                              : "cannot open", why);
         return -2;
     }
     FILE *f = fdopen(fd, "rb");
@@ -2232,70 +2222,10 @@ int plan_save_file(const Plan *p, const char *path, Diag *d)
         diag_set(d, path, 0, 0, "out of memory");
         return -1;
     }
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) {
-        free(text);
-        diag_set(d, path, 0, 0, "out of memory");
-        return -1;
-    }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", 12);
-    int rc = -1;
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        diag_set(d, path, 0, 0, "cannot create a temporary file next to it: %s", strerror(errno));
-        goto out;
-    }
-    size_t len = strlen(text), done = 0;
-    while (done < len) {
-        ssize_t w = write(fd, text + done, len - done);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            diag_set(d, path, 0, 0, "write failed: %s", strerror(errno));
-            close(fd);
-            unlink(tmp);
-            goto out;
-        }
-        done += (size_t)w;
-    }
-    /* mkstemp makes 0600: keep the mode of the file replaced, else make an
-     * ordinary readable document. */
-    struct stat old;
-    mode_t mode = stat(path, &old) == 0 ? (old.st_mode & 07777) : 0644;
-    if (fchmod(fd, mode) != 0 || fsync(fd) != 0) {
-        diag_set(d, path, 0, 0, "cannot sync: %s", strerror(errno));
-        close(fd);
-        unlink(tmp);
-        goto out;
-    }
-    if (close(fd) != 0) {
-        diag_set(d, path, 0, 0, "close failed: %s", strerror(errno));
-        unlink(tmp);
-        goto out;
-    }
-    if (rename(tmp, path) != 0) {
-        diag_set(d, path, 0, 0, "cannot replace the file: %s", strerror(errno));
-        unlink(tmp);
-        goto out;
-    }
-    /* Make the rename itself durable (best effort: some file systems
-     * cannot fsync a directory). */
-    char *slash = strrchr(tmp, '/');
-    if (slash) {
-        *slash = '\0';
-        fd = open(slash == tmp ? "/" : tmp, O_RDONLY | O_DIRECTORY);
-    } else {
-        fd = open(".", O_RDONLY | O_DIRECTORY);
-    }
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
-    rc = 0;
-out:
-    free(tmp);
+    char why[256];
+    int rc = safeio_write_file(path, text, strlen(text), 0644, why, sizeof why);
+    if (rc != 0)
+        diag_set(d, path, 0, 0, "%s", why);
     free(text);
     return rc;
 }

@@ -339,22 +339,7 @@ void app_save(App *app)
 
 int app_write_file(const char *path, const char *text, char *err, size_t len)
 {
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        snprintf(err, len, "%s: %s", tmp, strerror(errno));
-        return -1;
-    }
-    size_t n = strlen(text);
-    bool ok = fwrite(text, 1, n, f) == n;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        snprintf(err, len, "%s: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return export_write_file(path, text, err, len);
 }
 
 void app_export(App *app, int format)

@@ -16,6 +16,7 @@
 
 #include <ncursesw/term.h>
 
+#include "sanitize.h"
 #include "term.h"
 
 bool term_utf8 = false;
@@ -191,13 +192,15 @@ int term_put(int y, int x, int maxw, Role role, const char *s)
         maxw = COLS - x;
     if (maxw <= 0)
         return 0;
+    /* Text from a plan, trace or the store may hold control characters:
+     * they are drawn as visible escapes (\x1b), never sent (issue 17 D3). */
+    char clean[1024];
+    if (!sanitize_is_clean(s, SANITIZE_LINE))
+        s = sanitize_text(s, SANITIZE_LINE, clean, sizeof clean);
     int used = 0;
     size_t bytes = 0;
     while (s[bytes]) {
         int w;
-        unsigned char c = (unsigned char)s[bytes];
-        if (c < 0x20 || c == 0x7f)
-            break; /* control characters end the text: never sent raw */
         size_t n = next_char(s + bytes, &w);
         if (used + w > maxw) {
             /* a view that lets text run past its room cuts a word or a
@@ -219,6 +222,9 @@ int term_put_ellipsis(int y, int x, int maxw, Role role, const char *s)
 {
     if (!s || maxw <= 0)
         return 0;
+    char clean[1024];
+    if (!sanitize_is_clean(s, SANITIZE_LINE))
+        s = sanitize_text(s, SANITIZE_LINE, clean, sizeof clean);
     if (term_strwidth(s) <= maxw)
         return term_put(y, x, maxw, role, s);
     /* keep whole characters in the columns the ellipsis leaves */

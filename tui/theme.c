@@ -12,6 +12,7 @@
 #include <ncursesw/curses.h>
 #include <yaml.h>
 
+#include "safeio.h"
 #include "theme.h"
 
 static const char *const role_names[ROLE_COUNT] = {
@@ -257,10 +258,11 @@ int theme_load(const char *dir, const char *name, Theme *t, char *cause, size_t 
     }
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.yaml", dir ? dir : ".", name);
-    FILE *f = fopen(path, "rb");
+    char why[128];
+    FILE *f = safeio_fopen_read(path, why, sizeof why);
     if (!f) {
         if (cause)
-            snprintf(cause, causelen, "%s: %s", path, strerror(errno));
+            snprintf(cause, causelen, "%s: %s", path, why);
         return -1;
     }
     yaml_parser_t parser;
