@@ -97,6 +97,18 @@ static void print_schedule(const ScheduleResult *s, double target_h)
     }
 }
 
+/* The result's warnings, control characters escaped (sanitize.h). */
+static void print_warnings(const PlanResult *r)
+{
+    if (!r->n_warnings)
+        return;
+    printf("WARNINGS\n");
+    for (int i = 0; i < r->n_warnings; i++) {
+        char w[4 * sizeof r->warnings[i]];
+        printf("  - %s\n", sanitize_text(r->warnings[i], SANITIZE_LINE, w, sizeof w));
+    }
+}
+
 static void print_report(const LoadedPlan *lp, const PlanResult *r)
 {
     const Plan *p = &lp->plan;
@@ -166,13 +178,7 @@ static void print_report(const LoadedPlan *lp, const PlanResult *r)
             printf("          … %d more options (eval --json lists all)\n",
                    r->cost.n_options - shown);
     }
-    if (r->n_warnings) {
-        printf("WARNINGS\n");
-        for (int i = 0; i < r->n_warnings; i++) {
-            char w[4 * sizeof r->warnings[i]];
-            printf("  - %s\n", sanitize_text(r->warnings[i], SANITIZE_LINE, w, sizeof w));
-        }
-    }
+    print_warnings(r);
 }
 
 /* --strict: a plan that cannot be met is an error. */
@@ -303,6 +309,7 @@ int cmd_simulate(Cli *cli, int argc, char **argv)
                        k->jobs, k->gpus, k->wait_hours_p95, k->slowdown_mean);
             }
             printf("          %llu events\n", (unsigned long long)r->schedule.events);
+            print_warnings(r); /* e.g. the job mix was sampled to fit the budget */
         }
     }
     free(r);

@@ -741,6 +741,59 @@ START_TEST(absurd_job_rates_are_refused_with_a_warning)
 }
 END_TEST
 
+/* Issue 17 D8: 54,000 one-hour jobs a day over 366 days (19.8 M jobs, 83 s
+ * and 3.8 GB before) is sampled: the first window of the horizon that fits
+ * the budget for the capacity search's replays, with a warning. */
+START_TEST(a_job_mix_over_the_budget_is_sampled_to_a_window)
+{
+    Plan *p = new_plan(POLICY_FIFO, 0, 366 * 24);
+    add_class(add_team(p, "a", 1, 0, -1), "j", 54000 / 24.0, 1, 1, DUR_FIXED);
+    SchedWorkload w;
+    ck_assert_int_eq(sched_workload_build(p, &g_acc[0], NULL, SCHED_SEARCH_PROBES, &w), 0);
+    double budget = sched_budget_jobs(SCHED_SEARCH_PROBES);
+    ck_assert_double_eq_tol(budget, SCHED_BUDGET_JOB_RUNS / SCHED_SEARCH_PROBES, 1e-6);
+    ck_assert_double_eq_tol(w.expected_jobs, 54000.0 * 366, 1e-3);
+    ck_assert_double_eq_tol(w.sampled_from, 366 * 86400.0, 1e-6);
+    ck_assert_double_eq_tol(w.horizon, 366 * 86400.0 * budget / (54000.0 * 366), 1e-6);
+    ck_assert_double_eq_tol((double)w.n, budget, 5 * sqrt(budget)); /* Poisson count */
+    ck_assert(w.jobs[w.n - 1].submit < w.horizon);
+    sched_workload_free(&w);
+    /* one run (a fixed pool) may hold more: the memory budget */
+    ck_assert_int_eq(sched_workload_build(p, &g_acc[0], NULL, 1, &w), 0);
+    ck_assert_double_eq_tol(w.horizon,
+                            366 * 86400.0 * (SCHED_BUDGET_BYTES / SCHED_JOB_BYTES) / (54000.0 * 366),
+                            1e-6);
+    sched_workload_free(&w);
+    /* within the budget nothing is sampled */
+    p->tenancy.horizon_s = 2 * 86400.0;
+    ck_assert_int_eq(sched_workload_build(p, &g_acc[0], NULL, 1, &w), 0);
+    ck_assert_double_eq(w.sampled_from, 0);
+    ck_assert_double_eq(w.horizon, 2 * 86400.0);
+    sched_workload_free(&w);
+    free(p);
+}
+END_TEST
+
+/* The dashboard cancels a stale evaluation: a cancel flag already set stops
+ * the job generator within one poll, before the run. */
+START_TEST(a_cancel_flag_stops_the_job_generator)
+{
+    Plan *p = new_plan(POLICY_FIFO, 0, 366 * 24);
+    add_class(add_team(p, "a", 1, 0, -1), "j", 54000 / 24.0, 1, 1, DUR_FIXED);
+    atomic_int cancel = 1;
+    EvalOptions o = {.cancel = &cancel, .capacity_search = true};
+    SchedWorkload w;
+    ck_assert_int_eq(sched_workload_build(p, &g_acc[0], &o, SCHED_SEARCH_PROBES, &w), -1);
+    ck_assert(w.cancelled);
+    ck_assert_ptr_null(w.jobs);
+    PlanResult *r = stage(p, &o);
+    ck_assert(r->schedule.cancelled);
+    ck_assert_int_eq(r->n_warnings, 0);
+    free(r);
+    free(p);
+}
+END_TEST
+
 /* MIG on an 80 GB part (CATALOG-FACTS 1.2): seven 1g.10gb per GPU by
  * compute slices, four 1g.20gb and two 3g.40gb by memory; the rest wait. */
 START_TEST(mig_slices_pack_per_catalog_profile)
@@ -1035,7 +1088,7 @@ START_TEST(generator_matches_rate_mean_and_cv)
         JobClass *j = add_class(add_team(p, "a", 1, 0, -1), "j", 10, 1, 3, d[k]);
         j->cv = 1.0;
         SchedWorkload w;
-        ck_assert_int_eq(sched_workload_build(p, &g_acc[0], &w), 0);
+        ck_assert_int_eq(sched_workload_build(p, &g_acc[0], NULL, 1, &w), 0);
         double n_exp = 10.0 * 20000;
         ck_assert_double_eq_tol((double)w.n, n_exp, 4 * sqrt(n_exp));
         double s = 0, s2 = 0;
@@ -1173,6 +1226,8 @@ Suite *test_suite(void)
     tcase_add_test(c, fixed_pool_runs_as_given_and_auto_without_search_is_sized_by_load);
     tcase_add_test(c, no_teams_and_no_trace_means_not_ran_and_all_zero);
     tcase_add_test(c, absurd_job_rates_are_refused_with_a_warning);
+    tcase_add_test(c, a_job_mix_over_the_budget_is_sampled_to_a_window);
+    tcase_add_test(c, a_cancel_flag_stops_the_job_generator);
     tcase_add_test(c, non_finite_and_huge_inputs_are_survived);
     tcase_add_test(c, mig_slices_pack_per_catalog_profile);
     tcase_add_test(c, missing_mig_profile_falls_back_to_a_fraction_with_a_warning);

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdatomic.h>
+
 #include "sched_int.h"
 
 static int cmp_submit(const void *a, const void *b)
@@ -130,7 +132,24 @@ static bool stream_before(const Stream *st, int a, int b)
     return st[a].next < st[b].next || (st[a].next == st[b].next && a < b);
 }
 
-static int gen_classes(const Plan *p, const Accelerator *a, SchedWorkload *w, size_t *cap)
+double sched_budget_jobs(int probes)
+{
+    double by_memory = SCHED_BUDGET_BYTES / SCHED_JOB_BYTES;
+    double by_time = SCHED_BUDGET_JOB_RUNS / (probes > 1 ? probes : 1);
+    double b = by_memory < by_time ? by_memory : by_time;
+    return b < SCHED_MAX_JOBS ? b : SCHED_MAX_JOBS;
+}
+
+/* Poll the cancel flag every this many generated jobs (~1 ms of work). */
+#define GEN_POLL_EVERY 16384
+
+static bool gen_cancelled(const EvalOptions *opt)
+{
+    return opt && opt->cancel && atomic_load_explicit(opt->cancel, memory_order_relaxed);
+}
+
+static int gen_classes(const Plan *p, const Accelerator *a, const EvalOptions *opt, int probes,
+                       SchedWorkload *w, size_t *cap)
 {
     const TenancySpec *t = &p->tenancy;
     Stream *st = malloc((size_t)PLAN_MAX_TEAMS * PLAN_MAX_JOBS * sizeof *st);
@@ -141,7 +160,7 @@ static int gen_classes(const Plan *p, const Accelerator *a, SchedWorkload *w, si
         return -1;
     }
     int ns = 0;
-    double expect = 0;
+    double expect = 0, longest_mean = 0;
     for (int ti = 0; ti < t->n_teams && ti < PLAN_MAX_TEAMS; ti++) {
         const Team *tm = &t->teams[ti];
         for (int ci = 0; ci < tm->n_jobs && ci < PLAN_MAX_JOBS; ci++) {
@@ -181,14 +200,27 @@ static int gen_classes(const Plan *p, const Accelerator *a, SchedWorkload *w, si
             /* Poisson arrivals: exponential gaps of mean 1/rate. */
             sm->next = sched_rng_exp(&sm->rng, 1.0 / sm->rate);
             expect += sm->rate * w->horizon;
+            if (sm->mean > longest_mean)
+                longest_mean = sm->mean;
             ns++;
         }
     }
-    if (expect > SCHED_MAX_JOBS) {
-        w->too_many = true;
-        free(st);
-        free(hp);
-        return -1;
+    w->expected_jobs = expect;
+    double budget = sched_budget_jobs(probes);
+    if (expect > budget) {
+        /* sample: the window of the same arrival process that fits */
+        double window = w->horizon * budget / expect;
+        double min_window = 10 * longest_mean > SCHED_MIN_WINDOW_S ? 10 * longest_mean
+                                                                   : SCHED_MIN_WINDOW_S;
+        if (window < min_window) {
+            w->too_many = true;
+            free(st);
+            free(hp);
+            return -1;
+        }
+        w->sampled_from = w->horizon;
+        w->horizon = window;
+        expect = budget;
     }
     /* room for the expected count plus 5 sigma */
     size_t want = (size_t)(expect + 5 * sqrt(expect) + 16);
@@ -229,6 +261,11 @@ static int gen_classes(const Plan *p, const Accelerator *a, SchedWorkload *w, si
             j.dur = GEN_MAX_DUR;
         w->offered_gpu_s += sm->need * j.dur;
         if (push_job(w, cap, &j) < 0) {
+            rc = -1;
+            break;
+        }
+        if (w->n % GEN_POLL_EVERY == 0 && gen_cancelled(opt)) {
+            w->cancelled = true;
             rc = -1;
             break;
         }
@@ -328,7 +365,8 @@ static int gen_trace(const Plan *p, SchedWorkload *w, size_t *cap)
     return 0;
 }
 
-int sched_workload_build(const Plan *p, const Accelerator *a, SchedWorkload *w)
+int sched_workload_build(const Plan *p, const Accelerator *a, const EvalOptions *opt, int probes,
+                         SchedWorkload *w)
 {
     memset(w, 0, sizeof *w);
     const TenancySpec *t = &p->tenancy;
@@ -344,11 +382,12 @@ int sched_workload_build(const Plan *p, const Accelerator *a, SchedWorkload *w)
     }
     size_t cap = 0;
     bool trace = t->trace_jobs && t->n_trace_jobs > 0;
-    int rc = trace ? gen_trace(p, w, &cap) : gen_classes(p, a, w, &cap);
+    int rc = trace ? gen_trace(p, w, &cap) : gen_classes(p, a, opt, probes, w, &cap);
     if (rc < 0) {
-        bool many = w->too_many;
+        bool many = w->too_many, cancelled = w->cancelled;
         sched_workload_free(w);
         w->too_many = many;
+        w->cancelled = cancelled;
         return -1;
     }
     if (trace && w->n > 1) /* generated jobs come out of the merge sorted */

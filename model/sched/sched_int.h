@@ -88,15 +88,48 @@ typedef struct {
     double offered_gpu_s;      /* Σ GPU-equivalents × run time */
     int mig_fallbacks;         /* classes whose MIG profile the accelerator lacks */
     int classes_dropped;       /* classes beyond PLAN_MAX_CLASSES (simulated, not reported) */
-    bool too_many;             /* more than SCHED_MAX_JOBS jobs: not built */
+    bool too_many;             /* over the budget even when sampled: not built */
+    bool cancelled;            /* opt->cancel was set while building: not built */
+    double expected_jobs;      /* Σ rate × horizon asked for (generated mixes) */
+    double sampled_from;       /* the horizon asked for when the budget shortened
+                                * w->horizon to a sample window (s), else 0 */
 } SchedWorkload;
 
 /* A run holds ~200 bytes per job: 20 million jobs is ~4 GB, past what a
  * planning tool should take from a desktop. */
 #define SCHED_MAX_JOBS 20000000
 
-/* 0, or -1 when out of memory or too_many (w is then empty).  a may be NULL. */
-int sched_workload_build(const Plan *p, const Accelerator *a, SchedWorkload *w);
+/* Resource budget (issue 17 D8), checked before a job is generated.
+ * Memory: a run holds about SCHED_JOB_BYTES per job (the job spec, the
+ * simulator's job record, queue links, GPU slots: 19.8 M one-GPU jobs
+ * peaked at 3.8 GB RSS, 192 B/job, measured on this code).  Time: the
+ * capacity search replays the mix on about SCHED_SEARCH_PROBES pool sizes
+ * (a doubling or two, then a bisection over ~2^10 node counts), so its work
+ * is jobs × probes job-runs.  Measured here (-O2, one core): 2.68 M jobs on
+ * 2,232 GPUs near saturation, 5.3 M events, took 10 s (~3.7 µs per
+ * job-run); light load runs ~6x faster.  SCHED_BUDGET_JOB_RUNS = 3 M keeps
+ * the worst case near 10 s and a run's memory near 256 MB (the dashboard
+ * cancels a stale run within one poll).  A generated mix expected to exceed
+ * either is SAMPLED: simulated over the first part of the horizon that fits
+ * (arrivals are stationary Poisson, so a window of the same process is a
+ * fair sample of waits and utilisation), with a warning.  A window shorter
+ * than SCHED_MIN_WINDOW_S or ten mean run times of the longest class could
+ * not show a steady state: the mix is then refused (too_many). */
+#define SCHED_JOB_BYTES 200
+#define SCHED_BUDGET_BYTES (256.0 * 1024 * 1024)
+#define SCHED_BUDGET_JOB_RUNS 3e6
+#define SCHED_SEARCH_PROBES 12
+#define SCHED_MIN_WINDOW_S 86400.0
+
+/* The largest job count the budget allows for a mix replayed `probes` times. */
+double sched_budget_jobs(int probes);
+
+/* Build the job mix, sampled to fit the budget for `probes` replays (1 for
+ * one run, SCHED_SEARCH_PROBES for the capacity search).  Polls opt->cancel.
+ * 0, or -1 when out of memory, too_many or cancelled (w is then empty but
+ * for those flags and expected_jobs).  a and opt may be NULL. */
+int sched_workload_build(const Plan *p, const Accelerator *a, const EvalOptions *opt, int probes,
+                         SchedWorkload *w);
 void sched_workload_free(SchedWorkload *w);
 
 /* -------------------------------------------------------------- place.c */

@@ -67,8 +67,13 @@ int sched_simulate(const Plan *p, const Catalog *c, const EvalOptions *opt, int 
         return 0;
     Geometry g = geometry(p, c);
     SchedWorkload w;
-    if (sched_workload_build(p, g.a, &w) < 0)
+    if (sched_workload_build(p, g.a, opt, 1, &w) < 0) {
+        if (w.cancelled) {
+            out->cancelled = true;
+            return -1;
+        }
         return -2;
+    }
     int rc = sched_run(p, &w, g.a, opt, gpus, g.gpn, g.gpd, g.gpl, out, st);
     sched_workload_free(&w);
     return rc;
@@ -240,14 +245,28 @@ void sched_stage(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanRe
         result_assume(r, "schedule", "accelerator '%s' not in the catalog: 8-GPU nodes, "
                       "one NVLink domain per node, no MIG", p->accelerator);
     SchedWorkload w;
-    if (sched_workload_build(p, g.a, &w) < 0) {
-        if (w.too_many)
-            result_warn(r, "schedule: more than %d jobs over the horizon; not simulated "
-                        "(shorten the horizon or lower the rates)", SCHED_MAX_JOBS);
+    bool search = p->tenancy.gpus <= 0 && opt && opt->capacity_search;
+    if (sched_workload_build(p, g.a, opt, search ? SCHED_SEARCH_PROBES : 1, &w) < 0) {
+        if (w.cancelled)
+            out->cancelled = true;
+        else if (w.too_many)
+            result_warn(r, "schedule: about %.0f jobs over the horizon, more than the "
+                        "simulation budget allows (%.0f jobs, ~%.0f MB) even over a sample "
+                        "window of one day or ten run times; not simulated (lower the rates)",
+                        w.expected_jobs, sched_budget_jobs(search ? SCHED_SEARCH_PROBES : 1),
+                        sched_budget_jobs(1) * SCHED_JOB_BYTES / 1e6);
         else
             result_warn(r, "schedule: out of memory generating the job mix");
         return;
     }
+    if (w.sampled_from > 0)
+        result_warn(r, "schedule: about %.0f jobs over %.1f days exceed the simulation budget "
+                    "(%.0f jobs: ~%.0f MB, %s); simulated the first %.1f days (%zu jobs) — "
+                    "waits and utilisation are from that window",
+                    w.expected_jobs, w.sampled_from / 86400,
+                    sched_budget_jobs(search ? SCHED_SEARCH_PROBES : 1),
+                    sched_budget_jobs(search ? SCHED_SEARCH_PROBES : 1) * SCHED_JOB_BYTES / 1e6,
+                    search ? "capacity search time" : "memory", w.horizon / 86400, w.n);
     if (w.mig_fallbacks > 0)
         result_warn(r, "schedule: %d job class(es) ask for a MIG profile %s lacks; "
                     "simulated as the same fraction of a time-shared GPU",
