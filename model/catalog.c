@@ -18,6 +18,26 @@ const char *precision_name(Precision p)
     return (p >= 0 && p < PREC_COUNT) ? prec_names[p] : NULL;
 }
 
+static const char *const range_names[RANGE_COUNT] = {
+    [RANGE_RESERVED_DISCOUNT] = "reserved_discount", [RANGE_NODE_PRICE] = "node_price",
+    [RANGE_POWER_PRICE] = "power_price",             [RANGE_PUE] = "pue",
+    [RANGE_HORIZON] = "horizon",                     [RANGE_MTBF] = "mtbf_gpu",
+    [RANGE_TOKENS] = "tokens",                       [RANGE_ARRIVALS] = "arrivals",
+};
+
+const char *range_knob_name(RangeKnob k)
+{
+    return (k >= 0 && k < RANGE_COUNT) ? range_names[k] : NULL;
+}
+
+int range_knob_find(const char *name)
+{
+    for (int i = 0; name && i < RANGE_COUNT; i++)
+        if (strcasecmp(name, range_names[i]) == 0)
+            return i;
+    return -1;
+}
+
 const char *provider_name(Provider p)
 {
     switch (p) {

@@ -135,6 +135,35 @@ typedef struct {
     char notes[CAT_TEXT_LEN];     /* which figures are assumptions */
 } CostAssumptions;
 
+/* The assumptions a plan's ranges (sensitivity, Monte Carlo) vary, and the
+ * unit each range is written in.  The order is part of the plan-file
+ * contract only through the names of range_knob_name(). */
+typedef enum {
+    RANGE_RESERVED_DISCOUNT = 0, /* reserved-3y discount, fraction 0..1 (of the cloud rival) */
+    RANGE_NODE_PRICE,            /* multiplier on every node price */
+    RANGE_POWER_PRICE,           /* USD per kWh */
+    RANGE_PUE,                   /* facility / IT power */
+    RANGE_HORIZON,               /* years */
+    RANGE_MTBF,                  /* per-GPU MTBF, hours */
+    RANGE_TOKENS,                /* multiplier on every training workload's tokens */
+    RANGE_ARRIVALS,              /* multiplier on every job class's arrival rate */
+    RANGE_COUNT
+} RangeKnob;
+
+/* "reserved_discount", "node_price", … (the plan and catalog key); NULL
+ * out of range.  range_knob_find: the knob of a name, -1 when unknown. */
+const char *range_knob_name(RangeKnob k);
+int range_knob_find(const char *name);
+
+/* The catalog's stated uncertainty of one assumption (uncertainty.yaml). */
+typedef struct {
+    bool given;
+    double low, high;             /* in the knob's unit (see RangeKnob) */
+    char source[CAT_TEXT_LEN];
+    char as_of[16];
+    char notes[CAT_TEXT_LEN];
+} CatalogRange;
+
 typedef struct {
     Accelerator *accelerators;
     size_t n_accelerators;
@@ -143,6 +172,7 @@ typedef struct {
     StorageSystem *storage;
     size_t n_storage;
     CostAssumptions costs;
+    CatalogRange ranges[RANGE_COUNT];
 } Catalog;
 
 /* Case-insensitive lookups; NULL when absent. */

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cost.h"
@@ -14,8 +15,256 @@
 
 EvalOptions eval_options_default(void)
 {
-    EvalOptions o = {.cancel = NULL, .alternatives = true, .capacity_search = true};
+    EvalOptions o = {.cancel = NULL, .alternatives = true, .capacity_search = true,
+                     .cache = NULL};
     return o;
+}
+
+/* ------------------------------------------------------------ stage cache
+ *
+ * A stage's key is the plan with every field the stage does not read blanked
+ * (compared byte for byte, so a hit is exact, never a hash collision), the
+ * evaluation options it depends on, and a digest of the catalog with the
+ * figures it does not read (prices, sources) blanked.  Which fields a stage
+ * reads: sizing (train.c, infer.c, net.c) reads the workloads, the plan's
+ * accelerator, the network, the storage, tenancy.restore and
+ * tenancy.mtbf_gpu; the scheduler (sched/) reads the tenancy, the
+ * accelerator, the network and storage.checkpoint_stall.  Neither reads
+ * prices, the site or the horizon.  test_sensitivity proves both ways: a
+ * change to a blanked field reuses the stage and gives the uncached result,
+ * a change to a read field runs it again. */
+
+#define CACHE_SLOTS 8
+
+typedef struct {
+    bool used;
+    uint64_t hash, cat_digest, stamp;
+    bool alternatives, capacity_search;
+    Plan key;
+    PlanResult after;                /* the result as stage 1 left it */
+} SizingSlot;
+
+typedef struct {
+    bool used;
+    uint64_t hash, cat_digest, stamp;
+    bool capacity_search;
+    uint64_t trace_digest;
+    Plan key;
+    ScheduleResult schedule;
+    char warnings[PLAN_MAX_WARNINGS][PLAN_TEXT_LEN];
+    int n_warnings;
+    Assumption assumptions[PLAN_MAX_ASSUMPTIONS];
+    int n_assumptions;
+} SchedSlot;
+
+struct EvalCache {
+    uint64_t clock;
+    EvalCacheStats stats;
+    Plan scratch;                    /* the key being built */
+    SizingSlot sizing[CACHE_SLOTS];
+    SchedSlot sched[CACHE_SLOTS];
+};
+
+EvalCache *eval_cache_new(void)
+{
+    return calloc(1, sizeof(EvalCache));
+}
+
+void eval_cache_free(EvalCache *cache)
+{
+    free(cache);
+}
+
+void eval_cache_clear(EvalCache *cache)
+{
+    if (!cache)
+        return;
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        cache->sizing[i].used = false;
+        cache->sched[i].used = false;
+    }
+}
+
+EvalCacheStats eval_cache_stats(const EvalCache *cache)
+{
+    EvalCacheStats s = {0};
+    return cache ? cache->stats : s;
+}
+
+/* 64-bit multiply-rotate hash over bytes, 8 at a time (the MurmurHash2-64
+ * mixing constants, Appleby 2008); only used to pick a slot, a hit is then
+ * confirmed with memcmp. */
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *b = data;
+    const uint64_t m = 0xc6a4a7935bd1e995ULL;
+    while (n >= 8) {
+        uint64_t k;
+        memcpy(&k, b, 8);
+        k *= m;
+        k ^= k >> 47;
+        k *= m;
+        h ^= k;
+        h *= m;
+        b += 8;
+        n -= 8;
+    }
+    while (n--)
+        h = (h ^ *b++) * 0x100000001b3ULL;
+    h ^= h >> 47;
+    return h;
+}
+
+/* The catalog as sizing and the scheduler read it: accelerators, storage
+ * systems and the cost assumptions they use, without prices or sources.
+ * Instances (cloud prices) are not read by either. */
+static uint64_t catalog_digest(const Catalog *c)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (size_t i = 0; c && i < c->n_accelerators; i++) {
+        Accelerator a = c->accelerators[i];
+        a.node_price_usd = 0;
+        memset(a.source, 0, sizeof a.source);
+        memset(a.as_of, 0, sizeof a.as_of);
+        memset(a.notes, 0, sizeof a.notes);
+        h = hash_bytes(h, &a, sizeof a);
+    }
+    for (size_t i = 0; c && i < c->n_storage; i++) {
+        StorageSystem s = c->storage[i];
+        s.unit_price_usd = 0;
+        memset(s.source, 0, sizeof s.source);
+        memset(s.as_of, 0, sizeof s.as_of);
+        memset(s.notes, 0, sizeof s.notes);
+        h = hash_bytes(h, &s, sizeof s);
+    }
+    if (c) {
+        CostAssumptions k = c->costs;
+        k.switch_price_usd = k.link_price_usd = k.facility_usd_per_kw = 0;
+        k.maintenance_frac_per_year = k.staff_usd_per_mw_year = 0;
+        memset(k.source, 0, sizeof k.source);
+        memset(k.as_of, 0, sizeof k.as_of);
+        memset(k.notes, 0, sizeof k.notes);
+        h = hash_bytes(h, &k, sizeof k);
+        h = hash_bytes(h, &c->n_accelerators, sizeof c->n_accelerators);
+    }
+    return h;
+}
+
+/* A replayed trace is borrowed: keyed by its address and length (both in
+ * the plan bytes) plus its first and last jobs and up to 256 evenly spaced
+ * ones, so a trace reloaded elsewhere or edited at its ends misses. */
+static uint64_t trace_digest(const TenancySpec *t)
+{
+    uint64_t h = 0;
+    size_t n = t->trace_jobs ? t->n_trace_jobs : 0;
+    if (n == 0)
+        return h;
+    size_t step = n / 256 + 1;
+    for (size_t i = 0; i < n; i += step)
+        h = hash_bytes(h, &t->trace_jobs[i], sizeof t->trace_jobs[i]);
+    return hash_bytes(h, &t->trace_jobs[n - 1], sizeof t->trace_jobs[n - 1]);
+}
+
+/* Blank what neither cached stage reads. */
+static void key_common(Plan *k)
+{
+    memset(k->name, 0, sizeof k->name);
+    memset(k->description, 0, sizeof k->description);
+    k->horizon_years = 0;
+    memset(&k->site, 0, sizeof k->site);
+    memset(&k->ranges, 0, sizeof k->ranges);
+}
+
+static void key_sizing(const Plan *p, Plan *k)
+{
+    *k = *p;
+    key_common(k);
+    TenancySpec *t = &k->tenancy;
+    double restore = t->restore_s, mtbf = t->mtbf_gpu_h;
+    memset(t, 0, sizeof *t);
+    t->restore_s = restore;
+    t->mtbf_gpu_h = mtbf;
+}
+
+static void key_sched(const Plan *p, Plan *k)
+{
+    *k = *p;
+    key_common(k);
+    memset(k->workloads, 0, sizeof k->workloads);
+    k->n_workloads = 0;
+    double stall = k->storage.checkpoint_stall_s;
+    memset(&k->storage, 0, sizeof k->storage);
+    k->storage.checkpoint_stall_s = stall;
+    /* teams beyond n_teams and job classes beyond n_jobs are never read */
+    TenancySpec *t = &k->tenancy;
+    for (int i = 0; i < PLAN_MAX_TEAMS; i++) {
+        if (i >= t->n_teams) {
+            memset(&t->teams[i], 0, sizeof t->teams[i]);
+            continue;
+        }
+        int nj = t->teams[i].n_jobs > 0 ? t->teams[i].n_jobs : 0;
+        if (nj < PLAN_MAX_JOBS)
+            memset(&t->teams[i].jobs[nj], 0, (PLAN_MAX_JOBS - nj) * sizeof(JobClass));
+    }
+}
+
+static int slot_oldest(const uint64_t *stamps, const bool *used, int n)
+{
+    int best = 0;
+    for (int i = 0; i < n; i++) {
+        if (!used[i])
+            return i;
+        if (stamps[i] < stamps[best])
+            best = i;
+    }
+    return best;
+}
+
+static SizingSlot *sizing_find(EvalCache *k, uint64_t h, uint64_t cd, const EvalOptions *o)
+{
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        SizingSlot *s = &k->sizing[i];
+        if (s->used && s->hash == h && s->cat_digest == cd &&
+            s->alternatives == o->alternatives && s->capacity_search == o->capacity_search &&
+            memcmp(&s->key, &k->scratch, sizeof s->key) == 0)
+            return s;
+    }
+    return NULL;
+}
+
+static SchedSlot *sched_find(EvalCache *k, uint64_t h, uint64_t cd, uint64_t td,
+                             const EvalOptions *o)
+{
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        SchedSlot *s = &k->sched[i];
+        if (s->used && s->hash == h && s->cat_digest == cd && s->trace_digest == td &&
+            s->capacity_search == o->capacity_search &&
+            memcmp(&s->key, &k->scratch, sizeof s->key) == 0)
+            return s;
+    }
+    return NULL;
+}
+
+static SizingSlot *sizing_victim(EvalCache *k)
+{
+    uint64_t st[CACHE_SLOTS];
+    bool used[CACHE_SLOTS];
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        st[i] = k->sizing[i].stamp;
+        used[i] = k->sizing[i].used;
+    }
+    return &k->sizing[slot_oldest(st, used, CACHE_SLOTS)];
+}
+
+static SchedSlot *sched_victim(EvalCache *k)
+{
+    uint64_t st[CACHE_SLOTS];
+    bool used[CACHE_SLOTS];
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        st[i] = k->sched[i].stamp;
+        used[i] = k->sched[i].used;
+    }
+    return &k->sched[slot_oldest(st, used, CACHE_SLOTS)];
 }
 
 bool eval_cancelled(const EvalOptions *opt)
@@ -86,12 +335,9 @@ static void size_alternatives(const Plan *p, const Workload *w, const Catalog *c
     }
 }
 
-int plan_evaluate_ex(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanResult *r)
+/* Stage 1: per-workload sizing.  Returns -1 when cancelled. */
+static int sizing_stage(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanResult *r)
 {
-    memset(r, 0, sizeof *r);
-    r->cost.cheapest = -1;
-
-    /* 1. per-workload sizing */
     r->n_workloads = p->n_workloads;
     for (int i = 0; i < p->n_workloads; i++) {
         const Workload *w = &p->workloads[i];
@@ -115,9 +361,101 @@ int plan_evaluate_ex(const Plan *p, const Catalog *c, const EvalOptions *opt, Pl
             return -1;
     }
     r->have_sizing = true;
+    return 0;
+}
+
+/* Stage 1 through the cache: reuse a remembered result or run and remember. */
+static int sizing_cached(const Plan *p, const Catalog *c, const EvalOptions *opt,
+                         uint64_t cd, PlanResult *r)
+{
+    EvalCache *k = opt->cache;
+    key_sizing(p, &k->scratch);
+    uint64_t h = hash_bytes(1, &k->scratch, sizeof k->scratch);
+    SizingSlot *s = sizing_find(k, h, cd, opt);
+    if (s) {
+        *r = s->after;
+        s->stamp = ++k->clock;
+        k->stats.sizing_hits++;
+        return 0;
+    }
+    k->stats.sizing_runs++;
+    if (sizing_stage(p, c, opt, r) < 0)
+        return -1;
+    s = sizing_victim(k);
+    s->used = true;
+    s->hash = h;
+    s->cat_digest = cd;
+    s->stamp = ++k->clock;
+    s->alternatives = opt->alternatives;
+    s->capacity_search = opt->capacity_search;
+    s->key = k->scratch;
+    s->after = *r;
+    return 0;
+}
+
+/* Stage 2 through the cache.  The scheduler reads nothing of stage 1, so
+ * its slot holds the ScheduleResult and the warnings and assumptions it
+ * appended, replayed in order on a hit. */
+static int sched_cached(const Plan *p, const Catalog *c, const EvalOptions *opt,
+                        uint64_t cd, PlanResult *r)
+{
+    EvalCache *k = opt->cache;
+    key_sched(p, &k->scratch);
+    uint64_t h = hash_bytes(2, &k->scratch, sizeof k->scratch);
+    uint64_t td = trace_digest(&p->tenancy);
+    SchedSlot *s = sched_find(k, h, cd, td, opt);
+    if (s) {
+        r->schedule = s->schedule;
+        r->have_schedule = true;
+        for (int i = 0; i < s->n_warnings; i++)
+            result_warn(r, "%s", s->warnings[i]);
+        for (int i = 0; i < s->n_assumptions; i++)
+            result_assume(r, s->assumptions[i].scope, "%s", s->assumptions[i].text);
+        s->stamp = ++k->clock;
+        k->stats.sched_hits++;
+        return 0;
+    }
+    k->stats.sched_runs++;
+    int w0 = r->n_warnings, a0 = r->n_assumptions;
+    sched_stage(p, c, opt, r);
+    if (eval_cancelled(opt) || r->schedule.cancelled)
+        return -1;
+    s = sched_victim(k);
+    s->used = true;
+    s->hash = h;
+    s->cat_digest = cd;
+    s->trace_digest = td;
+    s->stamp = ++k->clock;
+    s->capacity_search = opt->capacity_search;
+    s->key = k->scratch;
+    s->schedule = r->schedule;
+    s->n_warnings = r->n_warnings - w0;
+    for (int i = 0; i < s->n_warnings; i++)
+        memcpy(s->warnings[i], r->warnings[w0 + i], PLAN_TEXT_LEN);
+    s->n_assumptions = r->n_assumptions - a0;
+    for (int i = 0; i < s->n_assumptions; i++)
+        s->assumptions[i] = r->assumptions[a0 + i];
+    return 0;
+}
+
+int plan_evaluate_ex(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanResult *r)
+{
+    memset(r, 0, sizeof *r);
+    r->cost.cheapest = -1;
+    bool cached = opt && opt->cache;
+    uint64_t cd = cached ? catalog_digest(c) : 0;
+
+    /* 1. per-workload sizing */
+    if ((cached ? sizing_cached(p, c, opt, cd, r) : sizing_stage(p, c, opt, r)) < 0)
+        return -1;
 
     /* 2. the tenancy pool (sizes it when auto) */
-    sched_stage(p, c, opt, r);
+    if (cached) {
+        if (sched_cached(p, c, opt, cd, r) < 0)
+            return -1;
+    } else {
+        sched_stage(p, c, opt, r);
+    }
     if (eval_cancelled(opt))
         return -1;
 

@@ -15,9 +15,18 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "catalog.h"
 #include "plan.h"
+
+/* A stage cache (caller-owned; see eval_cache_new): remembers the results of
+ * the expensive stages — per-workload sizing (the training layout search,
+ * the inference search, the alternatives) and the scheduler — keyed on
+ * exactly the inputs each stage reads, so an evaluation that changes only
+ * what later stages read (a price, PUE, the horizon, the site) reuses them.
+ * One cache serves one thread at a time. */
+typedef struct EvalCache EvalCache;
 
 typedef struct {
     /* Polled by long stages (the simulator's event loop, layout searches);
@@ -29,6 +38,8 @@ typedef struct {
     bool alternatives;
     /* Run the scheduler's capacity search when tenancy.gpus is auto. */
     bool capacity_search;
+    /* Reuse / remember stage results here; NULL = no cache. */
+    EvalCache *cache;
 } EvalOptions;
 
 /* Default options: alternatives and capacity search on, no cancel flag. */
@@ -40,6 +51,21 @@ EvalOptions eval_options_default(void);
 int plan_evaluate(const Plan *plan, const Catalog *cat, PlanResult *out);
 int plan_evaluate_ex(const Plan *plan, const Catalog *cat, const EvalOptions *opt,
                      PlanResult *out);
+
+/* A new, empty stage cache (a few MB at most once full); NULL on ENOMEM.
+ * Freed by eval_cache_free (NULL is fine).  The cache keys a replayed trace
+ * by its address, length and a sample of its jobs: a caller that rewrites a
+ * trace in place must eval_cache_clear() first. */
+EvalCache *eval_cache_new(void);
+void eval_cache_free(EvalCache *cache);
+void eval_cache_clear(EvalCache *cache);
+
+/* How often each cached stage was reused or run since eval_cache_new(). */
+typedef struct {
+    uint64_t sizing_hits, sizing_runs;
+    uint64_t sched_hits, sched_runs;
+} EvalCacheStats;
+EvalCacheStats eval_cache_stats(const EvalCache *cache);
 
 /* True when the cancel flag of opt is set. */
 bool eval_cancelled(const EvalOptions *opt);

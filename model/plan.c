@@ -44,6 +44,8 @@ void plan_init(Plan *p)
     p->tenancy.wait_p95_s = 4 * 3600.0;
     p->tenancy.mtbf_gpu_h = 50000;
     p->tenancy.seed = 1;
+    p->ranges.samples = 1000;
+    p->ranges.seed = 1;
 }
 
 void workload_init(Workload *w, WorkloadKind kind)

@@ -184,6 +184,19 @@ typedef struct {
     double checkpoint_stall_s;
 } StorageSpec;
 
+/* One assumption's range in the plan (`ranges:`), in the unit of its
+ * RangeKnob; given = false: the catalog's stated uncertainty. */
+typedef struct {
+    bool given;
+    double low, high;
+} RangeSpec;
+
+typedef struct {
+    RangeSpec knobs[RANGE_COUNT];
+    int samples;                     /* Monte Carlo samples; 0 = default (1000) */
+    uint64_t seed;                   /* Monte Carlo seed */
+} RangesSpec;
+
 typedef struct {
     int format;
     char name[PLAN_NAME_LEN];
@@ -196,6 +209,7 @@ typedef struct {
     NetworkSpec network;
     StorageSpec storage;
     TenancySpec tenancy;
+    RangesSpec ranges;
 } Plan;
 
 /* Fill *p with every default of PLAN-FORMAT.md (no workloads, no teams). */

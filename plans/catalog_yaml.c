@@ -9,6 +9,9 @@
  *   storage:      [ {id: lustre, unit_name: ..., unit_read_gb_s: ..., ...} ]
  *   costs:        {switch_price_usd: ..., ...}            (one mapping, not a list)
  *   efficiency:   [ {accelerator: H100-SXM, gemm_eff: [[x, y], ...], elementwise_eff: ...} ]
+ *   uncertainty:  {pue: {low: 1.1, high: 1.5, source: ..., as_of: ...}, ...}
+ *                 (one mapping keyed by range_knob_name(); each entry needs
+ *                 low <= high and a source; overridden field by field)
  *
  * The accepted keys, their units and ranges are the schema tables below
  * (libcyaml style: the tables drive the parser, there are no per-key ifs).
@@ -227,7 +230,17 @@ static const Field eff_fields[] = {
     FSTR("notes", Accelerator, notes, F_NOAPPLY),
 };
 
-enum { SEC_ACCEL = 0, SEC_INST, SEC_STORAGE, SEC_COSTS, SEC_EFF, SEC_COUNT };
+/* The stated uncertainty of one assumption (a plan's default range).
+ * Bounds are generous: each knob has its own unit (model/catalog.h). */
+static const Field range_fields[] = {
+    FNUM("low", CatalogRange, low, 1, 0, 1e9, 0),
+    FNUM("high", CatalogRange, high, 1, 0, 1e9, 0),
+    FSTR("source", CatalogRange, source, 0),
+    FDATE("as_of", CatalogRange, as_of, 0),
+    FSTR("notes", CatalogRange, notes, 0),
+};
+
+enum { SEC_ACCEL = 0, SEC_INST, SEC_STORAGE, SEC_COSTS, SEC_EFF, SEC_UNC, SEC_COUNT };
 
 typedef struct {
     const char *name;
@@ -242,6 +255,7 @@ static const Section sections[SEC_COUNT] = {
     [SEC_STORAGE] = {"storage", storage_fields, NFIELDS(storage_fields), sizeof(StorageSystem)},
     [SEC_COSTS] = {"costs", cost_fields, NFIELDS(cost_fields), sizeof(CostAssumptions)},
     [SEC_EFF] = {"efficiency", eff_fields, NFIELDS(eff_fields), sizeof(Accelerator)},
+    [SEC_UNC] = {"uncertainty", range_fields, NFIELDS(range_fields), sizeof(CatalogRange)},
 };
 
 /* ---- load context ------------------------------------------------------- */
@@ -860,11 +874,54 @@ static int load_eff_entry(Ctx *x, const yaml_node_t *el)
     return 0;
 }
 
+/* uncertainty: a mapping of range knob names to {low, high, source, …}. */
+static int load_uncertainty(Ctx *x, const yaml_node_t *v)
+{
+    if (v->type != YAML_MAPPING_NODE)
+        return err_at(x, v, "uncertainty: expected a mapping of assumption names, got %s",
+                      node_kind(v));
+    for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = yaml_document_get_node(x->doc, p->key);
+        yaml_node_t *e = yaml_document_get_node(x->doc, p->value);
+        if (!k || !e || !scalar(k))
+            return err_at(x, k ? k : v, "uncertainty: names must be plain text");
+        int knob = range_knob_find(scalar(k));
+        if (knob < 0) {
+            const char *names[RANGE_COUNT];
+            for (int i = 0; i < RANGE_COUNT; i++)
+                names[i] = range_knob_name(i);
+            const char *near = diag_nearest(scalar(k), names, RANGE_COUNT);
+            return err_at(x, k, "uncertainty: unknown assumption '%s'%s%s%s", scalar(k),
+                          near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+        }
+        if (e->type != YAML_MAPPING_NODE)
+            return err_at(x, e, "uncertainty '%s': expected a mapping {low, high, source}, got %s",
+                          scalar(k), node_kind(e));
+        CatalogRange *r = &x->c->ranges[knob];
+        uint64_t mask = 0;
+        char where[64];
+        snprintf(where, sizeof where, "uncertainty '%s'", scalar(k));
+        if (parse_mapping(x, e, range_fields, NFIELDS(range_fields), r, where, &mask) != 0)
+            return -1;
+        if (!r->given && (mask & 3u) != 3u)
+            return err_at(x, e, "uncertainty '%s': needs both low and high", scalar(k));
+        if (!r->given && !r->source[0])
+            return err_at(x, e, "uncertainty '%s': needs a source", scalar(k));
+        if (r->low > r->high)
+            return err_at(x, e, "uncertainty '%s': low %g is above high %g", scalar(k), r->low,
+                          r->high);
+        r->given = true;
+    }
+    return 0;
+}
+
 static int load_section(Ctx *x, int sec, const yaml_node_t *v)
 {
     const Section *s = &sections[sec];
     if (is_null(v))
         return 0;
+    if (sec == SEC_UNC)
+        return load_uncertainty(x, v);
     if (sec == SEC_COSTS) {
         if (v->type != YAML_MAPPING_NODE)
             return err_at(x, v, "costs: expected a mapping, got %s", node_kind(v));
@@ -908,7 +965,7 @@ static int load_root(Ctx *x, const yaml_node_t *root)
             if (near)
                 return err_at(x, k, "unknown section '%s' (did you mean '%s'?)", scalar(k), near);
             return err_at(x, k, "unknown section '%s' (expected accelerators, instances, storage, "
-                                "costs or efficiency)", scalar(k));
+                                "costs, efficiency or uncertainty)", scalar(k));
         }
         if (seen[sec])
             return err_at(x, k, "section '%s' given twice in one file", names[sec]);
