@@ -10,6 +10,7 @@
 #include "evaluate.h"
 #include "export.h"
 #include "sched/sched.h"
+#include "sensitivity.h"
 #include "yaml_plan.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
@@ -199,24 +200,58 @@ static bool plan_unmet(const PlanResult *r)
     return r->have_power && !r->power.cooling_ok;
 }
 
+/* --ranges: the tornado, the verdict's flip values and the Monte Carlo
+ * percentiles beside the point estimate. */
+static void print_ranges(const SensResult *s, const McResult *m)
+{
+    char a[48], b[48];
+    printf("RANGES    Monte Carlo, %d samples over %d assumptions (seed %llu): P10 / P50 / P90\n",
+           m->samples, m->n_knobs, (unsigned long long)m->seed);
+    printf("          GPUs %.0f / %.0f / %.0f (point %.0f)\n", m->gpus.p10, m->gpus.p50,
+           m->gpus.p90, s->base.gpus);
+    if (s->base.days > 0)
+        printf("          days %.1f / %.1f / %.1f (point %.1f)\n", m->days.p10, m->days.p50,
+               m->days.p90, s->base.days);
+    printf("          MW   %.1f / %.1f / %.1f (point %.1f)\n", m->mw.p10, m->mw.p50, m->mw.p90,
+           s->base.mw);
+    printf("          TCO  $%.3gB / $%.3gB / $%.3gB (point $%.3gB); %.0f%% of samples give "
+           "another verdict\n",
+           m->tco.p10 / 1e9, m->tco.p50 / 1e9, m->tco.p90 / 1e9, s->base.tco / 1e9,
+           m->share_other_verdict * 100);
+    printf("SENSITIVITY verdict %s: %s\n", verdict_name(s->base.verdict), s->sentence);
+    printf("          %-16s %-22s %-22s %12s %s\n", "assumption", "low", "high", "TCO swing",
+           "verdict low/high");
+    for (int i = 0; i < s->n_bars; i++) {
+        const SensBar *bar = &s->bars[i];
+        sens_format_value(bar->knob, bar->low, a, sizeof a);
+        sens_format_value(bar->knob, bar->high, b, sizeof b);
+        printf("          %-16s %-22s %-22s %11.3gM %s/%s%s\n", sens_knob_label(bar->knob), a, b,
+               bar->swing_tco / 1e6, verdict_name(bar->at_low.verdict),
+               verdict_name(bar->at_high.verdict), bar->from_plan ? " (plan's range)" : "");
+    }
+}
+
 int cmd_eval(Cli *cli, int argc, char **argv)
 {
     const char *ref = NULL;
-    bool json = false, strict = false;
+    bool json = false, strict = false, ranges = false;
     for (int i = 0; i < argc; i++) {
         if (cli_is(argv[i], "--json"))
             json = true;
         else if (cli_is(argv[i], "--strict"))
             strict = true;
+        else if (cli_is(argv[i], "--ranges"))
+            ranges = true;
         else if (argv[i][0] == '-' || ref) {
             cli_error("eval: unexpected argument '%s' (usage: gpuplan eval FILE|NAME [--json] "
-                      "[--strict])", argv[i]);
+                      "[--strict] [--ranges])", argv[i]);
             return EXIT_USAGE;
         } else
             ref = argv[i];
     }
     if (!ref) {
-        cli_error("eval: which plan? (usage: gpuplan eval FILE|NAME [--json] [--strict])");
+        cli_error("eval: which plan? (usage: gpuplan eval FILE|NAME [--json] [--strict] "
+                  "[--ranges])");
         return EXIT_USAGE;
     }
     LoadedPlan *lp = calloc(1, sizeof *lp);
@@ -234,14 +269,36 @@ int cmd_eval(Cli *cli, int argc, char **argv)
         free(lp);
         return EXIT_IO;
     }
+    SensResult *sens = NULL;
+    McResult mc;
+    if (ranges) {
+        sens = malloc(sizeof *sens);
+        EvalOptions o = eval_options_default();
+        o.cache = eval_cache_new();
+        if (!sens || !o.cache || sens_run(&lp->plan, &cli->catalog, &o, sens) != 0 ||
+            mc_run(&lp->plan, &cli->catalog, &o, 0, &mc) != 0) {
+            eval_cache_free(o.cache);
+            cli_error("out of memory");
+            free(sens);
+            free(r);
+            cli_free_plan(lp);
+            free(lp);
+            return EXIT_IO;
+        }
+        eval_cache_free(o.cache);
+    }
     if (json) {
-        char *s = export_json(&lp->plan, r, 1);
+        char *s = ranges ? export_json_ranges(&lp->plan, r, sens, &mc, 1)
+                         : export_json(&lp->plan, r, 1);
         if (s)
             fputs(s, stdout);
         free(s);
     } else {
         print_report(lp, r);
+        if (ranges)
+            print_ranges(sens, &mc);
     }
+    free(sens);
     rc = strict && plan_unmet(r) ? EXIT_INVALID : EXIT_OK;
     if (rc)
         cli_error("%s: the plan cannot be met (--strict)", ref);

@@ -27,10 +27,12 @@ typedef struct {
 } Command;
 
 static const Command commands[] = {
-    {"eval", cmd_eval, "eval FILE|NAME[@VERSION] [--json] [--strict]",
+    {"eval", cmd_eval, "eval FILE|NAME[@VERSION] [--json] [--strict] [--ranges]",
      "Evaluate a plan file or a stored plan and print the sized cluster.\n"
      "  --json     print the eval object of PLAN-FORMAT.md\n"
-     "  --strict   exit 1 when a workload does not fit or misses its SLO"},
+     "  --strict   exit 1 when a workload does not fit or misses its SLO\n"
+     "  --ranges   add the sensitivity tornado, the verdict's flip values and\n"
+     "             Monte Carlo P10/P50/P90 over the plan's ranges"},
     {"save", cmd_save, "save FILE [--as NAME] [--note TEXT]",
      "Store a plan file as a new version (under its own name, or NAME)."},
     {"list", cmd_list, "list [REGEX] [--deleted]",

@@ -185,9 +185,8 @@ typedef struct {
 } StorageSpec;
 
 /* One assumption's range in the plan (`ranges:`), in the unit of its
- * RangeKnob; given = false: the catalog's stated uncertainty. */
+ * RangeKnob; 0..0 (not given): the catalog's stated uncertainty. */
 typedef struct {
-    bool given;
     double low, high;
 } RangeSpec;
 

@@ -272,7 +272,7 @@ static void ws_ranges(Ws *w, const SensOutcome *base)
         w->active[k] = false;
         if (!applies[k])
             continue;
-        if (ps->given) {
+        if (ps->low != 0 || ps->high != 0) {
             w->low[k] = ps->low;
             w->high[k] = ps->high;
             w->from_plan[k] = true;

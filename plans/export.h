@@ -9,6 +9,7 @@
 
 #include "catalog.h"
 #include "plan.h"
+#include "sensitivity.h"
 
 typedef enum {
     EXPORT_MD = 0, EXPORT_HTML, EXPORT_CSV, EXPORT_JSON, EXPORT_YAML,
@@ -22,6 +23,10 @@ const char *export_format_extension(ExportFormat f);
 
 /* The `eval --json` object (PLAN-FORMAT.md). pretty: indented. */
 char *export_json(const Plan *p, const PlanResult *r, int pretty);
+/* The same with the sensitivity and Monte Carlo ranges added as the keys
+ * `sensitivity` and `monte_carlo` (either may be NULL: key left out). */
+char *export_json_ranges(const Plan *p, const PlanResult *r, const SensResult *s,
+                         const McResult *m, int pretty);
 /* One plan in format f. version: stored version (0 = unsaved). */
 char *export_plan(ExportFormat f, const Plan *p, const PlanResult *r, const Catalog *c,
                   int version);

@@ -392,6 +392,76 @@ static json_t *result_json(const Plan *p, const PlanResult *r)
     return o;
 }
 
+static json_t *outcome_json(Ctx *c, const SensOutcome *o)
+{
+    json_t *j = json_object();
+    setn(c, j, "gpus", o->gpus);
+    setn(c, j, "train_days", o->days);
+    setn(c, j, "facility_mw", o->mw);
+    setn(c, j, "tco_usd", o->tco);
+    setn(c, j, "wait_p95_hours", o->wait_p95_h);
+    sets(j, "verdict", verdict_name(o->verdict));
+    setn(c, j, "onprem_tco_usd", o->onprem_tco);
+    setn(c, j, "cloud_tco_usd", o->cloud_tco);
+    sets(j, "cloud_option", o->cloud);
+    return j;
+}
+
+static json_t *sensitivity_json(Ctx *c, const SensResult *s)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "point", outcome_json(c, &s->base));
+    sets(o, "sentence", s->sentence);
+    seti(o, "evaluations", s->evaluations);
+    json_t *bars = json_array();
+    for (int i = 0; i < s->n_bars; i++) {
+        const SensBar *b = &s->bars[i];
+        json_t *j = json_object();
+        sets(j, "assumption", range_knob_name(b->knob));
+        sets(j, "label", sens_knob_label(b->knob));
+        sets(j, "range_from", b->from_plan ? "plan" : "catalog");
+        setn(c, j, "nominal", b->nominal);
+        setn(c, j, "low", b->low);
+        setn(c, j, "high", b->high);
+        json_object_set_new(j, "at_low", outcome_json(c, &b->at_low));
+        json_object_set_new(j, "at_high", outcome_json(c, &b->at_high));
+        setn(c, j, "tco_swing_usd", b->swing_tco);
+        setb(j, "flips_verdict", b->flips);
+        if (b->flips)
+            setn(c, j, "flip_value", b->flip_value);
+        json_array_append_new(bars, j);
+    }
+    json_object_set_new(o, "tornado", bars);
+    json_t *dec = json_array();
+    for (int i = 0; i < s->n_deciders; i++)
+        json_array_append_new(dec, json_string(range_knob_name(s->bars[s->deciders[i]].knob)));
+    json_object_set_new(o, "deciders", dec);
+    return o;
+}
+
+static json_t *pct_json(Ctx *c, const Percentiles *p)
+{
+    json_t *j = json_object();
+    setn(c, j, "p10", p->p10);
+    setn(c, j, "p50", p->p50);
+    setn(c, j, "p90", p->p90);
+    return j;
+}
+
+static json_t *monte_carlo_json(Ctx *c, const McResult *m)
+{
+    json_t *o = json_object();
+    seti(o, "samples", m->samples);
+    json_object_set_new(o, "seed", json_integer((json_int_t)m->seed));
+    seti(o, "assumptions_varied", m->n_knobs);
+    json_object_set_new(o, "train_days", pct_json(c, &m->days));
+    json_object_set_new(o, "gpus", pct_json(c, &m->gpus));
+    json_object_set_new(o, "facility_mw", pct_json(c, &m->mw));
+    json_object_set_new(o, "tco_usd", pct_json(c, &m->tco));
+    setn(c, o, "share_other_verdict", m->share_other_verdict);
+    return o;
+}
+
 static char *dump(json_t *o, int pretty)
 {
     char *s = json_dumps(o, (pretty ? JSON_INDENT(2) : JSON_COMPACT) | JSON_PRESERVE_ORDER |
@@ -415,6 +485,29 @@ static char *dump(json_t *o, int pretty)
 char *export_json(const Plan *p, const PlanResult *r, int pretty)
 {
     return dump(result_json(p, r), pretty);
+}
+
+char *export_json_ranges(const Plan *p, const PlanResult *r, const SensResult *s,
+                         const McResult *m, int pretty)
+{
+    json_t *o = result_json(p, r);
+    Ctx c = {.nonfinite = json_array()};
+    if (s)
+        json_object_set_new(o, "sensitivity", sensitivity_json(&c, s));
+    if (m)
+        json_object_set_new(o, "monte_carlo", monte_carlo_json(&c, m));
+    json_t *warn = json_object_get(o, "warnings");
+    size_t k;
+    json_t *v;
+    json_array_foreach(c.nonfinite, k, v)
+    {
+        char buf[128];
+        snprintf(buf, sizeof buf, "internal: non-finite value for '%s' written as 0",
+                 json_string_value(v));
+        json_array_append_new(warn, json_string(buf));
+    }
+    json_decref(c.nonfinite);
+    return dump(o, pretty);
 }
 
 char *export_compare_json(const Plan *a, const PlanResult *ra, const Plan *b,

@@ -553,6 +553,36 @@ static int check_team(Rules *r, const Plan *p, const Team *t, const Catalog *cat
 
 static int check_writable(const Plan *p, Rules *r);
 
+/* ranges: low <= high, each within what its assumption can be. */
+static int check_ranges(Rules *r, const RangesSpec *g)
+{
+    /* lowest and highest value a range may reach, per knob */
+    static const double lo[RANGE_COUNT] = {
+        [RANGE_RESERVED_DISCOUNT] = 0, [RANGE_NODE_PRICE] = 0.01, [RANGE_POWER_PRICE] = 0,
+        [RANGE_PUE] = 1, [RANGE_HORIZON] = 0.1, [RANGE_MTBF] = 100, [RANGE_TOKENS] = 0.01,
+        [RANGE_ARRIVALS] = 0.01};
+    static const double hi[RANGE_COUNT] = {
+        [RANGE_RESERVED_DISCOUNT] = 0.95, [RANGE_NODE_PRICE] = 100, [RANGE_POWER_PRICE] = 10,
+        [RANGE_PUE] = 5, [RANGE_HORIZON] = 30, [RANGE_MTBF] = 1e8, [RANGE_TOKENS] = 100,
+        [RANGE_ARRIVALS] = 100};
+    CHECK(g->samples >= 1 && g->samples <= 100000, &g->samples, NULL,
+          "ranges samples must be between 1 and 100000, got %d", g->samples);
+    for (int k = 0; k < RANGE_COUNT; k++) {
+        const RangeSpec *s = &g->knobs[k];
+        if (s->low == 0 && s->high == 0)
+            continue;
+        CHECK(s->low >= lo[k] && s->low <= hi[k], &s->low, s,
+              "ranges %s low must be between %g and %g, got %g", range_knob_name(k), lo[k], hi[k],
+              s->low);
+        CHECK(s->high >= lo[k] && s->high <= hi[k], &s->high, s,
+              "ranges %s high must be between %g and %g, got %g", range_knob_name(k), lo[k],
+              hi[k], s->high);
+        CHECK(s->low <= s->high, &s->low, s, "ranges %s: low %g is above high %g",
+              range_knob_name(k), s->low, s->high);
+    }
+    return 0;
+}
+
 /* Every value rule of PLAN-FORMAT.md.  `locs` is NULL for in-memory plans. */
 static int check_plan(const Plan *p, const Catalog *cat, Rules *r)
 {
@@ -670,6 +700,8 @@ static int check_plan(const Plan *p, const Catalog *cat, Rules *r)
     }
     CHECK(t->gpus == 0 || quota <= t->gpus, &t->gpus, NULL,
           "team quotas add up to %lld GPUs, more than the tenancy pool's %d", quota, t->gpus);
+    if (check_ranges(r, &p->ranges))
+        return -1;
     /* Last, what the rules above leave unchecked (keys of the other
      * workload kind): every value must survive the trip through a file. */
     return check_writable(p, r);
@@ -1348,6 +1380,8 @@ static void init_job(void *elem, const void *like)
 #define F_S(T, m, key, fl, cmt) {key, T_STR, FLD(T, m), sizeof(((T *)0)->m), 0, 0, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL, fl, cmt}
 #define F_M(T, m, key, sub, fl, cmt) {key, T_MAP, FLD(T, m), 0, 0, 0, 0, NULL, 0, 0, NULL, 0, &sub, 0, NULL, fl, cmt}
 #define F_Q(T, m, cnt, key, sub, fl, cmt) {key, T_SEQ, FLD(T, m), COUNT_OF(((T *)0)->m), 0, 0, 0, NULL, 0, 0, NULL, 0, &sub, FLD(T, cnt), NULL, fl, cmt}
+/* a mapping written only when it differs from the default (F_OPT) */
+#define F_MO(T, m, key, sub, fl, cmt) {key, T_MAP, FLD(T, m), sizeof(((T *)0)->m), 0, 0, 0, NULL, 0, 0, NULL, 0, &sub, 0, NULL, fl, cmt}
 #define F_C(T, m, key, fn, fl, cmt) {key, T_CUSTOM, FLD(T, m), 0, 0, 0, 0, NULL, 0, 0, NULL, 0, NULL, 0, fn, fl, cmt}
 
 #define HOUR 3600.0
@@ -1520,6 +1554,55 @@ static const Field tenancy_fields[] = {
 static const Schema tenancy_schema = {"tenancy", tenancy_fields, COUNT_OF(tenancy_fields), 0,
                                       init_none, NULL, NULL};
 
+/* ranges: one {low, high} per assumption, in its unit (model/catalog.h
+ * RangeKnob): fractions, money, hours or plain numbers. */
+static const Field range_num_fields[] = {
+    F_D(RangeSpec, low, "low", QTY_NUMBER, 0, NULL),
+    F_D(RangeSpec, high, "high", QTY_NUMBER, 0, NULL),
+};
+static const Schema range_num_schema = {"range", range_num_fields, COUNT_OF(range_num_fields), 0,
+                                        init_none, NULL, NULL};
+static const Field range_frac_fields[] = {
+    F_D(RangeSpec, low, "low", QTY_FRACTION, 0, NULL),
+    F_D(RangeSpec, high, "high", QTY_FRACTION, 0, NULL),
+};
+static const Schema range_frac_schema = {"range", range_frac_fields, COUNT_OF(range_frac_fields),
+                                         0, init_none, NULL, NULL};
+static const Field range_money_fields[] = {
+    F_D(RangeSpec, low, "low", QTY_MONEY, 0, NULL),
+    F_D(RangeSpec, high, "high", QTY_MONEY, 0, NULL),
+};
+static const Schema range_money_schema = {"range", range_money_fields,
+                                          COUNT_OF(range_money_fields), 0, init_none, NULL, NULL};
+static const Field range_hours_fields[] = {
+    F_DUR(RangeSpec, low, "low", HOUR, HOUR, NULL, 0, NULL),
+    F_DUR(RangeSpec, high, "high", HOUR, HOUR, NULL, 0, NULL),
+};
+static const Schema range_hours_schema = {"range", range_hours_fields,
+                                          COUNT_OF(range_hours_fields), 0, init_none, NULL, NULL};
+
+static const Field ranges_fields[] = {
+    F_I(RangesSpec, samples, "samples", F_OPT, "Monte Carlo samples"),
+    {"seed", T_U64, FLD(RangesSpec, seed), 0, 0, 0, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL, F_OPT,
+     "Monte Carlo seed"},
+    F_MO(RangesSpec, knobs[RANGE_RESERVED_DISCOUNT], "reserved_discount", range_frac_schema,
+         F_OPT | F_FLOW, "the cloud rival's 3-year discount"),
+    F_MO(RangesSpec, knobs[RANGE_NODE_PRICE], "node_price", range_num_schema, F_OPT | F_FLOW,
+         "x the catalog's node prices"),
+    F_MO(RangesSpec, knobs[RANGE_POWER_PRICE], "power_price", range_money_schema,
+         F_OPT | F_FLOW, "USD per kWh"),
+    F_MO(RangesSpec, knobs[RANGE_PUE], "pue", range_num_schema, F_OPT | F_FLOW, NULL),
+    F_MO(RangesSpec, knobs[RANGE_HORIZON], "horizon", range_num_schema, F_OPT | F_FLOW, "years"),
+    F_MO(RangesSpec, knobs[RANGE_MTBF], "mtbf_gpu", range_hours_schema, F_OPT | F_FLOW,
+         "hours per GPU"),
+    F_MO(RangesSpec, knobs[RANGE_TOKENS], "tokens", range_num_schema, F_OPT | F_FLOW,
+         "x every training workload's tokens"),
+    F_MO(RangesSpec, knobs[RANGE_ARRIVALS], "arrivals", range_num_schema, F_OPT | F_FLOW,
+         "x every job class's per_day"),
+};
+static const Schema ranges_schema = {"ranges", ranges_fields, COUNT_OF(ranges_fields), 0,
+                                     init_none, NULL, NULL};
+
 static const Field plan_fields[] = {
     F_I(Plan, format, "format", 0, NULL),
     F_S(Plan, name, "name", 0, "unique in the store"),
@@ -1531,6 +1614,8 @@ static const Field plan_fields[] = {
     F_M(Plan, network, "network", network_schema, 0, NULL),
     F_M(Plan, storage, "storage", storage_schema, 0, NULL),
     F_M(Plan, tenancy, "tenancy", tenancy_schema, 0, NULL),
+    F_MO(Plan, ranges, "ranges", ranges_schema, F_OPT,
+         "sensitivity and Monte Carlo; default: the catalog's uncertainty"),
 };
 static const Schema plan_schema = {"plan", plan_fields, COUNT_OF(plan_fields), 0, init_none, NULL, NULL};
 
@@ -2069,6 +2154,8 @@ static bool field_written(const Field *f, const void *obj, const void *def, cons
     if (f->type == T_MAP && (f->flags & (F_TRAIN | F_INFER)))
         differs = memcmp((const char *)obj + f->off, (const char *)def + f->off,
                          sizeof(ParallelSpec)) != 0;
+    if (f->type == T_MAP && (f->flags & F_OPT) && f->size)
+        differs = memcmp((const char *)obj + f->off, (const char *)def + f->off, f->size) != 0;
     if (only_diff || (f->flags & F_OPT))
         return differs;
     if (w && (f->flags & F_TRAIN) && w->kind != WL_TRAINING)

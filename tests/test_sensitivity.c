@@ -329,7 +329,7 @@ START_TEST(plan_range_overrides_the_catalog)
 {
     SensResult *s = malloc(sizeof *s);
     Plan q = plan;
-    q.ranges.knobs[RANGE_PUE] = (RangeSpec){.given = true, .low = 1.15, .high = 1.25};
+    q.ranges.knobs[RANGE_PUE] = (RangeSpec){.low = 1.15, .high = 1.25};
     ck_assert_int_eq(sens_run(&q, &cat, NULL, s), 0);
     int found = 0;
     for (int i = 0; i < s->n_bars; i++)
