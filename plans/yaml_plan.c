@@ -2283,6 +2283,8 @@ char *plan_to_yaml(const Plan *p)
     /* Top level with blank lines between the sections, as in PLAN-FORMAT.md. */
     for (size_t i = 0; i < plan_schema.n_fields; i++) {
         const Field *f = &plan_schema.fields[i];
+        if (!field_written(f, p, def, NULL, false))
+            continue;
         if (f->type == T_SEQ || f->type == T_MAP)
             out_raw(&o, "\n", 1);
         Schema one = plan_schema;

@@ -464,6 +464,47 @@ START_TEST(catalog_range_low_above_high_is_refused_with_position)
 }
 END_TEST
 
+/* ---------------------------------------------------------- plan ranges */
+
+START_TEST(plan_ranges_round_trip_and_validate)
+{
+    const char *text = "format: 1\nname: r\naccelerator: H100-SXM\n"
+                       "tenancy:\n  teams:\n    - name: a\n      jobs:\n"
+                       "        - {name: j, per_day: 10, gpus: 8, hours: 2}\n"
+                       "ranges:\n  samples: 300\n  seed: 9\n"
+                       "  reserved_discount: {low: 40%, high: 65%}\n"
+                       "  power_price: {low: $0.05, high: $0.12}\n"
+                       "  mtbf_gpu: {low: 20000h, high: 80000}\n";
+    Diag d;
+    memset(&d, 0, sizeof d);
+    static Plan a, b;
+    ck_assert_msg(plan_parse(text, strlen(text), "r.yaml", &cat, &a, &d) == 0, "%s", d.msg);
+    ck_assert_int_eq(a.ranges.samples, 300);
+    ck_assert_uint_eq(a.ranges.seed, 9);
+    ck_assert_double_eq_tol(a.ranges.knobs[RANGE_RESERVED_DISCOUNT].low, 0.40, 1e-12);
+    ck_assert_double_eq_tol(a.ranges.knobs[RANGE_POWER_PRICE].high, 0.12, 1e-12);
+    ck_assert_double_eq(a.ranges.knobs[RANGE_MTBF].low, 20000);
+    ck_assert_double_eq(a.ranges.knobs[RANGE_MTBF].high, 80000);
+    char *y = plan_to_yaml(&a);
+    ck_assert_ptr_nonnull(y);
+    ck_assert_msg(plan_parse(y, strlen(y), "r2.yaml", &cat, &b, &d) == 0, "%s", d.msg);
+    ck_assert(memcmp(&a.ranges, &b.ranges, sizeof a.ranges) == 0);
+    free(y);
+    /* a plan without ranges writes none */
+    y = plan_to_yaml(&plan);
+    ck_assert_ptr_null(strstr(y, "ranges:"));
+    free(y);
+    const char *bad = "format: 1\nname: r\naccelerator: H100-SXM\n"
+                      "tenancy:\n  teams:\n    - name: a\n      jobs:\n"
+                      "        - {name: j, per_day: 10, gpus: 8, hours: 2}\n"
+                      "ranges:\n  pue: {low: 1.4, high: 1.2}\n";
+    memset(&d, 0, sizeof d);
+    ck_assert_int_ne(plan_parse(bad, strlen(bad), "bad.yaml", &cat, &a, &d), 0);
+    ck_assert_msg(strstr(d.msg, "low 1.4 is above high 1.2") != NULL, "%s", d.msg);
+    ck_assert_int_eq(d.line, 10);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("sensitivity");
@@ -493,6 +534,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, cancelled_sensitivity_reports_it);
     tcase_add_test(tc, shipped_catalog_states_every_range);
     tcase_add_test(tc, catalog_range_low_above_high_is_refused_with_position);
+    tcase_add_test(tc, plan_ranges_round_trip_and_validate);
     suite_add_tcase(s, tc);
     return s;
 }
