@@ -116,7 +116,7 @@ int cli_catalog(Cli *cli)
 static Store *open_store(const char *path, const char *seed, bool write, Diag *d)
 {
     Store *s = store_open(path, seed, false, d);
-    if (s || write)
+    if (s || write || store_diag_busy(d)) /* a lock held past the timeout: do not wait twice */
         return s;
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0)

@@ -41,6 +41,7 @@ struct Store {
     char path[STORE_PATH_LEN];
     bool readonly;
     int busy_ms;
+    struct timespec op_t0;   /* start of the operation that may wait on a lock */
     Diag *warnings;
     size_t n_warnings;
 };
@@ -109,6 +110,30 @@ static int check_name(const Store *s, const char *name, Diag *d)
 /* What db_fail says for SQLITE_BUSY / SQLITE_LOCKED (see store_open's retry). */
 #define BUSY_TEXT "the store is locked by another writer"
 
+static void op_start(Store *s) { clock_gettime(CLOCK_MONOTONIC, &s->op_t0); }
+
+/* Milliseconds since op_start: what a lock wait really took (an open waits
+ * in more than one step; issue 17 D10). */
+static int op_elapsed_ms(const Store *s)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double ms = (now.tv_sec - s->op_t0.tv_sec) * 1e3 + (now.tv_nsec - s->op_t0.tv_nsec) / 1e6;
+    return ms < 0 ? 0 : ms > 1e9 ? 1000000000 : (int)(ms + 0.5);
+}
+
+/* What is left of the busy timeout for this operation, in ms (>= 0). */
+static int op_remaining_ms(const Store *s)
+{
+    int left = s->busy_ms - op_elapsed_ms(s);
+    return left > 0 ? left : 0;
+}
+
+bool store_diag_busy(const Diag *d)
+{
+    return d && strstr(d->msg, BUSY_TEXT) != NULL;
+}
+
 /* An error from SQLite, said in the store's terms. */
 static int db_fail(const Store *s, int rc, Diag *d, const char *what)
 {
@@ -117,8 +142,8 @@ static int db_fail(const Store *s, int rc, Diag *d, const char *what)
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
         diag_set(d, s->path, 0, 0,
-                 "%s: " BUSY_TEXT " (gave up after %d ms); nothing was changed", what,
-                 s->busy_ms);
+                 "%s: " BUSY_TEXT " (gave up after %d ms, lock timeout %d ms); nothing was "
+                 "changed", what, op_elapsed_ms(s), s->busy_ms);
         break;
     case SQLITE_READONLY:
         diag_set(d, s->path, 0, 0, "%s: the store is read-only (%s)", what, msg);
@@ -129,6 +154,18 @@ static int db_fail(const Store *s, int rc, Diag *d, const char *what)
         break;
     case SQLITE_FULL:
         diag_set(d, s->path, 0, 0, "%s: the disk is full; nothing was changed", what);
+        break;
+    case SQLITE_IOERR:
+        /* a full disk met while growing the -shm or the journal reports an
+         * I/O error; the errno tells (issue 17 D9) */
+        if (s->db && (sqlite3_system_errno(s->db) == ENOSPC ||
+                      sqlite3_system_errno(s->db) == EDQUOT ||
+                      sqlite3_system_errno(s->db) == EFBIG)) {
+            diag_set(d, s->path, 0, 0, "%s: the disk is full (%s); nothing was changed", what,
+                     strerror(sqlite3_system_errno(s->db)));
+            break;
+        }
+        diag_set(d, s->path, 0, 0, "%s: %s", what, msg);
         break;
     default:
         diag_set(d, s->path, 0, 0, "%s: %s", what, msg);
@@ -155,6 +192,7 @@ static int tx_begin(Store *s, Diag *d, const char *what)
         diag_set(d, s->path, 0, 0, "%s: the store was opened read-only", what);
         return -1;
     }
+    op_start(s);
     return exec_sql(s, "BEGIN IMMEDIATE", d, what);
 }
 
@@ -572,12 +610,26 @@ static void file_uri(const char *path, const char *query, char *out, size_t len)
         strcat(out, query);
 }
 
+static bool file_exists(const char *path);
+static off_t file_size(const char *path);
+static void drop_stray_sidecars(const Store *s, bool had_wal, bool had_shm);
+
 /* Open path read-only and run probe; when a WAL database cannot be read
  * because its -shm cannot be created (read-only directory), retry with
  * immutable=1: nobody can be writing through a WAL in such a directory.
- * Returns 0, -2 when the file is not SQLite or is corrupt, else -1. */
+ * The same when the disk is too full for the 32 KiB -shm (issue 17 D9) and
+ * there is no WAL content the main file lacks (no -wal, or an empty one):
+ * then the main file alone is the whole store.  The -wal/-shm the failed
+ * attempt left are removed.  Lock waits use what is left of the operation's
+ * busy timeout.  Returns 0, -2 when the file is not SQLite or is corrupt,
+ * else -1. */
 static int open_ro(Store *s, const char *probe, Diag *d)
 {
+    char side[STORE_PATH_LEN + 8];
+    snprintf(side, sizeof side, "%s-wal", s->path);
+    bool had_wal = file_exists(side), wal_empty = !had_wal || file_size(side) == 0;
+    snprintf(side, sizeof side, "%s-shm", s->path);
+    bool had_shm = file_exists(side);
     for (int attempt = 0; attempt < 2; attempt++) {
         int rc;
         if (attempt == 0) {
@@ -589,7 +641,7 @@ static int open_ro(Store *s, const char *probe, Diag *d)
         }
         if (rc == SQLITE_OK) {
             sqlite3_extended_result_codes(s->db, 1);
-            sqlite3_busy_timeout(s->db, s->busy_ms);
+            sqlite3_busy_timeout(s->db, op_remaining_ms(s));
             rc = sqlite3_exec(s->db, probe, NULL, NULL, NULL);
             if (rc == SQLITE_OK)
                 return 0;
@@ -598,6 +650,12 @@ static int open_ro(Store *s, const char *probe, Diag *d)
         if (attempt == 0 && (primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY)) {
             sqlite3_close_v2(s->db);
             s->db = NULL;
+            continue;
+        }
+        if (attempt == 0 && (primary == SQLITE_IOERR || primary == SQLITE_FULL) && wal_empty) {
+            sqlite3_close_v2(s->db);
+            s->db = NULL;
+            drop_stray_sidecars(s, had_wal, had_shm);
             continue;
         }
         int ret = -2;
@@ -619,6 +677,29 @@ static bool file_exists(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0;
+}
+
+static off_t file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+/* A connection that failed to set up WAL shared memory (disk full) leaves
+ * an empty -wal and a few bytes of -shm.  When neither existed before and
+ * they are still that (a -shm in use is at least 32 KiB: sqlite.org/
+ * walformat.html §2), nobody else uses them: remove them. */
+static void drop_stray_sidecars(const Store *s, bool had_wal, bool had_shm)
+{
+    char wal[STORE_PATH_LEN + 8], shm[STORE_PATH_LEN + 8];
+    snprintf(wal, sizeof wal, "%s-wal", s->path);
+    snprintf(shm, sizeof shm, "%s-shm", s->path);
+    off_t shm_size = file_size(shm);
+    if (!had_shm && shm_size >= 0 && shm_size < 32768 && (had_wal || file_size(wal) <= 0)) {
+        unlink(shm);
+        if (!had_wal)
+            unlink(wal);
+    }
 }
 
 /* A read-only connection to a WAL-mode file creates empty -wal and -shm
@@ -745,9 +826,10 @@ Store *store_open_ex(const char *path, const char *seed_dir, bool readonly, int 
     snprintf(s->path, sizeof s->path, "%s", path);
     s->readonly = readonly;
     s->busy_ms = busy_ms < 0 ? 0 : busy_ms;
+    op_start(s); /* every lock wait of the open shares one busy timeout */
 
     struct stat st;
-    bool exists = false, empty = true;
+    bool exists = false, empty = true, had_wal = true, had_shm = true;
     if (stat(path, &st) == 0) {
         if (!S_ISREG(st.st_mode)) {
             diag_set(d, path, 0, 0, "the plan store is not a regular file");
@@ -773,11 +855,25 @@ Store *store_open_ex(const char *path, const char *seed_dir, bool readonly, int 
                      (unsigned long long)in.app_id, in.objects);
             goto fail;
         }
+        if (in.user_version < 0) {
+            diag_set(d, path, 0, 0,
+                     "store schema version %lld is not one gpuplan ever wrote (PRAGMA "
+                     "user_version was changed by another program, or the file is damaged); "
+                     "the file was left untouched", in.user_version);
+            goto fail;
+        }
         if (in.user_version > STORE_SCHEMA_VERSION) {
             diag_set(d, path, 0, 0,
                      "store schema version %lld is newer than this gpuplan supports (%d): use a "
                      "newer gpuplan; the file was left untouched",
                      in.user_version, STORE_SCHEMA_VERSION);
+            goto fail;
+        }
+        if (in.user_version == 0 && in.objects > 0) {
+            diag_set(d, path, 0, 0,
+                     "the store has %lld schema objects but schema version 0 (PRAGMA "
+                     "user_version was reset, or another program made the tables); the file "
+                     "was left untouched", in.objects);
             goto fail;
         }
     }
@@ -792,6 +888,7 @@ Store *store_open_ex(const char *path, const char *seed_dir, bool readonly, int 
         }
         if (open_ro(s, "SELECT count(*) FROM plans", d) < 0)
             goto fail;
+        sqlite3_busy_timeout(s->db, s->busy_ms); /* each later call waits its own */
         return s;
     }
 
@@ -803,12 +900,23 @@ Store *store_open_ex(const char *path, const char *seed_dir, bool readonly, int 
                  "untouched (open it read-only, or pass --db PATH)");
         goto fail;
     }
+    struct stat dst;
+    if (stat(dir, &dst) != 0 || !S_ISDIR(dst.st_mode)) {
+        diag_set(d, path, 0, 0, "the directory %s %s; the store was not created", dir,
+                 errno == ENOENT ? "does not exist" : "is not a directory");
+        goto fail;
+    }
     if (!writable(dir)) {
         diag_set(d, path, 0, 0,
                  "the directory %s is not writable (SQLite needs its journal there); the "
                  "store was not %s", dir, exists ? "modified" : "created");
         goto fail;
     }
+    char side[STORE_PATH_LEN + 8];
+    snprintf(side, sizeof side, "%s-wal", path);
+    had_wal = file_exists(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    had_shm = file_exists(side);
     int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
     int rc = sqlite3_open_v2(path, &s->db, flags, NULL);
     if (rc != SQLITE_OK) {
@@ -816,25 +924,30 @@ Store *store_open_ex(const char *path, const char *seed_dir, bool readonly, int 
         goto fail;
     }
     sqlite3_extended_result_codes(s->db, 1);
-    sqlite3_busy_timeout(s->db, s->busy_ms);
+    sqlite3_busy_timeout(s->db, op_remaining_ms(s));
     /* Two processes setting up one new store at once can meet a lock that
      * SQLite reports at once instead of waiting (switching to WAL needs an
      * exclusive lock; a reader upgrading to a writer may not wait, to avoid
      * a deadlock).  Nothing was changed then, so try again until the busy
      * timeout has passed. */
-    struct timespec t0, now;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
-        if (setup_connection(s, seed_dir, d) == 0)
+        if (setup_connection(s, seed_dir, d) == 0) {
+            sqlite3_busy_timeout(s->db, s->busy_ms); /* each later call waits its own */
             return s;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        double waited_ms = (now.tv_sec - t0.tv_sec) * 1e3 + (now.tv_nsec - t0.tv_nsec) / 1e6;
-        if (!strstr(d ? d->msg : "", BUSY_TEXT) || waited_ms >= s->busy_ms)
+        }
+        if (!strstr(d ? d->msg : "", BUSY_TEXT) || op_remaining_ms(s) <= 0)
             goto fail;
         struct timespec ts = {0, 20 * 1000 * 1000};
         nanosleep(&ts, NULL);
+        sqlite3_busy_timeout(s->db, op_remaining_ms(s));
     }
 fail:
+    if (s->db) {
+        /* a failed read-write open (a full disk) leaves no -wal/-shm it made */
+        sqlite3_close_v2(s->db);
+        s->db = NULL;
+        drop_stray_sidecars(s, had_wal, had_shm);
+    }
     store_close(s);
     return NULL;
 }
@@ -901,7 +1014,11 @@ int store_save_version(Store *s, const char *name, const char *yaml, const char 
 
 /* Reads that take more than one statement run in one read transaction, so
  * they see one snapshot even while another process writes (WAL). */
-static int read_begin(Store *s, Diag *d) { return exec_sql(s, "BEGIN", d, "reading the store"); }
+static int read_begin(Store *s, Diag *d)
+{
+    op_start(s);
+    return exec_sql(s, "BEGIN", d, "reading the store");
+}
 
 static int read_end(Store *s, int ret)
 {

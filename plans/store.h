@@ -66,6 +66,9 @@ const char *store_path(const Store *s);
  * read or parse, duplicate seed names): *out points into the store, valid
  * until store_close.  Returns the count. */
 size_t store_warnings(const Store *s, const Diag **out);
+/* True when d reports that another process held the lock past the busy
+ * timeout (a second attempt would only wait again). */
+bool store_diag_busy(const Diag *d);
 /* A plan name is [A-Za-z0-9._ -]{1,64} (PLAN-FORMAT.md). */
 bool store_name_valid(const char *name);
 

@@ -98,5 +98,24 @@ check "export -o onto the store's WAL name is an I/O error (3)" 3 "$bin" --db "$
 check "the store still lists" 0 "$bin" --db "$db" list
 has "the store still has its plans" "$tmp/out" '^frontier-2027 '
 
+# D10: under an EXCLUSIVE-mode lock holder a read waits one busy timeout
+# (5 s), not two, and says how long it waited
+mkfifo "$tmp/lock.fifo"
+sqlite3 "$db" <"$tmp/lock.fifo" >/dev/null 2>&1 &
+holder=$!
+exec 9>"$tmp/lock.fifo"
+echo "PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; UPDATE plans SET created = created; COMMIT;" >&9
+sleep 1
+t0=$(date +%s%N)
+check "list under an EXCLUSIVE holder is a store error (3)" 3 "$bin" --db "$db" list
+t1=$(date +%s%N)
+exec 9>&- # end of input: the holder exits
+wait "$holder"
+waited=$(( (t1 - t0) / 1000000 ))
+said=$(sed -n 's/.*gave up after \([0-9]*\) ms.*/\1/p' "$tmp/err")
+if [ -n "$said" ] && [ "$waited" -lt 8000 ] && [ "$said" -le $((waited + 50)) ] && [ "$said" -ge 4900 ]; then
+    ok "the lock message reports the real wait (said ${said} ms, waited ${waited} ms)"
+else not_ok "the lock message reports the real wait" "said '${said}' ms, waited ${waited} ms" "$(cat "$tmp/err")"; fi
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
