@@ -1,6 +1,9 @@
 /* model/catalog.c — lookups over the catalog (pure; loading is plans/). */
 #include "config.h"
 
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include "catalog.h"
@@ -101,4 +104,38 @@ const MigProfile *accelerator_find_mig(const Accelerator *a, const char *profile
         if (strcasecmp(a->mig[i].name, profile) == 0)
             return &a->mig[i];
     return NULL;
+}
+
+/* Compute slices of a profile: its field, else the "Ng" prefix of its name
+ * (NVIDIA MIG user guide naming: <compute>g.<memory>gb). */
+static int mig_slices(const MigProfile *m)
+{
+    if (m->compute_slices > 0)
+        return m->compute_slices;
+    int c = atoi(m->name);
+    return c > 0 ? c : 1;
+}
+
+const MigProfile *accelerator_nearest_mig(const Accelerator *to, const MigProfile *from)
+{
+    if (!to || !from || to->n_mig <= 0)
+        return NULL;
+    bool from_me = strstr(from->name, "+me") != NULL;
+    int fs = mig_slices(from);
+    const MigProfile *best = NULL, *largest = NULL;
+    for (int i = 0; i < to->n_mig; i++) {
+        const MigProfile *m = &to->mig[i];
+        if ((strstr(m->name, "+me") != NULL) != from_me)
+            continue;
+        int ms = mig_slices(m);
+        if (!largest || ms > mig_slices(largest) ||
+            (ms == mig_slices(largest) && m->mem_bytes > largest->mem_bytes))
+            largest = m;
+        if (ms < fs || m->mem_bytes < from->mem_bytes)
+            continue;
+        if (!best || ms < mig_slices(best) ||
+            (ms == mig_slices(best) && m->mem_bytes < best->mem_bytes))
+            best = m;
+    }
+    return best ? best : largest;
 }

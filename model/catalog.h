@@ -180,5 +180,10 @@ const Accelerator *catalog_find_accelerator(const Catalog *c, const char *id);
 const Instance *catalog_find_instance(const Catalog *c, const char *id);
 const StorageSystem *catalog_find_storage(const Catalog *c, const char *id);
 const MigProfile *accelerator_find_mig(const Accelerator *a, const char *profile);
+/* The profile of `to` closest to `from` (a profile of another part): the
+ * smallest one with at least from's compute slices and memory, else the
+ * largest there is.  NULL when `to` has no MIG profiles.  Media-extension
+ * ("+me") profiles are only matched by another "+me" profile. */
+const MigProfile *accelerator_nearest_mig(const Accelerator *to, const MigProfile *from);
 
 #endif

@@ -2,7 +2,9 @@
  * small result helpers every stage uses. */
 #include "config.h"
 
+#include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -95,6 +97,68 @@ void jobclass_init(JobClass *j)
 const char *workload_accelerator(const Plan *p, const Workload *w)
 {
     return w->accelerator[0] ? w->accelerator : p->accelerator;
+}
+
+/* Memory of a profile named "<c>g.<m>gb" when the part it came from is not
+ * known (NVIDIA MIG user guide naming). */
+static double mig_name_mem(const char *name)
+{
+    const char *dot = strchr(name, '.');
+    return dot ? atof(dot + 1) * 1e9 : 0;
+}
+
+int plan_remap_mig(Plan *p, const Accelerator *from, const Accelerator *to, char *note, size_t len)
+{
+    if (note && len)
+        note[0] = '\0';
+    if (!p || !to)
+        return 0;
+    int changed = 0;
+    size_t used = 0;
+    for (int t = 0; t < p->tenancy.n_teams; t++)
+        for (int k = 0; k < p->tenancy.teams[t].n_jobs; k++) {
+            JobClass *j = &p->tenancy.teams[t].jobs[k];
+            if (!j->mig[0] || accelerator_find_mig(to, j->mig))
+                continue;
+            MigProfile old;
+            const MigProfile *known = from ? accelerator_find_mig(from, j->mig) : NULL;
+            if (known) {
+                old = *known;
+            } else {
+                memset(&old, 0, sizeof old);
+                snprintf(old.name, sizeof old.name, "%s", j->mig);
+                old.compute_slices = atoi(j->mig) > 0 ? atoi(j->mig) : 1;
+                old.mem_bytes = mig_name_mem(j->mig);
+            }
+            const MigProfile *near = accelerator_nearest_mig(to, &old);
+            char what[160];
+            if (near) {
+                snprintf(what, sizeof what, "%s/%s %s → %s", p->tenancy.teams[t].name, j->name,
+                         old.name, near->name);
+                snprintf(j->mig, sizeof j->mig, "%s", near->name);
+            } else {
+                /* A MIG slice is c of the 7 compute slices of a GPU (NVIDIA
+                 * MIG user guide, "GPU instance profiles"); time-shared on a
+                 * part without MIG it needs that share of compute and its
+                 * memory in HBM. */
+                double frac = old.compute_slices / 7.0;
+                if (to->hbm_bytes > 0 && old.mem_bytes / to->hbm_bytes > frac)
+                    frac = old.mem_bytes / to->hbm_bytes;
+                frac = ceil(frac * 1000) / 1000;
+                j->mig[0] = '\0';
+                j->gpus = frac >= 1 ? 1 : frac;
+                j->min_gpus = j->max_gpus = 0;
+                snprintf(what, sizeof what, "%s/%s %s → %.3g GPU (time-shared: %s has no MIG)",
+                         p->tenancy.teams[t].name, j->name, old.name, j->gpus, to->id);
+            }
+            changed++;
+            if (note && used < len) {
+                int w = snprintf(note + used, len - used, "%s%s", used ? ", " : "", what);
+                if (w > 0)
+                    used += (size_t)w < len - used ? (size_t)w : len - used - 1;
+            }
+        }
+    return changed;
 }
 
 void result_warn(PlanResult *r, const char *fmt, ...)

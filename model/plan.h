@@ -220,6 +220,15 @@ void jobclass_init(JobClass *j);
 
 /* The accelerator a workload runs on: its own, else the plan's. */
 const char *workload_accelerator(const Plan *p, const Workload *w);
+/* After the plan's accelerator changed from `from` to `to`: every job class
+ * whose MIG profile `to` lacks gets the nearest profile of `to`
+ * (accelerator_nearest_mig), or, when `to` has no MIG at all, the same
+ * share of one GPU as a fraction (max of compute slices / 7 and memory /
+ * HBM; whole GPU when that reaches 1).  note (may be NULL) lists what
+ * changed ("research/notebook 3g.40gb → 3g.71gb").  Returns the number of
+ * job classes changed. */
+int plan_remap_mig(Plan *p, const Accelerator *from, const Accelerator *to, char *note,
+                   size_t len);
 
 /* ---------------------------------------------------------------- results */
 
@@ -260,6 +269,10 @@ typedef struct {
     double train_days;               /* wall clock, after goodput */
     bool meets_target;               /* false: target_days cannot be met; gpus is then the
                                       * fastest size found (a warning says so) */
+    char binding[PLAN_TEXT_LEN];     /* what limits a run sized for target_days ("global
+                                      * batch 2048 caps data parallelism: …"), "" = nothing */
+    char fix[PLAN_TEXT_LEN];         /* the edit that lifts it ("raise global_batch to 3072
+                                      * to use 12,288 GPUs (84.1 d)"), "" = none found */
     double gpu_hours;
     double checkpoint_bytes;
     double checkpoint_write_s;

@@ -96,6 +96,10 @@
 
 /* Search candidate limits. */
 #define MAX_CAND 160
+/* A sized run finishing before this share of its target_days is reported
+ * as over-sized (a reporting threshold, not a fitted constant: 15 % of the
+ * deadline left unused is worth a sentence in a planning meeting). */
+#define OVERSIZE_FRAC 0.85
 
 /* ------------------------------------------------------------ shape */
 
@@ -1264,6 +1268,67 @@ static int size_for_target(const Env *e, const Catalog *cat, double target, doub
     return best;
 }
 
+/* A run sized for target_days is held by its global batch: B sequences
+ * split over at most B/(b·e·p) data-parallel replicas, and only over
+ * counts that divide B/e, so the count jumps (8,192 → 16,384 for B = 2048)
+ * and the run either misses the target or finishes well inside it (issue
+ * 15).  Tries larger batches, 1.25× to 4× (kept to a multiple of 8 when B
+ * is one), and returns the smallest whose sizing meets `target` on fewer
+ * GPUs than `than` (0 = any count), with its count and days; 0 when none
+ * does.  Raising the batch changes the optimisation, not the FLOPs: the
+ * fix is a proposal to check against the run's critical batch size
+ * (McCandlish et al. 2018, "An Empirical Model of Large-Batch Training"). */
+static int batch_fix(const Env *e, const Catalog *c, double target, int than, int *G_out,
+                     double *days_out)
+{
+    static const double mult[] = {1.25, 1.5, 2, 3, 4};
+    for (size_t i = 0; i < sizeof mult / sizeof mult[0]; i++) {
+        int B0 = e->w->global_batch;
+        long long B = llround(B0 * mult[i]);
+        if (B0 % 8 == 0 && B % 8)
+            B += 8 - B % 8;
+        if (B <= B0 || B > (long long)MAX_GPUS * 64)
+            continue;
+        Workload w2 = *e->w;
+        w2.global_batch = (int)B;
+        w2.gpus = 0;
+        Env e2;
+        char err[PLAN_TEXT_LEN];
+        if (!env_init(&e2, e->p, &w2, e->a, c, err, sizeof err))
+            continue;
+        double fastest;
+        int fastest_G;
+        int G = size_for_target(&e2, c, target, &fastest, &fastest_G);
+        if (G <= 0 || (than > 0 && G >= than))
+            continue;
+        Sized z;
+        sized_eval(&e2, c, G, &z);
+        if (!z.S.have || !(z.days <= target))
+            continue;
+        *G_out = G;
+        *days_out = z.days;
+        return (int)B;
+    }
+    return 0;
+}
+
+/* Thousands-grouped count for the binding-constraint texts ("12,288"). */
+static const char *group3(int v, char *buf, size_t len)
+{
+    char d[24];
+    snprintf(d, sizeof d, "%d", v < 0 ? -v : v);
+    size_t n = strlen(d), o = 0;
+    if (v < 0 && o + 1 < len)
+        buf[o++] = '-';
+    for (size_t i = 0; i < n && o + 2 < len; i++) {
+        if (i && (n - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = d[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
 static const char *recompute_name(Recompute r)
 {
     switch (r) {
@@ -1337,6 +1402,24 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                            "parallelism; failures grow with size)",
                         w->name, w->tokens, w->target_days, a->id, fastest, fastest_G,
                         w->global_batch);
+            char g1[24], g2[24];
+            int fG = 0;
+            double fdays = 0;
+            int fB = batch_fix(&e, c, w->target_days, 0, &fG, &fdays);
+            if (fB > 0) {
+                snprintf(tr->binding, sizeof tr->binding,
+                         "global batch %d caps data parallelism: fastest %.1f d on %s GPUs",
+                         w->global_batch, fastest, group3(fastest_G, g1, sizeof g1));
+                snprintf(tr->fix, sizeof tr->fix,
+                         "raise global_batch to %d to use %s GPUs (%.1f d)", fB,
+                         group3(fG, g2, sizeof g2), fdays);
+            } else {
+                snprintf(tr->binding, sizeof tr->binding,
+                         "scaling: no size finishes in %.3g d (fastest %.1f d on %s GPUs)",
+                         w->target_days, fastest, group3(fastest_G, g1, sizeof g1));
+                snprintf(tr->fix, sizeof tr->fix, "relax target_days to %.0f, or a faster "
+                         "accelerator", ceil(fastest));
+            }
         } else if (G <= 0) {
             snprintf(wr->error, sizeof wr->error,
                      "no layout of %s fits in %.1f GiB of %s or divides global batch %d "
@@ -1460,6 +1543,28 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         if (sized && w->target_days > 0 && !missed_target)
             result_assume(r, sc, "sized to %d GPUs for %.3g days (smallest whole-node count "
                           "found)", G, w->target_days);
+        /* Over-sizing: the smallest count that meets the target finishes
+         * well inside it because the next smaller count the batch divides
+         * misses it.  Said, with the batch that would fit the target more
+         * tightly. */
+        if (sized && !missed_target && w->target_days > 0 &&
+            tr->train_days < OVERSIZE_FRAC * w->target_days && !(w->mfu > 0)) {
+            char g1[24], g2[24];
+            snprintf(tr->binding, sizeof tr->binding,
+                     "global batch %d: the next smaller count it divides misses %.3g d, so %s "
+                     "GPUs finish in %.1f of %.3g d", w->global_batch, w->target_days,
+                     group3(G, g1, sizeof g1), tr->train_days, w->target_days);
+            int fG = 0;
+            double fdays = 0;
+            int fB = batch_fix(&e, c, w->target_days, G, &fG, &fdays);
+            if (fB > 0)
+                snprintf(tr->fix, sizeof tr->fix, "raise global_batch to %d to use %s GPUs "
+                         "(%.1f d)", fB, group3(fG, g2, sizeof g2), fdays);
+            result_warn(r, "%s: over-sized: %s GPUs finish in %.1f of %.3g days (global batch "
+                        "%d does not divide a count in between)%s%s", w->name,
+                        group3(G, g1, sizeof g1), tr->train_days, w->target_days, w->global_batch,
+                        tr->fix[0] ? "; " : "", tr->fix);
+        }
         if (!sized && w->target_days > 0 && tr->train_days > w->target_days)
             result_warn(r, "%s: %.1f days on %d GPUs misses the %.3g-day target", w->name,
                         tr->train_days, G, w->target_days);

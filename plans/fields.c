@@ -291,6 +291,33 @@ const FieldDef *fields_find(const Plan *p, FieldTarget sel, const char *key, Fie
             return f;
         }
     }
+    /* "chat-70b.requests_per_s", "research.quota_gpus": a field of a named
+     * workload or team, whatever is selected */
+    const char *dot = strchr(key, '.');
+    for (; dot; dot = strchr(dot + 1, '.')) {
+        size_t nl = (size_t)(dot - key);
+        FieldTarget named = {FS_WORKLOAD, 0, 0, 0};
+        for (int i = 0; i < p->n_workloads; i++)
+            if (strlen(p->workloads[i].name) == nl && strncmp(p->workloads[i].name, key, nl) == 0) {
+                named.wl = i;
+                const FieldDef *f = find_in(p, named, dot + 1);
+                if (f && resolved)
+                    *resolved = named;
+                if (f)
+                    return f;
+            }
+        named.scope = FS_TEAM;
+        for (int i = 0; i < p->tenancy.n_teams; i++)
+            if (strlen(p->tenancy.teams[i].name) == nl &&
+                strncmp(p->tenancy.teams[i].name, key, nl) == 0) {
+                named.team = i;
+                const FieldDef *f = find_in(p, named, dot + 1);
+                if (f && resolved)
+                    *resolved = named;
+                if (f)
+                    return f;
+            }
+    }
     return NULL;
 }
 
@@ -465,9 +492,61 @@ static int set_catalog_id(const FieldDef *f, char *dst, const char *s, const Cat
     return 0;
 }
 
+/* The edits a field implies elsewhere, so that no single edit is refused
+ * for the state another field is in (issue 15): a training run is sized by
+ * a fixed gpus count or by target_days, so setting one clears the other;
+ * a new plan accelerator maps the job classes' MIG profiles onto its own.
+ * `before` is the plan as it was, `after` the edited copy and b the edited
+ * object in it.  Returns 0 (note says what else changed) or -1 with err. */
+static int reconcile(const FieldDef *f, const Plan *before, Plan *after, void *b,
+                     const Catalog *cat, char *note, size_t notelen, char *err, size_t errlen)
+{
+    if (f->scope == FS_WORKLOAD && (f->flags & FF_TRAIN) &&
+        (strcmp(f->key, "gpus") == 0 || strcmp(f->key, "target_days") == 0)) {
+        Workload *w = b;
+        bool set_gpus = f->key[0] == 'g';
+        if (set_gpus && w->gpus > 0 && w->target_days > 0) {
+            w->target_days = 0;
+            snprintf(note, notelen, "size by GPUs: target_days cleared (set target_days to size "
+                     "by deadline)");
+        } else if (!set_gpus && w->target_days > 0 && w->gpus > 0) {
+            w->gpus = 0;
+            snprintf(note, notelen, "size by deadline: gpus now auto (set gpus to fix the size)");
+        } else if (w->gpus <= 0 && !(w->target_days > 0)) {
+            snprintf(err, errlen, set_gpus ? "gpus auto sizes the run by its deadline: set "
+                                             "target_days instead (it makes gpus auto)"
+                                           : "without target_days the run needs a size: set "
+                                             "gpus instead (it clears target_days)");
+            return -1;
+        }
+    }
+    if (f->scope == FS_PLAN && (f->flags & FF_ACCEL) && cat &&
+        strcasecmp(before->accelerator, after->accelerator) != 0) {
+        const Accelerator *to = catalog_find_accelerator(cat, after->accelerator);
+        char list[400];
+        if (plan_remap_mig(after, catalog_find_accelerator(cat, before->accelerator), to, list,
+                           sizeof list) > 0)
+            snprintf(note, notelen, "MIG jobs moved to %s: %s", to ? to->id : after->accelerator,
+                     list);
+    }
+    return 0;
+}
+
 int field_set(const FieldDef *f, Plan *p, FieldTarget t, const char *text, const Catalog *cat,
               char *err, size_t errlen)
 {
+    return field_edit(f, p, t, text, cat, NULL, 0, err, errlen);
+}
+
+int field_edit(const FieldDef *f, Plan *p, FieldTarget t, const char *text, const Catalog *cat,
+               char *note, size_t notelen, char *err, size_t errlen)
+{
+    char nbuf[8];
+    if (!note || notelen == 0) {
+        note = nbuf;
+        notelen = sizeof nbuf;
+    }
+    note[0] = '\0';
     char sbuf[PLAN_TEXT_LEN];
     const char *s = trimmed(text ? text : "", sbuf, sizeof sbuf);
     Plan *tmp = malloc(sizeof *tmp);
@@ -609,8 +688,10 @@ int field_set(const FieldDef *f, Plan *p, FieldTarget t, const char *text, const
     if (rc == 0) {
         if ((f->flags & FF_SHAPE) && f->scope == FS_WORKLOAD)
             ((Workload *)b)->model.preset[0] = '\0'; /* no longer the published shape */
-        *p = *tmp;
+        rc = reconcile(f, p, tmp, b, cat, note, notelen, err, errlen);
     }
+    if (rc == 0)
+        *p = *tmp;
     free(tmp);
     return rc;
 }
@@ -656,6 +737,12 @@ int field_choices(const FieldDef *f, const Plan *p, const Catalog *cat, const ch
 
 int field_cycle(const FieldDef *f, Plan *p, FieldTarget t, int dir, const Catalog *cat)
 {
+    return field_step(f, p, t, dir, cat, NULL, 0);
+}
+
+int field_step(const FieldDef *f, Plan *p, FieldTarget t, int dir, const Catalog *cat, char *note,
+               size_t notelen)
+{
     if (!field_is_choice(f))
         return -1;
     const char *ch[256];
@@ -672,5 +759,5 @@ int field_cycle(const FieldDef *f, Plan *p, FieldTarget t, int dir, const Catalo
             idx = i;
     idx = idx < 0 ? 0 : ((idx + dir) % n + n) % n;
     char err[256];
-    return field_set(f, p, t, ch[idx], cat, err, sizeof err);
+    return field_edit(f, p, t, ch[idx], cat, note, notelen, err, sizeof err);
 }

@@ -69,12 +69,21 @@ const char *fields_scope_prefix(FieldScope s);
 
 /* Display text of a field's current value (without the unit). */
 const char *field_format(const FieldDef *f, const Plan *p, FieldTarget t, char *buf, size_t len);
-/* Parse text into *p (a copy the caller validates).  Returns 0, or -1 with
- * a message quoting the text in err; *p is unchanged on failure. */
+/* Parse text into *p (a copy the caller validates), with what the edit
+ * implies elsewhere (setting a training run's gpus clears target_days and
+ * the reverse; a new plan accelerator maps MIG profiles): note (may be
+ * NULL) then says what else changed, "" when nothing did.  Returns 0, or
+ * -1 with a message quoting the text in err; *p is unchanged on failure. */
+int field_edit(const FieldDef *f, Plan *p, FieldTarget t, const char *text, const Catalog *cat,
+               char *note, size_t notelen, char *err, size_t errlen);
+/* field_edit without the note. */
 int field_set(const FieldDef *f, Plan *p, FieldTarget t, const char *text, const Catalog *cat,
               char *err, size_t errlen);
-/* Step an enumeration / bool / catalog choice by dir (±1) in *p.
- * Returns 0, or -1 when the field is not a choice. */
+/* Step an enumeration / bool / catalog choice by dir (±1) in *p (note as
+ * for field_edit).  Returns 0, or -1 when the field is not a choice. */
+int field_step(const FieldDef *f, Plan *p, FieldTarget t, int dir, const Catalog *cat, char *note,
+               size_t notelen);
+/* field_step without the note. */
 int field_cycle(const FieldDef *f, Plan *p, FieldTarget t, int dir, const Catalog *cat);
 /* True when the field is an enumeration-like choice (cycles, has a pick list). */
 bool field_is_choice(const FieldDef *f);

@@ -515,12 +515,16 @@ int app_command(App *app, const char *line)
         if (!cand)
             return HR_REDRAW;
         *cand = app->plan;
-        char err[400], what[400];
-        if (field_set(f, cand, t, value, &app->cat, err, sizeof err) != 0) {
+        char err[400], what[1000], note[480];
+        if (field_edit(f, cand, t, value, &app->cat, note, sizeof note, err, sizeof err) != 0) {
             app_status(app, true, "%s: %s", f->key, err);
         } else {
-            snprintf(what, sizeof what, "%s%s%s = %s", fields_scope_prefix(f->scope),
-                     fields_scope_prefix(f->scope)[0] ? "." : "", f->key, value);
+            /* as typed when it names its workload or team ("chat-70b.tp") */
+            bool named = (t.scope == FS_WORKLOAD || t.scope == FS_TEAM) && strchr(key, '.') &&
+                         strcasecmp(key, f->key) != 0;
+            snprintf(what, sizeof what, "%s%s%s = %s%s%s", named ? "" : fields_scope_prefix(f->scope),
+                     !named && fields_scope_prefix(f->scope)[0] ? "." : "", named ? key : f->key,
+                     value, note[0] ? "; " : "", note);
             app_commit(app, cand, what);
         }
         free(cand);

@@ -69,7 +69,7 @@ typedef struct {
     bool too_small;          /* below 80×24 */
     bool stacked;            /* narrow: left block above the tabbed pane */
     bool abbrev_tabs;
-    Rect header, body, left, list, form, tabs, pane, status, footer;
+    Rect header, body, left, list, form, tabs, pane, warn, status, footer;
     int tab_x[TAB_COUNT + 1];/* tab start columns (mouse), tab_x[n] = end */
 } Geometry;
 

@@ -33,7 +33,9 @@ void layout_compute(Geometry *g, int lines, int cols)
     g->header = rect(0, 0, 1, cols);
     g->footer = rect(lines - 1, 0, 1, cols);
     g->status = rect(lines - 2, 0, 1, cols);
-    g->body = rect(1, 0, lines - 3, cols);
+    /* the warnings strip: the plan's warnings are never only in `eval` */
+    g->warn = rect(lines - 3, 0, 1, cols);
+    g->body = rect(1, 0, lines - 4, cols);
     g->stacked = cols < 100;
     g->abbrev_tabs = cols < 90;
     if (!g->stacked) {
@@ -234,9 +236,38 @@ static void draw_separators(App *app)
     }
 }
 
+/* One row above the status line: how many warnings the result has and the
+ * first of them (w lists them all), or that there are none. */
+static void draw_warnings(App *app)
+{
+    const Geometry *g = &app->geo;
+    const PlanResult *r = app_result(app);
+    int y = g->warn.y, w = g->warn.w;
+    term_fill(y, 0, w, ROLE_NORMAL, " ");
+    if (!r) {
+        term_put(y, 1, w - 1, ROLE_MUTED, "warnings: computing…");
+        return;
+    }
+    if (r->n_warnings == 0) {
+        term_put(y, 1, w - 1, ROLE_MUTED, "no warnings");
+        return;
+    }
+    char head[64], more[48];
+    snprintf(head, sizeof head, "%s %d warning%s ", term_utf8 ? "⚠" : "!", r->n_warnings,
+             r->n_warnings == 1 ? "" : "s");
+    snprintf(more, sizeof more, r->n_warnings > 1 ? "  w: all %d" : "  w: show", r->n_warnings);
+    int x = 1 + term_put(y, 1, w - 1, ROLE_WARNING, head);
+    int mw = term_strwidth(more);
+    if (w - x - mw > 8) {
+        term_put_ellipsis(y, x, w - x - mw - 1, ROLE_WARNING, r->warnings[0]);
+        term_put(y, w - mw - 1, mw, ROLE_MUTED, more);
+    }
+}
+
 void layout_draw_chrome(App *app)
 {
     draw_header(app);
+    draw_warnings(app);
     if (app->overlay < 0) {
         draw_tabs(app);
         draw_separators(app);

@@ -151,6 +151,13 @@ static void draw_summary(Canvas *c, const App *app, const PlanResult *r, int det
         y = canvas_next(c);
         if (y >= 0)
             widget_table_row(y, c->r.x + 1, c->r.w - 1, cols, 7, cells, ROLE_NORMAL, roles);
+        /* the binding constraint next to the result, with its fix */
+        if (w->ok && w->kind == WL_TRAINING && w->train.binding[0]) {
+            char why[2 * PLAN_TEXT_LEN + 16];
+            snprintf(why, sizeof why, "%s %s%s%s", term_utf8 ? "↳" : "->", w->train.binding,
+                     w->train.fix[0] ? (term_utf8 ? " → " : " -> ") : "", w->train.fix);
+            canvas_wrap(c, 3, ROLE_WARNING, why);
+        }
     }
     (void)app;
 }
@@ -347,6 +354,15 @@ static void s_draw(View *v, App *app, Rect r)
         text(&c, 1, ROLE_TITLE, head);
         if (!w->ok)
             canvas_wrap(&c, 1, ROLE_BAD, w->error[0] ? w->error : "no layout fits");
+        if (w->ok && w->kind == WL_TRAINING && w->train.binding[0]) {
+            char line[PLAN_TEXT_LEN + 16];
+            snprintf(line, sizeof line, "binding  %s", w->train.binding);
+            canvas_wrap(&c, 1, ROLE_WARNING, line);
+            if (w->train.fix[0]) {
+                snprintf(line, sizeof line, "fix      %s", w->train.fix);
+                canvas_wrap(&c, 1, ROLE_GOOD, line);
+            }
+        }
         /* a failed sizing has no numbers to show: never draw zeros as results */
         if (w->ok && w->kind == WL_TRAINING)
             draw_training(&c, app, w);

@@ -260,14 +260,16 @@ static void commit_edit(WState *s, App *app)
     if (!cand)
         return;
     *cand = app->plan;
-    char err[512], what[600];
-    if (field_set(s->edit_field, cand, app->sel, s->edit.buf, &app->cat, err, sizeof err) != 0) {
+    char err[512], what[1100], note[480];
+    if (field_edit(s->edit_field, cand, app->sel, s->edit.buf, &app->cat, note, sizeof note, err,
+                  sizeof err) != 0) {
         s->invalid = true;
         app_status(app, true, "%s: %s", s->edit_field->key, err);
     } else {
         char shown[PLAN_TEXT_LEN];
         field_format(s->edit_field, cand, app->sel, shown, sizeof shown);
-        snprintf(what, sizeof what, "%s = %s %s", s->edit_field->key, shown, s->edit_field->unit);
+        snprintf(what, sizeof what, "%s = %s %s%s%s", s->edit_field->key, shown,
+                 s->edit_field->unit, note[0] ? "; " : "", note);
         if (app_commit(app, cand, what) == 0)
             stop_edit(s);
         else
@@ -287,10 +289,11 @@ static void cycle(WState *s, App *app, int dir)
     if (!cand)
         return;
     *cand = app->plan;
-    if (field_cycle(f, cand, app->sel, dir, &app->cat) == 0) {
-        char shown[PLAN_TEXT_LEN], what[400];
+    char note[480];
+    if (field_step(f, cand, app->sel, dir, &app->cat, note, sizeof note) == 0) {
+        char shown[PLAN_TEXT_LEN], what[900];
         field_format(f, cand, app->sel, shown, sizeof shown);
-        snprintf(what, sizeof what, "%s = %s", f->key, shown);
+        snprintf(what, sizeof what, "%s = %s%s%s", f->key, shown, note[0] ? "; " : "", note);
         app_commit(app, cand, what);
     } else {
         app_status(app, false, "%s: Enter to edit (%s)", f->key, f->help);
@@ -308,11 +311,12 @@ static void picked(App *app, int index, const char *item, void *ctx)
     if (!cand)
         return;
     *cand = app->plan;
-    char err[512], what[400];
-    if (field_set(pick_field, cand, app->sel, item, &app->cat, err, sizeof err) != 0) {
+    char err[512], what[900], note[480];
+    if (field_edit(pick_field, cand, app->sel, item, &app->cat, note, sizeof note, err,
+                  sizeof err) != 0) {
         app_status(app, true, "%s: %s", pick_field->key, err);
     } else {
-        snprintf(what, sizeof what, "%s = %s", pick_field->key, item);
+        snprintf(what, sizeof what, "%s = %s%s%s", pick_field->key, item, note[0] ? "; " : "", note);
         app_commit(app, cand, what);
     }
     free(cand);
