@@ -312,7 +312,7 @@ START_TEST(auto_and_unlimited_are_sentinels)
     set_ok(p, T_TRAIN, "gpus", "4096");
     ck_assert_int_eq(p->workloads[0].gpus, 4096);
     ck_assert_str_eq(shown(p, T_TRAIN, "gpus"), "4096");
-    set_ok(p, T_TRAIN, "gpus", "auto");
+    set_ok(p, T_TRAIN, "target_days", "30");
     ck_assert_int_eq(p->workloads[0].gpus, 0);
     ck_assert_str_eq(shown(p, T_TRAIN, "gpus"), "auto");
     set_ok(p, T_TRAIN, "recompute", "auto");
@@ -322,6 +322,98 @@ START_TEST(auto_and_unlimited_are_sentinels)
     set_ok(p, T_TRAIN, "parallel.sp", "off");
     ck_assert_int_eq(p->workloads[0].parallel.sp, 0);
     ck_assert_str_eq(shown(p, T_TRAIN, "parallel.sp"), "off");
+    free(p);
+}
+END_TEST
+
+START_TEST(setting_gpus_clears_target_days_and_the_reverse)
+{
+    Plan *p = demo_plan();
+    FieldTarget t;
+    const FieldDef *g = fields_find(p, T_TRAIN, "gpus", &t);
+    const FieldDef *d = fields_find(p, T_TRAIN, "target_days", &t);
+    p->workloads[0].gpus = 0;
+    p->workloads[0].target_days = 90;
+    char note[300], err[300];
+    ck_assert_int_eq(field_edit(g, p, T_TRAIN, "8192", NULL, note, sizeof note, err, sizeof err), 0);
+    ck_assert_int_eq(p->workloads[0].gpus, 8192);
+    ck_assert_double_eq(p->workloads[0].target_days, 0);
+    ck_assert_msg(strstr(note, "target_days cleared"), "%s", note);
+    ck_assert_int_eq(field_edit(d, p, T_TRAIN, "1", NULL, note, sizeof note, err, sizeof err), 0);
+    ck_assert_int_eq(p->workloads[0].gpus, 0);
+    ck_assert_double_eq(p->workloads[0].target_days, 1);
+    ck_assert_msg(strstr(note, "gpus now auto"), "%s", note);
+    /* neither left: refused with the way out, the plan unchanged */
+    ck_assert_int_eq(field_edit(g, p, T_TRAIN, "auto", NULL, note, sizeof note, err, sizeof err), 0);
+    ck_assert_int_eq(field_edit(d, p, T_TRAIN, "0", NULL, note, sizeof note, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "set gpus instead"), "%s", err);
+    ck_assert_double_eq(p->workloads[0].target_days, 1);
+    /* an edit that implies nothing says nothing */
+    ck_assert_int_eq(field_edit(d, p, T_TRAIN, "2", NULL, note, sizeof note, err, sizeof err), 0);
+    ck_assert_str_eq(note, "");
+    free(p);
+}
+END_TEST
+
+START_TEST(a_new_accelerator_moves_mig_jobs_to_its_nearest_profile)
+{
+    ck_assert_msg(cat_ok, "catalog did not load from %s/catalog", data_dir());
+    Plan *p = demo_plan();
+    JobClass *j = &p->tenancy.teams[0].jobs[0];
+    snprintf(j->name, sizeof j->name, "notebooks");
+    snprintf(j->mig, sizeof j->mig, "3g.40gb");
+    FieldTarget t;
+    const FieldDef *f = fields_find(p, T_TRAIN, "accelerator", &t);
+    char note[400], err[300];
+    ck_assert_int_eq(field_edit(f, p, t, "H200", &cat, note, sizeof note, err, sizeof err), 0);
+    ck_assert_str_eq(j->mig, "3g.71gb");
+    ck_assert_msg(strstr(note, "research/notebooks 3g.40gb → 3g.71gb"), "%s", note);
+    ck_assert_int_eq(field_edit(f, p, t, "B200", &cat, note, sizeof note, err, sizeof err), 0);
+    ck_assert_str_eq(j->mig, "3g.90gb");
+    /* no MIG on the part: the same share of one GPU, the larger of 3 of 7
+     * compute slices and 90 GB of MI300X's 192 GB, rounded up */
+    ck_assert_int_eq(field_edit(f, p, t, "MI300X", &cat, note, sizeof note, err, sizeof err), 0);
+    ck_assert_str_eq(j->mig, "");
+    ck_assert_double_eq_tol(j->gpus, 0.469, 1e-9);
+    ck_assert_msg(strstr(note, "MI300X has no MIG"), "%s", note);
+    free(p);
+}
+END_TEST
+
+START_TEST(nearest_mig_profile_has_at_least_the_slices_and_memory)
+{
+    ck_assert_msg(cat_ok, "catalog did not load from %s/catalog", data_dir());
+    const Accelerator *a100 = catalog_find_accelerator(&cat, "A100-40GB");
+    const Accelerator *h100 = catalog_find_accelerator(&cat, "H100-SXM");
+    ck_assert_ptr_nonnull(a100);
+    ck_assert_ptr_nonnull(h100);
+    /* 1g.10gb of an H100 needs 10 GB: on an A100-40GB that is 1g.10gb too */
+    const MigProfile *m = accelerator_nearest_mig(a100, accelerator_find_mig(h100, "1g.10gb"));
+    ck_assert_str_eq(m->name, "1g.10gb");
+    /* 3g.40gb needs 40 GB: the A100-40GB's only one is 7g.40gb */
+    m = accelerator_nearest_mig(a100, accelerator_find_mig(h100, "3g.40gb"));
+    ck_assert_str_eq(m->name, "7g.40gb");
+    /* a +me profile maps to a +me profile */
+    m = accelerator_nearest_mig(a100, accelerator_find_mig(h100, "1g.10gb+me"));
+    ck_assert_str_eq(m->name, "1g.5gb+me");
+}
+END_TEST
+
+START_TEST(set_names_a_workload_or_team_before_the_key)
+{
+    Plan *p = demo_plan();
+    FieldTarget t;
+    /* the selection is the training run; the key names the service */
+    const FieldDef *f = fields_find(p, T_TRAIN, "serve.requests_per_s", &t);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(t.scope, FS_WORKLOAD);
+    ck_assert_int_eq(t.wl, 1);
+    f = fields_find(p, T_TRAIN, "research.quota_gpus", &t);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(t.scope, FS_TEAM);
+    ck_assert_ptr_null(fields_find(p, T_TRAIN, "nobody.requests_per_s", &t));
+    /* a training key on the service is not there */
+    ck_assert_ptr_null(fields_find(p, T_TRAIN, "serve.tokens", &t));
     free(p);
 }
 END_TEST
@@ -695,6 +787,10 @@ Suite *test_suite(void)
     tcase_add_test(tc, invalid_text_leaves_the_plan_unchanged);
     tcase_add_test(tc, auto_and_unlimited_are_sentinels);
     tcase_add_test(tc, choices_cycle_and_wrap);
+    tcase_add_test(tc, setting_gpus_clears_target_days_and_the_reverse);
+    tcase_add_test(tc, a_new_accelerator_moves_mig_jobs_to_its_nearest_profile);
+    tcase_add_test(tc, nearest_mig_profile_has_at_least_the_slices_and_memory);
+    tcase_add_test(tc, set_names_a_workload_or_team_before_the_key);
     tcase_add_test(tc, fields_follow_the_workload_kind);
     tcase_add_test(tc, renaming_a_team_keeps_its_workloads);
     tcase_add_test(tc, a_preset_fills_the_shape_and_an_edit_drops_it);

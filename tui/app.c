@@ -19,6 +19,7 @@
 #include "catalog_yaml.h"
 #include "datadir.h"
 #include "diag.h"
+#include "explain.h"
 #include "export.h"
 #include "tui.h"
 #include "yaml_plan.h"
@@ -178,8 +179,138 @@ void app_show_overlay(App *app, int view)
 
 void app_close_overlay(App *app)
 {
+    if (app->overlay == VIEW_PRESENT && app->theme_before_present[0]) {
+        char prev[64];
+        snprintf(prev, sizeof prev, "%s", app->theme_before_present);
+        app->theme_before_present[0] = '\0';
+        app_theme_set(app, prev, false);
+    }
     app->overlay = -1;
     app->dirty = true;
+}
+
+void app_info_show(App *app, const char *title, const char *text)
+{
+    char *copy = strdup(text ? text : "");
+    if (!copy) {
+        app_status(app, true, "out of memory");
+        return;
+    }
+    free(app->info_text);
+    app->info_text = copy;
+    snprintf(app->info_title, sizeof app->info_title, "%s", title);
+    app_show_overlay(app, VIEW_INFO);
+}
+
+void app_copy(App *app, const char *text, const char *what)
+{
+    if (term_osc52(text) != 0)
+        app_status(app, true, "copy failed: the terminal did not take the text");
+    else
+        app_status(app, false, "copied %s (%zu bytes) to the clipboard", what, strlen(text));
+    if (app->log)
+        fprintf(app->log, "copy bytes=%zu\n", strlen(text)), fflush(app->log);
+}
+
+/* ---- the meeting: warnings, explain, presenter */
+
+static void show_warnings(App *app)
+{
+    const PlanResult *r = app_result(app);
+    if (!r) {
+        app_status(app, false, "no result yet");
+        return;
+    }
+    StrBuf b;
+    sb_init(&b);
+    if (r->n_warnings == 0)
+        sb_puts(&b, "none\n");
+    for (int i = 0; i < r->n_warnings; i++)
+        sb_printf(&b, "%d. %s\n", i + 1, r->warnings[i]);
+    bool head = false;
+    for (int i = 0; i < r->n_workloads; i++) {
+        const WorkloadResult *w = &r->workloads[i];
+        if (w->kind != WL_TRAINING || !w->train.binding[0])
+            continue;
+        if (!head)
+            sb_puts(&b, "\n# binding constraints\n");
+        head = true;
+        sb_printf(&b, "%s: %s%s%s\n", w->name, w->train.binding, w->train.fix[0] ? "; fix: " : "",
+                  w->train.fix);
+    }
+    char *text = sb_finish(&b);
+    char title[PLAN_NAME_LEN + 64];
+    snprintf(title, sizeof title, "%s: %d warning%s (y copies, q closes)", app->plan.name,
+             r->n_warnings, r->n_warnings == 1 ? "" : "s");
+    app_info_show(app, title, text ? text : "");
+    free(text);
+}
+
+static void explain_item(App *app, const ExplainItem *it)
+{
+    char *text = explain_text(app, it);
+    if (!text) {
+        app_status(app, true, "explain: the result changed; try again");
+        return;
+    }
+    char title[256];
+    snprintf(title, sizeof title, "explain %s (y copies, q closes)", it->label);
+    /* the copy carries the number with its explanation */
+    char *full = malloc(strlen(text) + strlen(it->label) + 4);
+    if (full) {
+        sprintf(full, "%s\n\n%s", it->label, text);
+        app_info_show(app, title, full);
+        free(full);
+    }
+    free(text);
+}
+
+#define EXPLAIN_MAX 64
+
+static void explain_picked(App *app, int index, const char *item, void *ctx)
+{
+    (void)ctx;
+    (void)item;
+    if (index < 0)
+        return;
+    ExplainItem its[EXPLAIN_MAX];
+    int n = explain_list(app, its, EXPLAIN_MAX);
+    if (index < n)
+        explain_item(app, &its[index]);
+}
+
+static void explain_menu(App *app)
+{
+    ExplainItem its[EXPLAIN_MAX];
+    int n = explain_list(app, its, EXPLAIN_MAX);
+    if (n == 0) {
+        app_status(app, false, "explain: no result yet");
+        return;
+    }
+    const char *items[EXPLAIN_MAX];
+    int sel = 0;
+    for (int i = 0; i < n; i++) {
+        items[i] = its[i].label;
+        /* start on the selected workload's first number */
+        if (!sel && its[i].wl >= 0 && app->sel.scope == FS_WORKLOAD && its[i].wl == app->sel.wl)
+            sel = i;
+    }
+    app_prompt_pick(app, "Explain which number?", items, n, sel, explain_picked, NULL);
+}
+
+static void present_toggle(App *app)
+{
+    if (app->overlay == VIEW_PRESENT) {
+        app_close_overlay(app);
+        return;
+    }
+    /* a projector wants the high-contrast theme; the user's comes back */
+    snprintf(app->theme_before_present, sizeof app->theme_before_present, "%s", app->theme.name);
+    if (strcmp(app->theme.name, "high-contrast") != 0 &&
+        app_theme_set(app, "high-contrast", false) != 0)
+        app->theme_before_present[0] = '\0';
+    app_show_overlay(app, VIEW_PRESENT);
+    app_status(app, false, "presenter mode: P or Esc leaves");
 }
 
 /* ---- traces */
@@ -602,7 +733,27 @@ int app_command(App *app, const char *line)
         app_show_overlay(app, VIEW_HELP);
         return HR_REDRAW;
     }
-    app_status(app, true, "unknown command '%s' (set, export, theme, open, compare, w, wq, q, q!, undo, redo, help)", cmd);
+    if (strcmp(cmd, "explain") == 0) {
+        ExplainItem it;
+        if (!rest || !*rest)
+            explain_menu(app);
+        else if (explain_find(app, rest, &it) == 0)
+            explain_item(app, &it);
+        else
+            app_status(app, true, "explain: nothing called '%s' (tco, gpus, power, WORKLOAD.days, "
+                       "WORKLOAD.gpus)", rest);
+        return HR_REDRAW;
+    }
+    if (strcmp(cmd, "present") == 0) {
+        present_toggle(app);
+        return HR_REDRAW;
+    }
+    if (strcmp(cmd, "warnings") == 0) {
+        show_warnings(app);
+        return HR_REDRAW;
+    }
+    app_status(app, true, "unknown command '%s' (set, export, theme, open, compare, explain, present, "
+               "warnings, w, wq, q, q!, undo, redo, help)", cmd);
     return HR_REDRAW;
 }
 
@@ -882,6 +1033,19 @@ static int handle_global(App *app, Action a)
         view_show(app, app->tab);
         return HR_REDRAW;
     case ACT_THEME_NEXT: theme_next(app); return HR_REDRAW;
+    case ACT_EXPLAIN: explain_menu(app); return HR_REDRAW;
+    case ACT_PRESENT: present_toggle(app); return HR_REDRAW;
+    case ACT_WARNINGS: show_warnings(app); return HR_REDRAW;
+    case ACT_ZOOM:
+        app->zoom = !app->zoom;
+        if (app->zoom)
+            app->focus = FOCUS_PANE;
+        app_status(app, false, app->zoom ? "zoomed: z restores" : "zoom off");
+        return HR_REDRAW | HR_RESIZE;
+    case ACT_SUSPEND:
+        term_suspend();
+        app->resized = true;
+        return HR_REDRAW;
     case ACT_REDRAW: clearok(curscr, TRUE); return HR_REDRAW;
     case ACT_FIND:
         app_prompt_text(app, "/", app->find, find_done, NULL);
@@ -971,6 +1135,9 @@ static void handle_key(App *app, int ch)
             app_request_quit(app, false);
         return;
     }
+    /* a message is about the last key: the next one clears it */
+    app->status[0] = '\0';
+    app->status_error = false;
     View *v = focused_view(app);
     Action a = keys_lookup(ch, focused_ctx(app));
     /* the focused view first (it may be editing text), then the shell */
@@ -997,12 +1164,27 @@ static void draw_frame(App *app)
         char msg[128];
         snprintf(msg, sizeof msg, "gpuplan needs at least 80x24 (now %dx%d)", g->cols, g->lines);
         term_put(g->lines / 2, 0, g->cols, ROLE_WARNING, msg);
+    } else if (app->overlay == VIEW_PRESENT) {
+        /* presenter mode owns the whole screen but the status line */
+        Rect all = {0, 0, g->lines - 1, g->cols};
+        View *v = &app->views[VIEW_PRESENT];
+        v->rect = all;
+        v->ops->draw(v, app, all);
+        if (app->prompt.kind != PROMPT_NONE)
+            prompt_draw(app);
+        else
+            term_put_ellipsis(g->lines - 1, 0, g->cols, app->status_error ? ROLE_ERROR : ROLE_STATUS,
+                              app->status);
     } else {
         layout_draw_chrome(app);
         if (app->overlay >= 0) {
             View *v = &app->views[app->overlay];
             v->rect = g->body;
             v->ops->draw(v, app, g->body);
+        } else if (app->zoom) {
+            View *p = &app->views[app->tab];
+            p->rect = g->pane;
+            p->ops->draw(p, app, g->pane);
         } else {
             View *w = &app->views[VIEW_WORKLOADS];
             w->rect = g->left;
@@ -1024,6 +1206,15 @@ static void draw_frame(App *app)
 static void do_resize(App *app)
 {
     layout_compute(&app->geo, LINES, COLS);
+    if (app->zoom) {
+        /* the result pane takes the left block's room too */
+        Geometry *g = &app->geo;
+        Rect t = {g->body.y, 0, 1, g->cols}, p = {g->body.y + 1, 0, g->body.h - 1, g->cols};
+        Rect none = {0, 0, 0, 0};
+        g->tabs = t;
+        g->pane = p;
+        g->left = g->list = g->form = none;
+    }
     for (int i = 0; i < VIEW_COUNT; i++) {
         View *v = &app->views[i];
         if (v->ops->resize)
@@ -1097,6 +1288,7 @@ static void main_loop(App *app)
 static const ViewOps *const view_table[VIEW_COUNT] = {
     &view_workloads_ops, &view_sizing_ops, &view_topology_ops, &view_power_ops,
     &view_cost_ops, &view_schedule_ops, &view_plans_ops, &view_compare_ops, &view_help_ops,
+    &view_info_ops, &view_present_ops,
 };
 
 static bool is_file(const char *path)
@@ -1299,6 +1491,7 @@ out_nocat:
     }
     free(app->result);
     free(app->clean_yaml);
+    free(app->info_text);
     free(app);
     return status;
 }

@@ -55,7 +55,7 @@ struct View {
 
 typedef enum {
     VIEW_WORKLOADS = 0, VIEW_SIZING, VIEW_TOPOLOGY, VIEW_POWER, VIEW_COST, VIEW_SCHEDULE,
-    VIEW_PLANS, VIEW_COMPARE, VIEW_HELP, VIEW_COUNT
+    VIEW_PLANS, VIEW_COMPARE, VIEW_HELP, VIEW_INFO, VIEW_PRESENT, VIEW_COUNT
 } ViewId;
 
 #define TAB_FIRST VIEW_SIZING
@@ -139,6 +139,11 @@ struct App {
     bool status_error;
     Prompt prompt;
     char find[128];          /* last find text */
+    /* the text page (VIEW_INFO): warnings, explanations */
+    char info_title[200];
+    char *info_text;         /* heap, "# heading" and plain lines */
+    bool zoom;               /* the result pane over the whole body */
+    char theme_before_present[64]; /* restored when presenter mode ends */
     bool quit;
     bool quit_after_save;    /* the pending save was asked for by quit */
     char open_name[PLAN_NAME_LEN]; /* plan to open once unsaved changes are discarded */
@@ -173,6 +178,10 @@ int app_open_stored(App *app, const char *name, int version);
 void app_set_plan(App *app, const Plan *p, int version, bool modified);
 void app_show_overlay(App *app, int view);
 void app_close_overlay(App *app);
+/* Show a text page (VIEW_INFO) with title and text (copied). */
+void app_info_show(App *app, const char *title, const char *text);
+/* Copy text to the clipboard (OSC 52); what names it on the status line. */
+void app_copy(App *app, const char *text, const char *what);
 /* Run a `:` command line ("set pue 1.2", "export html", "theme dark", "w",
  * "q"); returns HR_* bits. */
 int app_command(App *app, const char *line);
@@ -203,7 +212,8 @@ int palette_complete(App *app, LineInput *in);
 
 /* ---- views: one file each under views/ */
 extern const ViewOps view_workloads_ops, view_sizing_ops, view_topology_ops, view_power_ops,
-    view_cost_ops, view_schedule_ops, view_plans_ops, view_compare_ops, view_help_ops;
+    view_cost_ops, view_schedule_ops, view_plans_ops, view_compare_ops, view_help_ops,
+    view_info_ops, view_present_ops;
 /* F5 while comparing: export the comparison (views/compare.c). */
 void view_compare_export(View *v, App *app, int format);
 /* The compare view's two sides, set from outside (e.g. `:compare A B`). */

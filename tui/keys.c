@@ -57,6 +57,15 @@ static const KeyBinding table[] = {
     {'/', CTX_MAIN, ACT_FIND, F, "/", "Find", "find in the focused list"},
     {'n', CTX_MAIN, ACT_FIND_NEXT, 0, "n", "Next", "next match"},
     {'N', CTX_MAIN, ACT_FIND_PREV, 0, "N", "Prev", "previous match"},
+    /* the meeting: explain, present, zoom, warnings */
+    {'e', CTX_MAIN, ACT_EXPLAIN, F, "e", "Explain", "explain a number: formula, inputs, assumptions, sources (also ?)"},
+    {'?', CTX_MAIN, ACT_EXPLAIN, H, "?", "Explain", ""},
+    {'P', CTX_LIST | CTX_FORM | CTX_PANE, ACT_PRESENT, F, "P", "Present", "presenter mode: the ask in large type, verdict, top risks (P or Esc leaves)"},
+    {'P', CTX_PRESENT, ACT_PRESENT, 0, "P", "Leave", "leave presenter mode"},
+    {'z', CTX_MAIN, ACT_ZOOM, 0, "z", "Zoom", "zoom the result pane to the whole screen (z again restores)"},
+    {'w', CTX_MAIN, ACT_WARNINGS, 0, "w", "Warnings", "list every warning of the plan"},
+    {'y', CTX_INFO, ACT_COPY, F, "y", "Copy", "copy the page to the clipboard (OSC 52) for the notes"},
+    {CTRL('z'), CTX_ALL, ACT_SUSPEND, 0, "^Z", "Suspend", "suspend to the shell (fg resumes)"},
     /* session */
     {':', CTX_ALL, ACT_COMMAND, 0, ":", "Cmd", "command line: set, export, theme, w, q (Tab completes)"},
     {'u', CTX_MAIN, ACT_UNDO, F, "u", "Undo", "undo the last edit"},
@@ -94,7 +103,8 @@ static const char *const action_names[ACT_COUNT] = {
     "up", "down", "page-up", "page-down", "top", "bottom", "left", "right", "enter",
     "toggle", "pick", "add", "delete", "clone", "new", "rename", "duplicate", "versions",
     "show-deleted", "undelete", "filter", "pick-a", "pick-b", "swap", "policy",
-    "preemption", "backfill", "find-apply",
+    "preemption", "backfill", "find-apply", "explain", "copy", "present", "warnings", "zoom",
+    "suspend",
 };
 
 Action keys_lookup(int key, unsigned ctx)
@@ -156,6 +166,8 @@ const char *keys_ctx_name(unsigned bit)
     case CTX_PLANS: return "plans";
     case CTX_COMPARE: return "compare";
     case CTX_HELP: return "help";
+    case CTX_INFO: return "page";
+    case CTX_PRESENT: return "presenter";
     default: return "all";
     }
 }

@@ -14,8 +14,10 @@
 #define CTX_PLANS 0x10u      /* F3 plan browser */
 #define CTX_COMPARE 0x20u    /* F4 compare */
 #define CTX_HELP 0x40u       /* F1 help */
+#define CTX_INFO 0x80u       /* a text page: warnings (w), an explanation (e) */
+#define CTX_PRESENT 0x100u   /* presenter mode (P) */
 #define CTX_MAIN (CTX_LIST | CTX_FORM | CTX_PANE | CTX_SCHEDULE)
-#define CTX_OVERLAY (CTX_PLANS | CTX_COMPARE | CTX_HELP)
+#define CTX_OVERLAY (CTX_PLANS | CTX_COMPARE | CTX_HELP | CTX_INFO | CTX_PRESENT)
 #define CTX_ALL (CTX_MAIN | CTX_OVERLAY)
 
 typedef enum {
@@ -32,6 +34,7 @@ typedef enum {
     ACT_PICK_A, ACT_PICK_B, ACT_SWAP,
     ACT_POLICY, ACT_PREEMPT, ACT_BACKFILL,
     ACT_FIND_APPLY,          /* not a key: the find text changed, select the first match */
+    ACT_EXPLAIN, ACT_COPY, ACT_PRESENT, ACT_WARNINGS, ACT_ZOOM, ACT_SUSPEND,
     ACT_COUNT
 } Action;
 

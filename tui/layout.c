@@ -270,7 +270,8 @@ void layout_draw_chrome(App *app)
     draw_warnings(app);
     if (app->overlay < 0) {
         draw_tabs(app);
-        draw_separators(app);
+        if (!app->zoom)
+            draw_separators(app);
     }
     draw_footer(app);
 }

@@ -39,6 +39,9 @@ static const Glyphs glyphs_ascii = {
 
 const Glyphs *term_glyphs = &glyphs_ascii;
 
+#define TERM_MOUSE_EVENTS \
+    (BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED)
+
 static int term_active;
 static struct termios term_orig;
 static int term_orig_ok;
@@ -123,9 +126,7 @@ int term_start(void)
         start_color();
         use_default_colors();
     }
-    mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
-                  BUTTON5_PRESSED,
-              NULL);
+    mousemask(TERM_MOUSE_EVENTS, NULL);
     mouseinterval(0);
 
     term_restore_len = 0;
@@ -149,6 +150,62 @@ void term_stop(void)
     curs_set(1);
     endwin();
     fflush(stdout);
+}
+
+void term_suspend(void)
+{
+    if (!term_active)
+        return;
+    mousemask(0, NULL);
+    curs_set(1);
+    endwin();
+    fflush(stdout);
+    /* stop as ^Z would in cooked mode; the shell's fg (SIGCONT) returns */
+    raise(SIGTSTP);
+    /* resumed: curses re-enters its mode on the next refresh */
+    refresh();
+    curs_set(0);
+    mousemask(TERM_MOUSE_EVENTS, NULL);
+    clearok(curscr, TRUE);
+}
+
+int term_osc52(const char *text)
+{
+    /* OSC 52 (xterm ctlseqs, "Manipulate Selection Data"): ESC ] 52 ; c ;
+     * base64 BEL sets the clipboard; tmux passes it on with set-clipboard. */
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t n = strlen(text);
+    size_t out_len = 4 * ((n + 2) / 3);
+    char *out = malloc(out_len + 16);
+    if (!out)
+        return -1;
+    size_t o = 0;
+    memcpy(out, "\033]52;c;", 7);
+    o = 7;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned char)text[i] << 16;
+        if (i + 1 < n)
+            v |= (unsigned char)text[i + 1] << 8;
+        if (i + 2 < n)
+            v |= (unsigned char)text[i + 2];
+        out[o++] = b64[(v >> 18) & 63];
+        out[o++] = b64[(v >> 12) & 63];
+        out[o++] = i + 1 < n ? b64[(v >> 6) & 63] : '=';
+        out[o++] = i + 2 < n ? b64[v & 63] : '=';
+    }
+    out[o++] = '\a';
+    int rc = 0;
+    size_t done = 0;
+    while (done < o) {
+        ssize_t w = write(STDOUT_FILENO, out + done, o - done);
+        if (w <= 0) {
+            rc = -1;
+            break;
+        }
+        done += (size_t)w;
+    }
+    free(out);
+    return rc;
 }
 
 /* Decode one UTF-8 character; returns bytes consumed (>=1) and its width. */

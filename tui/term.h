@@ -43,6 +43,11 @@ extern const Glyphs *term_glyphs;
 int term_start(void);
 /* Leave curses and restore the terminal; safe to call twice. */
 void term_stop(void);
+/* ^Z: leave curses, stop the process (SIGTSTP) and, once continued,
+ * return to the full-screen mode (the caller redraws). */
+void term_suspend(void);
+/* Put text on the terminal's clipboard with OSC 52.  Returns 0 or -1. */
+int term_osc52(const char *text);
 /* Pick glyphs for the current locale (called by term_start; exposed so the
  * ASCII fallback can be forced with GPUPLAN_ASCII=1). */
 void term_pick_glyphs(void);
