@@ -207,7 +207,7 @@ void app_copy(App *app, const char *text, const char *what)
     if (term_osc52(text) != 0)
         app_status(app, true, "copy failed: the terminal did not take the text");
     else
-        app_status(app, false, "copied %s (%zu bytes) to the clipboard", what, strlen(text));
+        app_status(app, false, "copied to the clipboard, %zu bytes: %s", strlen(text), what);
     if (app->log)
         fprintf(app->log, "copy bytes=%zu\n", strlen(text)), fflush(app->log);
 }
@@ -1156,7 +1156,21 @@ static void handle_key(App *app, int ch)
 
 /* ---------------------------------------------------------------- frame */
 
+static void draw_frame_once(App *app);
+
+/* A view scrolled past its end (End/G) is drawn again at its last page
+ * before the frame reaches the terminal. */
 static void draw_frame(App *app)
+{
+    canvas_take_clamped();
+    draw_frame_once(app);
+    if (canvas_take_clamped())
+        draw_frame_once(app);
+    wnoutrefresh(stdscr);
+    doupdate();
+}
+
+static void draw_frame_once(App *app)
 {
     erase();
     const Geometry *g = &app->geo;
@@ -1199,8 +1213,6 @@ static void draw_frame(App *app)
             term_put_ellipsis(g->status.y, 0, g->status.w, app->status_error ? ROLE_ERROR : ROLE_STATUS,
                               app->status);
     }
-    wnoutrefresh(stdscr);
-    doupdate();
 }
 
 static void do_resize(App *app)

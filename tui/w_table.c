@@ -174,15 +174,29 @@ int widget_fields(int y, int x, int w, Role role, const char *const *items, int 
     return used;
 }
 
+/* Set when a canvas had to pull its scroll offset back (End/G asks for
+ * "as far as it goes" before the content's length is known): what was drawn
+ * was past the end, so the frame is drawn again (canvas_take_clamped). */
+static bool canvas_clamped;
+
 void canvas_end(Canvas *c, int *scroll)
 {
     int max = c->line - c->r.h;
     if (max < 0)
         max = 0;
-    if (*scroll > max)
+    if (*scroll > max) {
         *scroll = max;
+        canvas_clamped = true;
+    }
     if (*scroll < 0)
         *scroll = 0;
+}
+
+bool canvas_take_clamped(void)
+{
+    bool was = canvas_clamped;
+    canvas_clamped = false;
+    return was;
 }
 
 bool canvas_scroll_key(int *scroll, int up, int down, int pgup, int pgdn, int top, int bottom,

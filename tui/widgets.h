@@ -78,6 +78,9 @@ int canvas_fields_hang(Canvas *c, int indent, int hang, Role role, const char *c
 int widget_fields(int y, int x, int w, Role role, const char *const *items, int n);
 /* Finish: clamps *scroll to the content drawn (total lines). */
 void canvas_end(Canvas *c, int *scroll);
+/* True (once) when a canvas_end since the last call pulled a scroll offset
+ * back: the frame showed less than it could and is to be drawn again. */
+bool canvas_take_clamped(void);
 /* Scroll helpers for ACT_UP/DOWN/PGUP/PGDN/TOP/BOTTOM; returns true when a
  * scroll action was applied. */
 bool canvas_scroll_key(int *scroll, int action_up, int action_down, int action_pgup,

@@ -1,0 +1,67 @@
+#!/bin/sh
+# Screen test (issue 15): what a planning meeting reads off the screen, at
+# 80x24 and 160x45.  Before, the warnings were only in `gpuplan eval`, a
+# number could not be explained and there was no presenter mode:
+#  - w lists every warning and the binding constraints;
+#  - e opens "Explain which number?"; TCO shows its formula, inputs,
+#    assumptions and sources; y puts the text on the clipboard (OSC 52,
+#    read back from the tmux buffer);
+#  - P shows the ask, GPUs / days / MW / TCO in large type, the verdict and
+#    the top risks, and P again returns;
+#  - z zooms the result pane over the whole body and back.
+. "$(dirname "$0")/lib.sh"
+tui_require_tmux
+trap tui_cleanup EXIT
+tap_plan 22
+
+for size in "80 24" "160 45"; do
+    # shellcheck disable=SC2086
+    set -- $size
+    tag="${1}x${2}"
+    tui_start "$1" "$2" frontier-2027
+    tmx set-option -g set-clipboard on
+    tui_open_plan frontier-2027
+    tui_keys ':'; tui_type 'set target_days 60'; tui_keys Enter
+    tui_wait 'target_days = 60' 10 && tui_idle
+
+    tui_keys w
+    tui_wait 'warnings? \(y copies' 10 && tui_wait 'binding constraints' 5 &&
+        tui_wait 'pretrain-405b: global batch 2048 caps' 5
+    ok $? "$tag: w lists the warnings and the binding constraint with its fix"
+    tui_keys q
+    tui_wait_gone 'binding constraints' 5
+
+    tui_keys e
+    tui_wait 'Explain which number' 5; ok $? "$tag: e asks which number to explain"
+    tui_type 'TCO'; tui_keys Enter
+    tui_wait 'explain TCO' 5 && tui_wait 'TCO = capex \+ opex per year' 5 &&
+        tui_wait '\$/GPU-hour' 5
+    ok $? "$tag: the TCO's formula and inputs with their values"
+    tui_keys G
+    tui_wait 'sources' 5 && tui_wait 'as of 20[0-9][0-9]' 5
+    ok $? "$tag: its sources with their dates (End/G reaches them)"
+    tui_keys y
+    tui_wait 'copied to the clipboard' 5 &&
+        tmx show-buffer 2>/dev/null | grep -q 'TCO = capex + opex per year'
+    ok $? "$tag: y copies the number and its explanation (OSC 52)"
+    tui_keys q
+    tui_wait_gone 'explain TCO' 5
+
+    tui_keys P
+    tui_wait 'VERDICT' 10 && tui_wait 'TOP RISKS' 5 && tui_wait 'days to train' 5 &&
+        tui_wait '██|##' 5
+    ok $? "$tag: P shows the ask in large type with the verdict and the risks"
+    tui_wait '1\. pretrain-405b: cannot finish' 5; ok $? "$tag: the first risk is the late run"
+    tui_keys P
+    tui_wait 'WORKLOADS' 5 && tui_wait_gone 'VERDICT' 5; ok $? "$tag: P again returns to the dashboard"
+
+    tui_keys Tab Tab z
+    tui_wait 'zoomed' 5 && tui_wait_gone 'WORKLOADS' 5 && tui_wait 'Sizing|Size' 5
+    ok $? "$tag: z zooms the result pane over the whole body"
+    tui_keys z
+    tui_wait 'WORKLOADS' 5; ok $? "$tag: z again restores the panes"
+    tui_keys ':'; tui_type 'q!'; tui_keys Enter
+    tui_wait_exit 10 >/dev/null
+    tui_check_stderr
+done
+exit $tap_failed
