@@ -1405,7 +1405,9 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             char g1[24], g2[24];
             int fG = 0;
             double fdays = 0;
-            int fB = batch_fix(&e, c, w->target_days, 0, &fG, &fdays);
+            /* the fix is searched for the plan's own sizing (r given), not
+             * for the other accelerators of the ranking */
+            int fB = r ? batch_fix(&e, c, w->target_days, 0, &fG, &fdays) : 0;
             if (fB > 0) {
                 snprintf(tr->binding, sizeof tr->binding,
                          "global batch %d caps data parallelism: fastest %.1f d on %s GPUs",

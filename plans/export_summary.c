@@ -130,10 +130,8 @@ const char *summary_value(const char *unit, double v, char *buf, size_t len)
         return fmt_usd(v, buf, len);
     if (!unit[0] && fabs(v) <= 1.0 && v != 0)
         snprintf(buf, len, "%.1f %%", v * 100);
-    else if (fabs(v) >= 1e4)
-        fmt_si(v, unit, buf, len);
     else
-        snprintf(buf, len, "%.4g %s", v, unit);
+        fmt_quantity(v, unit, buf, len); /* never "25.8 kkW" (issue 15) */
     return buf;
 }
 

@@ -1,6 +1,7 @@
 /* plans/fmt.c — see fmt.h. */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +42,27 @@ const char *fmt_si(double v, const char *unit, char *buf, size_t len)
     }
     int prec = a >= 100 ? 0 : a >= 10 ? 1 : 2;
     snprintf(buf, len, "%.*f %s%s", prec, v, pre[k], unit);
+    return buf;
+}
+
+const char *fmt_quantity(double v, const char *unit, char *buf, size_t len)
+{
+    static const struct { char p; double mult; } prefixes[] = {
+        {'k', 1e3}, {'M', 1e6}, {'G', 1e9}, {'T', 1e12}, {'P', 1e15}};
+    if (!unit)
+        unit = "";
+    /* "kW", "MWh", "GB": a prefix letter before an upper-case SI symbol */
+    if (unit[0] && isupper((unsigned char)unit[1]))
+        for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+            if (unit[0] == prefixes[i].p)
+                return fmt_si(v * prefixes[i].mult, unit + 1, buf, len);
+    if (!isfinite(v) || fabs(v) < 1e4) {
+        snprintf(buf, len, "%.4g%s%s", v, unit[0] ? " " : "", unit);
+        return buf;
+    }
+    char n[32];
+    fmt_si(v, "", n, sizeof n);
+    snprintf(buf, len, "%s%s%s", n, unit[0] ? " " : "", unit);
     return buf;
 }
 

@@ -1,9 +1,11 @@
 /* plans/store.c — the SQLite plan store (ARCHITECTURE.md "Persistence").
  *
- * Schema (user_version 1):
+ * Schema (user_version 2):
  *   plans(id, name UNIQUE, created, deleted, deleted_at)
  *   versions(plan_id → plans.id ON DELETE CASCADE, version, created, note, yaml)
  *   prefs(key PRIMARY KEY, value)
+ *   drafts(name PRIMARY KEY, base_version, saved, yaml)   (since 2: the
+ *     dashboard's autosaved working copy, not a version; see store_draft_save)
  * Every mutating call is one BEGIN IMMEDIATE transaction, so concurrent
  * gpuplan processes serialise on SQLite's write lock (waiting busy_timeout)
  * and version numbers, allocated inside the transaction, never collide.
@@ -65,6 +67,12 @@ static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
     "CREATE TABLE prefs ("
     "  key TEXT PRIMARY KEY,"
     "  value TEXT NOT NULL);",
+    /* 1 → 2: the dashboard's unsaved working copies (issue 15) */
+    "CREATE TABLE drafts ("
+    "  name TEXT PRIMARY KEY,"
+    "  base_version INTEGER NOT NULL DEFAULT 0 CHECK (base_version >= 0),"
+    "  saved INTEGER NOT NULL,"
+    "  yaml TEXT NOT NULL);",
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -879,7 +887,9 @@ Store *store_open_ex(const char *path, const char *seed_dir, bool readonly, int 
     }
 
     if (readonly) {
-        if (!exists || empty || in.user_version < STORE_SCHEMA_VERSION) {
+        /* schema 1 has every table a read needs (drafts, since 2, are then
+         * simply absent): an old store stays readable without a write */
+        if (!exists || empty || in.user_version < 1) {
             diag_set(d, path, 0, 0,
                      "%s: open it read-write once (e.g. gpuplan save) to %s it",
                      !exists ? "no plan store here yet" : "the plan store is not set up",
@@ -1010,6 +1020,141 @@ int store_save_version(Store *s, const char *name, const char *yaml, const char 
     if (version_out)
         *version_out = ver;
     return 0;
+}
+
+/* ------------------------------------------------------------ drafts */
+
+/* A store opened read-only at schema 1 has no drafts table: no drafts. */
+static bool have_drafts(Store *s)
+{
+    long long n = 0;
+    Diag ignore;
+    memset(&ignore, 0, sizeof ignore);
+    return query_int(s, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
+                        "'drafts'", &n, &ignore, "reading the store") == 0 && n > 0;
+}
+
+int store_draft_save(Store *s, const char *name, int base_version, const char *yaml, Diag *d)
+{
+    if (check_name(s, name, d) < 0)
+        return -1;
+    if (!yaml || base_version < 0) {
+        diag_set(d, s->path, 0, 0, "no draft text to save");
+        return -1;
+    }
+    if (tx_begin(s, d, "saving a draft") < 0)
+        return -1;
+    sqlite3_stmt *st;
+    if (prep(s, "INSERT INTO drafts (name, base_version, saved, yaml) VALUES (?1, ?2, ?3, ?4) "
+                "ON CONFLICT (name) DO UPDATE SET base_version = ?2, saved = ?3, yaml = ?4",
+             &st, d, "saving a draft") < 0)
+        return tx_abort(s);
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, base_version);
+    sqlite3_bind_int64(st, 3, now_s());
+    sqlite3_bind_text(st, 4, yaml, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        db_fail(s, rc, d, "saving a draft");
+        return tx_abort(s);
+    }
+    return tx_commit(s, d, "saving a draft");
+}
+
+int store_draft_load(Store *s, const char *name, char **yaml_out, int *base_version,
+                     int64_t *saved, Diag *d)
+{
+    *yaml_out = NULL;
+    if (check_name(s, name, d) < 0)
+        return -1;
+    if (!have_drafts(s))
+        return 1;
+    sqlite3_stmt *st;
+    if (prep(s, "SELECT yaml, base_version, saved FROM drafts WHERE name = ?1", &st, d,
+             "reading a draft") < 0)
+        return -1;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const char *text = (const char *)sqlite3_column_text(st, 0);
+        char *copy = strdup(text ? text : "");
+        if (base_version)
+            *base_version = sqlite3_column_int(st, 1);
+        if (saved)
+            *saved = sqlite3_column_int64(st, 2);
+        sqlite3_finalize(st);
+        if (!copy) {
+            diag_set(d, s->path, 0, 0, "out of memory");
+            return -1;
+        }
+        *yaml_out = copy;
+        return 0;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(s, rc, d, "reading a draft");
+    return 1;
+}
+
+int store_draft_list(Store *s, StoreDraftInfo **out, int *n, Diag *d)
+{
+    *out = NULL;
+    *n = 0;
+    if (!have_drafts(s))
+        return 0;
+    sqlite3_stmt *st;
+    if (prep(s, "SELECT name, base_version, saved FROM drafts ORDER BY saved DESC, name", &st, d,
+             "listing drafts") < 0)
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        StoreDraftInfo *grown = realloc(*out, (size_t)(*n + 1) * sizeof **out);
+        if (!grown) {
+            sqlite3_finalize(st);
+            free(*out);
+            *out = NULL;
+            *n = 0;
+            diag_set(d, s->path, 0, 0, "out of memory");
+            return -1;
+        }
+        *out = grown;
+        StoreDraftInfo *di = &(*out)[(*n)++];
+        memset(di, 0, sizeof *di);
+        const char *nm = (const char *)sqlite3_column_text(st, 0);
+        snprintf(di->name, sizeof di->name, "%s", nm ? nm : "");
+        di->base_version = sqlite3_column_int(st, 1);
+        di->saved = sqlite3_column_int64(st, 2);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return db_fail(s, rc, d, "listing drafts");
+    }
+    return 0;
+}
+
+int store_draft_drop(Store *s, const char *name, Diag *d)
+{
+    if (check_name(s, name, d) < 0)
+        return -1;
+    if (!have_drafts(s))
+        return 0;
+    if (tx_begin(s, d, "dropping a draft") < 0)
+        return -1;
+    sqlite3_stmt *st;
+    if (prep(s, "DELETE FROM drafts WHERE name = ?1", &st, d, "dropping a draft") < 0)
+        return tx_abort(s);
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        db_fail(s, rc, d, "dropping a draft");
+        return tx_abort(s);
+    }
+    return tx_commit(s, d, "dropping a draft");
 }
 
 /* Reads that take more than one statement run in one read transaction, so

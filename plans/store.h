@@ -29,6 +29,12 @@ typedef struct {
     char note[256];
 } StoreVersionInfo;
 
+typedef struct {
+    char name[PLAN_NAME_LEN];
+    int base_version;        /* the stored version it was edited from, 0 = none */
+    int64_t saved;           /* unix seconds */
+} StoreDraftInfo;
+
 /* Open (creating if needed) the store at path.  A new store is seeded with
  * every plan in seed_dir (may be NULL).  Checks integrity and schema; a
  * corrupt or newer-schema file is reported and never modified.  readonly
@@ -38,7 +44,7 @@ void store_close(Store *s);
 
 /* The schema this build writes (PRAGMA user_version); older stores are
  * migrated on a read-write open, newer ones refused. */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 /* How long a call waits for another process's write transaction. */
 #define STORE_BUSY_TIMEOUT_MS 5000
 
@@ -100,6 +106,18 @@ bool store_exists(Store *s, const char *name);
 /* A small key/value table for preferences (theme, last plan).  get: 0 with
  * the value in buf (truncated to len-1 bytes, NUL-terminated), -1 when the
  * key is absent or on error. */
+/* Drafts: the dashboard's unsaved working copy of a plan, one per plan
+ * name, kept apart from the versions (a draft is never a version; saving
+ * one is the user's choice).  save replaces the plan's draft; load returns
+ * 0 with the text (caller frees), 1 when there is none, -1 on error; list
+ * is newest first (caller frees *out); drop removes it (none is fine).
+ * A store still at schema 1 opened read-only has no drafts. */
+int store_draft_save(Store *s, const char *name, int base_version, const char *yaml, Diag *d);
+int store_draft_load(Store *s, const char *name, char **yaml_out, int *base_version,
+                     int64_t *saved, Diag *d);
+int store_draft_list(Store *s, StoreDraftInfo **out, int *n, Diag *d);
+int store_draft_drop(Store *s, const char *name, Diag *d);
+
 int store_pref_get(Store *s, const char *key, char *buf, size_t len);
 int store_pref_set(Store *s, const char *key, const char *value, Diag *d);
 

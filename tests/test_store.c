@@ -629,6 +629,84 @@ START_TEST(two_processes_creating_one_store_seed_it_once)
 }
 END_TEST
 
+START_TEST(keeps_one_draft_per_plan_apart_from_its_versions)
+{
+    make_tmp();
+    char db[4096];
+    make_store(tmp_path("plans.db", db, sizeof db), 2);
+    Diag d = {0};
+    Store *s = store_open(db, NULL, false, &d);
+    ck_assert_msg(s != NULL, "%s", d.msg);
+    char *yaml = NULL;
+    int base = -1;
+    int64_t saved = 0;
+    ck_assert_int_eq(store_draft_load(s, "p", &yaml, &base, &saved, &d), 1);
+    ck_assert_int_eq(store_draft_save(s, "p", 2, "format: 1\nname: p\n# edited\n", &d), 0);
+    ck_assert_int_eq(store_draft_save(s, "p", 2, "format: 1\nname: p\n# edited again\n", &d), 0);
+    ck_assert_int_eq(store_draft_load(s, "p", &yaml, &base, &saved, &d), 0);
+    ck_assert_str_eq(yaml, "format: 1\nname: p\n# edited again\n");
+    ck_assert_int_eq(base, 2);
+    ck_assert_int_gt(saved, 0);
+    free(yaml);
+    StoreDraftInfo *list = NULL;
+    int n = 0;
+    ck_assert_int_eq(store_draft_list(s, &list, &n, &d), 0);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(list[0].name, "p");
+    free(list);
+    /* a draft is not a version */
+    ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM versions"), 2);
+    ck_assert_int_eq(store_draft_drop(s, "p", &d), 0);
+    ck_assert_int_eq(store_draft_drop(s, "p", &d), 0);
+    ck_assert_int_eq(store_draft_load(s, "p", &yaml, &base, &saved, &d), 1);
+    ck_assert_int_eq(store_draft_save(s, "no/slash", 0, "x", &d), -1);
+    store_close(s);
+    rm_tmp();
+}
+END_TEST
+
+START_TEST(a_schema_1_store_gains_drafts_and_stays_readable_read_only)
+{
+    make_tmp();
+    char db[4096];
+    tmp_path("old.db", db, sizeof db);
+    /* the schema-1 layout as gpuplan wrote it before drafts */
+    raw_exec(db, "CREATE TABLE plans (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,"
+                 " created INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN"
+                 " (0, 1)), deleted_at INTEGER);"
+                 "CREATE TABLE versions (plan_id INTEGER NOT NULL REFERENCES plans(id) ON DELETE"
+                 " CASCADE, version INTEGER NOT NULL CHECK (version >= 1), created INTEGER NOT"
+                 " NULL, note TEXT NOT NULL DEFAULT '', yaml TEXT NOT NULL, PRIMARY KEY (plan_id,"
+                 " version));"
+                 "CREATE TABLE prefs (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                 "INSERT INTO plans VALUES (1, 'p', 1, 0, NULL);"
+                 "INSERT INTO versions VALUES (1, 1, 1, 'old', 'format: 1\nname: p\n');"
+                 "PRAGMA application_id = 1196444750; PRAGMA user_version = 1;");
+    Diag d = {0};
+    /* read-only: readable as it is, no drafts, the file untouched */
+    Store *ro = NULL;
+    ASSERT_UNTOUCHED(db, ro = store_open(db, NULL, true, &d));
+    ck_assert_msg(ro != NULL, "%s", d.msg);
+    char *yaml = NULL;
+    ck_assert_int_eq(store_load(ro, "p", 0, &yaml, NULL, &d), 0);
+    free(yaml);
+    StoreDraftInfo *list = NULL;
+    int n = -1;
+    ck_assert_int_eq(store_draft_list(ro, &list, &n, &d), 0);
+    ck_assert_int_eq(n, 0);
+    store_close(ro);
+    /* read-write: migrated to the current schema, the plan kept */
+    Store *s = store_open(db, NULL, false, &d);
+    ck_assert_msg(s != NULL, "%s", d.msg);
+    ck_assert_int_eq(store_draft_save(s, "p", 1, "format: 1\nname: p\n", &d), 0);
+    store_close(s);
+    ck_assert_int_eq(raw_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM versions"), 1);
+    ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM drafts"), 1);
+    rm_tmp();
+}
+END_TEST
+
 START_TEST(gives_up_on_a_store_locked_by_another_writer)
 {
     make_tmp();
@@ -877,6 +955,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, renames_duplicates_deletes_undeletes_and_purges);
     tcase_add_test(tc, lists_by_regex_and_rejects_an_invalid_one);
     tcase_add_test(tc, keeps_preferences);
+    tcase_add_test(tc, keeps_one_draft_per_plan_apart_from_its_versions);
+    tcase_add_test(tc, a_schema_1_store_gains_drafts_and_stays_readable_read_only);
     tcase_add_test(tc, migrates_an_empty_file_and_a_version_0_database);
     tcase_add_test(tc, read_only_open_needs_an_existing_store);
     suite_add_tcase(s, tc);

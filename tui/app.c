@@ -349,6 +349,9 @@ void app_set_plan(App *app, const Plan *p, int version, bool modified)
     app->modified = modified;
     set_clean(app, modified ? NULL : plan_to_yaml(&app->plan));
     undo_clear(&app->undo);
+    snprintf(app->draft_name, sizeof app->draft_name, "%s", app->plan.name);
+    app->draft_gen = 0;
+    app->draft_kept = false;
     memset(&app->sel, 0, sizeof app->sel);
     app->sel.scope = app->plan.n_workloads > 0 ? FS_WORKLOAD : FS_PLAN;
     submit(app);
@@ -405,8 +408,10 @@ static void do_open(App *app, const char *name, int version)
 static void open_confirmed(App *app, int key, void *ctx)
 {
     (void)ctx;
-    if (key == 'y')
+    if (key == 'y') {
+        app_draft_drop(app);
         do_open(app, app->open_name, app->open_version);
+    }
     else
         app_status(app, false, "kept the current plan");
 }
@@ -450,6 +455,8 @@ static void save_with_note(App *app, const char *note, void *ctx)
         app->version = ver;
         app->modified = false;
         set_clean(app, plan_to_yaml(&app->plan));
+        app_draft_drop(app);
+        snprintf(app->draft_name, sizeof app->draft_name, "%s", app->plan.name);
         store_pref_set(app->store, "last_plan", app->plan.name, NULL);
         app_status(app, false, "saved %s v%d%s%s", app->plan.name, ver, note[0] ? ": " : "", note);
         if (app->quit_after_save)
@@ -457,6 +464,194 @@ static void save_with_note(App *app, const char *note, void *ctx)
         view_show(app, VIEW_PLANS);
     }
     free(yaml);
+}
+
+/* The working copy, edits included, stored as a new plan `name` (v1);
+ * open_it makes it the plan being edited (:w NAME), else the open plan
+ * stays as it is (Duplicate in F3).  Returns 0, or -1 with the status set. */
+static int save_copy(App *app, const char *name, bool open_it)
+{
+    if (!app->store) {
+        app_status(app, true, "no plan store open");
+        return -1;
+    }
+    if (!store_name_valid(name)) {
+        app_status(app, true, "'%s' is not a plan name ([A-Za-z0-9._ -], 1-64)", name);
+        return -1;
+    }
+    if (store_exists(app->store, name)) {
+        app_status(app, true, "a plan '%s' exists already (F2 saves a version of the plan open)",
+                   name);
+        return -1;
+    }
+    Plan *p = malloc(sizeof *p);
+    if (!p)
+        return -1;
+    *p = app->plan;
+    snprintf(p->name, sizeof p->name, "%s", name);
+    char *yaml = plan_to_yaml(p);
+    Diag d;
+    memset(&d, 0, sizeof d);
+    int ver = 0, rc = -1;
+    char note[200];
+    if (app->version > 0)
+        snprintf(note, sizeof note, "copy of %s v%d%s", app->plan.name, app->version,
+                 app->modified ? " with unsaved edits" : "");
+    else
+        snprintf(note, sizeof note, "copy of %s (never saved)", app->plan.name);
+    if (!yaml || store_save_version(app->store, name, yaml, note, &ver, &d) != 0) {
+        char buf[800];
+        app_status(app, true, "save failed: %s", yaml ? diag_format(&d, buf, sizeof buf)
+                                                      : "out of memory");
+    } else if (open_it) {
+        /* the edits now live in the new plan: the old one's draft goes */
+        app_draft_drop(app);
+        app->plan = *p;
+        app->version = ver;
+        app->modified = false;
+        set_clean(app, plan_to_yaml(&app->plan));
+        snprintf(app->draft_name, sizeof app->draft_name, "%s", name);
+        store_pref_set(app->store, "last_plan", name, NULL);
+        app_status(app, false, "saved as %s v%d (a new plan; F3 lists it)", name, ver);
+        view_show(app, VIEW_PLANS);
+        rc = 0;
+    } else {
+        app_status(app, false, "duplicated the working copy of %s%s as %s", app->plan.name,
+                   app->modified ? " (unsaved edits included)" : "", name);
+        rc = 0;
+    }
+    free(yaml);
+    free(p);
+    return rc;
+}
+
+void app_save_as(App *app, const char *name)
+{
+    save_copy(app, name, true);
+}
+
+int app_duplicate_working(App *app, const char *name)
+{
+    return save_copy(app, name, false);
+}
+
+/* ---- drafts */
+
+void app_draft_drop(App *app)
+{
+    if (app->store && app->draft_kept)
+        store_draft_drop(app->store, app->draft_name, NULL);
+    app->draft_kept = false;
+    app->draft_gen = 0;
+}
+
+int app_draft_sync(App *app)
+{
+    if (!app->store || !app->draft_name[0])
+        return 0;
+    if (!app->modified) {
+        app_draft_drop(app);
+        return 0;
+    }
+    if (app->draft_gen == app->gen)
+        return 0;
+    char *yaml = plan_to_yaml(&app->plan);
+    if (!yaml)
+        return -1;
+    Diag d;
+    memset(&d, 0, sizeof d);
+    int rc = store_draft_save(app->store, app->draft_name, app->version, yaml, &d);
+    free(yaml);
+    if (rc == 0) {
+        app->draft_gen = app->gen;
+        app->draft_kept = true;
+        app->draft_t = now_ms();
+    }
+    return rc;
+}
+
+/* Autosave: a second after an edit, at most once a second, so a kill or a
+ * dropped connection loses at most the last second of work (SIGTERM and
+ * SIGHUP write the latest first, see main_loop). */
+#define DRAFT_EVERY_MS 1000.0
+
+static void draft_tick(App *app)
+{
+    if (app->quit)
+        return; /* quitting: a discarded draft stays discarded */
+    if (app->modified ? app->draft_gen != app->gen && now_ms() - app->draft_t >= DRAFT_EVERY_MS
+                      : app->draft_kept)
+        app_draft_sync(app);
+}
+
+static void draft_answer(App *app, int key, void *ctx)
+{
+    (void)ctx;
+    if (key == 'y') {
+        char *yaml = NULL;
+        int base = 0;
+        Diag d;
+        memset(&d, 0, sizeof d);
+        char name[PLAN_NAME_LEN];
+        snprintf(name, sizeof name, "%s", app->open_name);
+        if (store_draft_load(app->store, name, &yaml, &base, NULL, &d) != 0) {
+            app_status(app, true, "the draft of %s is gone", name);
+            return;
+        }
+        Plan *p = malloc(sizeof *p);
+        char file[PLAN_NAME_LEN + 16];
+        snprintf(file, sizeof file, "draft:%s", name);
+        if (p && plan_parse(yaml, strlen(yaml), file, &app->cat, p, &d) == 0) {
+            char terr[512];
+            if (app_attach_trace(app, p, terr, sizeof terr) != 0)
+                app_status(app, true, "%s", terr);
+            app_set_plan(app, p, base, true);
+            snprintf(app->draft_name, sizeof app->draft_name, "%s", name);
+            app->draft_kept = true;
+            app->draft_gen = app->gen;
+            app_status(app, false, "restored the unsaved edits of %s (based on v%d): F2 saves "
+                       "them, u has no history before this", name, base);
+        } else {
+            char buf[800];
+            app_status(app, true, "the draft of %s does not load: %s", name,
+                       diag_format(&d, buf, sizeof buf));
+        }
+        free(p);
+        free(yaml);
+    } else if (key == 'n') {
+        if (app->store)
+            store_draft_drop(app->store, app->open_name, NULL);
+        app_status(app, false, "discarded the draft of %s", app->open_name);
+    } else {
+        app_status(app, false, "kept the draft of %s for later", app->open_name);
+    }
+}
+
+/* At start: edits a crash, a kill or a dropped connection left unsaved are
+ * offered back, the open plan's first, else the newest. */
+static void draft_offer(App *app)
+{
+    StoreDraftInfo *list = NULL;
+    int n = 0;
+    if (!app->store || store_draft_list(app->store, &list, &n, NULL) != 0 || n == 0) {
+        free(list);
+        return;
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(list[i].name, app->plan.name) == 0)
+            k = i;
+    snprintf(app->open_name, sizeof app->open_name, "%s", list[k].name);
+    char when[32] = "";
+    time_t t = (time_t)list[k].saved;
+    struct tm tm;
+    if (localtime_r(&t, &tm))
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
+    char q[400];
+    snprintf(q, sizeof q, "Unsaved edits of %s (v%d) from %s were kept. Restore them? y = "
+             "restore, n = discard, Esc = later", list[k].name, list[k].base_version, when);
+    free(list);
+    app_prompt_key(app, q, "yn", draft_answer, NULL);
 }
 
 void app_save(App *app)
@@ -473,7 +668,69 @@ int app_write_file(const char *path, const char *text, char *err, size_t len)
     return export_write_file(path, text, err, len);
 }
 
-void app_export(App *app, int format)
+/* Where exports are proposed: the plan file's directory when the plan came
+ * from a file, else $XDG_DOCUMENTS_DIR, else the plan store's directory —
+ * never silently the directory the dashboard was started from. */
+static void export_dir(const App *app, char *buf, size_t len)
+{
+    struct stat st;
+    const char *docs = getenv("XDG_DOCUMENTS_DIR");
+    if (app->plan_dir[0]) {
+        snprintf(buf, len, "%s", app->plan_dir);
+    } else if (docs && *docs && stat(docs, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(buf, len, "%s", docs);
+    } else {
+        snprintf(buf, len, "%s", app->db_path);
+        char *slash = strrchr(buf, '/');
+        if (slash && slash != buf)
+            *slash = '\0';
+        else
+            snprintf(buf, len, "%s", slash ? "/" : ".");
+    }
+}
+
+static void export_write(App *app, const char *path, void *ctx)
+{
+    (void)ctx;
+    char *text = app->export_text;
+    app->export_text = NULL;
+    if (!text)
+        return;
+    char err[1200];
+    if (!*path)
+        app_status(app, false, "export cancelled");
+    else if (app_write_file(path, text, err, sizeof err) != 0)
+        app_status(app, true, "export failed: %s", err);
+    else
+        app_status(app, false, "wrote %s", path);
+    free(text);
+}
+
+void app_export_text(App *app, const char *stem, const char *ext, char *text, const char *path)
+{
+    if (path && *path) {
+        app->export_text = text;
+        export_write(app, path, NULL);
+        return;
+    }
+    free(app->export_text);
+    app->export_text = text;
+    char dir[1100], base[PLAN_NAME_LEN * 2 + 8], date[16] = "", proposal[1400];
+    export_dir(app, dir, sizeof dir);
+    snprintf(base, sizeof base, "%s", stem);
+    for (char *c = base; *c; c++)
+        if (*c == ' ' || *c == '/')
+            *c = '_';
+    time_t now = time(NULL);
+    struct tm tm;
+    if (localtime_r(&now, &tm))
+        strftime(date, sizeof date, "%Y-%m-%d", &tm);
+    snprintf(proposal, sizeof proposal, "%s/%s-%s.%s", strcmp(dir, "/") ? dir : "", base, date,
+             ext);
+    app_prompt_text(app, "Export to: ", proposal, export_write, NULL);
+}
+
+void app_export(App *app, int format, const char *path)
 {
     if (format < 0 || format >= EXPORT_COUNT)
         return;
@@ -487,20 +744,14 @@ void app_export(App *app, int format)
         app_status(app, true, "export failed (out of memory)");
         return;
     }
-    char path[1024], cwd[900], err[1200];
-    if (!getcwd(cwd, sizeof cwd))
-        snprintf(cwd, sizeof cwd, ".");
-    char base[PLAN_NAME_LEN];
-    snprintf(base, sizeof base, "%s", app->plan.name);
-    for (char *c = base; *c; c++)
-        if (*c == ' ' || *c == '/')
-            *c = '_';
-    snprintf(path, sizeof path, "%s/%s.%s", cwd, base, export_format_extension((ExportFormat)format));
-    if (app_write_file(path, text, err, sizeof err) != 0)
-        app_status(app, true, "export failed: %s", err);
+    /* the plan, its version (+ when edited since) and the date */
+    char stem[PLAN_NAME_LEN + 32];
+    if (app->version > 0)
+        snprintf(stem, sizeof stem, "%s-v%d%s", app->plan.name, app->version,
+                 app->modified ? "+" : "");
     else
-        app_status(app, false, "wrote %s", path);
-    free(text);
+        snprintf(stem, sizeof stem, "%s-unsaved", app->plan.name);
+    app_export_text(app, stem, export_format_extension((ExportFormat)format), text, path);
 }
 
 static void export_picked(App *app, int index, const char *item, void *ctx)
@@ -510,9 +761,9 @@ static void export_picked(App *app, int index, const char *item, void *ctx)
         return;
     int f = export_format_from_name(item);
     if (app->overlay == VIEW_COMPARE)
-        view_compare_export(&app->views[VIEW_COMPARE], app, f);
+        view_compare_export(&app->views[VIEW_COMPARE], app, f, NULL);
     else
-        app_export(app, f);
+        app_export(app, f, NULL);
 }
 
 static void export_menu(App *app)
@@ -535,6 +786,7 @@ static void quit_answer(App *app, int key, void *ctx)
 {
     (void)ctx;
     if (key == 'n') {
+        app_draft_drop(app);
         app->quit = true;
     } else if (key == 'y') {
         app->quit_after_save = true;
@@ -666,15 +918,20 @@ int app_command(App *app, const char *line)
             export_menu(app);
             return HR_REDRAW;
         }
-        int f = export_format_from_name(rest);
+        /* :export FORMAT [PATH]: without a path the dialog proposes one */
+        char fmt[32];
+        snprintf(fmt, sizeof fmt, "%.*s", (int)strcspn(rest, " \t"), rest);
+        const char *path = rest + strcspn(rest, " \t");
+        path += strspn(path, " \t");
+        int f = export_format_from_name(fmt);
         if (f < 0) {
-            app_status(app, true, "export: unknown format '%s' (md html csv json yaml kueue volcano slurm)", rest);
+            app_status(app, true, "export: unknown format '%s' (md html csv json yaml kueue volcano slurm)", fmt);
             return HR_REDRAW;
         }
         if (app->overlay == VIEW_COMPARE)
-            view_compare_export(&app->views[VIEW_COMPARE], app, f);
+            view_compare_export(&app->views[VIEW_COMPARE], app, f, path);
         else
-            app_export(app, f);
+            app_export(app, f, path);
         return HR_REDRAW;
     }
     if (strcmp(cmd, "theme") == 0) {
@@ -687,7 +944,11 @@ int app_command(App *app, const char *line)
         return HR_REDRAW;
     }
     if (strcmp(cmd, "w") == 0 || strcmp(cmd, "write") == 0) {
-        save_with_note(app, rest ? rest : "", NULL);
+        /* vi's :w FILE: the working copy goes to a new plan of that name */
+        if (rest && *rest)
+            app_save_as(app, rest);
+        else
+            save_with_note(app, "", NULL);
         return HR_REDRAW;
     }
     if (strcmp(cmd, "wq") == 0) {
@@ -698,8 +959,11 @@ int app_command(App *app, const char *line)
         app_request_quit(app, false);
         return HR_REDRAW;
     }
-    if (strcmp(cmd, "q!") == 0)
-        return HR_QUIT;
+    if (strcmp(cmd, "q!") == 0) {
+        app_draft_drop(app);
+        app->quit = true;
+        return HR_REDRAW;
+    }
     if (strcmp(cmd, "open") == 0 || strcmp(cmd, "e") == 0) {
         if (!rest || !*rest) {
             app_show_overlay(app, VIEW_PLANS);
@@ -1287,6 +1551,15 @@ static void main_loop(App *app)
             if (app->quit)
                 break;
         }
+        if (term_quit_signal()) {
+            /* SIGTERM / SIGHUP: keep the edits, then die of the signal */
+            app_draft_sync(app);
+            if (app->log)
+                fprintf(app->log, "quit signal %d: draft %s\n", term_quit_signal(),
+                        app->draft_kept ? "saved" : "not needed"), fflush(app->log);
+            return;
+        }
+        draft_tick(app);
         if (busy && now_ms() - last_spin >= 100) {
             app->spinner++;
             last_spin = now_ms();
@@ -1328,6 +1601,15 @@ static int initial_plan(App *app, const char *ref, char *err, size_t errlen)
             if (app_attach_trace(app, p, terr, sizeof terr) != 0)
                 app_status(app, true, "%s", terr);
             app_set_plan(app, p, 0, false);
+            /* exports of a plan file are proposed beside it */
+            char *rp = realpath(ref, NULL);
+            if (rp) {
+                char *slash = strrchr(rp, '/');
+                if (slash)
+                    *slash = '\0';
+                snprintf(app->plan_dir, sizeof app->plan_dir, "%s", rp[0] ? rp : "/");
+                free(rp);
+            }
         }
     } else if (ref) {
         char name[PLAN_NAME_LEN];
@@ -1475,7 +1757,11 @@ int tui_run(const char *db_path, const char *catalog_dir_override, const char *t
     if (!app->status[0])
         app_status(app, false, "%s: F1 help, Tab moves between panes, Enter edits a field",
                    app->plan.name);
+    term_defer_quit_signals(app->wake_wr);
+    draft_offer(app);
     main_loop(app);
+    if (term_quit_signal())
+        term_die_of(term_quit_signal());
     term_stop();
 
 out:
@@ -1504,6 +1790,7 @@ out_nocat:
     free(app->result);
     free(app->clean_yaml);
     free(app->info_text);
+    free(app->export_text);
     free(app);
     return status;
 }

@@ -84,7 +84,7 @@ typedef enum { PROMPT_NONE = 0, PROMPT_TEXT, PROMPT_KEY, PROMPT_PICK } PromptKin
 
 typedef struct {
     PromptKind kind;
-    char title[256];
+    char title[512];
     LineInput in;
     char keys[16];           /* PROMPT_KEY: accepted keys */
     PromptTextFn on_text;
@@ -144,6 +144,13 @@ struct App {
     char *info_text;         /* heap, "# heading" and plain lines */
     bool zoom;               /* the result pane over the whole body */
     char theme_before_present[64]; /* restored when presenter mode ends */
+    char *export_text;       /* waiting for the export dialog's path (heap) */
+    char plan_dir[900];      /* directory of the plan file opened, "" = from the store */
+    /* drafts: the working copy autosaved to the store (issue 15) */
+    char draft_name[PLAN_NAME_LEN]; /* the name it is kept under (the plan as opened) */
+    uint64_t draft_gen;      /* generation last written as a draft, 0 = none */
+    bool draft_kept;         /* a draft row exists for draft_name */
+    double draft_t;          /* when it was last written (ms) */
     bool quit;
     bool quit_after_save;    /* the pending save was asked for by quit */
     char open_name[PLAN_NAME_LEN]; /* plan to open once unsaved changes are discarded */
@@ -187,7 +194,23 @@ void app_copy(App *app, const char *text, const char *what);
 int app_command(App *app, const char *line);
 int app_theme_set(App *app, const char *name, bool save_pref);
 void app_save(App *app);
-void app_export(App *app, int format);
+/* Save the working copy as a new plan `name` (v1) and edit that: `:w NAME`. */
+void app_save_as(App *app, const char *name);
+/* Store the working copy, edits included, as a new plan `name`; the open
+ * plan stays (F3 Duplicate of the open plan).  Returns 0 or -1 (status). */
+int app_duplicate_working(App *app, const char *name);
+/* Write the working copy as the plan's draft now (when modified); drop the
+ * draft when there is nothing unsaved.  Returns 0 or -1. */
+int app_draft_sync(App *app);
+/* Forget the plan's draft (the user discarded the edits). */
+void app_draft_drop(App *app);
+/* Export the plan in format; path NULL or "" opens the export dialog with a
+ * proposed path (see app_export_text). */
+void app_export(App *app, int format, const char *path);
+/* Write text (taken over, freed) to path, or when path is NULL/"" ask for
+ * the path, proposing <dir>/<stem>-<date>.<ext> where dir is the plan
+ * file's directory, else $XDG_DOCUMENTS_DIR, else the plan store's. */
+void app_export_text(App *app, const char *stem, const char *ext, char *text, const char *path);
 /* Write text to path atomically (temp file + rename): an old file is intact
  * on failure.  Returns 0, or -1 with a message in err. */
 int app_write_file(const char *path, const char *text, char *err, size_t len);
@@ -215,7 +238,7 @@ extern const ViewOps view_workloads_ops, view_sizing_ops, view_topology_ops, vie
     view_cost_ops, view_schedule_ops, view_plans_ops, view_compare_ops, view_help_ops,
     view_info_ops, view_present_ops;
 /* F5 while comparing: export the comparison (views/compare.c). */
-void view_compare_export(View *v, App *app, int format);
+void view_compare_export(View *v, App *app, int format, const char *path);
 /* The compare view's two sides, set from outside (e.g. `:compare A B`). */
 void view_compare_set(View *v, App *app, const char *a, const char *b);
 

@@ -62,9 +62,21 @@ static void seq_add(const char *s)
     term_restore_len += n;
 }
 
+/* SIGTERM / SIGHUP with a wake descriptor set: the main loop saves a draft
+ * and then dies of the signal (term_quit_signal); a second one while that
+ * runs takes the plain path below. */
+static volatile sig_atomic_t quit_sig;
+static int quit_wake_fd = -1;
+
 /* Async-signal-safe: write(), tcsetattr(), sigaction(), raise() only. */
 static void term_signal_handler(int sig)
 {
+    if ((sig == SIGTERM || sig == SIGHUP) && quit_wake_fd >= 0 && !quit_sig) {
+        quit_sig = sig;
+        ssize_t wr = write(quit_wake_fd, "q", 1);
+        (void)wr;
+        return;
+    }
     if (term_active) {
         ssize_t wr = write(STDOUT_FILENO, term_restore_seq, term_restore_len);
         (void)wr;
@@ -150,6 +162,27 @@ void term_stop(void)
     curs_set(1);
     endwin();
     fflush(stdout);
+}
+
+void term_defer_quit_signals(int wake_fd)
+{
+    quit_wake_fd = wake_fd;
+}
+
+int term_quit_signal(void)
+{
+    return quit_sig;
+}
+
+void term_die_of(int sig)
+{
+    term_stop();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+    raise(sig);
 }
 
 void term_suspend(void)

@@ -43,6 +43,15 @@ extern const Glyphs *term_glyphs;
 int term_start(void);
 /* Leave curses and restore the terminal; safe to call twice. */
 void term_stop(void);
+/* From now on SIGTERM and SIGHUP (an ssh drop) do not kill at once: the
+ * handler notes the signal and writes a byte to wake_fd, so the main loop
+ * can save the working copy first, then term_die_of() it.  A second signal
+ * before that restores the terminal and dies as before. */
+void term_defer_quit_signals(int wake_fd);
+/* The deferred signal, 0 = none. */
+int term_quit_signal(void);
+/* Restore the terminal and die of sig (default action). */
+void term_die_of(int sig);
 /* ^Z: leave curses, stop the process (SIGTSTP) and, once continued,
  * return to the full-screen mode (the caller redraws). */
 void term_suspend(void);

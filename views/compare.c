@@ -5,6 +5,7 @@
  * (live); the other side is evaluated on its own worker thread. */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,22 @@ static void k_destroy(View *v)
 static const Plan *side_plan(const Side *sd, const App *app)
 {
     return sd->current ? &app->plan : sd->plan;
+}
+
+/* A side's name as shown and exported: the plan being edited is named
+ * when drawn (it may have been switched since the side was picked: never
+ * "moe-gb200 (current)" over frontier-2027's numbers), with its version and
+ * whether it has unsaved edits. */
+static const char *side_label(const Side *sd, const App *app, char *buf, size_t len)
+{
+    if (!sd->current)
+        snprintf(buf, len, "%s", sd->ref);
+    else if (app->version > 0)
+        snprintf(buf, len, "%s v%d%s (current)", app->plan.name, app->version,
+                 app->modified ? "+edits" : "");
+    else
+        snprintf(buf, len, "%s (current, unsaved)", app->plan.name);
+    return buf;
 }
 
 static const PlanResult *side_result(Side *sd, const App *app)
@@ -192,6 +209,12 @@ static void fmt_value(const Headline *h, int w, char *buf, size_t len)
         snprintf(buf, len, "%.1f%%", v * 100);
         return;
     }
+    /* a prefixed unit is rescaled, never prefixed twice ("25.8 MW", not
+     * "25.8 kkW") */
+    if (h->unit[0] && isupper((unsigned char)h->unit[1]) && fabs(v) >= 1e3) {
+        fmt_quantity(v, h->unit, buf, len);
+        return;
+    }
     if (fabs(v) >= 1e3 && fabs(v) < 9e15)
         fmt_int(llround(v), buf, len);
     else
@@ -200,11 +223,8 @@ static void fmt_value(const Headline *h, int w, char *buf, size_t len)
         size_t n = strlen(buf);
         snprintf(buf + n, len - n, " %s", h->unit);
     }
-    if (term_strwidth(buf) > w && isfinite(v)) {
-        char si[32];
-        fmt_si(v, "", si, sizeof si);
-        snprintf(buf, len, "%s%s%s", si, h->unit[0] ? " " : "", h->unit);
-    }
+    if (term_strwidth(buf) > w && isfinite(v))
+        fmt_quantity(v, h->unit, buf, len);
 }
 
 static void k_draw(View *v, App *app, Rect r)
@@ -214,9 +234,12 @@ static void k_draw(View *v, App *app, Rect r)
     if (!s || !s->ha || !s->hb)
         return;
     Side *A = &s->side[0], *B = &s->side[1];
-    char line[400];
-    snprintf(line, sizeof line, "COMPARE   A: %s   B: %s", A->set ? A->ref : "(a to pick)", B->set ? B->ref : "(b to pick)");
-    term_put(r.y, r.x + 1, r.w - 1, ROLE_TITLE, line);
+    char line[400], la[PLAN_NAME_LEN + 48], lb[PLAN_NAME_LEN + 48];
+    side_label(A, app, la, sizeof la);
+    side_label(B, app, lb, sizeof lb);
+    snprintf(line, sizeof line, "COMPARE   A: %s   B: %s", A->set ? la : "(a to pick)",
+             B->set ? lb : "(b to pick)");
+    term_put_ellipsis(r.y, r.x + 1, r.w - 1, ROLE_TITLE, line);
     const PlanResult *ra = A->set ? side_result(A, app) : NULL;
     const PlanResult *rb = B->set ? side_result(B, app) : NULL;
     if (!A->set || !B->set) {
@@ -276,7 +299,12 @@ static void k_draw(View *v, App *app, Rect r)
                 Headline dh = *ha;
                 double delta = hb->value - ha->value;
                 dh.value = delta;
-                fmt_value(&dh, cols[3].width - 2, dl, sizeof dl);
+                /* the difference of two shares is in percentage points */
+                bool share = !ha->unit[0] && fabs(ha->value) <= 1 && fabs(hb->value) <= 1;
+                if (share)
+                    snprintf(dl, sizeof dl, "%.1f pp", delta * 100);
+                else
+                    fmt_value(&dh, cols[3].width - 2, dl, sizeof dl);
                 if (delta > 0 && dl[0] != '-' && dl[0] != '+') {
                     char tmp[64];
                     snprintf(tmp, sizeof tmp, "+%s", dl);
@@ -362,7 +390,7 @@ static void pick(View *v, App *app, int side)
     app_prompt_pick(app, side == 0 ? "Compare: plan A" : "Compare: plan B", items, n, 0, ref_picked, v);
 }
 
-void view_compare_export(View *v, App *app, int format)
+void view_compare_export(View *v, App *app, int format, const char *path)
 {
     KState *s = v->state;
     Side *A = &s->side[0], *B = &s->side[1];
@@ -372,25 +400,35 @@ void view_compare_export(View *v, App *app, int format)
         app_status(app, true, "export: both sides must be evaluated first");
         return;
     }
-    char *text = export_compare((ExportFormat)format, side_plan(A, app), ra, side_plan(B, app), rb);
+    /* the exports name the columns after the plans: two versions of one
+     * plan get their labels instead ("frontier-2027 v3" / "frontier-2027
+     * v1"), never two columns of the same name */
+    const Plan *pa = side_plan(A, app), *pb = side_plan(B, app);
+    Plan *ca = NULL, *cb = NULL;
+    if (strcmp(pa->name, pb->name) == 0) {
+        ca = malloc(sizeof *ca);
+        cb = malloc(sizeof *cb);
+        if (ca && cb) {
+            *ca = *pa;
+            *cb = *pb;
+            side_label(A, app, ca->name, sizeof ca->name);
+            side_label(B, app, cb->name, sizeof cb->name);
+            pa = ca;
+            pb = cb;
+        }
+    }
+    char *text = export_compare((ExportFormat)format, pa, ra, pb, rb);
     if (!text) {
+        free(ca);
+        free(cb);
         app_status(app, true, "export: %s is not available for comparisons", export_format_name((ExportFormat)format));
         return;
     }
-    char cwd[800], path[1200];
-    if (!getcwd(cwd, sizeof cwd))
-        snprintf(cwd, sizeof cwd, ".");
-    snprintf(path, sizeof path, "%s/%s-vs-%s.%s", cwd, side_plan(A, app)->name, side_plan(B, app)->name,
-             export_format_extension((ExportFormat)format));
-    for (char *p = path + strlen(cwd) + 1; *p; p++)
-        if (*p == '/' || *p == ' ')
-            *p = '_';
-    char err[1400];
-    if (app_write_file(path, text, err, sizeof err) != 0)
-        app_status(app, true, "export failed: %s", err);
-    else
-        app_status(app, false, "wrote %s", path);
-    free(text);
+    char stem[2 * PLAN_NAME_LEN + 8];
+    snprintf(stem, sizeof stem, "%s-vs-%s", pa->name, pb->name);
+    free(ca);
+    free(cb);
+    app_export_text(app, stem, export_format_extension((ExportFormat)format), text, path);
 }
 
 static int k_key(View *v, App *app, Action a, int ch)

@@ -191,6 +191,12 @@ static void duplicated(App *app, const char *text, void *ctx)
     memset(&d, 0, sizeof d);
     if (!*text)
         return;
+    /* the plan being edited: its working copy, not its last saved version */
+    if (strcmp(s->target, app->draft_name) == 0 && app->modified) {
+        if (app_duplicate_working(app, text) == 0)
+            reload(s, app);
+        return;
+    }
     if (store_duplicate(app->store, s->target, text, &d) != 0) {
         char buf[600];
         app_status(app, true, "duplicate: %s", diag_format(&d, buf, sizeof buf));

@@ -11,7 +11,7 @@ tap_plan 11
 tui_start 120 40
 tui_open_plan frontier-2027
 tui_keys F4
-tui_wait 'COMPARE +A: frontier-2027 \(current\)' 10; ok $? "F4 opens compare with the current plan as A"
+tui_wait 'COMPARE +A: frontier-2027 v1 \(current\)' 10; ok $? "F4 opens compare with the current plan as A"
 tui_keys b
 tui_wait 'Compare: plan B' 5; ok $? "b opens a pick list of plans and versions"
 tui_type 'startup'
@@ -31,8 +31,10 @@ tui_wait 'metric +A +B +delta' 10
 tui_keys F5
 tui_wait 'Export the comparison as' 5 && ! tui_screen | grep -q 'slurm'; ok $? "F5 while comparing offers the comparison formats"
 tui_type 'csv'; tui_keys Enter
-tui_wait "wrote $TUI_TMP/frontier-2027-vs-startup-h200.csv" 10 && [ -s "$TUI_TMP/frontier-2027-vs-startup-h200.csv" ]
-ok $? "the comparison is written to a file in the current directory"
+tui_wait 'Export to: .*frontier-2027-vs-startup-h200-[0-9-]+.csv' 5 && tui_keys C-u &&
+    tui_type "$TUI_TMP/cmp.csv" && tui_keys Enter
+tui_wait "wrote $TUI_TMP/cmp.csv" 10 && [ -s "$TUI_TMP/cmp.csv" ]
+ok $? "the comparison is written to the path given in the export dialog"
 tui_keys q q
 tui_wait_exit 10 >/dev/null || { tui_keys n; tui_wait_exit 10 >/dev/null; }
 tui_check_stderr

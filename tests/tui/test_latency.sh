@@ -39,7 +39,7 @@ for plan in frontier-2027 moe-gb200 research-a100 startup-h200; do
     ne=$(grep -c '^frame ' "$TUI_TMP/latency.log")
     [ "$ne" -ge "$EDITS" ]; ok $? "$plan: keystrokes were answered by a frame ($ne frames logged)"
     # leave the plan unmodified so :open does not ask
-    tui_keys ':'; tui_type 'w latency test'; tui_keys Enter
+    tui_keys ':'; tui_type 'w'; tui_keys Enter
     tui_wait 'saved' 10
 done
 tui_keys q
