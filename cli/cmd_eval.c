@@ -1,6 +1,7 @@
 /* cli/cmd_eval.c — `gpuplan eval` and `gpuplan simulate`. */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,8 @@
 #include "sanitize.h"
 #include "evaluate.h"
 #include "export.h"
+#include "export_summary.h"
+#include "fmt.h"
 #include "sched/sched.h"
 #include "sensitivity.h"
 #include "yaml_plan.h"
@@ -161,23 +164,49 @@ static void print_report(const LoadedPlan *lp, const PlanResult *r)
                fmt_usd(w->energy_usd_per_year, d, sizeof d));
     }
     if (r->have_cost && r->cost.n_options > 0) {
-        printf("COST      over %.4g year%s (the plan's accelerator first, cheapest first)\n",
-               p->horizon_years, p->horizon_years == 1 ? "" : "s");
-        printf("          %-44s %12s %12s %12s %9s\n", "option", "capex", "opex/yr", "TCO", "$/GPU-h");
+        const CostResult *cr = &r->cost;
+        const CostColumn *col = summary_cost_columns;
+        char v[1024];
+        summary_verdict(p, r, v, sizeof v);
+        printf("VERDICT   %s\n", v);
+        printf("COST      over %.4g year%s at %.1f %% utilisation; prices as of %s%s%s (the "
+               "plan's accelerator first, cheapest first)\n",
+               p->horizon_years, p->horizon_years == 1 ? "" : "s", cr->utilization * 100,
+               cr->prices_oldest[0] ? cr->prices_oldest : "?",
+               strcmp(cr->prices_oldest, cr->prices_newest) ? " to " : "",
+               strcmp(cr->prices_oldest, cr->prices_newest) ? cr->prices_newest : "");
+        printf("          %-36s %10s %10s %10s %9s %9s %9s\n", "option", "capex", "opex/yr",
+               col[COL_TCO].header, "list/GPU-h", "eff/GPU-h", "break-even");
         int shown = 0;
-        for (int i = 0; i < r->cost.n_options; i++) {
-            if (shown >= 12 && i != r->cost.chosen)
+        for (int i = 0; i < cr->n_options; i++) {
+            if (shown >= 12 && i != cr->chosen)
                 continue;
             shown++;
-            const CostOption *o = &r->cost.options[i];
-            printf("          %-44.44s %12s %12s %12s %9.2f%s\n", o->name,
+            const CostOption *o = &cr->options[i];
+            char be[32];
+            printf("          %-36.36s %10s %10s %10s %9.2f %9.2f %9s%s\n", o->name,
                    fmt_usd(o->capex_usd, a, sizeof a), fmt_usd(o->opex_usd_per_year, b, sizeof b),
-                   fmt_usd(o->tco_usd, c, sizeof c), o->usd_per_gpu_hour,
-                   i == r->cost.chosen ? "  <- the plan's site" : "");
+                   fmt_usd(o->tco_usd, c, sizeof c), o->usd_per_gpu_hour_list,
+                   o->usd_per_gpu_hour, summary_breakeven(o->breakeven_utilization, be, sizeof be),
+                   i == cr->chosen ? "  <- the plan's site" : "");
         }
-        if (r->cost.n_options > shown)
-            printf("          … %d more options (eval --json lists all)\n",
-                   r->cost.n_options - shown);
+        if (cr->n_options > shown)
+            printf("          … %d more options (eval --json lists all)\n", cr->n_options - shown);
+        for (int i = 0; i < COL_COUNT; i++)
+            printf("          %s: %s\n", col[i].header, col[i].basis);
+        /* accelerators left out, one line per reason */
+        for (int i = 0; i < cr->n_excluded; i++) {
+            bool first = true;
+            for (int j = 0; j < i && first; j++)
+                first = strcmp(cr->excluded[j].why, cr->excluded[i].why) != 0;
+            if (!first)
+                continue;
+            printf("          not compared (%s):", cr->excluded[i].why);
+            for (int j = i; j < cr->n_excluded; j++)
+                if (!strcmp(cr->excluded[j].why, cr->excluded[i].why))
+                    printf(" %s", cr->excluded[j].accelerator);
+            printf("\n");
+        }
     }
     print_warnings(r);
 }

@@ -127,6 +127,7 @@ typedef struct {
     double facility_usd_per_kw;   /* build-out capex per kW of IT load */
     double maintenance_frac_per_year; /* of hardware capex */
     double staff_usd_per_mw_year;     /* operations staff per MW of IT */
+    double depreciation_years;        /* straight-line life of the hardware; 0 = none */
     double gpudirect_read_bw_per_gpu; /* bytes/s; storage read rule of thumb */
     double mtbf_gpu_hours_default;
     int rack_units;               /* rack units a compute rack offers its nodes; 0 = not limited */

@@ -158,6 +158,47 @@ typedef struct {
     size_t n_trace_jobs;
 } TenancySpec;
 
+/* A price the plan states itself (`site.prices:`): a vendor quote, a
+ * negotiated discount, an accounting rule.  Given when `source` is not empty
+ * (every quote must say where it came from); `date` is YYYY-MM-DD. */
+#define PLAN_QUOTE_SOURCE_LEN 128
+typedef struct {
+    double value;
+    char source[PLAN_QUOTE_SOURCE_LEN];
+    char date[16];
+} Quote;
+
+typedef struct {
+    char accelerator[CAT_ID_LEN];    /* catalog id */
+    double usd;                      /* one node (8 GPUs, a GB200 tray, …) */
+    char source[PLAN_QUOTE_SOURCE_LEN];
+    char date[16];
+} NodeQuote;
+
+typedef struct {
+    char provider[16];               /* aws | gcp | azure (any instance of it) */
+    Pricing term;                    /* on-demand | reserved-1y | reserved-3y | spot */
+    double discount;                 /* fraction off the catalog's on-demand price */
+    char source[PLAN_QUOTE_SOURCE_LEN];
+    char date[16];
+} DiscountQuote;
+
+#define PLAN_MAX_QUOTES 12
+
+typedef struct {
+    NodeQuote nodes[PLAN_MAX_QUOTES];
+    int n_nodes;
+    DiscountQuote discounts[PLAN_MAX_QUOTES];
+    int n_discounts;
+    Quote storage_usd_per_pb;        /* installed shared storage, USD per PB usable */
+    Quote storage_w_per_pb;          /* its power, W per PB */
+    Quote facility_usd_per_kw;       /* build-out capex per kW of IT load */
+    Quote staff_usd_per_mw_year;
+    Quote depreciation_years;        /* straight-line life of the hardware */
+    Quote resale;                    /* fraction of the hardware price recovered at the horizon */
+    Quote lease_rate;                /* fraction of the hardware price paid per year to lease it */
+} PriceSpec;
+
 typedef struct {
     SiteKind kind;
     char instance[CAT_ID_LEN];
@@ -167,6 +208,7 @@ typedef struct {
     double pue;
     double power_price_kwh;          /* USD per kWh */
     double headroom;                 /* fraction */
+    PriceSpec prices;                /* the plan's own quotes; empty = catalog figures */
 } SiteSpec;
 
 typedef struct {
@@ -403,24 +445,111 @@ typedef struct {
     int gpus;
     double capex_usd;
     double opex_usd_per_year;
-    double tco_usd;                  /* over the plan's horizon */
-    double usd_per_gpu_hour;
-    double usd_per_training_run;     /* sum over training workloads, 0 = none */
-    double usd_per_million_tokens;   /* output tokens, 0 = no inference */
-    double breakeven_utilization;    /* on-prem beats this option above it; 0 = n/a */
+    double tco_usd;                  /* over the plan's horizon, residual value credited */
+    double residual_usd;             /* hardware value credited at the horizon (on-prem) */
+    double usd_per_gpu_hour_list;    /* LIST basis: the price of one GPU-hour as billed
+                                      * (cloud: catalog or quoted rate after discount;
+                                      * on-prem: TCO / installed GPU-hours) */
+    double usd_per_gpu_hour;         /* EFFECTIVE basis: TCO / GPU-hours used */
+    double gpu_hours_used;           /* over the horizon: the denominator above */
+    double gpu_hours_billed;         /* over the horizon: what the TCO pays for */
+    bool pay_as_you_go;              /* billed per hour used (on-demand, spot) */
+    bool sized;                      /* another accelerator, sized for the same workloads */
+    double days;                     /* sized alternative: longest training run, days */
+    double run_gpu_hours;            /* training workloads on this accelerator, 0 = none */
+    double mtok_gpu_hours;           /* GPU-hours per million output tokens, 0 = none */
+    double usd_per_training_run;     /* run_gpu_hours x effective $/GPU-h, 0 = none */
+    double usd_per_million_tokens;   /* mtok_gpu_hours x effective $/GPU-h, 0 = none */
+    double breakeven_utilization;    /* pay-as-you-go only: this option is cheaper than
+                                      * on-prem below it; 0 = n/a */
     char source[PLAN_TEXT_LEN];
     char as_of[16];
 } CostOption;
 
+#define PLAN_MAX_YEARS 30
+
+/* Cash out per year of one option (year 0 = the first twelve months). */
 typedef struct {
-    /* the plan's accelerator first, then other accelerators (same GPU count,
-     * for comparison); each group by tco_usd ascending */
+    int option;                      /* index into options, -1 = none */
+    int years;                       /* ceil(horizon) */
+    double capex[PLAN_MAX_YEARS];
+    double opex[PLAN_MAX_YEARS];     /* maintenance + staff (on-prem) */
+    double energy[PLAN_MAX_YEARS];
+    double rent[PLAN_MAX_YEARS];     /* cloud rent or hardware lease */
+    double residual[PLAN_MAX_YEARS]; /* value recovered (negative cash out), last year */
+} CashFlow;
+
+/* An accelerator left out of the comparison, and why. */
+typedef struct {
+    char accelerator[CAT_ID_LEN];
+    char why[96];
+} CostExcluded;
+
+#define PLAN_MAX_EXCLUDED 24
+
+/* One assumption that moves the answer: its value, where it came from, and
+ * what a stated change of it does to the margin between the two options of
+ * the verdict (USD, + = the margin grows in favour of the verdict). */
+typedef struct {
+    char name[48];
+    char value[64];
+    char change[48];                 /* "+20 %", "0 -> 20 %", … */
+    char source[PLAN_TEXT_LEN];
+    char date[16];
+    double tco_delta_usd;            /* on the option it applies to */
+    char applies_to[96];             /* option name */
+} CostLever;
+
+#define PLAN_MAX_LEVERS 12
+
+/* Cost per team per month (showback): the team's GPU-hours in the
+ * simulated schedule at the effective $/GPU-hour of the plan's option. */
+typedef struct {
+    char team[PLAN_NAME_LEN];
+    double gpu_hours_per_month;      /* quota and borrowed */
+    double borrowed_gpu_hours_per_month;
+    double usd_per_month;
+} Showback;
+
+typedef enum {
+    VERDICT_NONE = 0,                /* nothing priced */
+    VERDICT_BUILD,                   /* on-prem cheapest */
+    VERDICT_BUY,                     /* a cloud option cheapest */
+    VERDICT_UNPRICED,                /* on-prem plan without a node price */
+    VERDICT_CLOUD_ONLY               /* no on-prem option exists (cloud plan, cloud-only chip) */
+} VerdictKind;
+
+typedef struct {
+    /* the plan's accelerator first, then other accelerators sized for the
+     * same workloads; each group by tco_usd ascending */
     CostOption options[PLAN_MAX_COST_OPTIONS];
     int n_options;
     int cheapest;                    /* index, -1 = none */
     int chosen;                      /* the plan's own site: on-prem, or site.instance at
                                       * site.pricing; -1 = not priced */
     double utilization;              /* on-prem utilisation used for $/GPU-hour */
+    /* the verdict: the cheapest on-prem and cloud options on the plan's own
+     * accelerator and what separates them */
+    VerdictKind verdict;
+    int onprem;                      /* index, -1 = none */
+    int cloud;                       /* cheapest cloud option allowed for the plan, -1 = none */
+    int ondemand;                    /* cheapest pay-as-you-go on-demand option, -1 = none */
+    int alternative;                 /* cheapest sized option on another accelerator, -1 */
+    double margin_pct;               /* (dearer - cheaper) / dearer x 100, 0..100 */
+    int crossover_month;             /* on-prem cumulative cost first below the cloud's; 0 = never */
+    bool spot_allowed;               /* every workload is interruptible */
+    char spot_why[PLAN_TEXT_LEN];    /* why not, when !spot_allowed */
+    bool storage_priced;
+    bool onprem_unpriced;            /* on-prem plan whose accelerator has no node price */
+    CashFlow cash[2];                /* [0] the verdict's on-prem option, [1] its cloud option */
+    CostExcluded excluded[PLAN_MAX_EXCLUDED];
+    int n_excluded;
+    CostLever levers[PLAN_MAX_LEVERS];
+    int n_levers;
+    Showback showback[PLAN_MAX_TEAMS];
+    int n_showback;
+    char prices_oldest[16];          /* dates of the prices the verdict uses, YYYY-MM-DD */
+    char prices_newest[16];
 } CostResult;
 
 #define PLAN_SERIES_LEN 120

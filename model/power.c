@@ -53,7 +53,13 @@ void power_stage(const Plan *p, const Catalog *c, PlanResult *r)
     double switches = (double)k->leaf_switches + k->spine_switches + k->core_switches;
     w->network_kw = switches * nonneg(c->costs.switch_power_w) / 1000.0;
     const StorageSystem *s = catalog_find_storage(c, layout_storage_id(p->storage.system));
-    w->storage_kw = s ? k->storage_units * nonneg(s->unit_power_w) / 1000.0 : 0;
+    /* storage power: the plan's own W per PB (site.prices.storage_w_per_pb)
+     * over the installed capacity, else the catalog's building blocks */
+    const Quote *wq = &p->site.prices.storage_w_per_pb;
+    if (wq->source[0])
+        w->storage_kw = nonneg(k->storage_capacity_bytes) / 1e15 * nonneg(wq->value) / 1000.0;
+    else
+        w->storage_kw = s ? k->storage_units * nonneg(s->unit_power_w) / 1000.0 : 0;
     w->it_kw = w->gpu_nodes_kw + w->network_kw + w->storage_kw;
 
     double pue = isfinite(p->site.pue) ? p->site.pue : 0;

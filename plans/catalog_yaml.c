@@ -209,6 +209,7 @@ static const Field cost_fields[] = {
     FNUM("facility_usd_per_kw", CostAssumptions, facility_usd_per_kw, 1, 0, 1e8, 0),
     FNUM("maintenance_frac_per_year", CostAssumptions, maintenance_frac_per_year, 1, 0, 1, 0),
     FNUM("staff_usd_per_mw_year", CostAssumptions, staff_usd_per_mw_year, 1, 0, 1e10, 0),
+    FNUM("depreciation_years", CostAssumptions, depreciation_years, 1, 0, 50, 0),
     FNUM("gpudirect_read_gb_s_per_gpu", CostAssumptions, gpudirect_read_bw_per_gpu, 1e9, 0, 1e4, 0),
     FNUM("mtbf_gpu_hours_default", CostAssumptions, mtbf_gpu_hours_default, 1, 0, 1e9, 0),
     FINT("rack_units", CostAssumptions, rack_units, 0, 100, 0),

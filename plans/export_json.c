@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "export_summary.h"
 #include "headline.h"
 #include "yaml_plan.h"
 
@@ -18,6 +19,8 @@
 
 typedef struct {
     json_t *nonfinite; /* array of key names that were not finite */
+    const Plan *plan;
+    const PlanResult *result;
 } Ctx;
 
 static json_t *num(Ctx *c, const char *key, double v)
@@ -239,6 +242,15 @@ static json_t *power_json(Ctx *c, const PowerResult *w)
     return o;
 }
 
+/* key: the option's name, or null */
+static void optname(json_t *o, const char *key, const CostResult *k, int i)
+{
+    if (i >= 0 && i < k->n_options)
+        sets(o, key, k->options[i].name);
+    else
+        json_object_set_new(o, key, json_null());
+}
+
 static json_t *cost_json(Ctx *c, const CostResult *k)
 {
     json_t *o = json_object();
@@ -258,7 +270,16 @@ static json_t *cost_json(Ctx *c, const CostResult *k)
         setn(c, j, "capex_usd", x->capex_usd);
         setn(c, j, "opex_usd_per_year", x->opex_usd_per_year);
         setn(c, j, "tco_usd", x->tco_usd);
+        setn(c, j, "residual_usd", x->residual_usd);
         setn(c, j, "usd_per_gpu_hour", x->usd_per_gpu_hour);
+        setn(c, j, "usd_per_gpu_hour_list", x->usd_per_gpu_hour_list);
+        setn(c, j, "gpu_hours_used", x->gpu_hours_used);
+        setn(c, j, "gpu_hours_billed", x->gpu_hours_billed);
+        setb(j, "pay_as_you_go", x->pay_as_you_go);
+        setb(j, "sized_alternative", x->sized);
+        setn(c, j, "days", x->days);
+        setn(c, j, "run_gpu_hours", x->run_gpu_hours);
+        setn(c, j, "gpu_hours_per_million_tokens", x->mtok_gpu_hours);
         setn(c, j, "usd_per_training_run", x->usd_per_training_run);
         setn(c, j, "usd_per_million_tokens", x->usd_per_million_tokens);
         setn(c, j, "breakeven_utilization", x->breakeven_utilization);
@@ -267,6 +288,95 @@ static json_t *cost_json(Ctx *c, const CostResult *k)
         json_array_append_new(opts, j);
     }
     json_object_set_new(o, "options", opts);
+    json_t *bases = json_object();
+    static const char *const base_keys[COL_COUNT] = {
+        [COL_TCO] = "tco_usd", [COL_LIST] = "usd_per_gpu_hour_list",
+        [COL_EFF] = "usd_per_gpu_hour", [COL_RUN] = "usd_per_training_run",
+        [COL_MTOK] = "usd_per_million_tokens", [COL_BE] = "breakeven_utilization"};
+    for (int i = 0; i < COL_COUNT; i++) {
+        json_t *b = json_object();
+        sets(b, "header", summary_cost_columns[i].header);
+        sets(b, "basis", summary_cost_columns[i].basis);
+        json_object_set_new(bases, base_keys[i], b);
+    }
+    json_object_set_new(o, "bases", bases);
+    {
+        static const char *const kinds[] = {"none", "build", "buy", "unpriced", "cloud-only"};
+        json_t *v = json_object();
+        char text[1024];
+        summary_verdict(c->plan, c->result, text, sizeof text);
+        sets(v, "text", text);
+        sets(v, "kind", kinds[k->verdict]);
+        optname(v, "onprem", k, k->onprem);
+        optname(v, "cloud", k, k->cloud);
+        optname(v, "on_demand", k, k->ondemand);
+        optname(v, "alternative", k, k->alternative);
+        setn(c, v, "margin_pct", k->margin_pct);
+        seti(v, "crossover_month", k->crossover_month);
+        setn(c, v, "utilization", k->utilization);
+        json_object_set_new(o, "verdict", v);
+    }
+    setb(o, "spot_allowed", k->spot_allowed);
+    sets(o, "spot_why", k->spot_why);
+    setb(o, "storage_priced", k->storage_priced);
+    setb(o, "onprem_unpriced", k->onprem_unpriced);
+    sets(o, "prices_oldest", k->prices_oldest);
+    sets(o, "prices_newest", k->prices_newest);
+    json_t *ex = json_array();
+    for (int i = 0; i < k->n_excluded; i++) {
+        json_t *e = json_object();
+        sets(e, "accelerator", k->excluded[i].accelerator);
+        sets(e, "why", k->excluded[i].why);
+        json_array_append_new(ex, e);
+    }
+    json_object_set_new(o, "excluded", ex);
+    json_t *cf = json_array();
+    for (int w = 0; w < 2; w++) {
+        const CashFlow *f = &k->cash[w];
+        if (f->option < 0 || f->option >= k->n_options)
+            continue;
+        json_t *e = json_object();
+        sets(e, "option", k->options[f->option].name);
+        json_t *yrs = json_array();
+        for (int y = 0; y < f->years; y++) {
+            json_t *row = json_object();
+            seti(row, "year", y + 1);
+            setn(c, row, "capex_usd", f->capex[y]);
+            setn(c, row, "opex_usd", f->opex[y]);
+            setn(c, row, "energy_usd", f->energy[y]);
+            setn(c, row, "rent_usd", f->rent[y]);
+            setn(c, row, "residual_usd", f->residual[y]);
+            json_array_append_new(yrs, row);
+        }
+        json_object_set_new(e, "years", yrs);
+        json_array_append_new(cf, e);
+    }
+    json_object_set_new(o, "cash_flow", cf);
+    json_t *lv = json_array();
+    for (int i = 0; i < k->n_levers; i++) {
+        const CostLever *l = &k->levers[i];
+        json_t *e = json_object();
+        sets(e, "name", l->name);
+        sets(e, "value", l->value);
+        sets(e, "change", l->change);
+        sets(e, "source", l->source);
+        sets(e, "date", l->date);
+        setn(c, e, "tco_delta_usd", l->tco_delta_usd);
+        sets(e, "applies_to", l->applies_to);
+        json_array_append_new(lv, e);
+    }
+    json_object_set_new(o, "levers", lv);
+    json_t *sb = json_array();
+    for (int i = 0; i < k->n_showback; i++) {
+        const Showback *x = &k->showback[i];
+        json_t *e = json_object();
+        sets(e, "team", x->team);
+        setn(c, e, "gpu_hours_per_month", x->gpu_hours_per_month);
+        setn(c, e, "borrowed_gpu_hours_per_month", x->borrowed_gpu_hours_per_month);
+        setn(c, e, "usd_per_month", x->usd_per_month);
+        json_array_append_new(sb, e);
+    }
+    json_object_set_new(o, "showback", sb);
     if (k->cheapest >= 0 && k->cheapest < k->n_options)
         sets(o, "cheapest", k->options[k->cheapest].name);
     else
@@ -349,7 +459,7 @@ static json_t *schedule_json(Ctx *c, const ScheduleResult *s)
 
 static json_t *result_json(const Plan *p, const PlanResult *r)
 {
-    Ctx c = {.nonfinite = json_array()};
+    Ctx c = {.nonfinite = json_array(), .plan = p, .result = r};
     json_t *o = json_object();
     sets(o, "plan", p->name);
     seti(o, "format", p->format);
@@ -522,7 +632,7 @@ char *export_compare_json(const Plan *a, const PlanResult *ra, const Plan *b,
         json_decref(o);
         return NULL;
     }
-    Ctx c = {.nonfinite = json_array()};
+    Ctx c = {.nonfinite = json_array(), .plan = NULL, .result = NULL};
     json_t *rows = json_array();
     for (int i = 0; i < nd; i++) {
         json_t *j = json_object();

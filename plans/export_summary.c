@@ -4,18 +4,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "export_summary.h"
 #include "fmt.h"
 #include "yaml_plan.h"
-
-static int cheapest_of_kind(const CostResult *c, CostKind k)
-{
-    for (int i = 0; i < c->n_options; i++)
-        if (c->options[i].kind == k)
-            return i;
-    return -1;
-}
 
 void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len)
 {
@@ -34,7 +27,11 @@ void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len)
     if (r->have_power && off > 0 && (size_t)off < len)
         off += snprintf(buf + off, len - (size_t)off, ", drawing %s at the facility",
                         fmt_si(r->power.facility_kw * 1e3, "W", kw, sizeof kw));
-    if (r->have_cost && r->cost.chosen >= 0 && off > 0 && (size_t)off < len)
+    if (r->have_cost && r->cost.onprem_unpriced && off > 0 && (size_t)off < len)
+        off += snprintf(buf + off, len - (size_t)off,
+                        ", on-prem NOT PRICED (no node price for %s: add a quote)",
+                        k->accelerator);
+    else if (r->have_cost && r->cost.chosen >= 0 && off > 0 && (size_t)off < len)
         off += snprintf(buf + off, len - (size_t)off, ", for %s over %s as planned (%s)",
                         fmt_usd(r->cost.options[r->cost.chosen].tco_usd, usd, sizeof usd),
                         summary_years(p->horizon_years, yb, sizeof yb),
@@ -43,62 +40,117 @@ void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len)
         off += snprintf(buf + off, len - (size_t)off, ", for %s over %s at the cheapest option",
                         fmt_usd(r->cost.options[r->cost.cheapest].tco_usd, usd, sizeof usd),
                         summary_years(p->horizon_years, yb, sizeof yb));
+    if (r->have_cost && !r->cost.storage_priced && k->storage_units > 0 && r->cost.onprem >= 0 &&
+        off > 0 && (size_t)off < len)
+        off += snprintf(buf + off, len - (size_t)off, "; storage NOT PRICED (%d building blocks "
+                        "at $0)", k->storage_units);
     if (off > 0 && (size_t)off < len)
         snprintf(buf + off, len - (size_t)off, ".");
 }
 
+/* The cheapest option on the plan's own accelerator that does not rest on
+ * spot capacity (a reference price for an unpriced on-prem plan). */
+static int cheapest_firm_cloud(const CostResult *c, const char *acc)
+{
+    int best = -1;
+    for (int i = 0; i < c->n_options; i++) {
+        const CostOption *o = &c->options[i];
+        if (o->kind != COST_CLOUD || o->sized || o->pricing == PRICING_SPOT ||
+            strcasecmp(o->accelerator, acc) != 0)
+            continue;
+        if (best < 0 || o->tco_usd < c->options[best].tco_usd)
+            best = i;
+    }
+    return best;
+}
+
+int summary_verdict(const Plan *p, const PlanResult *r, char *buf, size_t len)
+{
+    char yb[32], a[32], b[32];
+    const CostResult *c = &r->cost;
+    size_t off = 0;
+#define PUT(...)                                                                               \
+    do {                                                                                       \
+        if (off < len) {                                                                       \
+            int w_ = snprintf(buf + off, len - off, __VA_ARGS__);                              \
+            off = w_ < 0 ? len : off + (size_t)w_;                                             \
+        }                                                                                      \
+    } while (0)
+    buf[0] = '\0';
+    if (!r->have_cost)
+        return 0;
+    const char *years = summary_years(p->horizon_years, yb, sizeof yb);
+    const CostOption *on = c->onprem >= 0 ? &c->options[c->onprem] : NULL;
+    const CostOption *cl = c->cloud >= 0 ? &c->options[c->cloud] : NULL;
+    const CostOption *od = c->ondemand >= 0 ? &c->options[c->ondemand] : NULL;
+    switch (c->verdict) {
+    case VERDICT_NONE:
+        PUT("No cost option could be priced for this plan.");
+        return (int)off;
+    case VERDICT_UNPRICED: {
+        int ref = cheapest_firm_cloud(c, r->cluster.accelerator);
+        PUT("On-prem is not priced: %s has no node price in the catalog and the plan gives no "
+            "quote (site.prices.nodes), so build or buy cannot be decided.",
+            r->cluster.accelerator);
+        if (ref >= 0)
+            PUT(" For reference only, renting it as %s would cost %s over %s.",
+                c->options[ref].name, fmt_usd(c->options[ref].tco_usd, a, sizeof a), years);
+        return (int)off;
+    }
+    case VERDICT_CLOUD_ONLY:
+        PUT("Cloud: %s costs %s over %s, the cheapest way to rent the plan's %s (no on-prem "
+            "option to compare).",
+            cl->name, fmt_usd(cl->tco_usd, a, sizeof a), years, r->cluster.accelerator);
+        break;
+    case VERDICT_BUILD:
+        if (cl)
+            PUT("Build: %s costs %s over %s, %.0f %% less than the cheapest cloud option (%s, "
+                "%s).",
+                on->name, fmt_usd(on->tco_usd, a, sizeof a), years, c->margin_pct, cl->name,
+                fmt_usd(cl->tco_usd, b, sizeof b));
+        else
+            PUT("Build: %s costs %s over %s; the catalog prices no cloud option for %s.",
+                on->name, fmt_usd(on->tco_usd, a, sizeof a), years, r->cluster.accelerator);
+        break;
+    case VERDICT_BUY:
+        PUT("Buy: %s costs %s over %s, %.0f %% less than building (%s, %s).", cl->name,
+            fmt_usd(cl->tco_usd, a, sizeof a), years, c->margin_pct, on->name,
+            fmt_usd(on->tco_usd, b, sizeof b));
+        break;
+    }
+    if (on && od && od->breakeven_utilization > 0) {
+        if (od->breakeven_utilization >= 1)
+            PUT(" Cloud on-demand (%s) is cheaper than on-prem at any utilisation.", od->instance);
+        else
+            PUT(" Cloud on-demand (%s) is cheaper below %.0f %% utilisation; the plan runs at "
+                "%.0f %%.",
+                od->instance, od->breakeven_utilization * 100, c->utilization * 100);
+    }
+    if (on && cl && c->verdict == VERDICT_BUILD && c->crossover_month > 0)
+        PUT(" On-prem's cumulative cost drops below %s's in month %d.", cl->name,
+            c->crossover_month);
+    if (c->alternative >= 0) {
+        const CostOption *x = &c->options[c->alternative];
+        PUT(" Sized for the same workloads, %s would need %d %s (%s over %s).", x->name, x->gpus,
+            x->accelerator, fmt_usd(x->tco_usd, a, sizeof a), years);
+    }
+    return (int)off;
+#undef PUT
+}
+
 void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_t len)
 {
-    char yb[32];
-    char a[32], b[32];
     int unmet = 0;
     for (int i = 0; i < r->n_workloads; i++) {
         const WorkloadResult *w = &r->workloads[i];
         unmet += !w->ok || (w->kind == WL_TRAINING && (!w->train.fits || !w->train.meets_target)) ||
                  (w->kind == WL_INFERENCE && !w->infer.meets_slo);
     }
-    if (!r->have_cost || r->cost.cheapest < 0) {
+    if (!r->have_cost || r->cost.verdict == VERDICT_NONE) {
         snprintf(buf, len, "No cost options could be computed for this plan.");
         return;
     }
-    const CostOption *best = &r->cost.options[r->cost.cheapest];
-    int on = cheapest_of_kind(&r->cost, COST_ONPREM);
-    int cl = cheapest_of_kind(&r->cost, COST_CLOUD);
-    int off;
-    if (best->kind == COST_ONPREM && cl >= 0) {
-        const CostOption *c = &r->cost.options[cl];
-        off = snprintf(buf, len,
-                       "Build: on-prem costs %s over %s against %s for the cheapest cloud "
-                       "option (%s), %.0f %% less",
-                       fmt_usd(best->tco_usd, a, sizeof a),
-                       summary_years(p->horizon_years, yb, sizeof yb),
-                       fmt_usd(c->tco_usd, b, sizeof b), c->name,
-                       c->tco_usd > 0 ? (1 - best->tco_usd / c->tco_usd) * 100 : 0);
-        if (c->breakeven_utilization > 0 && c->breakeven_utilization <= 1 && off > 0 &&
-            (size_t)off < len)
-            off += snprintf(buf + off, len - (size_t)off,
-                            "; on-prem stays cheaper while utilisation stays above %.0f %%",
-                            c->breakeven_utilization * 100);
-    } else if (best->kind == COST_CLOUD && on >= 0) {
-        const CostOption *o = &r->cost.options[on];
-        off = snprintf(buf, len,
-                       "Buy: %s costs %s over %s against %s to build on-prem",
-                       best->name, fmt_usd(best->tco_usd, a, sizeof a),
-                       summary_years(p->horizon_years, yb, sizeof yb),
-                       fmt_usd(o->tco_usd, b, sizeof b));
-        if (best->breakeven_utilization > 1 && off > 0 && (size_t)off < len)
-            off += snprintf(buf + off, len - (size_t)off,
-                            "; building would not pay off even at full utilisation");
-        else if (best->breakeven_utilization > 0 && off > 0 && (size_t)off < len)
-            off += snprintf(buf + off, len - (size_t)off,
-                            "; building would pay off only above %.0f %% utilisation",
-                            best->breakeven_utilization * 100);
-    } else {
-        off = snprintf(buf, len, "The cheapest option is %s at %s over %s", best->name,
-                       fmt_usd(best->tco_usd, a, sizeof a), summary_years(p->horizon_years, yb, sizeof yb));
-    }
-    if (off > 0 && (size_t)off < len)
-        off += snprintf(buf + off, len - (size_t)off, ".");
+    int off = summary_verdict(p, r, buf, len);
     if (unmet && off > 0 && (size_t)off < len)
         off += snprintf(buf + off, len - (size_t)off,
                         " %d workload%s cannot be met as specified (see the risks).", unmet,
@@ -109,6 +161,18 @@ void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_
                  " No pool size searched keeps every team's p95 queue wait under %.1f h.",
                  p->tenancy.wait_p95_s / 3600);
 }
+
+const CostColumn summary_cost_columns[] = {
+    [COL_TCO] = {"TCO", "total cash over the horizon: capex - residual value + running costs "
+                        "(cloud: rent)"},
+    [COL_LIST] = {"List $/GPU-h", "one GPU-hour as billed: cloud rate after discount; on-prem "
+                                  "TCO / installed GPU-hours"},
+    [COL_EFF] = {"Effective $/GPU-h used", "TCO / GPU-hours used at the plan's utilisation"},
+    [COL_RUN] = {"$ per training run", "the run's GPU-hours x effective $/GPU-h"},
+    [COL_MTOK] = {"$ per M output tokens", "GPU-hours per million tokens x effective $/GPU-h"},
+    [COL_BE] = {"Break-even utilisation", "pay-as-you-go options only: below it this option is "
+                                          "cheaper than on-prem"},
+};
 
 void summary_power(const Plan *p, const PlanResult *r, char *buf, size_t len)
 {

@@ -12,6 +12,17 @@
 void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len);
 /* Build or buy, and why (cheapest option, break-even, unmet targets). */
 void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_t len);
+/* The build-or-buy verdict alone, from CostResult's verdict fields and
+ * only the numbers it cites; returns its length. */
+int summary_verdict(const Plan *p, const PlanResult *r, char *buf, size_t len);
+/* The cost columns: one basis each, named the same in every view and
+ * export (header, and the sentence that defines it). */
+typedef enum { COL_TCO = 0, COL_LIST, COL_EFF, COL_RUN, COL_MTOK, COL_BE, COL_COUNT } CostColumnId;
+typedef struct {
+    const char *header;
+    const char *basis;
+} CostColumn;
+extern const CostColumn summary_cost_columns[COL_COUNT];
 /* Power in one sentence. */
 void summary_power(const Plan *p, const PlanResult *r, char *buf, size_t len);
 /* Break-even utilisation: "—" when not applicable, "never" when on-prem

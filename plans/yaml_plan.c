@@ -584,6 +584,86 @@ static int check_ranges(Rules *r, const RangesSpec *g)
 }
 
 /* Every value rule of PLAN-FORMAT.md.  `locs` is NULL for in-memory plans. */
+/* YYYY-MM-DD, or empty. */
+static bool date_ok(const char *d)
+{
+    if (!d[0])
+        return true;
+    for (int i = 0; i < 10; i++)
+        if (i == 4 || i == 7 ? d[i] != '-' : !isdigit((unsigned char)d[i]))
+            return false;
+    return d[10] == '\0';
+}
+
+static int check_quote(Rules *r, const Quote *q, const char *key, double max)
+{
+    bool given = q->source[0] || q->value != 0 || q->date[0];
+    if (!given)
+        return 0;
+    CHECK(q->source[0] && text_ok(q->source, sizeof q->source), q->source, q,
+          "site.prices.%s: a price needs a source (your quote, a web page)", key);
+    CHECK(text_ok(q->date, sizeof q->date) && date_ok(q->date), q->date, q,
+          "site.prices.%s: date must be YYYY-MM-DD", key);
+    CHECK(isfinite(q->value) && q->value >= 0 && q->value <= max, &q->value, q,
+          "site.prices.%s: value must be between 0 and %g, got %g", key, max, q->value);
+    return 0;
+}
+
+static int check_prices(Rules *r, const PriceSpec *ps, const Catalog *cat)
+{
+    for (int i = 0; i < ps->n_nodes; i++) {
+        const NodeQuote *q = &ps->nodes[i];
+        CHECK(q->accelerator[0] && text_ok(q->accelerator, sizeof q->accelerator), q->accelerator,
+              q, "site.prices.nodes: each node price names its accelerator");
+        if (check_accel_id(r, q->accelerator, q->accelerator, q, cat, "site.prices.nodes"))
+            return -1;
+        CHECK(q->source[0] && text_ok(q->source, sizeof q->source), q->source, q,
+              "site.prices.nodes: the %s price needs a source (your quote, a web page)",
+              q->accelerator);
+        CHECK(text_ok(q->date, sizeof q->date) && date_ok(q->date), q->date, q,
+              "site.prices.nodes: date must be YYYY-MM-DD");
+        CHECK(isfinite(q->usd) && q->usd > 0 && q->usd <= 1e9, &q->usd, q,
+              "site.prices.nodes: usd must be more than $0 and at most $1e9 per node, got %g",
+              q->usd);
+        for (int k = 0; k < i; k++)
+            CHECK(strcasecmp(ps->nodes[k].accelerator, q->accelerator) != 0, q->accelerator, q,
+                  "site.prices.nodes: %s is priced twice", q->accelerator);
+    }
+    for (int i = 0; i < ps->n_discounts; i++) {
+        const DiscountQuote *q = &ps->discounts[i];
+        CHECK(!strcasecmp(q->provider, "aws") || !strcasecmp(q->provider, "gcp") ||
+                  !strcasecmp(q->provider, "azure"),
+              q->provider, q, "site.prices.discounts: provider must be aws, gcp or azure, got '%.20s'",
+              text_ok(q->provider, sizeof q->provider) ? q->provider : "?");
+        CHECK(q->term >= PRICING_ON_DEMAND && q->term <= PRICING_SPOT, &q->term, q,
+              "site.prices.discounts: unknown term");
+        CHECK(q->source[0] && text_ok(q->source, sizeof q->source), q->source, q,
+              "site.prices.discounts: the %s %s discount needs a source", q->provider,
+              pricing_names[q->term]);
+        CHECK(text_ok(q->date, sizeof q->date) && date_ok(q->date), q->date, q,
+              "site.prices.discounts: date must be YYYY-MM-DD");
+        CHECK(isfinite(q->discount) && q->discount >= 0 && q->discount < 1, &q->discount, q,
+              "site.prices.discounts: discount must be at least 0 and below 100 %%, got %g",
+              q->discount);
+        for (int k = 0; k < i; k++)
+            CHECK(strcasecmp(ps->discounts[k].provider, q->provider) != 0 ||
+                      ps->discounts[k].term != q->term,
+                  q->provider, q, "site.prices.discounts: %s %s is given twice", q->provider,
+                  pricing_names[q->term]);
+    }
+    if (check_quote(r, &ps->storage_usd_per_pb, "storage_usd_per_pb", 1e9) ||
+        check_quote(r, &ps->storage_w_per_pb, "storage_w_per_pb", 1e7) ||
+        check_quote(r, &ps->facility_usd_per_kw, "facility_usd_per_kw", 1e6) ||
+        check_quote(r, &ps->staff_usd_per_mw_year, "staff_usd_per_mw_year", 1e9) ||
+        check_quote(r, &ps->depreciation_years, "depreciation_years", 50) ||
+        check_quote(r, &ps->resale, "resale", 1) || check_quote(r, &ps->lease_rate, "lease_rate", 1))
+        return -1;
+    CHECK(!ps->depreciation_years.source[0] || ps->depreciation_years.value > 0,
+          &ps->depreciation_years.value, &ps->depreciation_years,
+          "site.prices.depreciation_years: value must be more than 0 years");
+    return 0;
+}
+
 static int check_plan(const Plan *p, const Catalog *cat, Rules *r)
 {
     CHECK(p->format == PLAN_FORMAT_VERSION, &p->format, NULL,
@@ -646,6 +726,9 @@ static int check_plan(const Plan *p, const Catalog *cat, Rules *r)
           "site power_price_kwh must be between $0 and $10, got %g", s->power_price_kwh);
     CHECK(s->headroom >= 0 && s->headroom <= 1, &s->headroom, NULL,
           "site headroom must be a fraction between 0 and 1, got %g", s->headroom);
+
+    if (check_prices(r, &s->prices, cat))
+        return -1;
 
     const NetworkSpec *n = &p->network;
     CHECK(n->fabric == FABRIC_INFINIBAND || n->fabric == FABRIC_ROCE, &n->fabric, NULL,
@@ -1469,6 +1552,58 @@ static int finish_workload(Ctx *c, yaml_node_t *map, void *elem);
 static const Schema workload_schema = {"workload", workload_fields, COUNT_OF(workload_fields),
                                        sizeof(Workload), init_workload, finish_workload, NULL};
 
+/* site.prices: the plan's own quotes, each with its source and date. */
+#define QUOTE_FIELDS(q, cmt)                                                                 \
+    F_D(Quote, value, "value", q, 0, cmt), F_S(Quote, source, "source", 0, NULL),             \
+        F_S(Quote, date, "date", 0, "YYYY-MM-DD")
+static const Field quote_money_fields[] = {QUOTE_FIELDS(QTY_MONEY, NULL)};
+static const Field quote_fraction_fields[] = {QUOTE_FIELDS(QTY_FRACTION, NULL)};
+static const Field quote_number_fields[] = {QUOTE_FIELDS(QTY_NUMBER, NULL)};
+static const Schema quote_money_schema = {"price", quote_money_fields,
+                                          COUNT_OF(quote_money_fields), 0, init_none, NULL, NULL};
+static const Schema quote_fraction_schema = {"price", quote_fraction_fields,
+                                             COUNT_OF(quote_fraction_fields), 0, init_none, NULL,
+                                             NULL};
+static const Schema quote_number_schema = {"price", quote_number_fields,
+                                           COUNT_OF(quote_number_fields), 0, init_none, NULL, NULL};
+static const Field node_quote_fields[] = {
+    F_S(NodeQuote, accelerator, "accelerator", 0, NULL),
+    F_D(NodeQuote, usd, "usd", QTY_MONEY, 0, "one node"),
+    F_S(NodeQuote, source, "source", 0, NULL),
+    F_S(NodeQuote, date, "date", 0, NULL),
+};
+static const Schema node_quote_schema = {"node price", node_quote_fields,
+                                         COUNT_OF(node_quote_fields), sizeof(NodeQuote), init_none,
+                                         NULL, NULL};
+static const Field discount_quote_fields[] = {
+    F_S(DiscountQuote, provider, "provider", 0, NULL),
+    F_E(DiscountQuote, term, "term", pricing_names, 0, 0, NULL),
+    F_D(DiscountQuote, discount, "discount", QTY_FRACTION, 0, "off on-demand"),
+    F_S(DiscountQuote, source, "source", 0, NULL),
+    F_S(DiscountQuote, date, "date", 0, NULL),
+};
+static const Schema discount_quote_schema = {"discount", discount_quote_fields,
+                                             COUNT_OF(discount_quote_fields),
+                                             sizeof(DiscountQuote), init_none, NULL, NULL};
+#define F_QT(m, key, sub, cmt)                                                                \
+    {key, T_MAP, FLD(PriceSpec, m), sizeof(Quote), 0, 0, 0, NULL, 0, 0, NULL, 0, &sub, 0, NULL, \
+     F_OPT | F_FLOW, cmt}
+static const Field prices_fields[] = {
+    F_Q(PriceSpec, nodes, n_nodes, "nodes", node_quote_schema, F_FLOW | F_OPT,
+        "node price per accelerator"),
+    F_Q(PriceSpec, discounts, n_discounts, "discounts", discount_quote_schema, F_FLOW | F_OPT,
+        "per provider and term"),
+    F_QT(storage_usd_per_pb, "storage_usd_per_pb", quote_money_schema, NULL),
+    F_QT(storage_w_per_pb, "storage_w_per_pb", quote_number_schema, NULL),
+    F_QT(facility_usd_per_kw, "facility_usd_per_kw", quote_money_schema, NULL),
+    F_QT(staff_usd_per_mw_year, "staff_usd_per_mw_year", quote_money_schema, NULL),
+    F_QT(depreciation_years, "depreciation_years", quote_number_schema, NULL),
+    F_QT(resale, "resale", quote_fraction_schema, "of the hardware, at the horizon"),
+    F_QT(lease_rate, "lease_rate", quote_fraction_schema, "of the hardware, per year"),
+};
+static const Schema prices_schema = {"prices", prices_fields, COUNT_OF(prices_fields), 0,
+                                     init_none, NULL, NULL};
+
 static const Field site_fields[] = {
     F_E(SiteSpec, kind, "kind", site_kind_names, 0, 0, "on-prem | cloud"),
     F_S(SiteSpec, instance, "instance", 0, "catalog id, used when kind: cloud"),
@@ -1479,6 +1614,8 @@ static const Field site_fields[] = {
     F_D(SiteSpec, pue, "pue", QTY_NUMBER, 0, NULL),
     F_D(SiteSpec, power_price_kwh, "power_price_kwh", QTY_MONEY, 0, "USD per kWh"),
     F_D(SiteSpec, headroom, "headroom", QTY_FRACTION, 0, "spare capacity on top of the need"),
+    {"prices", T_MAP, FLD(SiteSpec, prices), sizeof(PriceSpec), 0, 0, 0, NULL, 0, 0, NULL, 0,
+     &prices_schema, 0, NULL, F_OPT, "your quotes, each with source and date"},
 };
 static const Schema site_schema = {"site", site_fields, COUNT_OF(site_fields), 0, init_none, NULL, NULL};
 
@@ -2151,6 +2288,10 @@ static bool field_written(const Field *f, const void *obj, const void *def, cons
     bool differs = field_differs(f, obj, def);
     if (f->type == T_MAP || f->type == T_SEQ || f->type == T_CUSTOM)
         differs = true;
+    if ((f->type == T_MAP) && (f->flags & F_OPT) && f->size)
+        differs = memcmp((const char *)obj + f->off, (const char *)def + f->off, f->size) != 0;
+    if (f->type == T_SEQ && (f->flags & F_OPT))
+        differs = *(const int *)((const char *)obj + f->count_off) > 0;
     if (f->type == T_MAP && (f->flags & (F_TRAIN | F_INFER)))
         differs = memcmp((const char *)obj + f->off, (const char *)def + f->off,
                          sizeof(ParallelSpec)) != 0;
