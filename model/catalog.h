@@ -128,6 +128,10 @@ typedef struct {
     double maintenance_frac_per_year; /* of hardware capex */
     double staff_usd_per_mw_year;     /* operations staff per MW of IT */
     double depreciation_years;        /* straight-line life of the hardware; 0 = none */
+    /* each figure's source in plain words, for the exports */
+    char facility_source[CAT_TEXT_LEN];
+    char staff_source[CAT_TEXT_LEN];
+    char depreciation_source[CAT_TEXT_LEN];
     double gpudirect_read_bw_per_gpu; /* bytes/s; storage read rule of thumb */
     double mtbf_gpu_hours_default;
     int rack_units;               /* rack units a compute rack offers its nodes; 0 = not limited */

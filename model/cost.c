@@ -205,12 +205,12 @@ static Need need_alt(const Plan *p, const PlanResult *r, const char *acc)
                 alt = &wr->alts[j];
         if (!alt) {
             n.ok = false;
-            snprintf(n.why, sizeof n.why, "%.40s: not sized on it", wr->name);
+            snprintf(n.why, sizeof n.why, "%.40s: not sized on it", w->name);
             return n;
         }
         if (!alt->ok || alt->gpus <= 0) {
             n.ok = false;
-            snprintf(n.why, sizeof n.why, "%.40s: %.48s", wr->name,
+            snprintf(n.why, sizeof n.why, "%.40s: %.48s", w->name,
                      alt->why[0] ? alt->why : "cannot run");
             return n;
         }
@@ -409,10 +409,13 @@ static void onprem_option(Ctx *x)
     double switches = (double)k->leaf_switches + k->spine_switches + k->core_switches;
     double hw = nodes_usd + switches * nonneg(ca->switch_price_usd) +
                 (double)k->links * nonneg(ca->link_price_usd) + storage_usd;
-    x->fac = quote_or(&ps->facility_usd_per_kw, ca->facility_usd_per_kw, ca->source, ca->as_of);
-    x->staff = quote_or(&ps->staff_usd_per_mw_year, ca->staff_usd_per_mw_year, ca->source,
-                        ca->as_of);
-    x->life = quote_or(&ps->depreciation_years, ca->depreciation_years, ca->source, ca->as_of);
+    x->fac = quote_or(&ps->facility_usd_per_kw, ca->facility_usd_per_kw,
+                      ca->facility_source[0] ? ca->facility_source : ca->source, ca->as_of);
+    x->staff = quote_or(&ps->staff_usd_per_mw_year, ca->staff_usd_per_mw_year,
+                        ca->staff_source[0] ? ca->staff_source : ca->source, ca->as_of);
+    x->life = quote_or(&ps->depreciation_years, ca->depreciation_years,
+                       ca->depreciation_source[0] ? ca->depreciation_source : ca->source,
+                       ca->as_of);
     x->resale = quote_or(&ps->resale, 0, "no resale value assumed (no quote)", "");
     x->lease = quote_or(&ps->lease_rate, 0, "", "");
     double facility = x->fac.value * nonneg(r->power.it_kw);
@@ -885,8 +888,8 @@ static void levers(Ctx *x)
                   x->node.date, 0.2 * x->nodes_usd * per_hw, on->name);
         snprintf(v, sizeof v, "%.0f %% of hardware", x->resid_frac * 100);
         add_lever(cr, x->resale.quoted ? "resale at the horizon" : "book value at the horizon", v,
-                  "-20 points", x->resale.quoted ? x->resale.source : "straight-line depreciation",
-                  x->resale.date, 0.2 * x->hw * (x->resid_frac >= 0.2 ? 1 : x->resid_frac / 0.2),
+                  "-20 points", x->resale.quoted ? x->resale.source : x->life.source,
+                  x->resale.quoted ? x->resale.date : x->life.date, 0.2 * x->hw * (x->resid_frac >= 0.2 ? 1 : x->resid_frac / 0.2),
                   on->name);
         snprintf(v, sizeof v, "$%.3f/kWh, PUE %.2f", p->site.power_price_kwh, p->site.pue);
         add_lever(cr, "power price", v, "+25 %", "the plan (site.power_price_kwh)", "",

@@ -20,21 +20,127 @@
 
 static void cost_table(StrBuf *b, const CostResult *c, int max)
 {
-    sb_puts(b, "| Option | Capex | Opex / year | TCO | $ / GPU-hour | Break-even utilisation |\n"
-               "|---|---:|---:|---:|---:|---:|\n");
+    const CostColumn *col = summary_cost_columns;
+    sb_printf(b, "| Option | GPUs | Capex | Opex / year | %s | %s | %s | %s | %s | %s |\n"
+                 "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+              col[COL_TCO].header, col[COL_LIST].header, col[COL_EFF].header,
+              col[COL_RUN].header, col[COL_MTOK].header, col[COL_BE].header);
     for (int i = 0; i < c->n_options && i < max; i++) {
         const CostOption *o = &c->options[i];
-        char x[32], y[32], z[32], be[32];
+        char x[32], y[32], z[32], be[32], run[32], tok[32];
         sb_puts(b, "| ");
         sb_md(b, o->name);
         if (i == c->cheapest)
             sb_puts(b, " **(cheapest)**");
-        sb_printf(b, " | %s | %s | %s | %.2f | %s |\n", fmt_usd(o->capex_usd, x, sizeof x),
-                  fmt_usd(o->opex_usd_per_year, y, sizeof y), fmt_usd(o->tco_usd, z, sizeof z),
-                  o->usd_per_gpu_hour, summary_breakeven(o->breakeven_utilization, be, sizeof be));
+        if (o->sized)
+            sb_printf(b, " (sized: %.0f days)", o->days);
+        sb_printf(b, " | %d | %s | %s | %s | %.2f | %.2f | %s | %s | %s |\n", o->gpus,
+                  fmt_usd(o->capex_usd, x, sizeof x), fmt_usd(o->opex_usd_per_year, y, sizeof y),
+                  fmt_usd(o->tco_usd, z, sizeof z), o->usd_per_gpu_hour_list, o->usd_per_gpu_hour,
+                  o->usd_per_training_run > 0 ? fmt_usd(o->usd_per_training_run, run, sizeof run)
+                                              : "—",
+                  o->usd_per_million_tokens > 0
+                      ? fmt_usd(o->usd_per_million_tokens, tok, sizeof tok)
+                      : "—",
+                  summary_breakeven(o->breakeven_utilization, be, sizeof be));
     }
     if (c->n_options > max)
         sb_printf(b, "\n%d more options in the detail section.\n", c->n_options - max);
+    sb_puts(b, "\n");
+    for (int i = 0; i < COL_COUNT; i++)
+        sb_printf(b, "%s*%s*: %s.", i ? " " : "", col[i].header, col[i].basis);
+    sb_puts(b, "\n");
+    for (int i = 0; i < c->n_excluded; i++) {
+        bool first = true;
+        for (int j = 0; j < i && first; j++)
+            first = strcmp(c->excluded[j].why, c->excluded[i].why) != 0;
+        if (!first)
+            continue;
+        sb_puts(b, i ? "; " : "\nNot compared: ");
+        for (int j = i, n = 0; j < c->n_excluded; j++)
+            if (!strcmp(c->excluded[j].why, c->excluded[i].why)) {
+                sb_printf(b, "%s%s", n++ ? ", " : "", c->excluded[j].accelerator);
+            }
+        sb_puts(b, " (");
+        sb_md(b, c->excluded[i].why);
+        sb_puts(b, ")");
+    }
+    if (c->n_excluded)
+        sb_puts(b, ".\n");
+}
+
+/* The one page finance reads first: what each assumption is, where it
+ * came from, and what a stated change of it does to the TCO. */
+static void levers_table(StrBuf *b, const CostResult *c)
+{
+    if (!c->n_levers)
+        return;
+    sb_puts(b, "| Assumption | Value | Source | If it moves | TCO moves | Of |\n"
+               "|---|---|---|---|---:|---|\n");
+    for (int i = 0; i < c->n_levers; i++) {
+        const CostLever *l = &c->levers[i];
+        char d[32];
+        sb_puts(b, "| ");
+        sb_md(b, l->name);
+        sb_puts(b, " | ");
+        sb_md(b, l->value);
+        sb_puts(b, " | ");
+        sb_md(b, l->source);
+        if (l->date[0]) {
+            sb_puts(b, ", ");
+            sb_md(b, l->date);
+        }
+        sb_puts(b, " | ");
+        sb_md(b, l->change);
+        sb_printf(b, " | %s%s | ", l->tco_delta_usd >= 0 ? "+" : "-",
+                  fmt_usd(fabs(l->tco_delta_usd), d, sizeof d));
+        sb_md(b, l->applies_to);
+        sb_puts(b, " |\n");
+    }
+    sb_puts(b, "\n");
+}
+
+static void cash_table(StrBuf *b, const CostResult *c)
+{
+    for (int w = 0; w < 2; w++) {
+        const CashFlow *f = &c->cash[w];
+        if (f->option < 0)
+            continue;
+        sb_puts(b, "**");
+        sb_md(b, c->options[f->option].name);
+        sb_puts(b, "**\n\n| Year | Capex | Opex | Energy | Rent | Residual | Cumulative |\n"
+                   "|---:|---:|---:|---:|---:|---:|---:|\n");
+        double cum = 0;
+        for (int y = 0; y < f->years; y++) {
+            char v[6][32];
+            cum += f->capex[y] + f->opex[y] + f->energy[y] + f->rent[y] + f->residual[y];
+            sb_printf(b, "| %d | %s | %s | %s | %s | %s | %s |\n", y + 1,
+                      fmt_usd(f->capex[y], v[0], 32), fmt_usd(f->opex[y], v[1], 32),
+                      fmt_usd(f->energy[y], v[2], 32), fmt_usd(f->rent[y], v[3], 32),
+                      fmt_usd(f->residual[y], v[4], 32), fmt_usd(cum, v[5], 32));
+        }
+        sb_puts(b, "\n");
+    }
+    if (c->crossover_month > 0)
+        sb_printf(b, "On-prem's cumulative cost drops below the cloud's in month %d.\n\n",
+                  c->crossover_month);
+}
+
+static void showback_table(StrBuf *b, const CostResult *c)
+{
+    if (!c->n_showback)
+        return;
+    sb_puts(b, "| Team | GPU-hours / month | of which borrowed | Cost / month |\n"
+               "|---|---:|---:|---:|\n");
+    for (int i = 0; i < c->n_showback; i++) {
+        const Showback *x = &c->showback[i];
+        char u[32];
+        sb_puts(b, "| ");
+        sb_md(b, x->team);
+        sb_printf(b, " | %.0f | %.0f | %s |\n", x->gpu_hours_per_month,
+                  x->borrowed_gpu_hours_per_month, fmt_usd(x->usd_per_month, u, sizeof u));
+    }
+    sb_puts(b, "\n");
 }
 
 static void summary(StrBuf *b, const Plan *p, const PlanResult *r, int version)
@@ -50,8 +156,14 @@ static void summary(StrBuf *b, const Plan *p, const PlanResult *r, int version)
     }
     if (version > 0)
         sb_printf(b, "Plan version %d · ", version);
-    sb_printf(b, "generated by gpuplan %s · horizon %s\n\n", PACKAGE_VERSION,
+    sb_printf(b, "generated by gpuplan %s · horizon %s", PACKAGE_VERSION,
               summary_years(p->horizon_years, yb, sizeof yb));
+    if (r->have_cost && r->cost.prices_oldest[0]) {
+        sb_printf(b, " · prices as of %s", r->cost.prices_oldest);
+        if (strcmp(r->cost.prices_oldest, r->cost.prices_newest))
+            sb_printf(b, " to %s", r->cost.prices_newest);
+    }
+    sb_puts(b, "\n\n");
 
     sb_puts(b, "## The ask\n\n");
     summary_ask(p, r, line, sizeof line);
@@ -64,7 +176,8 @@ static void summary(StrBuf *b, const Plan *p, const PlanResult *r, int version)
         sb_printf(b, "## Cost over %s against the alternatives\n\n",
                   summary_years(p->horizon_years, yb, sizeof yb));
         cost_table(b, &r->cost, 8);
-        sb_puts(b, "\n");
+        sb_puts(b, "\n## Assumptions that move the answer\n\n");
+        levers_table(b, &r->cost);
     }
     if (r->have_power) {
         sb_puts(b, "## Power\n\n");
@@ -290,6 +403,14 @@ char *export_md(const Plan *p, const PlanResult *r, const Catalog *c, int versio
     if (r->have_cost && r->cost.n_options) {
         sb_puts(&b, "### Cost options\n\n");
         cost_table(&b, &r->cost, PLAN_MAX_COST_OPTIONS);
+        if (r->cost.cash[0].option >= 0 || r->cost.cash[1].option >= 0) {
+            sb_puts(&b, "\n### Cash flow by year\n\n");
+            cash_table(&b, &r->cost);
+        }
+        if (r->cost.n_showback) {
+            sb_puts(&b, "### Showback: cost per team per month\n\n");
+            showback_table(&b, &r->cost);
+        }
         sb_puts(&b, "\nSources of prices:\n\n");
         for (int i = 0; i < r->cost.n_options; i++) {
             const CostOption *o = &r->cost.options[i];

@@ -1553,12 +1553,21 @@ static const Schema workload_schema = {"workload", workload_fields, COUNT_OF(wor
                                        sizeof(Workload), init_workload, finish_workload, NULL};
 
 /* site.prices: the plan's own quotes, each with its source and date. */
-#define QUOTE_FIELDS(q, cmt)                                                                 \
-    F_D(Quote, value, "value", q, 0, cmt), F_S(Quote, source, "source", 0, NULL),             \
-        F_S(Quote, date, "date", 0, "YYYY-MM-DD")
-static const Field quote_money_fields[] = {QUOTE_FIELDS(QTY_MONEY, NULL)};
-static const Field quote_fraction_fields[] = {QUOTE_FIELDS(QTY_FRACTION, NULL)};
-static const Field quote_number_fields[] = {QUOTE_FIELDS(QTY_NUMBER, NULL)};
+static const Field quote_money_fields[] = {
+    F_D(Quote, value, "value", QTY_MONEY, 0, NULL),
+    F_S(Quote, source, "source", 0, NULL),
+    F_S(Quote, date, "date", 0, "YYYY-MM-DD"),
+};
+static const Field quote_fraction_fields[] = {
+    F_D(Quote, value, "value", QTY_FRACTION, 0, NULL),
+    F_S(Quote, source, "source", 0, NULL),
+    F_S(Quote, date, "date", 0, "YYYY-MM-DD"),
+};
+static const Field quote_number_fields[] = {
+    F_D(Quote, value, "value", QTY_NUMBER, 0, NULL),
+    F_S(Quote, source, "source", 0, NULL),
+    F_S(Quote, date, "date", 0, "YYYY-MM-DD"),
+};
 static const Schema quote_money_schema = {"price", quote_money_fields,
                                           COUNT_OF(quote_money_fields), 0, init_none, NULL, NULL};
 static const Schema quote_fraction_schema = {"price", quote_fraction_fields,

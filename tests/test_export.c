@@ -121,6 +121,39 @@ static void fixture(Plan *p, PlanResult *r, Catalog *c, Accelerator *acc)
     snprintf(r->cost.options[1].name, 96, "p5.48xlarge on-demand");
     snprintf(r->cost.options[1].provider, 16, "aws");
     snprintf(r->cost.options[1].as_of, 16, "2026-11-09");
+    snprintf(r->cost.options[1].instance, CAT_ID_LEN, "p5.48xlarge");
+    r->cost.options[0].usd_per_gpu_hour_list = 1.80;
+    r->cost.options[1].usd_per_gpu_hour_list = 6.88;
+    r->cost.options[1].pay_as_you_go = true;
+    /* the verdict fields, as cost_stage sets them */
+    r->cost.verdict = VERDICT_BUILD;
+    r->cost.onprem = 0;
+    r->cost.cloud = 1;
+    r->cost.ondemand = 1;
+    r->cost.alternative = -1;
+    r->cost.margin_pct = (1.8e8 - 6.63e7) / 1.8e8 * 100;
+    r->cost.crossover_month = 11;
+    r->cost.utilization = 0.9;
+    r->cost.cash[0] = (CashFlow){.option = 0, .years = 3, .capex = {5.4e7},
+                                 .opex = {2.5e6, 2.5e6, 2.5e6},
+                                 .energy = {1.6e6, 1.6e6, 1.6e6}};
+    r->cost.cash[1] = (CashFlow){.option = 1, .years = 3, .rent = {6e7, 6e7, 6e7}};
+    snprintf(r->cost.prices_oldest, 16, "2026-06-01");
+    snprintf(r->cost.prices_newest, 16, "2026-11-09");
+    r->cost.n_levers = 1;
+    r->cost.levers[0] = (CostLever){.tco_delta_usd = 8.64e6};
+    snprintf(r->cost.levers[0].name, 48, "node price");
+    snprintf(r->cost.levers[0].value, 64, "$270000 per node");
+    snprintf(r->cost.levers[0].change, 48, "+20 %%");
+    snprintf(r->cost.levers[0].source, PLAN_TEXT_LEN, "Dell quote <Q-1> & co");
+    snprintf(r->cost.levers[0].date, 16, "2026-06-01");
+    snprintf(r->cost.levers[0].applies_to, 96, "on-prem H100-SXM");
+    r->cost.n_showback = 1;
+    r->cost.showback[0] = (Showback){.gpu_hours_per_month = 2920, .usd_per_month = 5869.2};
+    snprintf(r->cost.showback[0].team, PLAN_NAME_LEN, "ML & \"Vision\"");
+    r->cost.n_excluded = 1;
+    snprintf(r->cost.excluded[0].accelerator, CAT_ID_LEN, "TPU-v5e");
+    snprintf(r->cost.excluded[0].why, 96, "pretrain: does not fit");
     r->schedule = (ScheduleResult){.ran = true, .policy = POLICY_FAIR_SHARE, .gpus = 96,
                                    .utilization = 0.71, .jobs_submitted = 1500,
                                    .jobs_completed = 1490, .recommended_gpus = 96,
