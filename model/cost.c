@@ -460,9 +460,10 @@ static void onprem_option(Ctx *x)
     o->mtok_gpu_hours = x->own.mtok_gpu_hours;
     o->usd_per_training_run = o->run_gpu_hours * o->usd_per_gpu_hour;
     o->usd_per_million_tokens = o->mtok_gpu_hours * o->usd_per_gpu_hour;
-    textf(o->source, sizeof o->source, "node price: %s (%s)%s; network, facility, staff: %s",
-          x->node.quoted ? x->node.source : "catalog", x->node.date,
-          x->node.quoted ? "" : "", x->fac.quoted ? x->fac.source : ca->source);
+    textf(o->source, sizeof o->source, "node price: %s, %s; facility: %s; network and staff: "
+                                       "catalog assumptions (data/catalog/costs.yaml)",
+          x->node.quoted ? x->node.source : "catalog estimate, not a quote", x->node.date,
+          x->fac.source);
     snprintf(o->as_of, sizeof o->as_of, "%s", x->node.date);
     x->onprem_tco = o->tco_usd;
     if (x->resale.quoted)

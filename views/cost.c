@@ -96,7 +96,7 @@ static const char *c_pricing_label(const CostOption *o, bool brief)
     }
 }
 
-enum { C_MARK, C_OPT, C_PRICE, C_TCO, C_BAR, C_GH, C_RUN, C_MTOK, C_BE, C_N };
+enum { C_MARK, C_OPT, C_PRICE, C_TCO, C_BAR, C_GH, C_LIST, C_RUN, C_MTOK, C_BE, C_N };
 
 static void c_draw(View *v, App *app, Rect r)
 {
@@ -116,11 +116,12 @@ static void c_draw(View *v, App *app, Rect r)
         s->sel = cr->n_options - 1;
     char line[400], a[32], yb[32];
     {
-        char f0[96], f2[64];
+        char f0[96], f2[64], f3[64];
         snprintf(f0, sizeof f0, "TCO over %s, cheapest first", summary_years(app->plan.horizon_years, yb, sizeof yb));
-        snprintf(f2, sizeof f2, "on-prem utilisation %s", units_pct(cr->utilization, a, sizeof a));
-        const char *items[] = {f0, f2};
-        widget_fields(r.y, r.x + 1, r.w - 2, ROLE_TITLE, items, 2);
+        snprintf(f2, sizeof f2, "utilisation %s", units_pct(cr->utilization, a, sizeof a));
+        snprintf(f3, sizeof f3, "prices as of %s", cr->prices_oldest[0] ? cr->prices_oldest : "?");
+        const char *items[] = {f0, f3, f2};
+        widget_fields(r.y, r.x + 1, r.w - 2, ROLE_TITLE, items, 3);
     }
     /* columns by priority: option, pricing, TCO, $/GPU-h, per run, per
      * Mtok, break-even, then the bar takes what is left (dropped when it
@@ -130,13 +131,14 @@ static void c_draw(View *v, App *app, Rect r)
     TableCol cols[C_N] = {
         [C_MARK] = {"", 3, false}, [C_OPT] = {"option", 14, false},
         [C_PRICE] = {"pricing", brief ? 8 : 12, false}, [C_TCO] = {"TCO", 8, true},
-        [C_BAR] = {"", 0, false}, [C_GH] = {"$/GPU-h", 8, true}, [C_RUN] = {"per run", 8, true},
+        [C_BAR] = {"", 0, false}, [C_GH] = {"eff/GPU-h", 10, true},
+        [C_LIST] = {"list/GPU-h", 11, true}, [C_RUN] = {"per run", 8, true},
         [C_MTOK] = {"per Mtok", 9, true}, [C_BE] = {"break-even", 11, true},
     };
-    bool on[C_N] = {true, true, true, true, false, false, false, false, false};
+    bool on[C_N] = {true, true, true, true, false, false, false, false, false, false};
     int used = cols[C_MARK].width + cols[C_OPT].width + cols[C_PRICE].width + cols[C_TCO].width;
-    const int prio[] = {C_GH, C_RUN, C_MTOK, C_BE};
-    for (int i = 0; i < 4; i++)
+    const int prio[] = {C_GH, C_BE, C_LIST, C_RUN, C_MTOK};
+    for (int i = 0; i < 5; i++)
         if (used + cols[prio[i]].width <= avail) {
             on[prio[i]] = true;
             used += cols[prio[i]].width;
@@ -170,7 +172,7 @@ static void c_draw(View *v, App *app, Rect r)
     for (int i = 0; i < cr->n_options; i++)
         if (cr->options[i].tco_usd > max_tco)
             max_tco = cr->options[i].tco_usd;
-    int detail_rows = r.h >= 16 ? 4 : 3;
+    int detail_rows = r.h >= 24 ? 7 : r.h >= 16 ? 4 : 3;
     int h = r.h - 2 - detail_rows;
     if (h < 1)
         h = 1;
@@ -181,14 +183,15 @@ static void c_draw(View *v, App *app, Rect r)
         int y = r.y + 2 + i;
         int k = c_row_option(s->top + i, boundary);
         if (k < 0) {
-            snprintf(line, sizeof line, "other accelerators, same GPU count, for comparison");
+            snprintf(line, sizeof line, "other accelerators, each sized for the same workloads");
             if (term_strwidth(line) > r.w - 2)
                 snprintf(line, sizeof line, "other accelerators");
             term_put(y, r.x + 1, r.w - 2, ROLE_TITLE, line);
             continue;
         }
         const CostOption *o = &cr->options[k];
-        char mark[16], opt[96], tco[32], gh[32], run[32], mt[32], be[32];
+        char mark[16], opt[96], tco[32], gh[32], lg[32], run[32], mt[32], be[32];
+        fmt_usd(o->usd_per_gpu_hour_list, lg, sizeof lg);
         snprintf(mark, sizeof mark, "%s%s", k == cr->chosen ? term_glyphs->dot : "", k == cr->cheapest ? "$" : "");
         c_option_label(o, cols[C_OPT].width - 1, opt, sizeof opt);
         fmt_usd(o->tco_usd, tco, sizeof tco);
@@ -199,7 +202,7 @@ static void c_draw(View *v, App *app, Rect r)
             snprintf(be, sizeof be, "-");
         else
             summary_breakeven(o->breakeven_utilization, be, sizeof be);
-        const char *all[C_N] = {mark, opt, c_pricing_label(o, brief), tco, "", gh, run, mt, be};
+        const char *all[C_N] = {mark, opt, c_pricing_label(o, brief), tco, "", gh, lg, run, mt, be};
         Role rowrole = k == s->sel ? (focused ? ROLE_SELECTION : ROLE_SELECTION_DIM) : ROLE_NORMAL;
         const char *cells[C_N];
         Role roles[C_N];
@@ -234,13 +237,13 @@ static void c_draw(View *v, App *app, Rect r)
         f1[0] = '\0';
         snprintf(f2, sizeof f2, "opex %s/year", fmt_usd(o->opex_usd_per_year, opex, sizeof opex));
         snprintf(f3, sizeof f3, "%s GPUs", fmt_int(o->gpus, a, sizeof a));
-        snprintf(f4, sizeof f4, "%s/GPU-h", fmt_usd(o->usd_per_gpu_hour, gh, sizeof gh));
+        snprintf(f4, sizeof f4, "%s per GPU-hour used", fmt_usd(o->usd_per_gpu_hour, gh, sizeof gh));
         snprintf(f5, sizeof f5, "%s per run", o->usd_per_training_run > 0 ? fmt_usd(o->usd_per_training_run, run, sizeof run) : "-");
         snprintf(f6, sizeof f6, "%s per Mtok", o->usd_per_million_tokens > 0 ? fmt_usd(o->usd_per_million_tokens, mt, sizeof mt) : "-");
-        if (o->breakeven_utilization > 1)
-            snprintf(f7, sizeof f7, "on-prem never beats it");
+        if (o->breakeven_utilization >= 1)
+            snprintf(f7, sizeof f7, "cheaper than on-prem at any utilisation");
         else if (o->breakeven_utilization > 0)
-            snprintf(f7, sizeof f7, "on-prem cheaper above %s utilisation",
+            snprintf(f7, sizeof f7, "cheaper than on-prem below %s utilisation",
                      summary_breakeven(o->breakeven_utilization, line, sizeof line));
         else
             f7[0] = '\0';
@@ -257,8 +260,27 @@ static void c_draw(View *v, App *app, Rect r)
         const char *items[] = {f0, f1};
         canvas_fields(&c, 1, ROLE_MUTED, items, 2);
     }
+    if (detail_rows >= 7) {
+        /* the verdict, then what each team's share costs */
+        char verdict[1024];
+        summary_verdict(&app->plan, res, verdict, sizeof verdict);
+        canvas_wrap(&c, 1, ROLE_VALUE, verdict);
+        if (cr->n_showback) {
+            char sb[400];
+            size_t off = (size_t)snprintf(sb, sizeof sb, "showback per month:");
+            for (int i = 0; i < cr->n_showback && off < sizeof sb; i++) {
+                char u[32];
+                int w = snprintf(sb + off, sizeof sb - off, "%s %s %s", i ? "," : "",
+                                 cr->showback[i].team,
+                                 fmt_usd(cr->showback[i].usd_per_month, u, sizeof u));
+                off = w < 0 ? sizeof sb : off + (size_t)w;
+            }
+            canvas_wrap(&c, 1, ROLE_MUTED, sb);
+        }
+    }
     snprintf(line, sizeof line, "source: %s%s%s", o->source[0] ? o->source : "catalog", o->as_of[0] ? ", as of " : "", o->as_of);
     canvas_wrap(&c, 1, ROLE_MUTED, line);
+
 }
 
 static int c_key(View *v, App *app, Action a, int ch)

@@ -52,8 +52,8 @@ tui_wait 'leaf +[0-9,]+ switches .*oversubscription [0-9.]+:1' 10; ok $? "Topolo
 tui_keys 4
 tui_wait 'res-3y|reserved-3y' 10 && tui_wait 'res-1y|reserved-1y' 10 && tui_wait 'on-dem|on-demand' 10
 ok $? "Cost: the pricing of each option is shown"
-tui_wait 'other accelerators, same GPU count, for comparison' 10; ok $? "Cost: the comparison group has its heading"
-tui_wait ' never$' 10; ok $? "Cost: break-even above 100% reads never"
+tui_wait 'eff/GPU-h' 10 && tui_wait 'prices as of 20[0-9][0-9]-' 10; ok $? "Cost: the basis of each column and the prices' date are named"
+tui_wait 'Build: on-prem H100-SXM costs' 10; ok $? "Cost: the verdict is shown beside the options"
 tui_screen | grep -Eq '^.*│ ●\$? +H100-SXM +on-prem'; ok $? "Cost: the plan's site is marked"
 tui_keys 1
 tui_wait 'memory/GPU .* [0-9.]+ GiB / [0-9.]+ GiB' 10; ok $? "Sizing: memory in GiB like the CLI"
