@@ -967,17 +967,17 @@ static void verdict(Ctx *x)
             (cr->alternative < 0 || cr->options[i].tco_usd < cr->options[cr->alternative].tco_usd))
             cr->alternative = i;
     if (cr->onprem_unpriced)
-        cr->verdict = VERDICT_UNPRICED;
+        cr->verdict = COST_VERDICT_UNPRICED;
     else if (cr->onprem >= 0 && cr->cloud >= 0)
         cr->verdict = cr->options[cr->onprem].tco_usd <= cr->options[cr->cloud].tco_usd
-                          ? VERDICT_BUILD
-                          : VERDICT_BUY;
+                          ? COST_VERDICT_BUILD
+                          : COST_VERDICT_BUY;
     else if (cr->onprem >= 0)
-        cr->verdict = VERDICT_BUILD;
+        cr->verdict = COST_VERDICT_BUILD;
     else if (cr->cloud >= 0)
-        cr->verdict = VERDICT_CLOUD_ONLY;
+        cr->verdict = COST_VERDICT_CLOUD_ONLY;
     else
-        cr->verdict = VERDICT_NONE;
+        cr->verdict = COST_VERDICT_NONE;
     if (cr->onprem >= 0 && cr->cloud >= 0) {
         double a = cr->options[cr->onprem].tco_usd, b = cr->options[cr->cloud].tco_usd;
         double dear = a > b ? a : b, cheap = a > b ? b : a;
@@ -995,7 +995,7 @@ static void verdict(Ctx *x)
         date_span(cr, cr->options[cr->ondemand].as_of);
 
     /* risks: the assumptions that decide the verdict */
-    if (cr->cloud >= 0 && (cr->verdict == VERDICT_BUY || cr->verdict == VERDICT_BUILD)) {
+    if (cr->cloud >= 0 && (cr->verdict == COST_VERDICT_BUY || cr->verdict == COST_VERDICT_BUILD)) {
         const CostOption *cl = &cr->options[cr->cloud];
         const Instance *in = catalog_find_instance(x->c, cl->instance);
         if (cl->pricing == PRICING_SPOT && in)
@@ -1011,7 +1011,7 @@ static void verdict(Ctx *x)
                             d.value * 100, pricing_names[cl->pricing]);
         }
     }
-    if (cr->verdict == VERDICT_BUILD && cr->cloud >= 0 && !x->resale.quoted &&
+    if (cr->verdict == COST_VERDICT_BUILD && cr->cloud >= 0 && !x->resale.quoted &&
         cr->options[cr->onprem].tco_usd + cr->options[cr->onprem].residual_usd >
             cr->options[cr->cloud].tco_usd)
         result_warn(r, "cost: building wins only by crediting the hardware's book value at the "

@@ -512,11 +512,11 @@ typedef struct {
 } Showback;
 
 typedef enum {
-    VERDICT_NONE = 0,                /* nothing priced */
-    VERDICT_BUILD,                   /* on-prem cheapest */
-    VERDICT_BUY,                     /* a cloud option cheapest */
-    VERDICT_UNPRICED,                /* on-prem plan without a node price */
-    VERDICT_CLOUD_ONLY               /* no on-prem option exists (cloud plan, cloud-only chip) */
+    COST_VERDICT_NONE = 0,                /* nothing priced */
+    COST_VERDICT_BUILD,                   /* on-prem cheapest */
+    COST_VERDICT_BUY,                     /* a cloud option cheapest */
+    COST_VERDICT_UNPRICED,                /* on-prem plan without a node price */
+    COST_VERDICT_CLOUD_ONLY               /* no on-prem option exists (cloud plan, cloud-only chip) */
 } VerdictKind;
 
 typedef struct {

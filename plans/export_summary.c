@@ -84,10 +84,10 @@ int summary_verdict(const Plan *p, const PlanResult *r, char *buf, size_t len)
     const CostOption *cl = c->cloud >= 0 ? &c->options[c->cloud] : NULL;
     const CostOption *od = c->ondemand >= 0 ? &c->options[c->ondemand] : NULL;
     switch (c->verdict) {
-    case VERDICT_NONE:
+    case COST_VERDICT_NONE:
         PUT("No cost option could be priced for this plan.");
         return (int)off;
-    case VERDICT_UNPRICED: {
+    case COST_VERDICT_UNPRICED: {
         int ref = cheapest_firm_cloud(c, r->cluster.accelerator);
         PUT("On-prem is not priced: %s has no node price in the catalog and the plan gives no "
             "quote (site.prices.nodes), so build or buy cannot be decided.",
@@ -97,12 +97,12 @@ int summary_verdict(const Plan *p, const PlanResult *r, char *buf, size_t len)
                 c->options[ref].name, fmt_usd(c->options[ref].tco_usd, a, sizeof a), years);
         return (int)off;
     }
-    case VERDICT_CLOUD_ONLY:
+    case COST_VERDICT_CLOUD_ONLY:
         PUT("Cloud: %s costs %s over %s, the cheapest way to rent the plan's %s (no on-prem "
             "option to compare).",
             cl->name, fmt_usd(cl->tco_usd, a, sizeof a), years, r->cluster.accelerator);
         break;
-    case VERDICT_BUILD:
+    case COST_VERDICT_BUILD:
         if (cl)
             PUT("Build: %s costs %s over %s, %.0f %% less than the cheapest cloud option (%s, "
                 "%s).",
@@ -112,7 +112,7 @@ int summary_verdict(const Plan *p, const PlanResult *r, char *buf, size_t len)
             PUT("Build: %s costs %s over %s; the catalog prices no cloud option for %s.",
                 on->name, fmt_usd(on->tco_usd, a, sizeof a), years, r->cluster.accelerator);
         break;
-    case VERDICT_BUY:
+    case COST_VERDICT_BUY:
         PUT("Buy: %s costs %s over %s, %.0f %% less than building (%s, %s).", cl->name,
             fmt_usd(cl->tco_usd, a, sizeof a), years, c->margin_pct, on->name,
             fmt_usd(on->tco_usd, b, sizeof b));
@@ -126,7 +126,7 @@ int summary_verdict(const Plan *p, const PlanResult *r, char *buf, size_t len)
                 "%.0f %%.",
                 od->instance, od->breakeven_utilization * 100, c->utilization * 100);
     }
-    if (on && cl && c->verdict == VERDICT_BUILD && c->crossover_month > 0)
+    if (on && cl && c->verdict == COST_VERDICT_BUILD && c->crossover_month > 0)
         PUT(" On-prem's cumulative cost drops below %s's in month %d.", cl->name,
             c->crossover_month);
     if (c->alternative >= 0) {
@@ -146,7 +146,7 @@ void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_
         unmet += !w->ok || (w->kind == WL_TRAINING && (!w->train.fits || !w->train.meets_target)) ||
                  (w->kind == WL_INFERENCE && !w->infer.meets_slo);
     }
-    if (!r->have_cost || r->cost.verdict == VERDICT_NONE) {
+    if (!r->have_cost || r->cost.verdict == COST_VERDICT_NONE) {
         snprintf(buf, len, "No cost options could be computed for this plan.");
         return;
     }

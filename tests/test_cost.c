@@ -223,7 +223,7 @@ START_TEST(tco_of_a_small_hand_computed_cluster)
     ck_assert_str_eq(r->cost.options[4].name, "test.8x on-demand");
     ck_assert_ptr_null(find_option(r, "other.4x on-demand"));
     /* the verdict: spot is allowed (training only) but on-prem is dearer */
-    ck_assert_int_eq(r->cost.verdict, VERDICT_BUY);
+    ck_assert_int_eq(r->cost.verdict, COST_VERDICT_BUY);
     ck_assert_str_eq(r->cost.options[r->cost.cloud].name, "test.8x spot");
     free(r);
 }

@@ -126,7 +126,7 @@ static void fixture(Plan *p, PlanResult *r, Catalog *c, Accelerator *acc)
     r->cost.options[1].usd_per_gpu_hour_list = 6.88;
     r->cost.options[1].pay_as_you_go = true;
     /* the verdict fields, as cost_stage sets them */
-    r->cost.verdict = VERDICT_BUILD;
+    r->cost.verdict = COST_VERDICT_BUILD;
     r->cost.onprem = 0;
     r->cost.cloud = 1;
     r->cost.ondemand = 1;
