@@ -96,6 +96,16 @@ const StorageSystem *catalog_find_storage(const Catalog *c, const char *id)
     return NULL;
 }
 
+const Engine *catalog_find_engine(const Catalog *c, const char *id)
+{
+    if (!c || !id)
+        return NULL;
+    for (size_t i = 0; i < c->n_engines; i++)
+        if (strcasecmp(c->engines[i].id, id) == 0)
+            return &c->engines[i];
+    return NULL;
+}
+
 const MigProfile *accelerator_find_mig(const Accelerator *a, const char *profile)
 {
     if (!a || !profile)

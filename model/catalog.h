@@ -118,6 +118,28 @@ typedef struct {
     char notes[CAT_TEXT_LEN];
 } StorageSystem;
 
+/* A serving engine as the inference model sees it (data/catalog/engines.yaml):
+ * its fixed costs per forward pass and its scheduler's limits.  Every figure
+ * is the engine's documented default or a fitted constant; the row says
+ * which. */
+typedef struct {
+    char id[CAT_ID_LEN];          /* "vllm", "sglang", "trtllm", "tgi" */
+    char name[CAT_TEXT_LEN];
+    double layer_overhead_s;      /* per transformer layer per forward pass (launch/tails) */
+    double step_overhead_s;       /* per engine iteration: scheduling, sampling, host sync */
+    int max_batch;                /* default cap on sequences in flight (max_num_seqs, …) */
+    int chunk_tokens;             /* default tokens per iteration (max_num_batched_tokens) */
+    int kv_block_tokens;          /* paged-KV block (page) size, tokens */
+    double attn_hbm_eff;          /* decode attention: share of the HBM efficiency its
+                                   * kernel reaches reading KV (1 = as fast as GEMV) */
+    bool chunked_prefill;         /* prefill chunks ride in the decode iteration */
+    double band_low, band_high;   /* measured true/predicted time range (fit half of
+                                   * tests/data/serve_runs.yaml); 0 = model default */
+    char source[CAT_TEXT_LEN];
+    char as_of[16];
+    char notes[CAT_TEXT_LEN];
+} Engine;
+
 /* On-prem cost and facility assumptions (one set; the plan may override the
  * ones it has keys for: PUE, power price). */
 typedef struct {
@@ -176,6 +198,8 @@ typedef struct {
     size_t n_instances;
     StorageSystem *storage;
     size_t n_storage;
+    Engine *engines;
+    size_t n_engines;
     CostAssumptions costs;
     CatalogRange ranges[RANGE_COUNT];
 } Catalog;
@@ -184,6 +208,7 @@ typedef struct {
 const Accelerator *catalog_find_accelerator(const Catalog *c, const char *id);
 const Instance *catalog_find_instance(const Catalog *c, const char *id);
 const StorageSystem *catalog_find_storage(const Catalog *c, const char *id);
+const Engine *catalog_find_engine(const Catalog *c, const char *id);
 const MigProfile *accelerator_find_mig(const Accelerator *a, const char *profile);
 /* The profile of `to` closest to `from` (a profile of another part): the
  * smallest one with at least from's compute slices and memory, else the

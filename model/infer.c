@@ -78,10 +78,12 @@
  * allocator's slack.  1 GiB is the order vLLM's profiling run leaves for
  * non-torch allocations on a single GPU. */
 #define INFER_RUNTIME_BYTES 1073741824.0
-/* Activation workspace is sized for one prefill chunk of this many tokens:
- * vLLM's and TensorRT-LLM's default max_num_batched_tokens / max_num_tokens
- * (8192). */
+/* Engine defaults when the catalog has no engine row (a test catalog):
+ * TensorRT-LLM's, as in data/catalog/engines.yaml (max_num_tokens 8192,
+ * max_batch_size 2048, tokens_per_block 32).  The activation workspace is
+ * sized for one iteration of chunk_tokens tokens. */
 #define INFER_CHUNK_TOKENS 8192.0
+#define INFER_BLOCK_TOKENS 32
 /* Bytes per activation value (bf16 activations also in FP8-weight engines). */
 #define INFER_ACT_BYTES 2.0
 /* Cap on sequences in flight per replica: TensorRT-LLM's default
@@ -89,17 +91,25 @@
 #define INFER_MAX_BATCH 2048
 /* Fixed cost per transformer layer per forward pass that neither the
  * roofline nor the collectives capture: launch and tail effects of the ~8
- * kernels of a layer (~3 µs each even under CUDA graphs).  Fitted, with the
- * catalog's H100 efficiencies, to NVIDIA NIM 1.8.0's single-user inter-token
- * latency for Llama-3.3-70B FP8 on 2×H100 (18.58 ms; model 18.61 ms, see
- * tests/test_infer.c).  It is the only fitted constant here; the other
- * published figures in the tests are held out. */
+ * kernels of a layer (~3 µs each even under CUDA graphs).  The per-engine
+ * value is catalog data (data/catalog/engines.yaml layer_overhead_us); this
+ * default is TensorRT-LLM's, fitted with the catalog's H100 efficiencies to
+ * NVIDIA NIM 1.8.0's single-user inter-token latency for Llama-3.3-70B FP8
+ * on 2×H100 (18.58 ms), a fit-half row of tests/data/serve_runs.yaml. */
 #define INFER_LAYER_OVERHEAD_S 25e-6
+/* Error band when the catalog's engine row has none: the range of
+ * true/predicted time over the fit half of tests/data/serve_runs.yaml
+ * (the same figures engines.yaml carries; tests/test_infer.c checks they
+ * still bound the fit half). */
+#define INFER_BAND_LOW 0.85
+#define INFER_BAND_HIGH 1.15
 /* When a target cannot be met, the service is sized at this multiple of the
  * best achievable TPOT/TTFT (a stated planning choice, not a measurement). */
 #define INFER_SLO_RELAX 1.25
-/* Largest replica considered when it must span nodes (in scale-up domains). */
-#define INFER_MAX_DOMAINS 16
+/* Largest replica considered when it must span nodes (in scale-up domains):
+ * 32 × 8 GPUs covers DeepSeek's EP144 decode and SGLang's EP72/EP32 pools
+ * (a wide expert-parallel replica is 9-18 nodes). */
+#define INFER_MAX_DOMAINS 32
 
 /* ---------------------------------------------------------------- model */
 
@@ -133,6 +143,21 @@ typedef struct {
     double usable;                   /* usable HBM bytes per GPU */
     double up_bw, up_lat;            /* scale-up collective bandwidth / latency */
     int domain;                      /* GPUs per scale-up domain */
+    /* engine (data/catalog/engines.yaml, plan overrides applied) */
+    double layer_ovh, step_ovh;      /* s per layer per pass, s per iteration */
+    double chunk;                    /* tokens per iteration */
+    int cap;                         /* sequences in flight per scheduler */
+    double block;                    /* KV block, tokens */
+    double attn_eff;                 /* decode attention HBM efficiency factor */
+    bool fused;                      /* chunked prefill rides in the decode iteration */
+    /* prefix cache and speculative decoding */
+    double p_new;                    /* prompt tokens computed (not prefix-cache hits) */
+    double draft;                    /* tokens proposed per decode step */
+    double tok_per_step;             /* expected tokens accepted per step, E */
+    double out_steps;                /* decode steps per request = output / E */
+    /* expert-parallel all-to-alls */
+    double disp_b, comb_b;           /* bytes per value dispatched / combined */
+    double ep_ov;                    /* share of the all-to-alls hidden under compute */
 } Ctx;
 
 /* Achieved share of peak for GEMMs whose narrowest per-GPU dimension is x.
@@ -201,8 +226,8 @@ static double peak_for(const Accelerator *a, Precision prec)
     return a->peak_flops[PREC_FP32];
 }
 
-static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator *a, char *err,
-                     size_t errlen)
+static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator *a,
+                     const Engine *e, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
     c->p = p;
@@ -320,6 +345,61 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
 
     c->prompt = w->prompt_tokens;
     c->output = w->output_tokens;
+
+    /* Engine: its per-pass costs and scheduler limits; the plan's
+     * max_batch / chunk_tokens override the defaults. */
+    c->layer_ovh = e ? e->layer_overhead_s : INFER_LAYER_OVERHEAD_S;
+    c->step_ovh = e ? e->step_overhead_s : 0.0;
+    c->chunk = e && e->chunk_tokens > 0 ? e->chunk_tokens : INFER_CHUNK_TOKENS;
+    c->cap = e && e->max_batch > 0 ? e->max_batch : INFER_MAX_BATCH;
+    c->block = e && e->kv_block_tokens > 0 ? e->kv_block_tokens : INFER_BLOCK_TOKENS;
+    c->attn_eff = e && e->attn_hbm_eff > 0 && e->attn_hbm_eff <= 1 ? e->attn_hbm_eff : 1.0;
+    c->fused = e ? e->chunked_prefill : true;
+    if (w->max_batch < 0 || w->chunk_tokens < 0) {
+        set_err(err, errlen, "max_batch and chunk_tokens must be >= 0 (0 = the engine's)");
+        return false;
+    }
+    if (w->max_batch > 0)
+        c->cap = w->max_batch;
+    if (w->chunk_tokens > 0)
+        c->chunk = w->chunk_tokens;
+
+    /* Prefix cache: a hit share h of the prompt is not recomputed (vLLM
+     * automatic prefix caching, SGLang RadixAttention); its KV still
+     * occupies the cache, so capacity is unchanged. */
+    double h = w->prefix_cache_hit;
+    if (!(h >= 0 && h < 1)) {
+        set_err(err, errlen, "prefix_cache_hit must be a fraction from 0 to below 1");
+        return false;
+    }
+    c->p_new = fmax(1.0, c->prompt * (1.0 - h));
+
+    /* Speculative decoding: k drafted tokens, each accepted with
+     * probability α; expected tokens per verification step
+     * E = (1 − α^(k+1)) / (1 − α) (Leviathan et al. 2023, eq. 1). */
+    c->draft = 0;
+    c->tok_per_step = 1.0;
+    if (w->speculative.draft > 0) {
+        double al = w->speculative.acceptance;
+        if (!(al >= 0 && al <= 1) || w->speculative.draft > 64) {
+            set_err(err, errlen, "speculative: draft 1-64 tokens, acceptance a fraction 0-1");
+            return false;
+        }
+        c->draft = w->speculative.draft;
+        c->tok_per_step = al >= 1.0 ? c->draft + 1.0
+                                    : (1.0 - pow(al, c->draft + 1.0)) / (1.0 - al);
+    }
+    c->out_steps = fmax(1.0, c->output / c->tok_per_step);
+
+    /* Expert-parallel traffic: with FP8 (or narrower) expert GEMMs the
+     * activations are quantised to FP8 before the dispatch and combined in
+     * BF16 (DeepSeek-V3 report §3.3.2; DeepEP's FP8 dispatch / BF16
+     * combine).  ep_overlap: the share of the all-to-alls a two-batch
+     * overlap hides under compute (SGLang --enable-two-batch-overlap,
+     * DeepSeek's dual micro-batch serving); 0 = exposed. */
+    c->disp_b = w->precision == PREC_FP8 || w->precision == PREC_FP4 ? 1.0 : INFER_ACT_BYTES;
+    c->comb_b = INFER_ACT_BYTES;
+    c->ep_ov = w->ep_overlap > 0 ? fmin(1.0, w->ep_overlap) : 0.0;
     /* Occupancy.  Capacity is reserved for the worst case: TensorRT-LLM's
      * default GUARANTEED_NO_EVICT scheduler admits a request only when its
      * whole prompt + output KV fits, and vLLM preempts (recomputes) when the
@@ -327,7 +407,8 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
      * bytes a decode step reads are the KV actually held: sequences in flight
      * are spread uniformly over their generation, a mean context of
      * prompt + output/2. */
-    c->ctx_reserved = c->prompt + c->output;
+    /* in whole paged-KV blocks (the engine allocates blocks, not tokens) */
+    c->ctx_reserved = ceil((c->prompt + c->output) / c->block) * c->block;
     c->ctx_mean = c->prompt + c->output / 2.0;
 
     c->gemm_eff_curve_ok = a->gemm_eff.n > 0;
@@ -403,112 +484,209 @@ static double alltoall(const Ctx *c, double bytes, int n)
     return net_alltoall_s(bytes, n, net_scaleout_bw(c->p, c->a, false), NET_SCALEOUT_LATENCY_S);
 }
 
+/* Dispatch + combine all-to-alls of `tokens` tokens from one rank of an
+ * n-way expert-parallel group, all MoE layers. */
+static double ep_comm(const Ctx *c, double tokens, int n)
+{
+    double vals = tokens * c->k_over_e * c->experts * c->h; /* k copies of h per token */
+    return c->moe_layers * (alltoall(c, vals * c->disp_b, n) + alltoall(c, vals * c->comb_b, n));
+}
+
+/* Busiest / mean load when m routed token-slots fall uniformly at random
+ * on n GPUs: m/n + sqrt(2 (m/n) ln n) over m/n (balls into bins, Raab &
+ * Steger, RANDOM 1998, m >= n ln n); at least one whole token. */
+static double ep_imbalance(double m, int n)
+{
+    if (n <= 1 || !(m > 0))
+        return 1.0;
+    double mu = m / n;
+    double mx = mu + sqrt(2.0 * mu * log((double)n));
+    return fmax(mx, fmin(1.0, m)) / mu;
+}
+
+/* The all-to-all time left exposed when a share ep_ov of it hides under
+ * `compute`. */
+static double ep_exposed(const Ctx *c, double comm, double compute)
+{
+    return comm - fmin(comm * c->ep_ov, compute);
+}
+
 /* Replica layouts.  TP: every layer tensor-parallel over the n GPUs
  * (Megatron-style, 2 all-reduces per layer).  DEP (MoE only): attention and
  * dense layers data-parallel — every GPU holds them whole and serves its own
  * sequences with their own KV cache — and the routed experts split
- * expert-parallel, E/n per GPU, with a dispatch and a combine all-to-all per
- * MoE layer (DeepSeek-V3 report §3.4 serving layout; TensorRT-LLM's and
- * SGLang's attention-DP + EP). */
+ * expert-parallel with a dispatch and a combine all-to-all per MoE layer
+ * (DeepSeek-V3 report §3.4 serving layout; TensorRT-LLM's and SGLang's
+ * attention-DP + EP).  The degree need not divide the expert count: each
+ * GPU holds ceil(E/n) expert slots and the n·ceil(E/n) − E spare slots hold
+ * redundant copies of the busiest experts (DeepSeek EPLB; SGLang runs
+ * DeepSeek-V3 on EP72 as 288 slots = 256 + 32 redundant). */
 typedef struct {
     int tp;                          /* GPUs in the replica */
     bool dep;                        /* DEP layout (else TP) */
     bool fits;
     int max_batch;
+    int slots;                       /* DEP: expert slots per GPU */
+    int redundant;                   /* DEP: spare slots, all GPUs */
     double weights, other;
     double kv_seq;                   /* KV bytes per sequence on its GPU(s), mean context */
-    double kv_seq_reserved;          /* ... reserved (prompt + output) */
+    double kv_seq_reserved;          /* ... reserved (prompt + output, whole blocks) */
     double S_lat;                    /* prefill of one prompt alone */
-    double S_share;                  /* replica time a prefill takes from decoding */
 } Rep;
 
 static double other_bytes(const Ctx *c, int split)
 {
-    double act = INFER_CHUNK_TOKENS * (c->act_fixed + c->act_shard / split) * INFER_ACT_BYTES;
-    double logits = (double)INFER_MAX_BATCH * c->vocab / split * 4.0; /* fp32, last token */
+    double act = c->chunk * (c->act_fixed + c->act_shard / split) * INFER_ACT_BYTES;
+    double logits = fmin((double)c->cap, INFER_MAX_BATCH) * c->vocab / split * 4.0; /* fp32 */
     return INFER_RUNTIME_BYTES + act + logits;
 }
 
-/* Prefill of one prompt on a TP replica (S_lat = S_share). */
-static double prefill_tp(const Ctx *c, int tp)
+/* GEMM FLOPs of one prompt's computed tokens: every weight multiplies every
+ * new token, except the output head (last position only) and an untied
+ * input table (lookup only). */
+static double prefill_dense_flops(const Ctx *c)
 {
-    /* Every weight multiplies every prompt token, except the output head
-     * (last position only) and an untied input table (lookup only).  The
-     * engine runs a long prompt in chunks of INFER_CHUNK_TOKENS. */
-    double chunk = fmin(c->prompt, INFER_CHUNK_TOKENS);
-    double dense = 2.0 * (c->active - c->lookup_only - c->head - c->routed_active) * c->prompt +
-                   2.0 * c->head;
-    double t = gemm_time(c, tp, chunk, dense, 2.0 * c->routed_active * c->prompt);
-    /* The attention core runs in 16-bit (FlashAttention-style kernels). */
-    double attn = c->attn_prefill_coef * c->prompt * c->prompt;
-    t += attn / (tp * c->peak16 * gemm_eff_x(c, fmin((double)c->h / tp, chunk)));
-    t += c->prompt * c->L * (c->ew_fixed + c->ew_shard / tp) * INFER_ACT_BYTES / c->hbm_bw_eff;
-    /* Megatron-style TP: 2 all-reduces per layer of prompt·h activations. */
-    t += 2.0 * c->L * allreduce(c, c->prompt * c->h * INFER_ACT_BYTES, tp);
-    return t + c->L * INFER_LAYER_OVERHEAD_S;
+    return 2.0 * (c->active - c->lookup_only - c->head - c->routed_active) * c->p_new +
+           2.0 * c->head;
 }
 
-/* Prefill on a DEP replica: the prompt's attention and dense layers run on
- * its own GPU, its expert work spreads over all n.  When n prompts are in
- * flight they run side by side, so the replica time per prompt (S_share) is
- * the per-GPU part / n plus the expert part. */
-static void prefill_dep(const Ctx *c, int n, double *s_lat, double *s_share)
+/* Attention FLOPs of the new tokens against the whole prompt (causal):
+ * coef·(P² − cached²). */
+static double prefill_attn_flops(const Ctx *c)
 {
-    double chunk = fmin(c->prompt, INFER_CHUNK_TOKENS);
-    double dense = 2.0 * (c->active - c->lookup_only - c->head - c->routed_active) * c->prompt +
-                   2.0 * c->head;
-    double own = gemm_time(c, 1, chunk, dense, 0.0);
-    double attn = c->attn_prefill_coef * c->prompt * c->prompt;
-    own += attn / (c->peak16 * gemm_eff_x(c, fmin((double)c->h, chunk)));
-    own += c->prompt * c->L * (c->ew_fixed + c->ew_shard) * INFER_ACT_BYTES / c->hbm_bw_eff;
-    own += c->L * INFER_LAYER_OVERHEAD_S;
-    double experts = gemm_time(c, 1, chunk, 0.0, 2.0 * c->routed_active * c->prompt / n);
-    double comm = 2.0 * c->moe_layers *
-                  alltoall(c, c->prompt * c->k_over_e * c->experts * c->h * INFER_ACT_BYTES, n);
-    *s_lat = own + experts + comm;
-    *s_share = own / n + experts + comm / n;
+    double cached = c->prompt - c->p_new;
+    return c->attn_prefill_coef * (c->prompt * c->prompt - cached * cached);
+}
+
+/* Replica time of one prompt's prefill on a TP replica when its tokens
+ * share the GEMMs of an iteration of `xt` tokens: the GEMMs run at the
+ * efficiency of that size (batched / chunked prefill: engines pack queued
+ * prompts, and with chunked prefill the running decode tokens, into one
+ * iteration of up to chunk_tokens), and the prompt pays its share p_new/xt
+ * of the iteration's fixed per-pass costs. */
+static double prefill_tp(const Ctx *c, int tp, double xt)
+{
+    double t = gemm_time(c, tp, xt, prefill_dense_flops(c), 2.0 * c->routed_active * c->p_new);
+    /* The attention core runs in 16-bit (FlashAttention-style kernels). */
+    t += prefill_attn_flops(c) / (tp * c->peak16 * gemm_eff_x(c, fmin((double)c->h / tp, xt)));
+    t += c->p_new * c->L * (c->ew_fixed + c->ew_shard / tp) * INFER_ACT_BYTES / c->hbm_bw_eff;
+    /* Megatron-style TP: 2 all-reduces per layer of the prompt's activations. */
+    t += 2.0 * c->L * allreduce(c, c->p_new * c->h * INFER_ACT_BYTES, tp);
+    return t + (c->L * c->layer_ovh + c->step_ovh) * c->p_new / xt;
+}
+
+/* Prefill on a DEP replica: attention and dense layers on the prompt's own
+ * GPU (`xt` tokens per GPU per iteration) and its tokens' dispatch/combine
+ * all-to-alls from that GPU (n prompts side by side send theirs at once);
+ * its expert GEMMs spread over all n (n·xt tokens routed per iteration).
+ * *own: the part on its GPU; *spread: the expert GEMMs, replica-wide. */
+static void prefill_dep(const Ctx *c, int n, double xt, double *own, double *spread)
+{
+    double o = gemm_time(c, 1, xt, prefill_dense_flops(c), 0.0);
+    o += prefill_attn_flops(c) / (c->peak16 * gemm_eff_x(c, fmin((double)c->h, xt)));
+    o += c->p_new * c->L * (c->ew_fixed + c->ew_shard) * INFER_ACT_BYTES / c->hbm_bw_eff;
+    o += (c->L * c->layer_ovh + c->step_ovh) * c->p_new / xt;
+    /* the busiest GPU's expert share of an iteration of n·xt tokens */
+    double imb = ep_imbalance(xt * n * c->experts * c->k_over_e, n);
+    double ex = imb * gemm_time(c, 1, xt * n, 0.0, 2.0 * c->routed_active * c->p_new / n);
+    o += ep_exposed(c, imb * ep_comm(c, c->p_new, n), o + ex);
+    *own = o;
+    *spread = ex;
+}
+
+/* Tokens in the iteration a prompt's prefill shares, at `b` sequences in
+ * flight.  In steady state b/out_steps prompts arrive per decode step; a
+ * fused (chunked-prefill) engine runs them with the b decode tokens; either
+ * way at most chunk_tokens, and a lone prompt fills at least its own. */
+static double iter_tokens(const Ctx *c, double b, double scheds)
+{
+    double per = b / scheds; /* per scheduler (DEP: per attention rank) */
+    double prompts = per / c->out_steps;
+    double t = c->p_new * fmax(1.0, prompts) + (c->fused ? per : 0.0);
+    return fmin(c->chunk, fmax(t, fmin(c->p_new, c->chunk)));
+}
+
+/* Replica time one prefill takes from decoding, at b sequences in flight. */
+static double prefill_share(const Ctx *c, const Rep *r, double b)
+{
+    if (!r->dep)
+        return prefill_tp(c, r->tp, iter_tokens(c, b, 1));
+    double own, spread;
+    prefill_dep(c, r->tp, iter_tokens(c, b, r->tp), &own, &spread);
+    return own / r->tp + spread;
+}
+
+/* Prefill of one prompt on an otherwise idle replica (its TTFT part). */
+static double prefill_alone(const Ctx *c, const Rep *r)
+{
+    double xt = fmin(c->p_new, c->chunk);
+    if (!r->dep)
+        return prefill_tp(c, r->tp, xt);
+    double own, spread;
+    prefill_dep(c, r->tp, xt, &own, &spread);
+    return own + spread;
+}
+
+/* Cost of drafting k tokens: an EAGLE / MTP head is one transformer layer,
+ * so each drafted token costs 1/L of a decode step's weight and compute
+ * time plus one layer's overhead (DeepSeek-V3 §2.2 MTP module: one layer). */
+static double draft_s(const Ctx *c, double core)
+{
+    return c->draft * (core / c->L + c->layer_ovh);
 }
 
 static double step_tp(const Ctx *c, int tp, double b)
 {
-    /* Routed experts touched by b tokens: 1 − (1 − k/E)^b (uniform routing). */
+    double q = 1.0 + c->draft; /* tokens per sequence verified per step */
+    /* Routed experts touched by b·q tokens: 1 − (1 − k/E)^(bq) (uniform routing). */
     double frac = 1.0;
     if (c->routed_total > 0 && c->k_over_e < 1.0)
-        frac = 1.0 - exp(b * log1p(-c->k_over_e));
+        frac = 1.0 - exp(b * q * log1p(-c->k_over_e));
     double weights = (c->total - c->lookup_only - c->routed_total * (1.0 - frac)) * c->wb / tp;
     double kv = b * kv_tok_gpu(c, tp) * c->ctx_mean;
-    double mem = (weights + kv) / c->hbm_bw_eff;
-    double dense = b * (2.0 * (c->active - c->lookup_only - c->routed_active) +
-                        c->attn_decode_per_ctx * c->ctx_mean);
+    double mem = (weights + kv / c->attn_eff) / c->hbm_bw_eff;
+    double dense = b * q * (2.0 * (c->active - c->lookup_only - c->routed_active) +
+                            c->attn_decode_per_ctx * c->ctx_mean);
     /* Skinny decode GEMMs are memory-bound; the memory term above carries
      * that, so the compute term uses the large-GEMM efficiency (no token cap
      * on x) rather than counting the small-M penalty twice. */
-    double comp = gemm_time(c, tp, INFINITY, dense, b * 2.0 * c->routed_active);
-    double comm = 2.0 * c->L * allreduce(c, b * c->h * INFER_ACT_BYTES, tp);
-    return fmax(mem, comp) + comm + c->L * INFER_LAYER_OVERHEAD_S;
+    double comp = gemm_time(c, tp, INFINITY, dense, b * q * 2.0 * c->routed_active);
+    double comm = 2.0 * c->L * allreduce(c, b * q * c->h * INFER_ACT_BYTES, tp);
+    double core = fmax(mem, comp);
+    return core + comm + c->L * c->layer_ovh + c->step_ovh + draft_s(c, core + comm);
 }
 
-static double step_dep(const Ctx *c, int n, double b)
+static double step_dep(const Ctx *c, const Rep *r, double b)
 {
+    int n = r->tp;
+    double q = 1.0 + c->draft;
     double bg = fmax(b / n, 1.0); /* sequences on the busiest GPU */
+    /* Slots touched on one GPU: each holds an expert (or a replica of one)
+     * that b·q tokens reach with probability 1 − (1 − k/E)^(bq/copies);
+     * spare copies split their expert's tokens. */
     double frac = 1.0;
     if (c->k_over_e < 1.0)
-        frac = 1.0 - exp(b * log1p(-c->k_over_e));
+        frac = 1.0 - exp(b * q * (double)c->experts / ((double)n * r->slots) *
+                         log1p(-c->k_over_e));
+    double per_expert = c->routed_total / c->experts;
     double weights = (c->total - c->lookup_only - c->routed_total) * c->wb +
-                     c->routed_total * c->wb / n * frac;
-    double mem = (weights + bg * c->kv_tok_full * c->ctx_mean) / c->hbm_bw_eff;
-    double dense = bg * (2.0 * (c->active - c->lookup_only - c->routed_active) +
-                         c->attn_decode_per_ctx * c->ctx_mean);
-    double comp = gemm_time(c, 1, INFINITY, dense, b * 2.0 * c->routed_active / n);
-    double comm = 2.0 * c->moe_layers *
-                  alltoall(c, bg * c->k_over_e * c->experts * c->h * INFER_ACT_BYTES, n);
-    return fmax(mem, comp) + comm + c->L * INFER_LAYER_OVERHEAD_S;
+                     per_expert * r->slots * c->wb * frac;
+    double mem = (weights + bg * c->kv_tok_full * c->ctx_mean / c->attn_eff) / c->hbm_bw_eff;
+    double dense = bg * q * (2.0 * (c->active - c->lookup_only - c->routed_active) +
+                             c->attn_decode_per_ctx * c->ctx_mean);
+    /* the busiest GPU's routed tokens (uniform routing, balls into bins) */
+    double imb = ep_imbalance(b * q * c->experts * c->k_over_e, n);
+    double comp = gemm_time(c, 1, INFINITY, dense, imb * b * q * 2.0 * c->routed_active / n);
+    double comm = imb * ep_comm(c, bg * q, n);
+    double core = fmax(mem, comp);
+    return core + ep_exposed(c, comm, core) + c->L * c->layer_ovh + c->step_ovh +
+           draft_s(c, core);
 }
 
 static double step_s(const Ctx *c, const Rep *r, double batch)
 {
     double b = batch < 1.0 ? 1.0 : batch;
-    return r->dep ? step_dep(c, r->tp, b) : step_tp(c, r->tp, b);
+    return r->dep ? step_dep(c, r, b) : step_tp(c, r->tp, b);
 }
 
 static void rep_init(const Ctx *c, int n, bool dep, Rep *r)
@@ -516,43 +694,54 @@ static void rep_init(const Ctx *c, int n, bool dep, Rep *r)
     memset(r, 0, sizeof *r);
     r->tp = n;
     r->dep = dep;
+    int scheds = 1;
     if (dep) {
-        r->weights = (c->total - c->routed_total) * c->wb + c->routed_total * c->wb / n;
+        r->slots = (int)ceil(c->experts / n);
+        r->redundant = r->slots * n - (int)c->experts;
+        double per_expert = c->routed_total / c->experts;
+        r->weights = (c->total - c->routed_total) * c->wb + per_expert * r->slots * c->wb;
         r->other = other_bytes(c, 1);
         r->kv_seq = c->kv_tok_full * c->ctx_mean;
         r->kv_seq_reserved = c->kv_tok_full * c->ctx_reserved;
-        prefill_dep(c, n, &r->S_lat, &r->S_share);
+        scheds = n; /* every attention-DP rank runs its own scheduler */
     } else {
         r->weights = c->total * c->wb / n;
         r->other = other_bytes(c, n);
         r->kv_seq = kv_tok_gpu(c, n) * c->ctx_mean;
         r->kv_seq_reserved = kv_tok_gpu(c, n) * c->ctx_reserved;
-        r->S_lat = r->S_share = prefill_tp(c, n);
     }
+    r->S_lat = prefill_alone(c, r);
     double room = c->usable - r->weights - r->other;
     if (room >= r->kv_seq_reserved && r->kv_seq_reserved > 0) {
         /* TP: every GPU holds a slice of every sequence; DEP: each GPU its
-         * own sequences.  Either way one engine, one batch cap. */
-        double nb = floor(room / r->kv_seq_reserved) * (dep ? n : 1);
-        r->max_batch = (int)fmin(nb, INFER_MAX_BATCH);
+         * own sequences.  The engine's cap applies per scheduler. */
+        double per = fmin(floor(room / r->kv_seq_reserved), c->cap);
+        r->max_batch = (int)fmin(per * scheds, 1e8);
         r->fits = true;
     }
 }
 
 /* The operating point of a replica running `b` sequences in flight. */
 typedef struct {
-    double b, step, tpot, lambda, rho, wq, residual, ttft;
+    double b, step, S, tpot, lambda, rho, wq, residual, ttft;
 } Op;
 
+/* Continuous batching with prefill preempting (or riding in) decode: per
+ * decode step each sequence advances E tokens; b sequences need out_steps
+ * steps each, so b/out_steps prompts arrive per step and their prefill
+ * share S(b) stretches the step: t(b) = step(b) + b·S(b)/out_steps,
+ * TPOT = t/E, λ = b/(out_steps·t). */
 static Op op_at(const Ctx *c, const Rep *r, double b)
 {
     Op o;
     o.b = b;
     o.step = step_s(c, r, b);
-    o.tpot = o.step + b * r->S_share / c->output;
-    o.lambda = b / (c->output * o.tpot);
-    o.rho = o.lambda * r->S_share; /* < 1 by construction */
-    o.wq = o.rho * r->S_share / (2.0 * (1.0 - o.rho));
+    o.S = prefill_share(c, r, b);
+    double t = o.step + b * o.S / c->out_steps;
+    o.tpot = t / c->tok_per_step;
+    o.lambda = b / (c->out_steps * t);
+    o.rho = o.lambda * o.S; /* < 1 by construction */
+    o.wq = o.rho * o.S / (2.0 * (1.0 - o.rho));
     o.residual = fmin(1.0, b) * o.step / 2.0;
     o.ttft = o.wq + o.residual + r->S_lat;
     return o;
@@ -607,11 +796,11 @@ static double batch_for_rate(const Ctx *c, const Rep *r, double lambda, double b
 
 /* ------------------------------------------------------------- public */
 
-/* A valid DEP degree: a MoE model, at least 2 GPUs, experts split evenly;
- * across domains, whole domains. */
+/* A valid DEP degree: a MoE model, at least 2 GPUs and at most one GPU per
+ * expert; across domains, whole domains. */
 static bool dep_valid(const Ctx *c, int n)
 {
-    if (c->routed_total <= 0 || n < 2 || (int)c->experts % n != 0)
+    if (c->routed_total <= 0 || n < 2 || n > (int)c->experts)
         return false;
     return n <= c->domain || (n % c->domain == 0 && n / c->domain <= INFER_MAX_DOMAINS);
 }
@@ -621,42 +810,85 @@ static bool layout_valid(const Ctx *c, int n, bool dep)
     return dep ? dep_valid(c, n) : tp_valid(c, n);
 }
 
-bool infer_replica(const Plan *p, const Workload *w, const Accelerator *a, int gpus,
-                   bool expert_parallel, InferReplica *out)
+static double prefill_pool_s(const Ctx *c, const Rep *r);
+
+bool infer_replica(const Plan *p, const Workload *w, const Accelerator *a, const Engine *e,
+                   int gpus, bool expert_parallel, InferReplica *out)
 {
     Ctx c;
     memset(out, 0, sizeof *out);
     out->tp = gpus;
     out->expert_parallel = expert_parallel;
-    if (!p || !w || !ctx_init(&c, p, w, a, NULL, 0) || !layout_valid(&c, gpus, expert_parallel))
+    if (!p || !w || !ctx_init(&c, p, w, a, e, NULL, 0) ||
+        !layout_valid(&c, gpus, expert_parallel))
         return false;
     Rep r;
     rep_init(&c, gpus, expert_parallel, &r);
     out->fits = r.fits;
     out->max_batch = r.max_batch;
+    out->redundant_experts = r.redundant;
     out->weights_per_gpu = r.weights;
     out->other_per_gpu = r.other;
     out->kv_per_seq_per_gpu = r.kv_seq_reserved;
     out->prefill_s = r.S_lat;
-    out->prefill_share_s = r.S_share;
-    out->step1_s = step_s(&c, &r, 1.0);
+    out->prefill_share_s = prefill_share(&c, &r, 1.0);
+    out->step1_s = step_s(&c, &r, 1.0) / c.tok_per_step;
     if (r.fits) {
         Op o = op_at(&c, &r, r.max_batch);
         out->max_output_tokens_per_s = o.lambda * c.output;
+        out->decode_max_output_tokens_per_s =
+            r.max_batch * c.tok_per_step / step_s(&c, &r, r.max_batch);
+        out->prefill_tokens_per_s = c.prompt / prefill_pool_s(&c, &r);
     }
     return true;
 }
 
-double infer_decode_step_s(const Plan *p, const Workload *w, const Accelerator *a, int gpus,
-                           bool expert_parallel, double batch)
+double infer_decode_step_s(const Plan *p, const Workload *w, const Accelerator *a,
+                           const Engine *e, int gpus, bool expert_parallel, double batch)
 {
     Ctx c;
-    if (!p || !w || !ctx_init(&c, p, w, a, NULL, 0) ||
+    if (!p || !w || !ctx_init(&c, p, w, a, e, NULL, 0) ||
         !layout_valid(&c, gpus, expert_parallel) || !isfinite(batch))
         return -1.0;
     Rep r;
     rep_init(&c, gpus, expert_parallel, &r);
     return step_s(&c, &r, batch);
+}
+
+double infer_itl_at_batch_s(const Plan *p, const Workload *w, const Accelerator *a,
+                            const Engine *e, int gpus, bool expert_parallel, double batch)
+{
+    Ctx c;
+    if (!p || !w || !ctx_init(&c, p, w, a, e, NULL, 0) ||
+        !layout_valid(&c, gpus, expert_parallel) || !isfinite(batch))
+        return -1.0;
+    Rep r;
+    rep_init(&c, gpus, expert_parallel, &r);
+    return op_at(&c, &r, batch < 1 ? 1 : batch).tpot;
+}
+
+double infer_batch_latency_s(const Plan *p, const Workload *w, const Accelerator *a,
+                             const Engine *e, int gpus, bool expert_parallel, int batch)
+{
+    Ctx c;
+    if (!p || !w || !ctx_init(&c, p, w, a, e, NULL, 0) ||
+        !layout_valid(&c, gpus, expert_parallel) || batch < 1)
+        return -1.0;
+    Rep r;
+    rep_init(&c, gpus, expert_parallel, &r);
+    /* All prompts prefilled together in iterations of up to chunk tokens,
+     * then output − 1 decode steps at the whole batch (the first token
+     * comes from the prefill). */
+    double xt = fmin(c.chunk, c.p_new * batch);
+    double pre;
+    if (r.dep) {
+        double own, spread;
+        prefill_dep(&c, r.tp, fmin(c.chunk, xt / r.tp), &own, &spread);
+        pre = batch * (own / fmin((double)r.tp, batch) + spread);
+    } else {
+        pre = batch * prefill_tp(&c, r.tp, xt);
+    }
+    return pre + (c.output - 1.0) / c.tok_per_step * step_s(&c, &r, batch);
 }
 
 static bool fail(WorkloadResult *wr, const char *msg)
@@ -666,12 +898,12 @@ static bool fail(WorkloadResult *wr, const char *msg)
     return false;
 }
 
-#define INFER_MAX_CANDIDATES 96
+#define INFER_MAX_CANDIDATES 160
 
 /* Add the layouts of degree n (TP, and DEP for MoE) to reps. */
-static int add_degree(const Ctx *c, int n, Rep *reps, int k, bool *any_fit)
+static int add_degree(const Ctx *c, int n, Rep *reps, int k, bool *any_fit, bool dep_only)
 {
-    for (int dep = 0; dep <= 1 && k < INFER_MAX_CANDIDATES; dep++) {
+    for (int dep = dep_only ? 1 : 0; dep <= 1 && k < INFER_MAX_CANDIDATES; dep++) {
         if (!layout_valid(c, n, dep))
             continue;
         rep_init(c, n, dep, &reps[k]);
@@ -682,17 +914,23 @@ static int add_degree(const Ctx *c, int n, Rep *reps, int k, bool *any_fit)
 }
 
 /* The candidate degrees: every valid degree inside one scale-up domain;
- * whole multiples of the domain only when nothing inside one fits. */
+ * whole multiples of the domain for TP only when nothing inside one fits;
+ * for MoE, wide expert parallelism over whole domains always (it is how
+ * large MoE services run: SGLang EP32/EP72, DeepSeek EP144). */
 static int candidates(const Ctx *c, int fixed_tp, Rep *reps)
 {
     int n = 0;
     bool any_fit = false;
     if (fixed_tp > 0)
-        return add_degree(c, fixed_tp, reps, 0, &any_fit);
+        return add_degree(c, fixed_tp, reps, 0, &any_fit, false);
     for (int t = 1; t <= c->domain && n < INFER_MAX_CANDIDATES; t++)
-        n = add_degree(c, t, reps, n, &any_fit);
-    for (int k = 2; !any_fit && k <= INFER_MAX_DOMAINS && n < INFER_MAX_CANDIDATES; k++)
-        n = add_degree(c, k * c->domain, reps, n, &any_fit);
+        n = add_degree(c, t, reps, n, &any_fit, false);
+    bool fit_in_domain = any_fit;
+    for (int k = 2; k <= INFER_MAX_DOMAINS && n < INFER_MAX_CANDIDATES; k++) {
+        if (fit_in_domain && c->routed_total <= 0)
+            break;
+        n = add_degree(c, k * c->domain, reps, n, &any_fit, fit_in_domain);
+    }
     return n;
 }
 
@@ -724,6 +962,8 @@ static int choose(const Ctx *c, const Rep *reps, int n, double rate, int fixed_r
             replicas = fixed_replicas;
         }
         long gpus = (long)replicas * r->tp;
+        if (best >= 0 && gpus > best_gpus)
+            continue;
         Op o = op_at(c, r, batch_for_rate(c, r, rate / replicas, bmax));
         if (best < 0 || gpus < best_gpus || (gpus == best_gpus && o.tpot < best_tpot)) {
             best = i;
@@ -761,6 +1001,8 @@ static void fill_result(const Ctx *c, const Rep *r, int replicas, double bmax, d
     ir->mem.total = ir->mem.weights + ir->mem.kv_cache + ir->mem.other;
     ir->prefill_s = r->S_lat;
     ir->ep = r->dep ? r->tp : 0;
+    ir->redundant_experts = r->dep ? r->redundant : 0;
+    ir->max_batch = r->max_batch;
     ir->queue_s = o.wq + o.residual;
     ir->ttft_s = o.ttft;
     ir->tpot_s = o.tpot;
@@ -772,27 +1014,354 @@ static void fill_result(const Ctx *c, const Rep *r, int replicas, double bmax, d
                                  : 0.0;
 }
 
-bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Catalog *c_unused,
+/* ------------------------------------------------------ disaggregation
+ *
+ * Prefill pool: replicas that only prefill, packing queued prompts into
+ * iterations of chunk_tokens (per-prompt service time S_pool), each an M/D/1
+ * server: the TTFT budget left after the lone-prompt prefill, the KV
+ * transfer and half a decode step bounds the utilisation,
+ *   Wq = ρ·S/(2(1 − ρ)) ≤ W  ⇒  ρ ≤ 2W/(S + 2W).
+ * Decode pool: replicas that only decode, TPOT(b) = step(b)/E with no
+ * prefill stalls (the point of disaggregation: DistServe, Zhong et al.
+ * OSDI'24 §2), λ(b) = b/(out_steps·step(b)).
+ * KV transfer: the prompt's whole KV (all layers) from the prefill GPUs to
+ * the decode GPUs over the scale-out fabric, striped over the NICs of the
+ * smaller group, not overlapped with the prefill (conservative: Mooncake
+ * and SGLang overlap it layer by layer). */
+
+static double prefill_pool_s(const Ctx *c, const Rep *r)
+{
+    if (!r->dep)
+        return prefill_tp(c, r->tp, c->chunk);
+    double own, spread;
+    prefill_dep(c, r->tp, c->chunk, &own, &spread);
+    return own / r->tp + spread;
+}
+
+static double kv_transfer_s(const Ctx *c, const Rep *pre, const Rep *dec)
+{
+    int lanes = pre->tp < dec->tp ? pre->tp : dec->tp;
+    if (pre->dep || dec->dep)
+        lanes = 1; /* one sequence lives on one attention-DP rank */
+    double bw = net_scaleout_bw(c->p, c->a, false);
+    if (!(bw > 0))
+        return INFINITY;
+    return c->kv_tok_full * c->prompt / (lanes * bw) + NET_SCALEOUT_LATENCY_S;
+}
+
+typedef struct {
+    bool ok;
+    int pre, dec;                    /* indexes into reps */
+    int pre_replicas, dec_replicas;
+    double dec_b;                    /* decode batch per replica at the carried rate */
+    double dec_bmax;
+    double wq, t_kv, ttft, tpot;
+    long gpus;
+} Disagg;
+
+/* Largest decode batch with step/E ≤ tpot_t; 0 when a lone sequence misses. */
+static double decode_bmax(const Ctx *c, const Rep *r, double tpot_t)
+{
+    if (step_s(c, r, 1.0) / c->tok_per_step > tpot_t)
+        return 0.0;
+    if (step_s(c, r, r->max_batch) / c->tok_per_step <= tpot_t)
+        return r->max_batch;
+    double lo = 1.0, hi = r->max_batch;
+    for (int i = 0; i < 48 && hi - lo > 1e-4 * hi; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (step_s(c, r, mid) / c->tok_per_step <= tpot_t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static double decode_lambda(const Ctx *c, const Rep *r, double b)
+{
+    return b / (c->out_steps * step_s(c, r, b));
+}
+
+/* Size both pools for `rate` at the targets; fixed sizes from ds honoured. */
+static Disagg size_disagg(const Ctx *c, const Rep *reps, int n, double rate, double tpot_t,
+                          double ttft_t, const DisaggSpec *ds)
+{
+    Disagg best = {0};
+    /* Decode pool: fewest GPUs, then lowest TPOT. */
+    long dbest = -1;
+    for (int i = 0; i < n; i++) {
+        const Rep *r = &reps[i];
+        if (!r->fits || (ds->decode_tp > 0 && r->tp != ds->decode_tp))
+            continue;
+        double bmax = decode_bmax(c, r, tpot_t);
+        if (bmax <= 0)
+            continue;
+        double lam = decode_lambda(c, r, bmax);
+        double need = ceil(rate / lam - 1e-9);
+        if (need < 1)
+            need = 1;
+        if (need > 1e6)
+            continue;
+        int replicas = (int)need;
+        if (ds->decode_gpus > 0) {
+            replicas = ds->decode_gpus / r->tp;
+            if (replicas < 1 || replicas * r->tp != ds->decode_gpus ||
+                rate / replicas > lam * (1 + 1e-9))
+                continue;
+        }
+        long g = (long)replicas * r->tp;
+        if (dbest < 0 || g < dbest) {
+            dbest = g;
+            best.dec = i;
+            best.dec_replicas = replicas;
+            best.dec_bmax = bmax;
+        }
+    }
+    if (dbest < 0)
+        return best;
+    const Rep *dr = &reps[best.dec];
+    double per = rate / best.dec_replicas;
+    double lo = 0, hi = best.dec_bmax;
+    for (int i = 0; i < 60 && hi - lo > 1e-6 * hi; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (decode_lambda(c, dr, mid) < per)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    best.dec_b = hi;
+    double dstep = step_s(c, dr, best.dec_b);
+    best.tpot = dstep / c->tok_per_step;
+    /* Prefill pool. */
+    long pbest = -1;
+    for (int i = 0; i < n; i++) {
+        const Rep *r = &reps[i];
+        if (!r->fits || (ds->prefill_tp > 0 && r->tp != ds->prefill_tp))
+            continue;
+        double S = prefill_pool_s(c, r);
+        double tkv = kv_transfer_s(c, r, dr);
+        double W = ttft_t - r->S_lat - tkv - dstep / 2.0;
+        if (!(W > 0))
+            continue;
+        double rho = isfinite(W) ? 2.0 * W / (S + 2.0 * W) : 1.0 - 1e-6;
+        rho = fmin(rho, 1.0 - 1e-6);
+        double lam = rho / S;
+        double need = ceil(rate / lam - 1e-9);
+        if (need < 1)
+            need = 1;
+        if (need > 1e6)
+            continue;
+        int replicas = (int)need;
+        if (ds->prefill_gpus > 0) {
+            replicas = ds->prefill_gpus / r->tp;
+            if (replicas < 1 || replicas * r->tp != ds->prefill_gpus ||
+                rate / replicas > lam * (1 + 1e-9))
+                continue;
+        }
+        long g = (long)replicas * r->tp;
+        double rr = rate / replicas * S;
+        double wq = rr * S / (2.0 * (1.0 - rr));
+        double ttft = wq + r->S_lat + tkv + dstep / 2.0;
+        if (pbest < 0 || g < pbest || (g == pbest && ttft < best.ttft)) {
+            pbest = g;
+            best.pre = i;
+            best.pre_replicas = replicas;
+            best.wq = wq;
+            best.t_kv = tkv;
+            best.ttft = ttft;
+        }
+    }
+    if (pbest < 0)
+        return best;
+    best.ok = true;
+    best.gpus = pbest + dbest;
+    return best;
+}
+
+static void fill_disagg(const Ctx *c, const Rep *reps, const Disagg *d, double rate,
+                        InferResult *ir)
+{
+    const Rep *pr = &reps[d->pre], *dr = &reps[d->dec];
+    ir->disaggregated = true;
+    ir->prefill_tp = pr->tp;
+    ir->prefill_replicas = d->pre_replicas;
+    ir->prefill_gpus = d->pre_replicas * pr->tp;
+    ir->prefill_ep = pr->dep ? pr->tp : 0;
+    ir->decode_tp = dr->tp;
+    ir->decode_replicas = d->dec_replicas;
+    ir->decode_gpus = d->dec_replicas * dr->tp;
+    ir->decode_ep = dr->dep ? dr->tp : 0;
+    ir->kv_transfer_s = d->t_kv;
+    ir->tp = dr->tp;
+    ir->replicas = d->dec_replicas;
+    ir->gpus = ir->prefill_gpus + ir->decode_gpus;
+    ir->ep = ir->decode_ep;
+    ir->redundant_experts = dr->dep ? dr->redundant : 0;
+    ir->max_batch = dr->max_batch;
+    ir->batch_per_replica = (int)fmax(1.0, ceil(d->dec_b - 1e-9));
+    ir->kv_bytes_per_token = c->kv_tok_full;
+    ir->mem.weights = dr->weights;
+    double seqs_per_gpu = dr->dep ? ceil((double)ir->batch_per_replica / dr->tp)
+                                  : ir->batch_per_replica;
+    ir->mem.kv_cache = seqs_per_gpu * dr->kv_seq_reserved;
+    ir->mem.other = dr->other;
+    ir->mem.total = ir->mem.weights + ir->mem.kv_cache + ir->mem.other;
+    ir->prefill_s = pr->S_lat;
+    ir->queue_s = d->ttft - pr->S_lat;
+    ir->ttft_s = d->ttft;
+    ir->tpot_s = d->tpot;
+    ir->output_tokens_per_s_per_replica = rate / d->dec_replicas * c->output;
+    ir->output_tokens_per_s = rate * c->output;
+    ir->output_tokens_per_s_per_gpu = ir->output_tokens_per_s / ir->gpus;
+    ir->gpu_hours_per_mtok = ir->gpus / 3600.0 / ir->output_tokens_per_s * 1e6;
+}
+
+/* GPUs an aggregated sizing needs, or 0 when no degree meets the targets. */
+static long agg_gpus(const Ctx *c, const Rep *reps, int n, double rate, int fixed_replicas,
+                     double tpot_t, double ttft_t)
+{
+    int replicas = 0;
+    double bmax = 0;
+    int pick = choose(c, reps, n, rate, fixed_replicas, tpot_t, ttft_t, &replicas, &bmax);
+    return pick < 0 ? 0 : (long)replicas * reps[pick].tp;
+}
+
+/* The engine a workload names, "" = trtllm; NULL and *unknown set when the
+ * catalog lacks a named engine. */
+static const Engine *engine_for(const Catalog *cat, const Workload *w, bool *unknown)
+{
+    *unknown = false;
+    const char *id = w->engine[0] ? w->engine : "trtllm";
+    const Engine *e = cat ? catalog_find_engine(cat, id) : NULL;
+    if (!e && w->engine[0] && cat && cat->n_engines > 0)
+        *unknown = true;
+    return e;
+}
+
+/* The assumptions behind an inference result, in words, and the numbers
+ * that decided between an aggregated and a disaggregated service. */
+static void infer_explain(const Ctx *c, const Workload *w, const Accelerator *a,
+                          const Engine *eng, const Rep *dreps, const Rep *reps,
+                          const Disagg *dg, const InferResult *ir, long agg, double band_lo,
+                          double band_hi, PlanResult *r)
+{
+    const char *sc = w->name;
+    const Rep *rep = NULL;
+    if (ir->disaggregated) {
+        rep = &dreps[dg->dec];
+    } else {
+        for (int i = 0; i < INFER_MAX_CANDIDATES && !rep; i++)
+            if (reps[i].tp == ir->tp && reps[i].dep == (ir->ep > 0))
+                rep = &reps[i];
+    }
+    if (!rep)
+        return;
+    double x = (double)c->h / rep->tp;
+    bool native = a->peak_flops[w->precision] > 0;
+    result_assume(r, sc,
+                  "GEMM efficiency %.2f at h/tp=%.0f (%s), HBM efficiency %.2f (%s); "
+                  "peak %.0f TFLOP/s per GPU (%s%s)",
+                  gemm_eff_x(c, x), x, c->gemm_eff_curve_ok ? "catalog curve" : "default",
+                  c->hbm_bw_eff / a->hbm_bw,
+                  a->elementwise_eff > 0 ? "catalog elementwise_eff" : "default",
+                  c->peak / 1e12, native ? precision_name(w->precision) : "16-bit math",
+                  native ? "" : ", weight-only quantisation");
+    result_assume(r, sc,
+                  "engine %s%s: %.0f us per layer + %.0f us per iteration, at most %d "
+                  "sequences per scheduler, %.0f-token iterations (prefill batched/chunked at "
+                  "that size%s), %.0f-token KV blocks",
+                  ir->engine, eng ? "" : " (built-in defaults)", c->layer_ovh * 1e6,
+                  c->step_ovh * 1e6, c->cap, c->chunk,
+                  c->fused ? ", riding in the decode iteration" : "", c->block);
+    result_assume(r, sc,
+                  "KV reserved for prompt+output (%.0f tokens, worst case) per sequence, "
+                  "read at the mean %.0f; %.1f GB/GPU runtime + %.0f-token activation "
+                  "workspace; max %d sequences per replica",
+                  c->ctx_reserved, c->ctx_mean, rep->other / 1e9, c->chunk, rep->max_batch);
+    if (c->p_new < c->prompt || c->draft > 0)
+        result_assume(r, sc,
+                      "prefix cache: %.0f of %.0f prompt tokens computed; speculative: %.0f "
+                      "drafted, %.2f tokens per step expected (Leviathan et al. 2023)",
+                      c->p_new, c->prompt, c->draft, c->tok_per_step);
+    result_assume(r, sc,
+                  "queueing: prefill preempts decode, TPOT = step/(1-rho); TTFT = M/D/1 "
+                  "wait per replica (Pollaczek-Khinchine, even random split) + prefill + "
+                  "the rest of the running step; targets met on the mean, not p99");
+    const char *span = rep->tp > c->domain ? "over scale-out (spans nodes)" : "over scale-up";
+    if (rep->dep)
+        result_assume(r, sc,
+                      "layout: attention data-parallel + %d-way expert parallel, %d expert "
+                      "slots per GPU (%d redundant), 2 all-to-alls per MoE layer %s",
+                      rep->tp, rep->slots, rep->redundant, span);
+    else if (rep->tp == 1)
+        result_assume(r, sc, "layout: one GPU per replica");
+    else
+        result_assume(r, sc,
+                      "layout: %d-way tensor parallel (2 all-reduces per layer, one-shot or "
+                      "ring, %s)%s",
+                      rep->tp, span, c->mla && rep->tp > 1 ? "; MLA latent KV whole on every rank"
+                                                           : "");
+    if (c->routed_total > 0)
+        result_assume(r, sc,
+                      "MoE: all experts resident; a decode step reads the experts its batch "
+                      "touches, 1-(1-k/E)^B of them (uniform routing)");
+    result_assume(r, sc,
+                  "error band: true/predicted time %.2f-%.2f (residuals on the fit half of "
+                  "tests/data/serve_runs.yaml) -> %d-%d GPUs",
+                  band_lo, band_hi, ir->gpus_low, ir->gpus_high);
+    if (w->disaggregated.mode != 0) {
+        char ag[48], dg_s[48];
+        if (agg > 0)
+            snprintf(ag, sizeof ag, "%ld GPUs", agg);
+        else
+            snprintf(ag, sizeof ag, "%s", w->disaggregated.mode == 1 ? "not evaluated"
+                                                                      : "cannot meet the targets");
+        if (dg->ok)
+            snprintf(dg_s, sizeof dg_s, "%ld GPUs", dg->gpus);
+        else
+            snprintf(dg_s, sizeof dg_s, "cannot meet the targets");
+        result_assume(r, sc,
+                      "aggregated %s vs disaggregated %s -> %s; KV transfer %.1f ms per prompt "
+                      "over scale-out (not overlapped)",
+                      ag, dg_s, ir->disaggregated ? "disaggregated" : "aggregated",
+                      dg->ok ? dg->t_kv * 1e3 : 0.0);
+    }
+}
+
+bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Catalog *cat,
                 WorkloadResult *wr, PlanResult *r)
 {
-    (void)c_unused;
     memset(&wr->infer, 0, sizeof wr->infer);
     wr->ok = false;
     wr->error[0] = '\0';
     if (!p || !w)
         return fail(wr, "no plan or workload");
+    bool unknown = false;
+    const Engine *eng = engine_for(cat, w, &unknown);
+    if (unknown) {
+        char msg[PLAN_TEXT_LEN];
+        snprintf(msg, sizeof msg, "unknown engine '%.48s' (the catalog has vllm, sglang, trtllm, "
+                                  "tgi or a user engine row)", w->engine);
+        return fail(wr, msg);
+    }
     Ctx c;
     char err[PLAN_TEXT_LEN];
-    if (!ctx_init(&c, p, w, a, err, sizeof err))
+    if (!ctx_init(&c, p, w, a, eng, err, sizeof err))
         return fail(wr, err);
     double rate = w->requests_per_s;
     if (!(rate > 0) || !isfinite(rate))
         return fail(wr, "requests_per_s must be > 0");
     if (w->tp < 0 || w->replicas < 0)
         return fail(wr, "tp and replicas must be >= 0 (0 = auto)");
+    const DisaggSpec *ds = &w->disaggregated;
+    if (ds->mode < -1 || ds->mode > 1 || ds->prefill_gpus < 0 || ds->decode_gpus < 0 ||
+        ds->prefill_tp < 0 || ds->decode_tp < 0)
+        return fail(wr, "disaggregated: sizes and tp must be >= 0 (0 = auto)");
     /* 0 (or a negative) target = none given. */
     double tpot_t = w->tpot_s > 0 ? w->tpot_s : INFINITY;
     double ttft_t = w->ttft_s > 0 ? w->ttft_s : INFINITY;
+    double band_lo = eng && eng->band_low > 0 ? eng->band_low : INFER_BAND_LOW;
+    double band_hi = eng && eng->band_high > 0 ? eng->band_high : INFER_BAND_HIGH;
 
     Rep reps[INFER_MAX_CANDIDATES];
     int n = candidates(&c, w->tp, reps);
@@ -817,135 +1386,152 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                  c.total * c.wb / 1e9, precision_name(w->precision), widest, c.usable / 1e9);
         return fail(wr, msg);
     }
+    InferResult *ir = &wr->infer;
+    snprintf(ir->engine, sizeof ir->engine, "%s", eng ? eng->id : "trtllm");
 
-    int replicas = 0;
-    double bmax = 0;
-    int pick = choose(&c, reps, n, rate, w->replicas, tpot_t, ttft_t, &replicas, &bmax);
-    bool meets = pick >= 0;
-    bool latency_ok = meets;
-    double best_tpot = INFINITY;
-    if (!meets) {
-        /* The degree closest to the targets with a lone request. */
-        double best_ratio = INFINITY;
-        int closest = -1;
-        for (int i = 0; i < n; i++) {
-            if (!reps[i].fits)
-                continue;
-            Op o = op_at(&c, &reps[i], 1e-6);
-            if (o.tpot < best_tpot)
-                best_tpot = o.tpot;
-            double ratio = fmax(o.tpot / tpot_t, o.ttft / ttft_t);
-            if (ratio < best_ratio) {
-                best_ratio = ratio;
-                closest = i;
-            }
-        }
-        /* NaN ratios (targets too small to divide by) leave no candidate */
-        if (closest < 0)
-            return fail(wr, "no tensor-parallel degree gives a finite latency against these "
-                            "targets");
-        latency_ok = best_ratio <= 1.0;
-        if (latency_ok && w->replicas <= 0) /* only the replica count was out of range */
-            return fail(wr, "requests_per_s is beyond any replica count");
-        if (latency_ok) {
-            /* Only the fixed replica count is short: run the degree that
-             * carries the most per replica at the targets. */
-            double most = -1;
+    /* Disaggregated candidates (pools searched over the whole degree list;
+     * a fixed tp applies to the aggregated layout only). */
+    Rep dreps[INFER_MAX_CANDIDATES];
+    int dn = 0;
+    Disagg dg = {0};
+    if (ds->mode != 0) {
+        dn = w->tp > 0 ? candidates(&c, 0, dreps) : n;
+        const Rep *src = w->tp > 0 ? dreps : reps;
+        dg = size_disagg(&c, src, dn, rate, tpot_t, ttft_t, ds);
+        if (w->tp == 0)
+            memcpy(dreps, reps, sizeof(Rep) * (size_t)n);
+        ir->disaggregated_gpus = dg.ok ? (int)fmin(dg.gpus, 1e9) : 0;
+    }
+    long agg = ds->mode == 1 ? 0 : agg_gpus(&c, reps, n, rate, w->replicas, tpot_t, ttft_t);
+    ir->aggregated_gpus = (int)fmin(agg, 1e9);
+    bool use_disagg = ds->mode == 1 ? dg.ok
+                      : ds->mode == -1 ? dg.ok && (agg == 0 || dg.gpus < agg)
+                                       : false;
+    if (ds->mode == 1 && !dg.ok)
+        return fail(wr, "disaggregated: no prefill/decode pool pair meets the targets (try "
+                        "disaggregated: auto, or looser ttft_ms / tpot_ms)");
+
+    if (use_disagg) {
+        fill_disagg(&c, dreps, &dg, rate, ir);
+        ir->meets_slo = true;
+        ir->best_tpot_s = 0.0;
+        wr->ok = true;
+        /* bands: the pools sized again with every time scaled by the band ends */
+        Disagg lo = size_disagg(&c, dreps, dn, rate * band_lo, tpot_t / band_lo,
+                                ttft_t / band_lo, ds);
+        Disagg hi = size_disagg(&c, dreps, dn, rate * band_hi, tpot_t / band_hi,
+                                ttft_t / band_hi, ds);
+        ir->gpus_low = lo.ok ? (int)fmin(lo.gpus, 1e9) : ir->gpus;
+        ir->gpus_high = hi.ok ? (int)fmin(hi.gpus, 1e9) : 0;
+    } else {
+        int replicas = 0;
+        double bmax = 0;
+        int pick = choose(&c, reps, n, rate, w->replicas, tpot_t, ttft_t, &replicas, &bmax);
+        bool meets = pick >= 0;
+        bool latency_ok = meets;
+        double best_tpot = INFINITY;
+        if (!meets) {
+            /* The degree closest to the targets with a lone request. */
+            double best_ratio = INFINITY;
+            int closest = -1;
             for (int i = 0; i < n; i++) {
                 if (!reps[i].fits)
                     continue;
-                double b = max_batch_at_slo(&c, &reps[i], tpot_t, ttft_t);
-                if (b <= 0)
-                    continue;
-                double lam = op_at(&c, &reps[i], b).lambda;
-                if (lam > most) {
-                    most = lam;
-                    pick = i;
-                    bmax = b;
+                Op o = op_at(&c, &reps[i], 1e-6);
+                if (o.tpot < best_tpot)
+                    best_tpot = o.tpot;
+                double ratio = fmax(o.tpot / tpot_t, o.ttft / ttft_t);
+                if (ratio < best_ratio) {
+                    best_ratio = ratio;
+                    closest = i;
                 }
             }
-            replicas = w->replicas;
-        } else {
-            /* Size at INFER_SLO_RELAX x what the closest degree can do. */
-            Op o = op_at(&c, &reps[closest], 1e-6);
-            double tpot_r = fmax(tpot_t, INFER_SLO_RELAX * o.tpot);
-            double ttft_r = fmax(ttft_t, INFER_SLO_RELAX * o.ttft);
-            if (choose(&c, &reps[closest], 1, rate, 0, tpot_r, ttft_r, &replicas, &bmax) < 0)
+            /* NaN ratios (targets too small to divide by) leave no candidate */
+            if (closest < 0)
+                return fail(wr, "no tensor-parallel degree gives a finite latency against these "
+                                "targets");
+            latency_ok = best_ratio <= 1.0;
+            if (latency_ok && w->replicas <= 0) /* only the replica count was out of range */
                 return fail(wr, "requests_per_s is beyond any replica count");
-            pick = closest;
-            if (w->replicas > 0)
+            if (latency_ok) {
+                /* Only the fixed replica count is short: run the degree that
+                 * carries the most per replica at the targets. */
+                double most = -1;
+                for (int i = 0; i < n; i++) {
+                    if (!reps[i].fits)
+                        continue;
+                    double b = max_batch_at_slo(&c, &reps[i], tpot_t, ttft_t);
+                    if (b <= 0)
+                        continue;
+                    double lam = op_at(&c, &reps[i], b).lambda;
+                    if (lam > most) {
+                        most = lam;
+                        pick = i;
+                        bmax = b;
+                    }
+                }
                 replicas = w->replicas;
+            } else {
+                /* Size at INFER_SLO_RELAX x what the closest degree can do. */
+                Op o = op_at(&c, &reps[closest], 1e-6);
+                double tpot_r = fmax(tpot_t, INFER_SLO_RELAX * o.tpot);
+                double ttft_r = fmax(ttft_t, INFER_SLO_RELAX * o.ttft);
+                if (choose(&c, &reps[closest], 1, rate, 0, tpot_r, ttft_r, &replicas, &bmax) <
+                    0)
+                    return fail(wr, "requests_per_s is beyond any replica count");
+                pick = closest;
+                if (w->replicas > 0)
+                    replicas = w->replicas;
+            }
+        }
+        const Rep *rep = &reps[pick];
+        fill_result(&c, rep, replicas, bmax, rate, ir);
+        bool overloaded = ir->output_tokens_per_s < rate * c.output * (1 - 1e-6);
+        ir->meets_slo = meets && !overloaded;
+        /* best_tpot_s names the latency that can be reached when the latency
+         * target cannot; when only a fixed replica count is short (latency_ok)
+         * the lone-request TPOT beside "misses SLO" read as if the TPOT target
+         * were out of reach (8B, 10 req/s on 1 replica: "best achievable TPOT
+         * 7.3 ms" against a 100 ms target the replica meets). */
+        ir->best_tpot_s = ir->meets_slo || latency_ok
+                              ? 0.0
+                              : (isfinite(best_tpot) ? best_tpot : ir->tpot_s);
+        wr->ok = true;
+        /* bands: sized again with every modelled time scaled by the band
+         * ends (a replica q× slower carries 1/q of the rate and must meet
+         * the targets with times q× longer). */
+        if (w->replicas > 0 || !meets) {
+            ir->gpus_low = ir->gpus_high = ir->gpus;
+        } else {
+            long lo = agg_gpus(&c, reps, n, rate * band_lo, 0, tpot_t / band_lo,
+                               ttft_t / band_lo);
+            long hi = agg_gpus(&c, reps, n, rate * band_hi, 0, tpot_t / band_hi,
+                               ttft_t / band_hi);
+            ir->gpus_low = lo > 0 ? (int)fmin(lo, 1e9) : ir->gpus;
+            ir->gpus_high = hi > 0 ? (int)fmin(hi, 1e9) : 0;
+        }
+        if (r) {
+            if (!latency_ok)
+                result_warn(r,
+                            "%s: latency target not met (best TPOT %.1f ms, TTFT %.0f ms on %d "
+                            "GPUs); sized at %.2fx the best achievable",
+                            w->name, best_tpot * 1e3, op_at(&c, rep, 1e-6).ttft * 1e3, rep->tp,
+                            INFER_SLO_RELAX);
+            else if (overloaded)
+                result_warn(r, "%s: %d replicas carry %.1f of %.1f requests/s", w->name,
+                            replicas, ir->output_tokens_per_s / c.output, rate);
         }
     }
-    const Rep *rep = &reps[pick];
-    InferResult *ir = &wr->infer;
-    fill_result(&c, rep, replicas, bmax, rate, ir);
-    bool overloaded = ir->output_tokens_per_s < rate * c.output * (1 - 1e-6);
-    ir->meets_slo = meets && !overloaded;
-    /* best_tpot_s names the latency that can be reached when the latency
-     * target cannot; when only a fixed replica count is short (latency_ok)
-     * the lone-request TPOT beside "misses SLO" read as if the TPOT target
-     * were out of reach (8B, 10 req/s on 1 replica: "best achievable TPOT
-     * 7.3 ms" against a 100 ms target the replica meets). */
-    ir->best_tpot_s = ir->meets_slo || latency_ok
-                          ? 0.0
-                          : (isfinite(best_tpot) ? best_tpot : ir->tpot_s);
-    wr->ok = true;
+    if (ir->gpus_low > ir->gpus)
+        ir->gpus_low = ir->gpus;
+    if (ir->gpus_high && ir->gpus_high < ir->gpus)
+        ir->gpus_high = ir->gpus;
+    ir->ttft_s_low = ir->ttft_s * band_lo;
+    ir->ttft_s_high = ir->ttft_s * band_hi;
+    ir->tpot_s_low = ir->tpot_s * band_lo;
+    ir->tpot_s_high = ir->tpot_s * band_hi;
 
-    if (r) {
-        const char *sc = w->name;
-        double x = (double)c.h / rep->tp;
-        bool native = a->peak_flops[w->precision] > 0;
-        result_assume(r, sc,
-                      "GEMM efficiency %.2f at h/tp=%.0f (%s), HBM efficiency %.2f (%s); "
-                      "peak %.0f TFLOP/s per GPU (%s%s)",
-                      gemm_eff_x(&c, x), x, c.gemm_eff_curve_ok ? "catalog curve" : "default",
-                      c.hbm_bw_eff / a->hbm_bw,
-                      a->elementwise_eff > 0 ? "catalog elementwise_eff" : "default",
-                      c.peak / 1e12, native ? precision_name(w->precision) : "16-bit math",
-                      native ? "" : ", weight-only quantisation");
-        result_assume(r, sc,
-                      "KV reserved for prompt+output (%.0f tokens, worst case) per sequence, "
-                      "read at the mean %.0f; %.1f GB/GPU runtime + 8192-token activation "
-                      "workspace; max %d sequences per replica",
-                      c.ctx_reserved, c.ctx_mean, rep->other / 1e9, rep->max_batch);
-        result_assume(r, sc,
-                      "queueing: prefill preempts decode, TPOT = step/(1-rho); TTFT = M/D/1 "
-                      "wait per replica (Pollaczek-Khinchine, even random split) + prefill + "
-                      "the rest of the running step; targets met on the mean, not p99");
-        const char *span = rep->tp > c.domain ? "over scale-out (spans nodes)" : "over scale-up";
-        if (rep->dep)
-            result_assume(r, sc,
-                          "layout: attention data-parallel + %d-way expert parallel (each GPU "
-                          "keeps its sequences' KV; 2 all-to-alls per MoE layer %s); %.0f us "
-                          "per layer launch overhead (fitted to NIM Llama-3.3-70B 2xH100 ITL)",
-                          rep->tp, span, INFER_LAYER_OVERHEAD_S * 1e6);
-        else if (rep->tp == 1)
-            result_assume(r, sc,
-                          "layout: one GPU per replica; %.0f us per layer launch overhead "
-                          "(fitted to NIM Llama-3.3-70B 2xH100 ITL)",
-                          INFER_LAYER_OVERHEAD_S * 1e6);
-        else
-            result_assume(r, sc,
-                          "layout: %d-way tensor parallel (2 all-reduces per layer, one-shot or "
-                          "ring, %s)%s; %.0f us per layer launch overhead (fitted to NIM "
-                          "Llama-3.3-70B 2xH100 ITL)",
-                          rep->tp, span,
-                          c.mla && rep->tp > 1 ? "; MLA latent KV whole on every rank" : "",
-                          INFER_LAYER_OVERHEAD_S * 1e6);
-        if (c.routed_total > 0)
-            result_assume(r, sc,
-                          "MoE: all experts resident; a decode step reads the experts its batch "
-                          "touches, 1-(1-k/E)^B of them (uniform routing)");
-        if (!latency_ok)
-            result_warn(r,
-                        "%s: latency target not met (best TPOT %.1f ms, TTFT %.0f ms on %d GPUs); "
-                        "sized at %.2fx the best achievable",
-                        sc, best_tpot * 1e3, op_at(&c, rep, 1e-6).ttft * 1e3, rep->tp,
-                        INFER_SLO_RELAX);
-        else if (overloaded)
-            result_warn(r, "%s: %d replicas carry %.1f of %.1f requests/s", sc, replicas,
-                        ir->output_tokens_per_s / c.output, rate);
-    }
+    if (r)
+        infer_explain(&c, w, a, eng, dreps, reps, &dg, ir, agg, band_lo, band_hi, r);
     return true;
 }

@@ -6,10 +6,12 @@
 #include "plan.h"
 
 /* Size one inference workload on accelerator `a`: KV cache, weights per GPU,
- * prefill/decode roofline, queueing, tp and batch search, replicas.  Fills
- * wr->infer, wr->ok and wr->error.  Appends assumptions and warnings to r
- * when r is not NULL.  Returns wr->ok (a service that misses its SLO is still
- * ok, with meets_slo false). */
+ * prefill/decode roofline, queueing, tp and batch search, replicas; with
+ * w->disaggregated, separate prefill and decode pools.  The serving engine
+ * (w->engine, "" = trtllm) comes from c's engine rows (built-in TensorRT-LLM
+ * defaults when c has none).  Fills wr->infer, wr->ok and wr->error.
+ * Appends assumptions and warnings to r when r is not NULL.  Returns wr->ok
+ * (a service that misses its SLO is still ok, with meets_slo false). */
 bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Catalog *c,
                 WorkloadResult *wr, PlanResult *r);
 
@@ -32,6 +34,9 @@ typedef struct {
     double prefill_share_s;          /* replica time one prefill takes from decoding */
     double step1_s;                  /* decode step at batch 1 = best TPOT */
     double max_output_tokens_per_s;  /* saturated: max_batch, prefill share included */
+    double decode_max_output_tokens_per_s; /* decode only (a disaggregated decode pool) */
+    double prefill_tokens_per_s;     /* prompt tokens/s of a saturated prefill-only replica */
+    int redundant_experts;           /* DEP: expert slots beyond the model's experts */
 } InferReplica;
 
 /* Fill *out for w on a with `tp` GPUs per replica in the given layout.
@@ -39,12 +44,24 @@ typedef struct {
  * or layout does not suit the model (tp must split the heads; expert_parallel
  * needs a MoE model whose experts tp divides); returns true with fits false
  * when it does not fit in HBM. */
-bool infer_replica(const Plan *p, const Workload *w, const Accelerator *a, int tp,
-                   bool expert_parallel, InferReplica *out);
+bool infer_replica(const Plan *p, const Workload *w, const Accelerator *a, const Engine *e,
+                   int tp, bool expert_parallel, InferReplica *out);
 
 /* Decode-step time of that replica running `batch` sequences (batch < 1
- * counts as 1).  Returns -1 for invalid inputs. */
-double infer_decode_step_s(const Plan *p, const Workload *w, const Accelerator *a, int tp,
-                           bool expert_parallel, double batch);
+ * counts as 1).  Returns -1 for invalid inputs.  e NULL = built-in
+ * TensorRT-LLM defaults. */
+double infer_decode_step_s(const Plan *p, const Workload *w, const Accelerator *a,
+                           const Engine *e, int tp, bool expert_parallel, double batch);
+
+/* Inter-token latency with `batch` sequences in flight under continuous
+ * batching (the prefill of arriving prompts included). */
+double infer_itl_at_batch_s(const Plan *p, const Workload *w, const Accelerator *a,
+                            const Engine *e, int tp, bool expert_parallel, double batch);
+
+/* Wall time of `batch` prompts submitted together, prefilled in
+ * chunk-sized iterations, then decoded to output_tokens each (vLLM's
+ * benchmark_latency). */
+double infer_batch_latency_s(const Plan *p, const Workload *w, const Accelerator *a,
+                             const Engine *e, int tp, bool expert_parallel, int batch);
 
 #endif

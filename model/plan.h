@@ -71,6 +71,24 @@ typedef struct {
     int sp;                   /* -1 = search, 0 = off, 1 = on */
 } ParallelSpec;
 
+/* Speculative decoding (draft model, EAGLE or MTP heads): `draft` tokens
+ * proposed per decode step, each accepted with probability `acceptance`
+ * (independently, the usual analysis: Leviathan et al. 2023, §3.1). */
+typedef struct {
+    int draft;                       /* tokens proposed per step; 0 = off */
+    double acceptance;               /* 0..1 */
+} SpeculativeSpec;
+
+/* Prefill/decode disaggregation (DistServe, Dynamo, SGLang PD, DeepSeek's
+ * serving system): a prefill pool and a decode pool, the KV cache moved
+ * between them over the scale-out fabric. */
+typedef struct {
+    int mode;                        /* 0 = aggregated, 1 = disaggregated, -1 = auto (the
+                                      * cheaper of the two) */
+    int prefill_gpus, decode_gpus;   /* 0 = sized */
+    int prefill_tp, decode_tp;       /* GPUs per replica of each pool; 0 = searched */
+} DisaggSpec;
+
 typedef struct {
     char name[PLAN_NAME_LEN];
     WorkloadKind kind;
@@ -107,6 +125,12 @@ typedef struct {
     double tpot_s;
     int tp;                          /* 0 = search */
     int replicas;                    /* 0 = enough for the rate */
+    char engine[CAT_ID_LEN];         /* serving engine (catalog id); "" = trtllm */
+    int max_batch;                   /* sequences in flight per replica; 0 = engine default */
+    int chunk_tokens;                /* tokens per engine iteration; 0 = engine default */
+    double prefix_cache_hit;         /* share 0..1 of prompt tokens served from a prefix cache */
+    SpeculativeSpec speculative;     /* draft 0 = off */
+    DisaggSpec disaggregated;        /* separate prefill and decode pools */
 } Workload;
 
 typedef struct {
@@ -356,6 +380,24 @@ typedef struct {
     bool meets_slo;
     int ep;                          /* MoE: > 0 = attention data-parallel with the experts
                                       * expert-parallel over ep (= tp) GPUs; 0 = tensor parallel */
+    char engine[CAT_ID_LEN];         /* the engine the numbers are for */
+    int max_batch;                   /* the cap on sequences in flight that applied */
+    int redundant_experts;           /* expert slots beyond the model's experts (wide EP) */
+    /* Error bands: the model's measured residuals on the fit half of
+     * tests/data/serve_runs.yaml (model/infer.c INFER_BAND_*), applied to
+     * the latencies and to the GPU count (sized again at the band ends). */
+    double ttft_s_low, ttft_s_high;
+    double tpot_s_low, tpot_s_high;
+    int gpus_low, gpus_high;
+    /* Disaggregation.  disaggregated: the result above is the two pools
+     * together (gpus = prefill_gpus + decode_gpus, tp = decode_tp);
+     * aggregated_gpus / disaggregated_gpus: what each arrangement needs
+     * (0 = not evaluated or not feasible), so the choice can be explained. */
+    bool disaggregated;
+    int prefill_tp, prefill_replicas, prefill_gpus, prefill_ep;
+    int decode_tp, decode_replicas, decode_gpus, decode_ep;
+    double kv_transfer_s;            /* moving one prompt's KV from prefill to decode */
+    int aggregated_gpus, disaggregated_gpus;
 } InferResult;
 
 /* The same workload on another accelerator (Sizing pane ranking). */

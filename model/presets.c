@@ -71,6 +71,13 @@ static const ModelPreset presets[] = {
       .experts_per_token = 8, .shared_experts = 1, .expert_ffn_hidden = 2048,
       .dense_layers = 3, .q_lora_rank = 1536, .kv_lora_rank = 512, .qk_rope_head_dim = 64,
       .qk_nope_head_dim = 128, .v_head_dim = 128}},
+    /* Qwen3-235B-A22B: 94 layers, 64 query heads of head_dim 128 (8192 ≠
+     * hidden 4096) and 4 KV heads; 128 routed experts (top-8) of
+     * moe_intermediate_size 1536 in every layer, no shared expert. */
+    {"qwen3-235b-a22b", "Qwen/Qwen3-235B-A22B config.json",
+     {.layers = 94, .hidden = 4096, .ffn_hidden = 12288, .heads = 64, .kv_heads = 4,
+      .head_dim = 128, .vocab = 151936, .glu = true, .tied_embeddings = false,
+      .experts = 128, .experts_per_token = 8, .expert_ffn_hidden = 1536}},
     /* gpt-oss: head_dim 64 with 64 heads (4096) ≠ hidden 2880, so head_dim
      * is explicit; 128 / 32 experts of 2880, top-4. */
     {"gpt-oss-120b", "openai/gpt-oss-120b config.json; gpt-oss model card (arXiv:2508.10925)",

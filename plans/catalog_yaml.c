@@ -7,6 +7,7 @@
  *   accelerators: [ {id: H100-SXM, hbm_gb: 80, peak_tflops: {bf16: 989.4}, ...}, ... ]
  *   instances:    [ {id: p5.48xlarge, provider: aws, accelerator: H100-SXM, accel_count: 8, ...} ]
  *   storage:      [ {id: lustre, unit_name: ..., unit_read_gb_s: ..., ...} ]
+ *   engines:      [ {id: vllm, layer_overhead_us: ..., max_batch: ..., ...} ]
  *   costs:        {switch_price_usd: ..., ...}            (one mapping, not a list)
  *   efficiency:   [ {accelerator: H100-SXM, gemm_eff: [[x, y], ...], elementwise_eff: ...} ]
  *   uncertainty:  {pue: {low: 1.1, high: 1.5, source: ..., as_of: ...}, ...}
@@ -202,6 +203,23 @@ static const Field storage_fields[] = {
     FSTR("notes", StorageSystem, notes, 0),
 };
 
+static const Field engine_fields[] = {
+    FSTR("id", Engine, id, F_REQ | F_KEY),
+    FSTR("name", Engine, name, 0),
+    FNUM("layer_overhead_us", Engine, layer_overhead_s, 1e-6, 0, 1e4, F_REQ),
+    FNUM("step_overhead_us", Engine, step_overhead_s, 1e-6, 0, 1e6, 0),
+    FINT("max_batch", Engine, max_batch, 1, 1 << 20, F_REQ),
+    FINT("chunk_tokens", Engine, chunk_tokens, 1, 1 << 24, F_REQ),
+    FINT("kv_block_tokens", Engine, kv_block_tokens, 1, 1 << 16, 0),
+    FNUM("attn_hbm_eff", Engine, attn_hbm_eff, 1, 0, 1, 0),
+    FBOOL("chunked_prefill", Engine, chunked_prefill, 0),
+    FNUM("band_low", Engine, band_low, 1, 0, 1, 0),
+    FNUM("band_high", Engine, band_high, 1, 1, 100, 0),
+    FSTR("source", Engine, source, F_REQ),
+    FDATE("as_of", Engine, as_of, F_REQ),
+    FSTR("notes", Engine, notes, 0),
+};
+
 static const Field cost_fields[] = {
     FNUM("switch_price_usd", CostAssumptions, switch_price_usd, 1, 0, 1e8, 0),
     FNUM("switch_power_w", CostAssumptions, switch_power_w, 1, 0, 1e6, 0),
@@ -244,7 +262,7 @@ static const Field range_fields[] = {
     FSTR("notes", CatalogRange, notes, 0),
 };
 
-enum { SEC_ACCEL = 0, SEC_INST, SEC_STORAGE, SEC_COSTS, SEC_EFF, SEC_UNC, SEC_COUNT };
+enum { SEC_ACCEL = 0, SEC_INST, SEC_STORAGE, SEC_ENGINE, SEC_COSTS, SEC_EFF, SEC_UNC, SEC_COUNT };
 
 typedef struct {
     const char *name;
@@ -257,6 +275,7 @@ static const Section sections[SEC_COUNT] = {
     [SEC_ACCEL] = {"accelerators", accel_fields, NFIELDS(accel_fields), sizeof(Accelerator)},
     [SEC_INST] = {"instances", inst_fields, NFIELDS(inst_fields), sizeof(Instance)},
     [SEC_STORAGE] = {"storage", storage_fields, NFIELDS(storage_fields), sizeof(StorageSystem)},
+    [SEC_ENGINE] = {"engines", engine_fields, NFIELDS(engine_fields), sizeof(Engine)},
     [SEC_COSTS] = {"costs", cost_fields, NFIELDS(cost_fields), sizeof(CostAssumptions)},
     [SEC_EFF] = {"efficiency", eff_fields, NFIELDS(eff_fields), sizeof(Accelerator)},
     [SEC_UNC] = {"uncertainty", range_fields, NFIELDS(range_fields), sizeof(CatalogRange)},
@@ -737,6 +756,7 @@ static int check_required(Ctx *x, const yaml_node_t *map, const Section *s, uint
 _Static_assert(offsetof(Accelerator, id) == 0, "id first");
 _Static_assert(offsetof(Instance, id) == 0, "id first");
 _Static_assert(offsetof(StorageSystem, id) == 0, "id first");
+_Static_assert(offsetof(Engine, id) == 0, "id first");
 
 static char *sec_rows(const Catalog *c, int sec, size_t *n)
 {
@@ -744,6 +764,7 @@ static char *sec_rows(const Catalog *c, int sec, size_t *n)
     case SEC_ACCEL: *n = c->n_accelerators; return (char *)c->accelerators;
     case SEC_INST: *n = c->n_instances; return (char *)c->instances;
     case SEC_STORAGE: *n = c->n_storage; return (char *)c->storage;
+    case SEC_ENGINE: *n = c->n_engines; return (char *)c->engines;
     default: *n = 0; return NULL;
     }
 }
@@ -771,6 +792,8 @@ static void *sec_append(Catalog *c, int sec)
         APPEND_ROW(c->instances, c->n_instances);
     case SEC_STORAGE:
         APPEND_ROW(c->storage, c->n_storage);
+    case SEC_ENGINE:
+        APPEND_ROW(c->engines, c->n_engines);
     default:
         return NULL;
     }
@@ -969,7 +992,7 @@ static int load_root(Ctx *x, const yaml_node_t *root)
             if (near)
                 return err_at(x, k, "unknown section '%s' (did you mean '%s'?)", scalar(k), near);
             return err_at(x, k, "unknown section '%s' (expected accelerators, instances, storage, "
-                                "costs, efficiency or uncertainty)", scalar(k));
+                                "engines, costs, efficiency or uncertainty)", scalar(k));
         }
         if (seen[sec])
             return err_at(x, k, "section '%s' given twice in one file", names[sec]);
@@ -1114,6 +1137,7 @@ void catalog_free(Catalog *c)
     free(c->accelerators);
     free(c->instances);
     free(c->storage);
+    free(c->engines);
     memset(c, 0, sizeof *c);
 }
 

@@ -143,6 +143,34 @@ static void inference_json(Ctx *c, json_t *o, const InferResult *i)
     setn(c, o, "output_tokens_per_second_per_replica", i->output_tokens_per_s_per_replica);
     setn(c, o, "gpu_hours_per_million_tokens", i->gpu_hours_per_mtok);
     setb(o, "meets_slo", i->meets_slo);
+    sets(o, "engine", i->engine);
+    seti(o, "max_batch", i->max_batch);
+    seti(o, "redundant_experts", i->redundant_experts);
+    /* error bands (model residuals on the fit half of tests/data/serve_runs.yaml) */
+    setn(c, o, "ttft_ms_low", i->ttft_s_low * 1e3);
+    setn(c, o, "ttft_ms_high", i->ttft_s_high * 1e3);
+    setn(c, o, "tpot_ms_low", i->tpot_s_low * 1e3);
+    setn(c, o, "tpot_ms_high", i->tpot_s_high * 1e3);
+    seti(o, "gpus_low", i->gpus_low);
+    seti(o, "gpus_high", i->gpus_high);
+    setb(o, "disaggregated", i->disaggregated);
+    seti(o, "aggregated_gpus", i->aggregated_gpus);
+    seti(o, "disaggregated_gpus", i->disaggregated_gpus);
+    if (i->disaggregated) {
+        json_t *pp = json_object();
+        seti(pp, "tp", i->prefill_tp);
+        seti(pp, "ep", i->prefill_ep);
+        seti(pp, "replicas", i->prefill_replicas);
+        seti(pp, "gpus", i->prefill_gpus);
+        json_object_set_new(o, "prefill_pool", pp);
+        json_t *dp = json_object();
+        seti(dp, "tp", i->decode_tp);
+        seti(dp, "ep", i->decode_ep);
+        seti(dp, "replicas", i->decode_replicas);
+        seti(dp, "gpus", i->decode_gpus);
+        json_object_set_new(o, "decode_pool", dp);
+        setn(c, o, "kv_transfer_ms", i->kv_transfer_s * 1e3);
+    }
 }
 
 static json_t *workload_json(Ctx *c, const WorkloadResult *w)

@@ -336,6 +336,12 @@ static int check_shape(Rules *r, const Workload *w, const Catalog *cat)
     return 0;
 }
 
+/* Largest tp a pool of `gpus` allows (auto = any). */
+static int ds_max(int gpus)
+{
+    return gpus > 0 ? gpus : MAX_GPUS;
+}
+
 static int check_workload(Rules *r, const Plan *p, const Workload *w, const Catalog *cat)
 {
     const char *wn = w->name;
@@ -468,6 +474,55 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
               w->replicas);
         CHECK((long long)(w->tp ? w->tp : 1) * w->replicas <= MAX_GPUS, &w->replicas, w,
               "workload '%s': tp x replicas is more than %d GPUs", wn, MAX_GPUS);
+        CHECK(w->ep_overlap >= 0 && w->ep_overlap <= 1, &w->ep_overlap, w,
+              "workload '%s': ep_overlap must be a fraction from 0 to 1", wn);
+        CHECK(text_ok(w->engine, sizeof w->engine), w->engine, w,
+              "workload '%s': engine must be printable text", wn);
+        if (w->engine[0] && cat && cat->n_engines > 0 && !catalog_find_engine(cat, w->engine)) {
+            char list[200] = "";
+            size_t used = 0;
+            for (size_t i = 0; i < cat->n_engines; i++) {
+                int k = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                                 cat->engines[i].id);
+                if (k < 0 || (size_t)k >= sizeof list - used)
+                    break;
+                used += (size_t)k;
+            }
+            return rule_fail(r, w->engine, w, "workload '%s': unknown engine '%s' (expected %s)",
+                             wn, w->engine, list);
+        }
+        CHECK(w->max_batch >= 0 && w->max_batch <= 1000000, &w->max_batch, w,
+              "workload '%s': max_batch must be auto or between 1 and 1000000, got %d", wn,
+              w->max_batch);
+        CHECK(w->chunk_tokens >= 0 && w->chunk_tokens <= 16777216, &w->chunk_tokens, w,
+              "workload '%s': chunk_tokens must be auto or between 1 and 16M, got %d", wn,
+              w->chunk_tokens);
+        CHECK(w->prefix_cache_hit >= 0 && w->prefix_cache_hit < 1, &w->prefix_cache_hit, w,
+              "workload '%s': prefix_cache_hit must be a fraction from 0 to below 1, got %g", wn,
+              w->prefix_cache_hit);
+        const SpeculativeSpec *sp = &w->speculative;
+        CHECK(sp->draft >= 0 && sp->draft <= 64, &w->speculative.draft, w,
+              "workload '%s': speculative draft must be 0 (off) to 64 tokens, got %d", wn,
+              sp->draft);
+        CHECK(sp->acceptance >= 0 && sp->acceptance <= 1, &w->speculative.acceptance, w,
+              "workload '%s': speculative acceptance must be a fraction from 0 to 1", wn);
+        CHECK(sp->draft == 0 || sp->acceptance > 0, &w->speculative.acceptance, w,
+              "workload '%s': speculative decoding needs an acceptance rate above 0", wn);
+        const DisaggSpec *ds = &w->disaggregated;
+        CHECK(ds->prefill_gpus >= 0 && ds->prefill_gpus <= MAX_GPUS &&
+                  ds->decode_gpus >= 0 && ds->decode_gpus <= MAX_GPUS,
+              &w->disaggregated, w,
+              "workload '%s': disaggregated prefill_gpus / decode_gpus must be auto or 1-%d", wn,
+              MAX_GPUS);
+        CHECK(ds->prefill_tp >= 0 && ds->prefill_tp <= ds_max(ds->prefill_gpus) &&
+                  ds->decode_tp >= 0 && ds->decode_tp <= ds_max(ds->decode_gpus),
+              &w->disaggregated, w,
+              "workload '%s': disaggregated prefill_tp / decode_tp must be auto or at most the "
+              "pool's GPUs", wn);
+        CHECK(ds->mode != 0 || (ds->prefill_gpus == 0 && ds->decode_gpus == 0 &&
+                                ds->prefill_tp == 0 && ds->decode_tp == 0),
+              &w->disaggregated, w,
+              "workload '%s': disaggregated: false takes no pool sizes", wn);
     }
     return 0;
 }
@@ -1508,6 +1563,51 @@ static const Field parallel_fields[] = {
 static const Schema parallel_schema = {"parallel", parallel_fields, COUNT_OF(parallel_fields), 0,
                                        init_none, NULL, NULL};
 
+static const Field spec_fields[] = {
+    F_I(SpeculativeSpec, draft, "draft", 0, NULL),
+    F_D(SpeculativeSpec, acceptance, "acceptance", QTY_FRACTION, 0, NULL),
+};
+static const Schema spec_schema = {"speculative", spec_fields, COUNT_OF(spec_fields),
+                                   sizeof(SpeculativeSpec), init_none, NULL, NULL};
+
+static const Field disagg_fields[] = {
+    F_IA(DisaggSpec, prefill_gpus, "prefill_gpus", "auto", 0, 0, NULL),
+    F_IA(DisaggSpec, decode_gpus, "decode_gpus", "auto", 0, 0, NULL),
+    F_IA(DisaggSpec, prefill_tp, "prefill_tp", "auto", 0, 0, NULL),
+    F_IA(DisaggSpec, decode_tp, "decode_tp", "auto", 0, 0, NULL),
+};
+static const Schema disagg_schema = {"disaggregated", disagg_fields, COUNT_OF(disagg_fields),
+                                     sizeof(DisaggSpec), init_none, NULL, NULL};
+
+/* `disaggregated:` true | false | auto | {prefill_gpus: …, decode_gpus: …,
+ * prefill_tp: …, decode_tp: …} (a mapping turns it on). */
+static int parse_disagg(Ctx *c, const Field *f, yaml_node_t *n, void *obj)
+{
+    DisaggSpec *d = &((Workload *)obj)->disaggregated;
+    if (is_plain_null(n))
+        return 0;
+    if (n->type == YAML_MAPPING_NODE) {
+        d->mode = 1;
+        if (mark_loc(c, d, n))
+            return -1;
+        return parse_map(c, &disagg_schema, n, d);
+    }
+    const char *v = scalar_text(c, f, n, "true, false, auto or a mapping {prefill_gpus: …}");
+    if (!v)
+        return -1;
+    if (strcmp(v, "true") == 0)
+        d->mode = 1;
+    else if (strcmp(v, "false") == 0)
+        d->mode = 0;
+    else if (strcmp(v, "auto") == 0)
+        d->mode = -1;
+    else
+        return node_err(c, n, "%s: expected true, false, auto or a mapping {prefill_gpus: …, "
+                              "decode_gpus: …, prefill_tp: …, decode_tp: …}, got '%s'",
+                        f->key, v);
+    return mark_loc(c, d, n);
+}
+
 static const Field workload_fields[] = {
     F_S(Workload, name, "name", 0, NULL),
     {"kind", T_CUSTOM, FLD(Workload, kind), 0, 0, 0, 0, NAMES(kind_names), 0, NULL, 0, NULL, 0,
@@ -1547,6 +1647,17 @@ static const Field workload_fields[] = {
     F_DUR(Workload, tpot_s, "tpot_ms", 0.001, 1, NULL, F_INFER, "time-per-output-token target, ms"),
     F_IA(Workload, tp, "tp", "auto", 0, F_INFER, "GPUs per replica; auto = searched"),
     F_IA(Workload, replicas, "replicas", "auto", 0, F_INFER, "auto = enough for the rate"),
+    F_S(Workload, engine, "engine", F_INFER | F_OPT, "vllm | sglang | trtllm | tgi"),
+    F_IA(Workload, max_batch, "max_batch", "auto", 0, F_INFER | F_OPT,
+         "sequences in flight per replica; auto = the engine's"),
+    F_IA(Workload, chunk_tokens, "chunk_tokens", "auto", 0, F_INFER | F_OPT,
+         "tokens per engine iteration; auto = the engine's"),
+    F_D(Workload, prefix_cache_hit, "prefix_cache_hit", QTY_FRACTION, F_INFER | F_OPT,
+        "share of prompt tokens served from a prefix cache"),
+    F_M(Workload, speculative, "speculative", spec_schema, F_INFER | F_OPT | F_FLOW,
+        "draft tokens per step, acceptance rate"),
+    {"disaggregated", T_CUSTOM, FLD(Workload, disaggregated), 0, 0, 0, 0, NULL, 0, 0, NULL, 0,
+     &disagg_schema, 0, parse_disagg, F_INFER | F_OPT, "separate prefill and decode pools"},
 };
 static int finish_workload(Ctx *c, yaml_node_t *map, void *elem);
 static const Schema workload_schema = {"workload", workload_fields, COUNT_OF(workload_fields),
@@ -2303,7 +2414,9 @@ static bool field_written(const Field *f, const void *obj, const void *def, cons
         differs = *(const int *)((const char *)obj + f->count_off) > 0;
     if (f->type == T_MAP && (f->flags & (F_TRAIN | F_INFER)))
         differs = memcmp((const char *)obj + f->off, (const char *)def + f->off,
-                         sizeof(ParallelSpec)) != 0;
+                         f->sub->elem_size ? f->sub->elem_size : sizeof(ParallelSpec)) != 0;
+    if (f->type == T_CUSTOM && f->sub == &disagg_schema)
+        differs = ((const DisaggSpec *)((const char *)obj + f->off))->mode != 0;
     if (f->type == T_MAP && (f->flags & F_OPT) && f->size)
         differs = memcmp((const char *)obj + f->off, (const char *)def + f->off, f->size) != 0;
     if (only_diff || (f->flags & F_OPT))
@@ -2387,6 +2500,21 @@ static void write_block(Out *o, const Schema *s, const void *obj, const void *de
         if (f->type == T_CUSTOM && f->sub == &model_schema) {
             write_model(o, obj, def, indent);
             first = false;
+            continue;
+        }
+        if (f->type == T_CUSTOM && f->sub == &disagg_schema) {
+            const DisaggSpec *d = (const DisaggSpec *)((const char *)obj + f->off);
+            size_t line_start = o->n;
+            out_printf(o, "%*s%s: ", indent, "", f->key);
+            first = false;
+            if (d->mode < 0) {
+                out_printf(o, "auto");
+            } else {
+                DisaggSpec none = {0};
+                write_flow(o, &disagg_schema, d, &none, false, NULL);
+            }
+            out_comment(o, line_start, f->comment);
+            out_raw(o, "\n", 1);
             continue;
         }
         if (f->type == T_CUSTOM && !f->names)
