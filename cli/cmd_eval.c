@@ -74,6 +74,23 @@ static void print_inference(const WorkloadResult *w)
     printf("      speed    %s output tokens/s (%s per GPU), %.2f GPU-hours per M tokens\n",
            fmt_si(i->output_tokens_per_s, "", a, sizeof a),
            fmt_si(i->output_tokens_per_s_per_gpu, "", b, sizeof b), i->gpu_hours_per_mtok);
+    if (i->disaggregated)
+        printf("      pools    prefill %s%d x %d = %d GPUs, decode %s%d x %d = %d GPUs, KV transfer "
+               "%.1f ms\n",
+               i->prefill_ep ? "DEP" : "tp", i->prefill_tp, i->prefill_replicas, i->prefill_gpus,
+               i->decode_ep ? "DEP" : "tp", i->decode_tp, i->decode_replicas, i->decode_gpus,
+               i->kv_transfer_s * 1e3);
+    if (i->aggregated_gpus > 0 || i->disaggregated_gpus > 0)
+        printf("      choice   aggregated %d GPUs vs disaggregated %d GPUs (0 = not evaluated or "
+               "out of reach): %s\n",
+               i->aggregated_gpus, i->disaggregated_gpus,
+               i->disaggregated ? "disaggregated" : "aggregated");
+    if (i->engine[0])
+        printf("      band     engine %s; model error band TTFT %.0f-%.0f ms, TPOT %.1f-%.1f ms, "
+               "GPUs %d-%d%s\n",
+               i->engine, i->ttft_s_low * 1e3, i->ttft_s_high * 1e3, i->tpot_s_low * 1e3,
+               i->tpot_s_high * 1e3, i->gpus_low, i->gpus_high,
+               i->gpus_high ? "" : " (0: out of reach at the slow end)");
 }
 
 static void print_schedule(const ScheduleResult *s, double target_h)

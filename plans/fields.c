@@ -80,7 +80,7 @@ static const FieldDef field_table[] = {
     {"recompute", "recompute", FS_WORKLOAD, FT_ENUM, FF_TRAIN | FF_AUTO0, OFF(Workload, recompute), QTY_NUMBER, 0, 1, "", EN_RECOMPUTE, "auto | none | selective | full"},
     {"flash_attention", "flash_attn", FS_WORKLOAD, FT_BOOL, FF_TRAIN, OFF(Workload, flash_attention), QTY_NUMBER, 0, 1, "", EN_NONE, ""},
     {"dp_sync_after_backward", "dp_sync_late", FS_WORKLOAD, FT_BOOL, FF_TRAIN, OFF(Workload, dp_sync_after_backward), QTY_NUMBER, 0, 1, "", EN_NONE, "DP all-reduce after the backward pass (not overlapped)"},
-    {"ep_overlap", "ep_overlap", FS_WORKLOAD, FT_REAL, 0, OFF(Workload, ep_overlap), QTY_FRACTION, 0, 1, "", EN_NONE, "share of MoE all-to-alls hidden under compute, 0-1"},
+    {"ep_overlap", "ep_overlap", FS_WORKLOAD, FT_REAL, FF_TRAIN, OFF(Workload, ep_overlap), QTY_FRACTION, 0, 1, "", EN_NONE, "share of MoE all-to-alls hidden under compute, 0-1"},
     {"checkpoint_interval", "ckpt_every", FS_WORKLOAD, FT_REAL, FF_TRAIN | FF_AUTO0, OFF(Workload, checkpoint_interval_s), QTY_DURATION, MIN, 1, "min", EN_NONE, "auto = Young/Daly optimum"},
     {"parallel", "parallel", FS_WORKLOAD, FT_HEADING, FF_TRAIN, 0, 0, QTY_NUMBER, 0, 1, "", EN_NONE, ""},
     {"parallel.tp", "  tp", FS_WORKLOAD, FT_INT, FF_TRAIN | FF_AUTO0, OFF(Workload, parallel.tp), QTY_COUNT, 0, 1, "", EN_NONE, "tensor parallel; auto = searched"},

@@ -264,9 +264,56 @@ static void draw_inference(Canvas *c, const App *app, const WorkloadResult *w)
     }
     char g[32], tps[32], pg[32];
     {
+        /* error band: the model's residuals on held-back published runs */
+        char lo[32], hi[32], f0[96], f1[96];
+        snprintf(f0, sizeof f0, "TTFT %s-%s, TPOT %s-%s", units_secs(in->ttft_s_low, a, sizeof a),
+                 units_secs(in->ttft_s_high, b, sizeof b), units_secs(in->tpot_s_low, lo, sizeof lo),
+                 units_secs(in->tpot_s_high, hi, sizeof hi));
+        if (in->gpus_high > 0)
+            snprintf(f1, sizeof f1, "GPUs %d-%d (model error band, engine %s)", in->gpus_low,
+                     in->gpus_high, in->engine[0] ? in->engine : "trtllm");
+        else
+            snprintf(f1, sizeof f1, "GPUs %d-? (targets out of reach at the band's slow end)",
+                     in->gpus_low);
+        const char *items[] = {f0, f1};
+        canvas_fields(c, 1, ROLE_MUTED, items, 2);
+    }
+    if (in->disaggregated) {
+        char pgp[32], dgp[32], f0[128], f1[128], f2[96];
+        snprintf(f0, sizeof f0, "prefill pool: %s %d %s %d = %s GPUs", in->prefill_ep ? "DEP" : "tp",
+                 in->prefill_tp, term_glyphs->times, in->prefill_replicas,
+                 fmt_int(in->prefill_gpus, pgp, sizeof pgp));
+        snprintf(f1, sizeof f1, "decode pool: %s %d %s %d = %s GPUs", in->decode_ep ? "DEP" : "tp",
+                 in->decode_tp, term_glyphs->times, in->decode_replicas,
+                 fmt_int(in->decode_gpus, dgp, sizeof dgp));
+        snprintf(f2, sizeof f2, "KV transfer %s per prompt", units_secs(in->kv_transfer_s, a, sizeof a));
+        const char *items[] = {f0, f1, f2};
+        canvas_fields(c, 1, ROLE_VALUE, items, 3);
+    }
+    if (in->aggregated_gpus > 0 || in->disaggregated_gpus > 0) {
+        char ag[48], dg[48];
+        if (in->aggregated_gpus > 0)
+            snprintf(ag, sizeof ag, "%d GPUs", in->aggregated_gpus);
+        else
+            snprintf(ag, sizeof ag, "not evaluated / out of reach");
+        if (in->disaggregated_gpus > 0)
+            snprintf(dg, sizeof dg, "%d GPUs", in->disaggregated_gpus);
+        else
+            snprintf(dg, sizeof dg, "out of reach");
+        snprintf(line, sizeof line, "aggregated %s vs disaggregated %s: runs %s", ag, dg,
+                 in->disaggregated ? "disaggregated" : "aggregated");
+        text(c, 1, ROLE_NORMAL, line);
+    }
+    {
         char f0[96], f1[48], f2[64], f3[64];
-        snprintf(f0, sizeof f0, "tp %d %s %d replicas = %s GPUs", in->tp, term_glyphs->times, in->replicas,
-                 fmt_int(in->gpus, g, sizeof g));
+        if (in->disaggregated)
+            snprintf(f0, sizeof f0, "both pools = %s GPUs", fmt_int(in->gpus, g, sizeof g));
+        else if (in->ep > 0)
+            snprintf(f0, sizeof f0, "DEP %d %s %d replicas = %s GPUs", in->tp, term_glyphs->times,
+                     in->replicas, fmt_int(in->gpus, g, sizeof g));
+        else
+            snprintf(f0, sizeof f0, "tp %d %s %d replicas = %s GPUs", in->tp, term_glyphs->times,
+                     in->replicas, fmt_int(in->gpus, g, sizeof g));
         snprintf(f1, sizeof f1, "batch/replica %d", in->batch_per_replica);
         snprintf(f2, sizeof f2, "%stok/s", fmt_si(in->output_tokens_per_s, "", tps, sizeof tps));
         snprintf(f3, sizeof f3, "(%stok/s/GPU)", fmt_si(in->output_tokens_per_s_per_gpu, "", pg, sizeof pg));
