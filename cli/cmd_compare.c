@@ -22,9 +22,9 @@ static void print_table(const char *na, const char *nb, const HeadlineDelta *d, 
     for (int i = 0; i < n; i++) {
         char a[40] = "—", b[40] = "—", pct[24] = "";
         if (d[i].in_a)
-            summary_value(d[i].h.unit, d[i].a, a, sizeof a);
+            summary_value(&d[i].h, d[i].a, a, sizeof a);
         if (d[i].in_b)
-            summary_value(d[i].h.unit, d[i].b, b, sizeof b);
+            summary_value(&d[i].h, d[i].b, b, sizeof b);
         if (d[i].in_a && d[i].in_b)
             snprintf(pct, sizeof pct, "%+.1f%%", d[i].pct);
         const char *on = "", *off = "";

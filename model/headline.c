@@ -30,6 +30,17 @@ static void add(Collector *c, const char *section, const char *subject, const ch
     h->better = better;
 }
 
+/* A dimensionless share 0–1: unit "" like a count, but shown as a
+ * percentage (a count of 1 is not "100 %": issue 17 D16). */
+static void add_fraction(Collector *c, const char *section, const char *subject,
+                         const char *metric, const char *label, double value, Better better)
+{
+    int n = c->n;
+    add(c, section, subject, metric, label, value, "", better);
+    if (c->n > n)
+        c->out[n].fraction = true;
+}
+
 static void collect_workload(Collector *c, const WorkloadResult *w)
 {
     const char *n = w->name;
@@ -43,13 +54,13 @@ static void collect_workload(Collector *c, const WorkloadResult *w)
         /* MFU is against the peak of the run's own precision, so FP8 lowers it
          * while the run gets faster: days and dollars carry the verdict, MFU
          * is shown without one (issue 15) */
-        add(c, "workload", n, "mfu", "MFU", t->mfu, "", BETTER_NEITHER);
+        add_fraction(c, "workload", n, "mfu", "MFU", t->mfu, BETTER_NEITHER);
         add(c, "workload", n, "tokens_per_second", "Tokens per second", t->tokens_per_s,
             "tok/s", BETTER_HIGHER);
         add(c, "workload", n, "gpu_hours", "GPU-hours", t->gpu_hours, "GPU-h", BETTER_LOWER);
         add(c, "workload", n, "memory_gib_per_gpu", "Memory per GPU",
             t->mem.total / (1024.0 * 1024 * 1024), "GiB", BETTER_LOWER);
-        add(c, "workload", n, "goodput", "Goodput", t->goodput, "", BETTER_HIGHER);
+        add_fraction(c, "workload", n, "goodput", "Goodput", t->goodput, BETTER_HIGHER);
     } else {
         const InferResult *i = &w->infer;
         add(c, "workload", n, "gpus", "GPUs", i->gpus, "GPUs", BETTER_LOWER);
@@ -115,7 +126,8 @@ int headline_collect(const Plan *p, const PlanResult *r, Headline *out, int max)
     if (r->have_schedule && r->schedule.ran) {
         const ScheduleResult *s = &r->schedule;
         add(&c, "schedule", "", "gpus", "Pool GPUs", s->gpus, "GPUs", BETTER_LOWER);
-        add(&c, "schedule", "", "utilization", "Utilisation", s->utilization, "", BETTER_HIGHER);
+        add_fraction(&c, "schedule", "", "utilization", "Utilisation", s->utilization,
+                     BETTER_HIGHER);
         for (int i = 0; i < s->n_teams; i++) {
             const TeamSchedResult *t = &s->teams[i];
             add(&c, "schedule", t->name, "wait_hours_p95", "Wait p95", t->wait_hours_p95, "h",

@@ -19,6 +19,8 @@ typedef struct {
     double value;
     char unit[16];           /* "GPUs", "days", "USD", "kW", "h", "" */
     Better better;
+    bool fraction;           /* a dimensionless share 0–1 (MFU, goodput, utilisation),
+                              * shown as a percentage; "" without it is a count */
 } Headline;
 
 #define HEADLINE_MAX 512

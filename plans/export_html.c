@@ -692,8 +692,8 @@ char *export_compare_html(const Plan *a, const PlanResult *ra, const Plan *b,
         td(&s, x->h.section, false);
         td(&s, x->h.subject, false);
         td(&s, x->h.label, false);
-        td(&s, x->in_a ? summary_value(x->h.unit, x->a, va, sizeof va) : "—", true);
-        td(&s, x->in_b ? summary_value(x->h.unit, x->b, vb, sizeof vb) : "—", true);
+        td(&s, x->in_a ? summary_value(&x->h, x->a, va, sizeof va) : "—", true);
+        td(&s, x->in_b ? summary_value(&x->h, x->b, vb, sizeof vb) : "—", true);
         if (x->in_a && x->in_b)
             sb_printf(&s, "<td class=\"n %s\">%+.1f %%</td>",
                       x->verdict > 0 ? "better" : x->verdict < 0 ? "worse" : "", x->pct);

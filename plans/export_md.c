@@ -459,8 +459,8 @@ char *export_compare_md(const Plan *a, const PlanResult *ra, const Plan *b, cons
     for (int i = 0; i < n; i++) {
         const HeadlineDelta *x = &d[i];
         char va[40] = "—", vb[40] = "—";
-        summary_value(x->h.unit, x->a, va, sizeof va);
-        summary_value(x->h.unit, x->b, vb, sizeof vb);
+        summary_value(&x->h, x->a, va, sizeof va);
+        summary_value(&x->h, x->b, vb, sizeof vb);
         sb_puts(&s, "| ");
         sb_md(&s, x->h.section);
         sb_puts(&s, " | ");

@@ -188,11 +188,12 @@ void summary_power(const Plan *p, const PlanResult *r, char *buf, size_t len)
              fmt_usd(w->energy_usd_per_year, e, sizeof e));
 }
 
-const char *summary_value(const char *unit, double v, char *buf, size_t len)
+const char *summary_value(const Headline *h, double v, char *buf, size_t len)
 {
+    const char *unit = h->unit;
     if (!strcmp(unit, "USD"))
         return fmt_usd(v, buf, len);
-    if (!unit[0] && fabs(v) <= 1.0 && v != 0)
+    if (h->fraction)
         snprintf(buf, len, "%.1f %%", v * 100);
     else
         fmt_quantity(v, unit, buf, len); /* never "25.8 kkW" (issue 15) */

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "headline.h"
 #include "plan.h"
 
 /* What is being asked for: GPUs, racks, power, money. */
@@ -37,7 +38,8 @@ void summary_assumption_groups(const PlanResult *r, void *ctx,
                                void (*end)(void *ctx));
 /* A duration in years for prose: "1 year", "3 years", "2.5 years". */
 const char *summary_years(double y, char *buf, size_t len);
-/* A headline value formatted by its unit ("USD" → money, "" → %, …). */
-const char *summary_value(const char *unit, double v, char *buf, size_t len);
+/* A headline value (v: h's value in A or B) formatted by its unit: "USD" →
+ * money, a fraction → %, a count as a number. */
+const char *summary_value(const Headline *h, double v, char *buf, size_t len);
 
 #endif

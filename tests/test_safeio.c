@@ -14,6 +14,8 @@
 #include "check_main.h"
 #include "diag.h"
 #include "export.h"
+#include "export_summary.h"
+#include "headline.h"
 #include "safeio.h"
 #include "sanitize.h"
 
@@ -107,6 +109,47 @@ START_TEST(diagnostics_escape_what_they_quote)
     char buf[256];
     ck_assert_str_eq(diag_format(&d, buf, sizeof buf),
                      "plan\\x1b.yaml:3:5: unknown key '\\x1b[2Jx'");
+}
+END_TEST
+
+/* ------------------------------------------------------------ compare */
+
+/* D16: a count of 1 (replicas, nodes, switches) is "1", not "100.0 %";
+ * a fraction is still a percentage. */
+START_TEST(compare_shows_a_count_of_one_as_one)
+{
+    Plan *p = calloc(1, sizeof *p);
+    PlanResult *r = calloc(1, sizeof *r);
+    plan_init(p);
+    r->have_layout = true;
+    r->cluster.gpus = 8;
+    r->cluster.nodes = 1;
+    r->cluster.racks = 1;
+    r->cluster.leaf_switches = 1;
+    r->have_schedule = true;
+    r->schedule.ran = true;
+    r->schedule.gpus = 8;
+    r->schedule.utilization = 1.0;
+    Headline *h = calloc(HEADLINE_MAX, sizeof *h);
+    int n = headline_collect(p, r, h, HEADLINE_MAX);
+    int seen = 0;
+    for (int i = 0; i < n; i++) {
+        char buf[40];
+        summary_value(&h[i], h[i].value, buf, sizeof buf);
+        if (!strcmp(h[i].metric, "nodes") || !strcmp(h[i].metric, "racks") ||
+            !strcmp(h[i].metric, "switches")) {
+            ck_assert_msg(!strcmp(buf, "1"), "%s shown as '%s'", h[i].metric, buf);
+            seen++;
+        }
+        if (!strcmp(h[i].metric, "utilization")) {
+            ck_assert_str_eq(buf, "100.0 %");
+            seen++;
+        }
+    }
+    ck_assert_int_eq(seen, 4);
+    free(h);
+    free(r);
+    free(p);
 }
 END_TEST
 
@@ -297,6 +340,7 @@ Suite *test_suite(void)
     tcase_add_test(t, truncation_never_cuts_an_escape_or_a_character);
     tcase_add_test(t, notes_are_validated_like_names);
     tcase_add_test(t, diagnostics_escape_what_they_quote);
+    tcase_add_test(t, compare_shows_a_count_of_one_as_one);
     suite_add_tcase(s, t);
     TCase *f = tcase_create("files");
     tcase_add_test(f, reading_a_fifo_is_refused_without_blocking);

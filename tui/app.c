@@ -1331,6 +1331,10 @@ static void handle_mouse(App *app)
     if (app->log)
         fprintf(app->log, "mouse y=%d x=%d bstate=%#lx\n", ev.y, ev.x, (unsigned long)ev.bstate), fflush(app->log);
     const Geometry *g = &app->geo;
+    /* "needs at least 80x24": the layout is hidden, so nothing under the
+     * pointer may act (issue 17 D13) */
+    if (g->too_small)
+        return;
     bool wheel = ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED);
     if (app->prompt.kind == PROMPT_PICK) {
         if (ev.bstate & BUTTON4_PRESSED)

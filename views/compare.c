@@ -205,7 +205,7 @@ static void fmt_value(const Headline *h, int w, char *buf, size_t len)
         fmt_usd(v, buf, len);
         return;
     }
-    if (!h->unit[0] && fabs(v) <= 1.0 && v != 0) {
+    if (h->fraction) {
         snprintf(buf, len, "%.1f%%", v * 100);
         return;
     }
