@@ -153,7 +153,15 @@ static void print_report(const LoadedPlan *lp, const PlanResult *r)
     }
     if (r->have_schedule)
         print_schedule(&r->schedule, p->tenancy.wait_p95_s / 3600);
-    if (r->have_layout) {
+    bool service = r->have_cost && r->cost.cloud_only;
+    if (r->have_layout && service) {
+        const ClusterResult *k = &r->cluster;
+        printf("CLUSTER   %s %s chips (training %d, inference %d, pool %d, headroom %d) rented "
+               "as %s: a cloud service, the provider's interconnect, racks and power\n",
+               k->accelerator, fmt_int(k->gpus, a, sizeof a), k->gpus_training,
+               k->gpus_inference, k->gpus_pool, k->gpus_headroom,
+               r->cost.service[0] ? r->cost.service : "a cloud service");
+    } else if (r->have_layout) {
         const ClusterResult *k = &r->cluster;
         printf("CLUSTER   %s %s GPUs (training %d, inference %d, pool %d, headroom %d) in %s "
                "nodes, %d NVLink domains of %d, %d racks of %d nodes\n",
@@ -170,7 +178,7 @@ static void print_report(const LoadedPlan *lp, const PlanResult *r)
                k->storage_write_Bps / 1e9, fmt_si(k->storage_capacity_bytes, "B", a, sizeof a),
                k->storage_units);
     }
-    if (r->have_power) {
+    if (r->have_power && !service) {
         const PowerResult *w = &r->power;
         char d[32];
         printf("POWER     IT %s, facility %s (PUE %.2f), hottest rack %.1f / %.1f kW, %s; "

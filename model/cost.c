@@ -375,8 +375,10 @@ static void onprem_option(Ctx *x)
     if (!priced) {
         cr->onprem_unpriced = p->site.kind == SITE_ONPREM;
         bool cloud_only = !(nonneg(a->node_power_w) > 0);
+        cr->cloud_only = cloud_only;
         if (cloud_only)
-            result_assume(r, "cost", "%s is sold as a cloud service only: no on-prem option",
+            result_assume(r, "cost", "%s is sold as a cloud service only: no on-prem option, "
+                                     "and the racks, fabric and power are the provider's",
                           k->accelerator);
         else
             result_assume(r, "cost",
@@ -630,17 +632,36 @@ static void cloud_option(Ctx *x, const Instance *in, Pricing pr, const Need *n, 
     snprintf(o->as_of, sizeof o->as_of, "%s", disc.quoted && disc.date[0] ? disc.date : in->as_of);
 }
 
-/* Two instances of one accelerator that price a GPU-hour identically
- * (tpu-v5p-8 and tpu-v5p-chip) are one option, not two rows. */
-static bool same_prices(const Instance *a, const Instance *b)
+/* Two instances of one accelerator and provider that price an
+ * accelerator-hour the same on demand (to 0.1 %: a 256-chip slice's price
+ * is rounded to the cent) are one offer: tpu-v5p-8 and tpu-v5p-chip,
+ * trn1.2xlarge and trn1.32xlarge. */
+static bool same_offer(const Instance *a, const Instance *b)
 {
-    if (a->accel_count <= 0 || b->accel_count <= 0 || a->provider != b->provider)
+    if (a->accel_count <= 0 || b->accel_count <= 0 || a->provider != b->provider ||
+        !same_acc(a->accelerator, b->accelerator))
         return false;
-    double eps = 1e-9;
-    return fabs(a->on_demand_usd_h / a->accel_count - b->on_demand_usd_h / b->accel_count) < eps &&
-           fabs(a->spot_usd_h / a->accel_count - b->spot_usd_h / b->accel_count) < eps &&
-           a->reserved_1y_discount == b->reserved_1y_discount &&
-           a->reserved_3y_discount == b->reserved_3y_discount;
+    double x = a->on_demand_usd_h / a->accel_count, y = b->on_demand_usd_h / b->accel_count;
+    return fabs(x - y) <= 1e-3 * fmax(fabs(x), fabs(y));
+}
+
+/* The instance that stands for its offer: the plan's own site, else the
+ * one with the most accelerators (a cluster buys the largest shape, with
+ * its scale-out network), else the first in the catalog. */
+static bool offer_representative(const Catalog *c, const Instance *in, const Instance *site)
+{
+    if (in == site)
+        return true;
+    if (site && same_offer(site, in))
+        return false;
+    for (size_t j = 0; j < c->n_instances; j++) {
+        const Instance *o = &c->instances[j];
+        if (o == in || !same_offer(o, in))
+            continue;
+        if (o->accel_count > in->accel_count || (o->accel_count == in->accel_count && o < in))
+            return false;
+    }
+    return true;
 }
 
 static void cloud_all_pricings(Ctx *x, const Instance *in, const Need *n, bool own)
@@ -984,6 +1005,14 @@ static void verdict(Ctx *x)
         cr->margin_pct = dear > 0 ? (dear - cheap) / dear * 100 : 0;
         cr->crossover_month = crossover(x, &cr->options[cr->onprem], &cr->options[cr->cloud]);
     }
+    if (cr->cloud_only && cr->cloud >= 0) {
+        const CostOption *cl = &cr->options[cr->cloud];
+        const Instance *in = catalog_find_instance(x->c, cl->instance);
+        int per = in && in->accel_count > 0 ? in->accel_count : 1;
+        textf(cr->service, sizeof cr->service, "%d %s %s of %d %s each (%s)", cl->gpus / per,
+              cl->instance, per > 1 ? "slices" : "units", per, per > 1 ? "chips" : "chip",
+              cl->provider);
+    }
     fill_cash(x, &cr->cash[0], cr->onprem);
     fill_cash(x, &cr->cash[1], cr->cloud);
     /* the dates the verdict rests on */
@@ -1075,10 +1104,7 @@ void cost_stage(const Plan *p, const Catalog *c, PlanResult *r)
         const Instance *in = &c->instances[i];
         if (in == site || !same_acc(in->accelerator, acc))
             continue;
-        bool dup = site && same_prices(site, in);
-        for (size_t j = 0; j < i && !dup; j++)
-            dup = same_acc(c->instances[j].accelerator, acc) && same_prices(&c->instances[j], in);
-        if (!dup)
+        if (offer_representative(c, in, site))
             cloud_all_pricings(&x, in, &x.own, true);
     }
     /* every other accelerator, sized for the same workloads */

@@ -583,6 +583,9 @@ typedef struct {
     char spot_why[PLAN_TEXT_LEN];    /* why not, when !spot_allowed */
     bool storage_priced;
     bool onprem_unpriced;            /* on-prem plan whose accelerator has no node price */
+    bool cloud_only;                 /* the accelerator is sold only as a cloud service (TPU,
+                                      * Trainium): no racks, fabric or power of the plan's own */
+    char service[PLAN_TEXT_LEN];     /* cloud_only: "49 tpu-v5p-8 slices of 4 chips (gcp)" */
     CashFlow cash[2];                /* [0] the verdict's on-prem option, [1] its cloud option */
     CostExcluded excluded[PLAN_MAX_EXCLUDED];
     int n_excluded;

@@ -19,6 +19,23 @@ void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len)
         return;
     }
     const ClusterResult *k = &r->cluster;
+    if (r->have_cost && r->cost.cloud_only) {
+        /* a cloud service: slices, not nodes, racks or power of our own */
+        int off = snprintf(buf, len, "%s %s chips rented as %s (training %s, inference %s, "
+                                     "shared pool %s, headroom %s)",
+                           fmt_int(k->gpus, g, sizeof g), k->accelerator,
+                           r->cost.service[0] ? r->cost.service : "a cloud service",
+                           fmt_int(k->gpus_training, t, sizeof t),
+                           fmt_int(k->gpus_inference, i, sizeof i),
+                           fmt_int(k->gpus_pool, po, sizeof po),
+                           fmt_int(k->gpus_headroom, h, sizeof h));
+        if (r->cost.cloud >= 0 && off > 0 && (size_t)off < len)
+            snprintf(buf + off, len - (size_t)off, ", for %s over %s (%s).",
+                     fmt_usd(r->cost.options[r->cost.cloud].tco_usd, usd, sizeof usd),
+                     summary_years(p->horizon_years, yb, sizeof yb),
+                     r->cost.options[r->cost.cloud].name);
+        return;
+    }
     int off = snprintf(buf, len, "%s %s GPUs in %d nodes and %d racks (training %s, inference %s, "
                                  "shared pool %s, headroom %s)",
                        fmt_int(k->gpus, g, sizeof g), k->accelerator, k->nodes, k->racks,
@@ -176,6 +193,12 @@ const CostColumn summary_cost_columns[] = {
 
 void summary_power(const Plan *p, const PlanResult *r, char *buf, size_t len)
 {
+    if (r->have_cost && r->cost.cloud_only) {
+        snprintf(buf, len, "%s is a cloud service: the provider powers and cools it; no "
+                           "on-prem power, racks or energy bill is modelled.",
+                 r->cluster.accelerator);
+        return;
+    }
     const PowerResult *w = &r->power;
     char it[32], fac[32], e[32], mwh[32];
     snprintf(buf, len,

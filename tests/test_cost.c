@@ -8,7 +8,15 @@
 #include <string.h>
 #include <strings.h>
 
+#include <ctype.h>
+#include <jansson.h>
+
 #include "catalog_yaml.h"
+#include "evaluate.h"
+#include "export.h"
+#include "export_summary.h"
+#include "trace.h"
+#include "yaml_plan.h"
 #include "check_main.h"
 #include "cost.h"
 #include "layout.h"
@@ -832,6 +840,272 @@ START_TEST(a_cloud_site_lists_its_instance_first_among_equals)
 }
 END_TEST
 
+
+static bool on_prem_beats(const CostResult *c)
+{
+    return c->options[c->onprem].tco_usd <= c->options[c->ondemand].tco_usd;
+}
+
+/* ------------------------------------------------ the demo plans, audited */
+
+static const char *const demo_plans[] = {"frontier-2027", "moe-gb200", "research-a100",
+                                         "startup-h200", "tiresias-replay"};
+
+/* Load demo plan `name` (its trace lent into *t), or fail the test. */
+static void load_demo(const char *name, Plan *p, Trace *t)
+{
+    char path[1024];
+    const char *dd = getenv("GPUPLAN_DATADIR");
+    snprintf(path, sizeof path, "%s/examples/%s.yaml", dd ? dd : GPUPLAN_SRCDIR "/data", name);
+    Diag d;
+    memset(&d, 0, sizeof d);
+    ck_assert_msg(plan_load_file(path, &cat, p, &d) == 0, "%s: %s", path, d.msg);
+    memset(t, 0, sizeof *t);
+    ck_assert_msg(trace_attach(p, path, t, &d) == 0, "%s: %s", path, d.msg);
+}
+
+static double jnum(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    ck_assert_msg(json_is_number(v), "key %s is not a number", key);
+    return json_number_value(v);
+}
+
+static bool close_to(double a, double b, double rel)
+{
+    return fabs(a - b) <= rel * fmax(1.0, fmax(fabs(a), fabs(b)));
+}
+
+/* A finance reviewer's recomputation: every cost column of `eval --json`
+ * from the other columns and the stated basis (cost.bases), on every demo
+ * plan.  Cloud TCO = list $/GPU-h x GPU-hours billed; effective = TCO /
+ * GPU-hours used; per run and per million tokens = their GPU-hours x
+ * effective; break-even = on-prem TCO / (effective x on-prem GPUs x
+ * horizon hours), pay-as-you-go only; on-prem TCO = capex - residual +
+ * opex x years = the sum of its cash flow; the verdict's margin from the
+ * two TCOs it names. */
+START_TEST(a_finance_reviewer_recomputes_every_column_from_eval_json)
+{
+    const char *name = demo_plans[_i];
+    Plan *p = malloc(sizeof *p);
+    PlanResult *r = malloc(sizeof *r);
+    ck_assert(p && r);
+    Trace t;
+    load_demo(name, p, &t);
+    ck_assert_int_eq(plan_evaluate(p, &cat, r), 0);
+    char *text = export_json(p, r, 0);
+    ck_assert_ptr_nonnull(text);
+    json_error_t err;
+    json_t *root = json_loads(text, 0, &err);
+    ck_assert_msg(root, "%s: %s", name, err.text);
+    const json_t *cost = json_object_get(root, "cost");
+    const json_t *opts = json_object_get(cost, "options");
+    const json_t *bases = json_object_get(cost, "bases");
+    ck_assert(json_is_object(bases) && json_object_size(bases) == 6);
+    double years = jnum(root, "horizon_years"), hours = years * 8760;
+    const json_t *verdict = json_object_get(cost, "verdict");
+    double onprem_tco = 0, onprem_gpus = 0;
+    size_t i;
+    const json_t *o;
+    json_array_foreach(opts, i, o)
+    {
+        if (!strcmp(json_string_value(json_object_get(o, "kind")), "on-prem") &&
+            !strstr(json_string_value(json_object_get(o, "name")), "leased")) {
+            onprem_tco = jnum(o, "tco_usd");
+            onprem_gpus = jnum(o, "gpus");
+        }
+    }
+    json_array_foreach(opts, i, o)
+    {
+        const char *on = json_string_value(json_object_get(o, "name"));
+        double tco = jnum(o, "tco_usd"), used = jnum(o, "gpu_hours_used");
+        double billed = jnum(o, "gpu_hours_billed"), list = jnum(o, "usd_per_gpu_hour_list");
+        double eff = jnum(o, "usd_per_gpu_hour");
+        bool cloud = !strcmp(json_string_value(json_object_get(o, "kind")), "cloud");
+        ck_assert_msg(tco > 0 && used > 0 && billed > 0, "%s %s: empty", name, on);
+        ck_assert_msg(close_to(eff, tco / used, 1e-9), "%s %s: effective %g != %g", name, on,
+                      eff, tco / used);
+        ck_assert_msg(close_to(list, tco / billed, 1e-9), "%s %s: list %g != TCO/billed %g", name,
+                      on, list, tco / billed);
+        if (cloud) {
+            ck_assert_msg(close_to(jnum(o, "capex_usd"), 0, 1e-12), "%s %s capex", name, on);
+            ck_assert_msg(close_to(jnum(o, "opex_usd_per_year") * years, tco, 1e-9), "%s %s", name,
+                          on);
+        } else {
+            ck_assert_msg(close_to(jnum(o, "capex_usd") - jnum(o, "residual_usd") +
+                                       jnum(o, "opex_usd_per_year") * years,
+                                   tco, 1e-9),
+                          "%s %s: on-prem TCO", name, on);
+        }
+        ck_assert_msg(close_to(jnum(o, "usd_per_training_run"), jnum(o, "run_gpu_hours") * eff,
+                               1e-9),
+                      "%s %s: per run", name, on);
+        ck_assert_msg(close_to(jnum(o, "usd_per_million_tokens"),
+                               jnum(o, "gpu_hours_per_million_tokens") * eff, 1e-9),
+                      "%s %s: per Mtok", name, on);
+        double be = jnum(o, "breakeven_utilization");
+        bool payg = json_is_true(json_object_get(o, "pay_as_you_go"));
+        bool sized = json_is_true(json_object_get(o, "sized_alternative"));
+        if (payg && !sized && onprem_tco > 0)
+            ck_assert_msg(close_to(be, onprem_tco / (eff * onprem_gpus * hours), 1e-9),
+                          "%s %s: break-even %g", name, on, be);
+        else
+            ck_assert_msg(be == 0, "%s %s: break-even %g on a committed option", name, on, be);
+        /* a pay-as-you-go option at the plan's own utilisation costs what the
+         * break-even says: cheaper than on-prem exactly when u < break-even */
+        if (payg && !sized && onprem_tco > 0 && be > 0)
+            ck_assert_msg((tco < onprem_tco) == (jnum(cost, "utilization") < be) ||
+                              close_to(tco, onprem_tco, 1e-9),
+                          "%s %s: TCO and break-even disagree", name, on);
+    }
+    /* the cash flow sums to the TCO it stands for */
+    const json_t *cf;
+    json_array_foreach(json_object_get(cost, "cash_flow"), i, cf)
+    {
+        const char *on = json_string_value(json_object_get(cf, "option"));
+        double sum = 0;
+        size_t y;
+        const json_t *row;
+        json_array_foreach(json_object_get(cf, "years"), y, row)
+            sum += jnum(row, "capex_usd") + jnum(row, "opex_usd") + jnum(row, "energy_usd") +
+                   jnum(row, "rent_usd") + jnum(row, "residual_usd");
+        const json_t *x;
+        size_t k;
+        json_array_foreach(opts, k, x)
+            if (!strcmp(json_string_value(json_object_get(x, "name")), on))
+                ck_assert_msg(close_to(sum, jnum(x, "tco_usd"), 1e-9), "%s %s: cash %g != TCO %g",
+                              name, on, sum, jnum(x, "tco_usd"));
+    }
+    /* the margin the verdict cites, from the two TCOs it names */
+    const json_t *von = json_object_get(verdict, "onprem"), *vcl = json_object_get(verdict, "cloud");
+    if (json_is_string(von) && json_is_string(vcl)) {
+        double a = 0, b = 0;
+        json_array_foreach(opts, i, o)
+        {
+            const char *on = json_string_value(json_object_get(o, "name"));
+            if (!strcmp(on, json_string_value(von)))
+                a = jnum(o, "tco_usd");
+            if (!strcmp(on, json_string_value(vcl)))
+                b = jnum(o, "tco_usd");
+        }
+        ck_assert(close_to(jnum(verdict, "margin_pct"), fabs(a - b) / fmax(a, b) * 100, 1e-9));
+    }
+    json_decref(root);
+    free(text);
+    trace_free(&t);
+    free(p);
+    free(r);
+}
+END_TEST
+
+/* Parse "N %" numbers and "$X" amounts from the verdict sentence. */
+static int sentence_percents(const char *s, double *out, int max)
+{
+    int n = 0;
+    for (const char *c = s; *c && n < max; c++) {
+        if (!isdigit((unsigned char)*c) || (c > s && (isalnum((unsigned char)c[-1]) ||
+                                                      c[-1] == '.' || c[-1] == '-' || c[-1] == '$')))
+            continue;
+        char *end;
+        double v = strtod(c, &end);
+        if (strncmp(end, " %", 2) == 0)
+            out[n++] = v;
+        c = end - 1;
+    }
+    return n;
+}
+
+/* Every demo plan on every catalog accelerator: the verdict sentence says
+ * only what the numbers beside it say.  No negative or > 100 % margin, the
+ * margin it cites is the margin of the two options it names, the
+ * break-even and utilisation it cites are the on-demand option's and the
+ * plan's, the options it names are priced (never an accelerator whose own
+ * sizing failed), spot is never the verdict where it is not allowed, and an
+ * unpriced on-prem plan never headlines a cloud price as its cost. */
+START_TEST(the_verdict_cites_the_numbers_beside_it_on_every_plan_and_accelerator)
+{
+    const char *name = demo_plans[_i];
+    Plan *base = malloc(sizeof *base), *p = malloc(sizeof *p);
+    PlanResult *r = malloc(sizeof *r);
+    ck_assert(base && p && r);
+    Trace t;
+    load_demo(name, base, &t);
+    for (size_t a = 0; a < cat.n_accelerators; a++) {
+        *p = *base;
+        snprintf(p->accelerator, sizeof p->accelerator, "%s", cat.accelerators[a].id);
+        for (int w = 0; w < p->n_workloads; w++)
+            p->workloads[w].accelerator[0] = '\0';
+        ck_assert_int_eq(plan_evaluate(p, &cat, r), 0);
+        const CostResult *c = &r->cost;
+        char v[1024];
+        summary_verdict(p, r, v, sizeof v);
+        const char *acc = cat.accelerators[a].id;
+        for (const char *m = strchr(v, '-'); m; m = strchr(m + 1, '-'))
+            ck_assert_msg(!(m[1] == '$' || isdigit((unsigned char)m[1])) || (m > v && isalnum((unsigned char)m[-1])),
+                          "%s on %s: a negative number in '%s'", name, acc, v);
+        double pct[8];
+        int np = sentence_percents(v, pct, 8);
+        for (int k = 0; k < np; k++)
+            ck_assert_msg(pct[k] >= 0 && pct[k] <= 100, "%s on %s: %g %% in '%s'", name, acc,
+                          pct[k], v);
+        if (c->verdict == COST_VERDICT_BUILD || c->verdict == COST_VERDICT_BUY) {
+            ck_assert(c->onprem >= 0);
+            if (c->cloud >= 0) {
+                ck_assert_msg(np >= 1, "%s on %s: '%s'", name, acc, v);
+                ck_assert_msg(fabs(pct[0] - c->margin_pct) <= 0.5, "%s on %s: cites %g %%, margin "
+                                                                  "%g",
+                              name, acc, pct[0], c->margin_pct);
+                const CostOption *on = &c->options[c->onprem], *cl = &c->options[c->cloud];
+                ck_assert_msg((c->verdict == COST_VERDICT_BUILD) == (on->tco_usd <= cl->tco_usd),
+                              "%s on %s: verdict against its TCOs", name, acc);
+                ck_assert_msg(strstr(v, on->name) && strstr(v, cl->name), "%s on %s: '%s'", name,
+                              acc, v);
+                ck_assert_msg(c->spot_allowed || cl->pricing != PRICING_SPOT, "%s on %s: spot",
+                              name, acc);
+            }
+            if (c->ondemand >= 0 && c->options[c->ondemand].breakeven_utilization > 0 &&
+                c->options[c->ondemand].breakeven_utilization < 1) {
+                ck_assert_msg(np >= 3, "%s on %s: '%s'", name, acc, v);
+                ck_assert(fabs(pct[1] - c->options[c->ondemand].breakeven_utilization * 100) <= 0.5);
+                ck_assert(fabs(pct[2] - c->utilization * 100) <= 0.5);
+                /* the sentence and the numbers agree: planned use above the
+                 * break-even means on-prem beats on-demand */
+                ck_assert((c->utilization >= c->options[c->ondemand].breakeven_utilization) ==
+                          (on_prem_beats(c)));
+            }
+        }
+        if (c->verdict == COST_VERDICT_UNPRICED)
+            ck_assert_msg(strstr(v, "not priced") && !strstr(v, "spot"), "%s on %s: '%s'", name,
+                          acc, v);
+        /* nothing named in the sentence is an option that cannot run the plan */
+        for (int e = 0; e < c->n_excluded; e++)
+            for (int k = 0; k < c->n_options; k++)
+                ck_assert_msg(strcasecmp(c->options[k].accelerator, c->excluded[e].accelerator),
+                              "%s on %s: excluded %s is priced", name, acc,
+                              c->excluded[e].accelerator);
+        /* a cloud-only accelerator has no on-prem option */
+        if (!(cat.accelerators[a].node_power_w > 0))
+            ck_assert_int_eq(c->onprem, -1);
+        /* one row per price: no two options of one accelerator and pricing
+         * with the same list $/GPU-hour and provider */
+        for (int x = 0; x < c->n_options; x++)
+            for (int y = x + 1; y < c->n_options; y++) {
+                const CostOption *ox = &c->options[x], *oy = &c->options[y];
+                ck_assert_msg(!(ox->kind == COST_CLOUD && oy->kind == COST_CLOUD &&
+                                !strcmp(ox->provider, oy->provider) &&
+                                !strcmp(ox->accelerator, oy->accelerator) &&
+                                ox->pricing == oy->pricing &&
+                                ox->usd_per_gpu_hour_list == oy->usd_per_gpu_hour_list),
+                              "%s on %s: %s duplicates %s", name, acc, oy->name, ox->name);
+            }
+    }
+    trace_free(&t);
+    free(base);
+    free(p);
+    free(r);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("cost");
@@ -853,10 +1127,14 @@ Suite *test_suite(void)
     tcase_add_test(t, a_cloud_site_of_another_accelerator_is_listed_once);
     suite_add_tcase(s, t);
     TCase *c = tcase_create("catalog");
+    tcase_set_timeout(c, 600);
     tcase_add_unchecked_fixture(c, load_catalog, free_catalog);
     tcase_add_test(c, more_gpus_never_cost_less);
     tcase_add_test(c, hostile_numbers_never_give_nan_or_inf);
     tcase_add_test(c, every_instance_of_the_plans_accelerator_has_a_row);
+    tcase_add_loop_test(c, a_finance_reviewer_recomputes_every_column_from_eval_json, 0, 5);
+    tcase_add_loop_test(c, the_verdict_cites_the_numbers_beside_it_on_every_plan_and_accelerator, 0,
+                        5);
     tcase_add_test(c, a_cloud_site_lists_its_instance_first_among_equals);
     suite_add_tcase(s, c);
     return s;
