@@ -103,6 +103,7 @@ typedef struct {
     char source[CAT_TEXT_LEN];
     char as_of[16];
     char price_notes[CAT_TEXT_LEN]; /* where the reserved discount came from … */
+    char price_source[CAT_TEXT_LEN]; /* where the prices come from, in plain words with a link */
 } Instance;
 
 typedef struct {

@@ -616,19 +616,34 @@ static void cloud_option(Ctx *x, const Instance *in, Pricing pr, const Need *n, 
     o->breakeven_utilization = own && o->pay_as_you_go && x->onprem_tco > 0 && full > 0
                                    ? x->onprem_tco / full
                                    : 0;
-    if (term > 0)
-        textf(o->source, sizeof o->source, "%s list price; %.0f %% %s discount: %s%s%s", in->id,
-              disc.value * 100, pricing_names[pr], disc.quoted ? "quote, " : "assumption, ",
-              disc.source, disc.quoted && disc.date[0] ? "" : "");
+    /* the part of the plain-words price source this pricing rests on:
+     * "on-demand: A; spot: B" */
+    char where[CAT_TEXT_LEN];
+    snprintf(where, sizeof where, "%s", in->price_source[0] ? in->price_source : in->source);
+    char *sp = strstr(where, "; spot: ");
+    if (sp && pr == PRICING_SPOT)
+        memmove(where, sp + 8, strlen(sp + 8) + 1);
+    else if (sp) {
+        *sp = '\0';
+        if (!strncmp(where, "on-demand: ", 11))
+            memmove(where, where + 11, strlen(where + 11) + 1);
+    }
+    if (term > 0 && disc.quoted)
+        textf(o->source, sizeof o->source, "%.0f %% %s discount quoted: %s, %s; list price: %s",
+              disc.value * 100, pricing_names[pr], disc.source, disc.date, where);
+    else if (term > 0)
+        textf(o->source, sizeof o->source,
+              "%.0f %% %s discount assumed (AWS, Azure: up to 72 %%); list price: %s",
+              disc.value * 100, pricing_names[pr], where);
     else if (pr == PRICING_SPOT)
         textf(o->source, sizeof o->source,
-              "%s spot price (%s); %.2f interruptions per instance a day assumed: %s", in->id,
-              in->as_of, nonneg(in->spot_interruptions_per_day), in->source);
+              "%s; %.2f interruptions per instance a day assumed", where,
+              nonneg(in->spot_interruptions_per_day));
     else if (disc.quoted)
-        textf(o->source, sizeof o->source, "%s list price less %.0f %% (quote: %s)", in->id,
-              disc.value * 100, disc.source);
+        textf(o->source, sizeof o->source, "list price less %.0f %% quoted: %s, %s; list price: %s",
+              disc.value * 100, disc.source, disc.date, where);
     else
-        textf(o->source, sizeof o->source, "%s", in->source);
+        textf(o->source, sizeof o->source, "%s", where);
     snprintf(o->as_of, sizeof o->as_of, "%s", disc.quoted && disc.date[0] ? disc.date : in->as_of);
 }
 

@@ -186,6 +186,7 @@ static const Field inst_fields[] = {
     FSTR("source", Instance, source, F_REQ),
     FDATE("as_of", Instance, as_of, F_REQ),
     FSTR("price_notes", Instance, price_notes, 0),
+    FSTR("price_source", Instance, price_source, 0),
 };
 
 static const Field storage_fields[] = {

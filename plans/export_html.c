@@ -241,23 +241,34 @@ static void cost_section(StrBuf *b, const Plan *p, const PlanResult *r, int max_
         return;
     for (int i = 0; i < n; i++) {
         snprintf(rows[i].label, sizeof rows[i].label, "%s", c->options[i].name);
-        rows[i].seg[0] = c->options[i].kind == COST_ONPREM ? c->options[i].capex_usd : 0;
+        rows[i].seg[0] = c->options[i].kind == COST_ONPREM
+                             ? c->options[i].capex_usd - c->options[i].residual_usd
+                             : 0;
         rows[i].seg[1] = c->options[i].kind == COST_ONPREM
                              ? c->options[i].opex_usd_per_year * p->horizon_years
                              : 0;
         rows[i].seg[2] = c->options[i].kind == COST_CLOUD ? c->options[i].tco_usd : 0;
     }
-    static const char *const segs[] = {"on-prem capex", "on-prem opex", "cloud spend"};
+    static const char *const segs[] = {"on-prem capex less residual value", "on-prem opex",
+                                       "cloud spend"};
     char title[128], yb[32];
     snprintf(title, sizeof title, "Total cost over %s",
              summary_years(p->horizon_years, yb, sizeof yb));
     BarChart ch = {.title = title, .segs = segs, .nseg = 3, .id = "chart-cost"};
     bar_chart(b, &ch, rows, n, f_usd);
     free(rows);
-    sb_puts(b, "<table><tr><th>Option</th><th class=\"n\">Capex</th><th class=\"n\">Opex / year"
-               "</th><th class=\"n\">TCO</th><th class=\"n\">$ / GPU-hour</th><th class=\"n\">"
-               "Per training run</th><th class=\"n\">Per M output tokens</th><th class=\"n\">"
-               "Break-even utilisation</th><th class=\"n\">Source</th></tr>\n");
+    const CostColumn *col = summary_cost_columns;
+    sb_puts(b, "<table><tr><th>Option</th><th class=\"n\">GPUs</th><th class=\"n\">Capex</th>"
+               "<th class=\"n\">Opex / year</th>");
+    static const CostColumnId order[] = {COL_TCO, COL_LIST, COL_EFF, COL_RUN, COL_MTOK, COL_BE};
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        sb_puts(b, "<th class=\"n\" title=\"");
+        sb_html(b, col[order[k]].basis);
+        sb_puts(b, "\">");
+        sb_html(b, col[order[k]].header);
+        sb_puts(b, "</th>");
+    }
+    sb_puts(b, "<th class=\"n\">Source</th></tr>\n");
     /* Sources are long: number them once, cite the number in the row. */
     int src_of[PLAN_MAX_COST_OPTIONS], nsrc = 0, first[PLAN_MAX_COST_OPTIONS];
     for (int i = 0; i < c->n_options && i < max_rows; i++) {
@@ -274,10 +285,15 @@ static void cost_section(StrBuf *b, const Plan *p, const PlanResult *r, int max_
         const CostOption *o = &c->options[i];
         char x[32];
         sb_puts(b, "<tr>");
-        tdf(b, false, "%s%s", o->name, i == c->cheapest ? " (cheapest)" : "");
+        if (o->sized)
+            tdf(b, false, "%s (sized: %.0f days)", o->name, o->days);
+        else
+            tdf(b, false, "%s%s", o->name, i == c->cheapest ? " (cheapest)" : "");
+        tdf(b, true, "%d", o->gpus);
         td(b, fmt_usd(o->capex_usd, x, sizeof x), true);
         td(b, fmt_usd(o->opex_usd_per_year, x, sizeof x), true);
         td(b, fmt_usd(o->tco_usd, x, sizeof x), true);
+        tdf(b, true, "%.2f", o->usd_per_gpu_hour_list);
         tdf(b, true, "%.2f", o->usd_per_gpu_hour);
         td(b, o->usd_per_training_run > 0 ? fmt_usd(o->usd_per_training_run, x, sizeof x) : "—", true);
         td(b, o->usd_per_million_tokens > 0 ? fmt_usd(o->usd_per_million_tokens, x, sizeof x) : "—",
@@ -289,7 +305,34 @@ static void cost_section(StrBuf *b, const Plan *p, const PlanResult *r, int max_
             td(b, "—", true);
         sb_puts(b, "</tr>\n");
     }
-    sb_puts(b, "</table>\n<ol class=\"sources\">\n");
+    sb_puts(b, "</table>\n<p class=\"meta\">");
+    for (int k = 0; k < COL_COUNT; k++) {
+        sb_puts(b, k ? " <em>" : "<em>");
+        sb_html(b, col[k].header);
+        sb_puts(b, "</em>: ");
+        sb_html(b, col[k].basis);
+        sb_puts(b, ".");
+    }
+    sb_puts(b, "</p>\n");
+    for (int i = 0; i < c->n_excluded; i++) {
+        bool first_why = true;
+        for (int j = 0; j < i && first_why; j++)
+            first_why = strcmp(c->excluded[j].why, c->excluded[i].why) != 0;
+        if (!first_why)
+            continue;
+        sb_puts(b, i ? "; " : "<p class=\"meta\">Not compared: ");
+        for (int j = i, k = 0; j < c->n_excluded; j++)
+            if (!strcmp(c->excluded[j].why, c->excluded[i].why)) {
+                sb_puts(b, k++ ? ", " : "");
+                sb_html(b, c->excluded[j].accelerator);
+            }
+        sb_puts(b, " (");
+        sb_html(b, c->excluded[i].why);
+        sb_puts(b, ")");
+    }
+    if (c->n_excluded)
+        sb_puts(b, ".</p>\n");
+    sb_puts(b, "<ol class=\"sources\">\n");
     for (int j = 0; j < nsrc; j++) {
         const CostOption *o = &c->options[first[j]];
         sb_puts(b, "<li>");
@@ -302,6 +345,145 @@ static void cost_section(StrBuf *b, const Plan *p, const PlanResult *r, int max_
         sb_puts(b, "</li>\n");
     }
     sb_puts(b, "</ol>\n");
+}
+
+/* The assumptions that move the answer: value, source and date, and what a
+ * stated change does to the TCO (CostResult.levers). */
+static void levers_section(StrBuf *b, const CostResult *c)
+{
+    sb_puts(b, "<table id=\"levers\"><tr><th>Assumption</th><th>Value</th><th>Source</th>"
+               "<th>If it moves</th><th class=\"n\">TCO moves</th><th>Of</th></tr>\n");
+    for (int i = 0; i < c->n_levers; i++) {
+        const CostLever *l = &c->levers[i];
+        char d[32], src[PLAN_TEXT_LEN + 32];
+        sb_puts(b, "<tr>");
+        td(b, l->name, false);
+        td(b, l->value, false);
+        snprintf(src, sizeof src, "%s%s%s", l->source, l->date[0] ? ", " : "", l->date);
+        td(b, src, false);
+        td(b, l->change, false);
+        tdf(b, true, "%s%s", l->tco_delta_usd >= 0 ? "+" : "-",
+            fmt_usd(fabs(l->tco_delta_usd), d, sizeof d));
+        td(b, l->applies_to, false);
+        sb_puts(b, "</tr>\n");
+    }
+    sb_puts(b, "</table>\n");
+}
+
+/* Cumulative cash of the verdict's two options month by month: capex up
+ * front, running costs spread, the residual credited at the horizon; the
+ * crossover month marked. */
+static void cumulative_chart(StrBuf *b, const Plan *p, const CostResult *c)
+{
+    const int w = 820, h = 260, left = 70, right = 230, top = 30, bottom = 36;
+    int months = (int)ceil(p->horizon_years * 12 - 1e-9);
+    if (months < 1 || c->onprem < 0 || c->cloud < 0)
+        return;
+    const CostOption *opt[2] = {&c->options[c->onprem], &c->options[c->cloud]};
+    double max = 0;
+    for (int k = 0; k < 2; k++)
+        max = fmax(max, fmax(opt[k]->capex_usd + opt[k]->opex_usd_per_year * p->horizon_years,
+                             opt[k]->tco_usd));
+    if (!(max > 0))
+        return;
+    max *= 1.05;
+    double pw = w - left - right, ph = h - top - bottom;
+    sb_printf(b, "<div class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" "
+                 "id=\"chart-cumulative\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+                 "role=\"img\" data-crossover-month=\"%d\"><title>Cumulative cost by month"
+                 "</title><text x=\"0\" y=\"16\" font-weight=\"bold\">Cumulative cost by month"
+                 "</text>",
+              w, h, w, h, c->crossover_month);
+    /* axes and ticks: four money ticks, a tick per year */
+    sb_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999\"/>", left,
+              top + (int)ph, left + (int)pw, top + (int)ph);
+    for (int t = 0; t <= 4; t++) {
+        char u[32];
+        double y = top + ph - ph * t / 4.0;
+        sb_printf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>"
+                     "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
+                  left, y, left + (int)pw, y, left - 6, y + 4);
+        sb_html(b, fmt_usd(max * t / 4.0, u, sizeof u));
+        sb_puts(b, "</text>");
+    }
+    for (int m = 0; m <= months; m += 12) {
+        double x = left + pw * m / months;
+        sb_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s%d</text>", x,
+                  h - 14, m ? "month " : "", m);
+    }
+    static const char *const colour[2] = {"#0072B2", "#E69F00"};
+    for (int k = 0; k < 2; k++) {
+        const CostOption *o = opt[k];
+        sb_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" points=\"",
+                  colour[k]);
+        for (int m = 0; m <= months; m++) {
+            double t = m / 12.0 > p->horizon_years ? p->horizon_years : m / 12.0;
+            double v = o->capex_usd + o->opex_usd_per_year * t -
+                       (m == months ? o->residual_usd : 0);
+            sb_printf(b, "%.1f,%.1f ", left + pw * m / months, top + ph - ph * (v > 0 ? v : 0) / max);
+        }
+        sb_printf(b, "\"/><rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+                     "<text x=\"%d\" y=\"%d\">",
+                  left + (int)pw + 12, top + 10 + 22 * k, colour[k], left + (int)pw + 30,
+                  top + 21 + 22 * k);
+        label(b, o->name);
+        sb_puts(b, "</text>");
+    }
+    if (c->crossover_month > 0) {
+        double x = left + pw * c->crossover_month / months;
+        sb_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#b00020\" "
+                     "stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\" "
+                     "fill=\"#b00020\">crossover: month %d</text>",
+                  x, top, x, top + (int)ph, x + (x > left + pw / 2 ? -4 : 4), top + 12,
+                  x > left + pw / 2 ? "end" : "start", c->crossover_month);
+    }
+    sb_puts(b, "</svg></div>\n");
+}
+
+static void cash_section(StrBuf *b, const Plan *p, const CostResult *c)
+{
+    for (int k = 0; k < 2; k++) {
+        const CashFlow *f = &c->cash[k];
+        if (f->option < 0)
+            continue;
+        sb_puts(b, "<table class=\"cash\"><tr><th>");
+        sb_html(b, c->options[f->option].name);
+        sb_puts(b, "</th><th class=\"n\">Capex</th><th class=\"n\">Opex</th><th class=\"n\">"
+                   "Energy</th><th class=\"n\">Rent</th><th class=\"n\">Residual</th>"
+                   "<th class=\"n\">Cumulative</th></tr>\n");
+        double cum = 0;
+        for (int y = 0; y < f->years; y++) {
+            char v[32];
+            cum += f->capex[y] + f->opex[y] + f->energy[y] + f->rent[y] + f->residual[y];
+            sb_printf(b, "<tr><td>year %d</td>", y + 1);
+            td(b, fmt_usd(f->capex[y], v, sizeof v), true);
+            td(b, fmt_usd(f->opex[y], v, sizeof v), true);
+            td(b, fmt_usd(f->energy[y], v, sizeof v), true);
+            td(b, fmt_usd(f->rent[y], v, sizeof v), true);
+            td(b, fmt_usd(f->residual[y], v, sizeof v), true);
+            td(b, fmt_usd(cum, v, sizeof v), true);
+            sb_puts(b, "</tr>\n");
+        }
+        sb_puts(b, "</table>\n");
+    }
+    cumulative_chart(b, p, c);
+}
+
+static void showback_section(StrBuf *b, const CostResult *c)
+{
+    sb_puts(b, "<table id=\"showback\"><tr><th>Team</th><th class=\"n\">GPU-hours / month</th>"
+               "<th class=\"n\">of which borrowed</th><th class=\"n\">Cost / month</th></tr>\n");
+    for (int i = 0; i < c->n_showback; i++) {
+        const Showback *x = &c->showback[i];
+        char u[32];
+        sb_puts(b, "<tr>");
+        td(b, x->team, false);
+        tdf(b, true, "%.0f", x->gpu_hours_per_month);
+        tdf(b, true, "%.0f", x->borrowed_gpu_hours_per_month);
+        td(b, fmt_usd(x->usd_per_month, u, sizeof u), true);
+        sb_puts(b, "</tr>\n");
+    }
+    sb_puts(b, "</table>\n");
 }
 
 static void training_section(StrBuf *b, const PlanResult *r)
@@ -614,8 +796,13 @@ char *export_html(const Plan *p, const PlanResult *r, const Catalog *c, int vers
     char v[32] = "";
     if (version > 0)
         snprintf(v, sizeof v, "plan version %d · ", version);
-    snprintf(line, sizeof line, "%sgenerated by gpuplan %s · horizon %s", v,
-             PACKAGE_VERSION, summary_years(p->horizon_years, yb, sizeof yb));
+    char asof[96] = "";
+    if (r->have_cost && r->cost.prices_oldest[0])
+        snprintf(asof, sizeof asof, " · prices as of %s%s%s", r->cost.prices_oldest,
+                 strcmp(r->cost.prices_oldest, r->cost.prices_newest) ? " to " : "",
+                 strcmp(r->cost.prices_oldest, r->cost.prices_newest) ? r->cost.prices_newest : "");
+    snprintf(line, sizeof line, "%sgenerated by gpuplan %s · horizon %s%s", v,
+             PACKAGE_VERSION, summary_years(p->horizon_years, yb, sizeof yb), asof);
     para(&b, "meta", line);
     sb_puts(&b, "<h2>The ask</h2>\n");
     summary_ask(p, r, line, sizeof line);
@@ -630,6 +817,14 @@ char *export_html(const Plan *p, const PlanResult *r, const Catalog *c, int vers
         sb_html(&b, line);
         sb_puts(&b, "</h2>\n");
         cost_section(&b, p, r, 10);
+        if (r->cost.n_levers) {
+            sb_puts(&b, "<h2>Assumptions that move the answer</h2>\n");
+            levers_section(&b, &r->cost);
+        }
+        if (r->cost.cash[0].option >= 0 || r->cost.cash[1].option >= 0) {
+            sb_puts(&b, "<h3>Cash flow by year</h3>\n");
+            cash_section(&b, p, &r->cost);
+        }
     }
     if (r->have_power) {
         sb_puts(&b, "<h2>Power</h2>\n");
@@ -655,6 +850,10 @@ char *export_html(const Plan *p, const PlanResult *r, const Catalog *c, int vers
     if (r->have_schedule) {
         sb_puts(&b, "<h3>Schedule</h3>\n");
         schedule_section(&b, p, r);
+    }
+    if (r->have_cost && r->cost.n_showback) {
+        sb_puts(&b, "<h3>Showback: cost per team per month</h3>\n");
+        showback_section(&b, &r->cost);
     }
     if (r->have_cost && r->cost.n_options > 10) {
         sb_puts(&b, "<h3>All cost options</h3>\n");

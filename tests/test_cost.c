@@ -208,7 +208,7 @@ START_TEST(tco_of_a_small_hand_computed_cluster)
     ck_assert_ptr_nonnull(r3);
     ck_assert_double_eq_tol(r1->tco_usd, 5886720, 1e-6);
     ck_assert_double_eq_tol(r3->tco_usd, 4204800, 1e-6);
-    ck_assert_ptr_nonnull(strstr(r3->source, "50 % reserved-3y discount: assumption"));
+    ck_assert_ptr_nonnull(strstr(r3->source, "50 % reserved-3y discount assumed"));
 
     const CostOption *sp = find_option(r, "test.8x spot");
     ck_assert_ptr_nonnull(sp);
