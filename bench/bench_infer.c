@@ -110,7 +110,21 @@ int main(void)
     w.tpot_s = 0.050;
     double b = bench("deepseek-v3 fp8 on H100-SXM", &p, &w, h100, &cat, r);
 
-    printf("target: < 1000 us per evaluation: %s\n", a < 1000 && b < 1000 ? "met" : "MISSED");
+    /* The same DeepSeek-V3 as a disaggregated SGLang service, `auto`: both
+     * arrangements sized (wide EP over up to 32 nodes, every pool degree),
+     * plus the error band's two extra sizings. */
+    snprintf(w.name, sizeof w.name, "v3-disagg");
+    snprintf(w.engine, sizeof w.engine, "sglang");
+    w.kv_precision = PREC_FP8;
+    w.prompt_tokens = 2000;
+    w.output_tokens = 500;
+    w.requests_per_s = 300;
+    w.ep_overlap = 1;
+    w.disaggregated.mode = -1;
+    double dg = bench("deepseek-v3 disaggregated:auto on H100", &p, &w, h100, &cat, r);
+
+    printf("target: < 1000 us per evaluation: %s\n",
+           a < 1000 && b < 1000 && dg < 1000 ? "met" : "MISSED");
     free(r);
     catalog_free(&cat);
     return 0;

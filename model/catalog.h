@@ -128,12 +128,15 @@ typedef struct {
     char name[CAT_TEXT_LEN];
     double layer_overhead_s;      /* per transformer layer per forward pass (launch/tails) */
     double step_overhead_s;       /* per engine iteration: scheduling, sampling, host sync */
+    double seq_overhead_s;        /* per sequence per iteration (request bookkeeping, sampling) */
     int max_batch;                /* default cap on sequences in flight (max_num_seqs, …) */
     int chunk_tokens;             /* default tokens per iteration (max_num_batched_tokens) */
     int kv_block_tokens;          /* paged-KV block (page) size, tokens */
     double attn_hbm_eff;          /* decode attention: share of the HBM efficiency its
                                    * kernel reaches reading KV (1 = as fast as GEMV) */
     bool chunked_prefill;         /* prefill chunks ride in the decode iteration */
+    int ep_rank_batch;            /* expert-parallel decode: tokens per rank per dispatch the
+                                   * all-to-all library takes (DeepEP low-latency); 0 = none */
     double band_low, band_high;   /* measured true/predicted time range (fit half of
                                    * tests/data/serve_runs.yaml); 0 = model default */
     char source[CAT_TEXT_LEN];

@@ -97,12 +97,17 @@
  * NVIDIA NIM 1.8.0's single-user inter-token latency for Llama-3.3-70B FP8
  * on 2×H100 (18.58 ms), a fit-half row of tests/data/serve_runs.yaml. */
 #define INFER_LAYER_OVERHEAD_S 25e-6
+/* The rest of that row (fit half of tests/data/serve_runs.yaml): per
+ * iteration, per sequence per iteration, decode attention HBM factor. */
+#define INFER_STEP_OVERHEAD_S 500e-6
+#define INFER_SEQ_OVERHEAD_S 4e-6
+#define INFER_ATTN_EFF 0.8
 /* Error band when the catalog's engine row has none: the range of
  * true/predicted time over the fit half of tests/data/serve_runs.yaml
  * (the same figures engines.yaml carries; tests/test_infer.c checks they
  * still bound the fit half). */
-#define INFER_BAND_LOW 0.85
-#define INFER_BAND_HIGH 1.15
+#define INFER_BAND_LOW 0.79
+#define INFER_BAND_HIGH 1.71
 /* When a target cannot be met, the service is sized at this multiple of the
  * best achievable TPOT/TTFT (a stated planning choice, not a measurement). */
 #define INFER_SLO_RELAX 1.25
@@ -145,8 +150,10 @@ typedef struct {
     int domain;                      /* GPUs per scale-up domain */
     /* engine (data/catalog/engines.yaml, plan overrides applied) */
     double layer_ovh, step_ovh;      /* s per layer per pass, s per iteration */
+    double seq_ovh;                  /* s per sequence per iteration */
     double chunk;                    /* tokens per iteration */
     int cap;                         /* sequences in flight per scheduler */
+    int ep_cap;                      /* ... per attention-DP rank of an EP layout; 0 = cap */
     double block;                    /* KV block, tokens */
     double attn_eff;                 /* decode attention HBM efficiency factor */
     bool fused;                      /* chunked prefill rides in the decode iteration */
@@ -349,18 +356,23 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
     /* Engine: its per-pass costs and scheduler limits; the plan's
      * max_batch / chunk_tokens override the defaults. */
     c->layer_ovh = e ? e->layer_overhead_s : INFER_LAYER_OVERHEAD_S;
-    c->step_ovh = e ? e->step_overhead_s : 0.0;
+    c->step_ovh = e ? e->step_overhead_s : INFER_STEP_OVERHEAD_S;
+    c->seq_ovh = e ? e->seq_overhead_s : INFER_SEQ_OVERHEAD_S;
     c->chunk = e && e->chunk_tokens > 0 ? e->chunk_tokens : INFER_CHUNK_TOKENS;
     c->cap = e && e->max_batch > 0 ? e->max_batch : INFER_MAX_BATCH;
     c->block = e && e->kv_block_tokens > 0 ? e->kv_block_tokens : INFER_BLOCK_TOKENS;
-    c->attn_eff = e && e->attn_hbm_eff > 0 && e->attn_hbm_eff <= 1 ? e->attn_hbm_eff : 1.0;
+    c->attn_eff = !e ? INFER_ATTN_EFF
+                  : e->attn_hbm_eff > 0 && e->attn_hbm_eff <= 1 ? e->attn_hbm_eff : 1.0;
     c->fused = e ? e->chunked_prefill : true;
     if (w->max_batch < 0 || w->chunk_tokens < 0) {
         set_err(err, errlen, "max_batch and chunk_tokens must be >= 0 (0 = the engine's)");
         return false;
     }
+    /* SGLang's DeepEP low-latency decode takes at most this many tokens per
+     * rank per dispatch (num_max_dispatch_tokens_per_rank, default 128). */
+    c->ep_cap = e && e->ep_rank_batch > 0 ? e->ep_rank_batch : 0;
     if (w->max_batch > 0)
-        c->cap = w->max_batch;
+        c->cap = c->ep_cap = w->max_batch;
     if (w->chunk_tokens > 0)
         c->chunk = w->chunk_tokens;
 
@@ -653,7 +665,8 @@ static double step_tp(const Ctx *c, int tp, double b)
     double comp = gemm_time(c, tp, INFINITY, dense, b * q * 2.0 * c->routed_active);
     double comm = 2.0 * c->L * allreduce(c, b * q * c->h * INFER_ACT_BYTES, tp);
     double core = fmax(mem, comp);
-    return core + comm + c->L * c->layer_ovh + c->step_ovh + draft_s(c, core + comm);
+    return core + comm + c->L * c->layer_ovh + c->step_ovh + b * c->seq_ovh +
+           draft_s(c, core + comm);
 }
 
 static double step_dep(const Ctx *c, const Rep *r, double b)
@@ -680,7 +693,7 @@ static double step_dep(const Ctx *c, const Rep *r, double b)
     double comm = imb * ep_comm(c, bg * q, n);
     double core = fmax(mem, comp);
     return core + ep_exposed(c, comm, core) + c->L * c->layer_ovh + c->step_ovh +
-           draft_s(c, core);
+           bg * c->seq_ovh + draft_s(c, core);
 }
 
 static double step_s(const Ctx *c, const Rep *r, double batch)
@@ -715,7 +728,8 @@ static void rep_init(const Ctx *c, int n, bool dep, Rep *r)
     if (room >= r->kv_seq_reserved && r->kv_seq_reserved > 0) {
         /* TP: every GPU holds a slice of every sequence; DEP: each GPU its
          * own sequences.  The engine's cap applies per scheduler. */
-        double per = fmin(floor(room / r->kv_seq_reserved), c->cap);
+        double cap = dep && c->ep_cap > 0 ? fmin(c->cap, c->ep_cap) : c->cap;
+        double per = fmin(floor(room / r->kv_seq_reserved), cap);
         r->max_batch = (int)fmin(per * scheds, 1e8);
         r->fits = true;
     }
@@ -783,7 +797,7 @@ static double batch_for_rate(const Ctx *c, const Rep *r, double lambda, double b
     if (o.lambda <= lambda)
         return b_hi;
     double lo = 0.0, hi = b_hi;
-    for (int i = 0; i < 60 && hi - lo > 1e-6 * hi; i++) {
+    for (int i = 0; i < 60 && hi - lo > 1e-5 * hi; i++) {
         double mid = 0.5 * (lo + hi);
         o = op_at(c, r, mid);
         if (o.lambda < lambda)
@@ -929,6 +943,11 @@ static int candidates(const Ctx *c, int fixed_tp, Rep *reps)
     for (int k = 2; k <= INFER_MAX_DOMAINS && n < INFER_MAX_CANDIDATES; k++) {
         if (fit_in_domain && c->routed_total <= 0)
             break;
+        /* 2, 3, 4, 6, 9 domains and the multiples of 4 or 6 up to 32
+         * (EP16 … EP256 on 8-GPU nodes, SGLang's EP72 and DeepSeek's EP144
+         * among them), not every one: the search stays under 1 ms */
+        if ((k % 2 && k % 3) || (k > 4 && k % 4 && k % 6 && k != 9))
+            continue;
         n = add_degree(c, k * c->domain, reps, n, &any_fit, fit_in_domain);
     }
     return n;
@@ -946,6 +965,13 @@ static int choose(const Ctx *c, const Rep *reps, int n, double rate, int fixed_r
         const Rep *r = &reps[i];
         if (!r->fits)
             continue;
+        /* λ(b) rises with b, so λ at the memory cap bounds what this degree
+         * can carry: skip it when even that needs more GPUs than the best. */
+        if (best >= 0 && fixed_replicas <= 0) {
+            double lam_cap = op_at(c, r, r->max_batch).lambda;
+            if (fmax(1.0, ceil(rate / lam_cap - 1e-9)) * r->tp > best_gpus)
+                continue;
+        }
         double bmax = max_batch_at_slo(c, r, tpot_t, ttft_t);
         if (bmax <= 0)
             continue;
@@ -1093,6 +1119,9 @@ static Disagg size_disagg(const Ctx *c, const Rep *reps, int n, double rate, dou
         const Rep *r = &reps[i];
         if (!r->fits || (ds->decode_tp > 0 && r->tp != ds->decode_tp))
             continue;
+        if (dbest >= 0 && ds->decode_gpus <= 0 &&
+            fmax(1.0, ceil(rate / decode_lambda(c, r, r->max_batch) - 1e-9)) * r->tp > dbest)
+            continue; /* cannot beat the best even at its memory cap */
         double bmax = decode_bmax(c, r, tpot_t);
         if (bmax <= 0)
             continue;
