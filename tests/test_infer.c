@@ -1029,10 +1029,13 @@ START_TEST(validation_error_per_half)
             qlo = fmin(qlo, q);
             qhi = fmax(qhi, q);
         }
-        fprintf(stderr, "| %d | %s | %s | %s | %s | %s%d | %d/%d | %s%s%.0f | %.4g | %.4g | %+.1f%% |\n",
+        char conc[32] = "";
+        if (r->conc > 0)
+            snprintf(conc, sizeof conc, " c=%.0f", r->conc);
+        fprintf(stderr, "| %d | %s | %s | %s | %s | %s%d | %d/%d | %s%s | %.4g | %.4g | %+.1f%% |\n",
                 r->n, r->fit ? "fit" : "held", r->source, r->engine, r->accel,
-                r->dep ? "DEP" : "TP", r->tp, r->isl, r->osl, r->metric,
-                r->conc > 0 ? " c=" : "", r->conc, r->published, pred, 100 * err);
+                r->dep ? "DEP" : "TP", r->tp, r->isl, r->osl, r->metric, conc, r->published,
+                pred, 100 * err);
     }
     double mean_fit = sum[0] / cnt[0], mean_held = sum[1] / cnt[1];
     fprintf(stderr,
