@@ -67,5 +67,6 @@ int cmd_show(Cli *cli, int argc, char **argv);
 int cmd_compare(Cli *cli, int argc, char **argv);
 int cmd_export(Cli *cli, int argc, char **argv);
 int cmd_catalog(Cli *cli, int argc, char **argv);
+int cmd_sweep(Cli *cli, int argc, char **argv);
 
 #endif

@@ -123,6 +123,34 @@ int cmd_list(Cli *cli, int argc, char **argv)
                fmt_time(info[i].updated, t, sizeof t), info[i].deleted ? "(deleted) " : "",
                sanitize_text(info[i].note, SANITIZE_LINE, note, sizeof note));
     }
+    /* the listed plans' sweeps (gpuplan sweep), when there are any */
+    StoreSweepInfo *sw = NULL;
+    int nsw = 0;
+    if (store_sweep_list(cli->store, NULL, &sw, &nsw, &d) != 0) {
+        cli_diag(&d);
+        free(info);
+        return EXIT_IO;
+    }
+    bool header = false;
+    for (int k = 0; k < nsw; k++) {
+        bool listed = false;
+        for (int i = 0; i < n && !listed; i++)
+            listed = !info[i].deleted && strcmp(info[i].name, sw[k].plan) == 0;
+        if (!listed)
+            continue;
+        if (!header)
+            printf("\n%-32s %-32s %15s  %s\n", "SWEEP", "PLAN", "POINTS", "CREATED");
+        header = true;
+        char t[32], plan[PLAN_NAME_LEN + 16], pts[48];
+        snprintf(plan, sizeof plan, "%s@v%d", sw[k].plan, sw[k].plan_version);
+        if (sw[k].stored < sw[k].points)
+            snprintf(pts, sizeof pts, "%lld/%lld", sw[k].stored, sw[k].points);
+        else
+            snprintf(pts, sizeof pts, "%lld", sw[k].points);
+        printf("%-32s %-32s %15s  %s\n", sw[k].name, plan, pts,
+               fmt_time(sw[k].created, t, sizeof t));
+    }
+    free(sw);
     free(info);
     return EXIT_OK;
 }

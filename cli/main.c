@@ -49,6 +49,26 @@ static const Command commands[] = {
      "  -o FILE    write to FILE (atomically) instead of standard output"},
     {"catalog", cmd_catalog, "catalog [REGEX] [--json]",
      "List catalog accelerators and cloud instances whose id matches REGEX."},
+    {"sweep", cmd_sweep,
+     "sweep PLAN --vary KEY=A..B/N|KEY=v1,v2 ... [--samples N --seed S] [--name NAME]\n"
+     "             [--shard I/N|auto[/N] --out DIR] [--emit slurm|k8s [--tasks N] [--dir DIR]]\n"
+     "       gpuplan sweep merge DIR [--strict] | show PLAN NAME | delete PLAN NAME\n"
+     "       gpuplan sweep export PLAN NAME --format csv|json [-o FILE]",
+     "A grid (KEY=A..B/N, KEY=v1,v2: every combination) or, with --samples N, a seeded\n"
+     "Monte Carlo over plan keys; one row per point (inputs and headline outputs:\n"
+     "GPUs, days, MW, TCO, verdict, p95 wait), stored under the plan as a named sweep.\n"
+     "  --vary KEY=SPEC  a key by dotted path (site.pue, tenancy.gpus,\n"
+     "                   workloads.NAME.tokens, tenancy.teams.T.jobs.J.per_day) and\n"
+     "                   A..B/N (N values), A..B (Monte Carlo range) or v1,v2,...\n"
+     "  --samples N      N random points instead of the grid; --seed S (default 1)\n"
+     "  --name NAME      the sweep's name (default: the varied keys)\n"
+     "  --shard I/N      evaluate slice I of N into a shard file in --out DIR (auto:\n"
+     "                   SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX; auto/N)\n"
+     "  --emit slurm|k8s write an sbatch array script or an Indexed Job manifest and\n"
+     "                   the plan into --dir DIR (--tasks N, default 4; slurm:\n"
+     "                   --partition P --time T; k8s: --image IMG --pvc CLAIM)\n"
+     "  merge DIR        fold shard files into the store (idempotent; --strict: exit 1\n"
+     "                   while shards are missing)"},
     {"simulate", cmd_simulate, "simulate FILE|NAME[@VERSION] [--json] [--gpus N]",
      "Run only the scheduling simulation of a plan's tenancy.\n"
      "  --gpus N   simulate a fixed pool of N GPUs instead of the plan's"},

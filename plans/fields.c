@@ -545,6 +545,31 @@ static int reconcile(const FieldDef *f, const Plan *before, Plan *after, void *b
     return 0;
 }
 
+/* Store v (the field's stored unit: SI / sdiv for reals) into the numeric
+ * field f of object b; shown is the value as the user gave it, for messages. */
+static int put_number(const FieldDef *f, void *b, double v, const char *shown, char *err,
+                      size_t errlen)
+{
+    char *at = (char *)b + f->off;
+    if (f->type == FT_REAL) {
+        memcpy(at, &v, sizeof v);
+        return 0;
+    }
+    if (v != floor(v))
+        return fail(err, errlen, "'%s' is not a whole number (%s)", shown, f->key);
+    if (f->type == FT_INT) {
+        if (v > INT_MAX || v < INT_MIN)
+            return fail(err, errlen, "'%s' is too large for %s", shown, f->key);
+        put_int(b, f, (int)v);
+    } else {
+        if (v > 18446744073709549568.0) /* the largest double below 2^64 */
+            return fail(err, errlen, "'%s' is too large for %s", shown, f->key);
+        uint64_t u = (uint64_t)(v < 0 ? 0 : v);
+        memcpy(at, &u, sizeof u);
+    }
+    return 0;
+}
+
 int field_set(const FieldDef *f, Plan *p, FieldTarget t, const char *text, const Catalog *cat,
               char *err, size_t errlen)
 {
@@ -625,20 +650,8 @@ int field_edit(const FieldDef *f, Plan *p, FieldTarget t, const char *text, cons
         } else if (quantity_parse(s, QTY_COUNT, 1, &v, qerr, sizeof qerr) != 0) {
             rc = fail(err, errlen, "%s%s", qerr, "");
             break;
-        } else if (v != floor(v)) {
-            rc = fail(err, errlen, "'%s' is not a whole number (%s)", s, f->key);
-            break;
         }
-        if (f->type == FT_INT) {
-            if (v > INT_MAX) {
-                rc = fail(err, errlen, "'%s' is too large for %s", s, f->key);
-                break;
-            }
-            put_int(b, f, (int)v);
-        } else {
-            uint64_t u = (uint64_t)(v < 0 ? 0 : v);
-            memcpy(at, &u, sizeof u);
-        }
+        rc = put_number(f, b, v, s, err, errlen);
         break;
     }
     case FT_REAL: {
@@ -653,7 +666,7 @@ int field_edit(const FieldDef *f, Plan *p, FieldTarget t, const char *text, cons
         } else {
             v /= f->sdiv;
         }
-        memcpy(at, &v, sizeof v);
+        rc = put_number(f, b, v, s, err, errlen);
         break;
     }
     case FT_ENUM: {
@@ -773,4 +786,151 @@ int field_step(const FieldDef *f, Plan *p, FieldTarget t, int dir, const Catalog
     idx = idx < 0 ? 0 : ((idx + dir) % n + n) % n;
     char err[256];
     return field_edit(f, p, t, ch[idx], cat, note, notelen, err, sizeof err);
+}
+
+bool field_is_number(const FieldDef *f)
+{
+    return f->type == FT_INT || f->type == FT_U64 || f->type == FT_REAL;
+}
+
+int field_set_number(const FieldDef *f, Plan *p, FieldTarget t, double si, char *err,
+                     size_t errlen)
+{
+    void *b = base_of(p, f->scope, t);
+    if (!b || !field_is_number(f))
+        return fail(err, errlen, "%s is not a number%s", f->key, "");
+    if (!isfinite(si))
+        return fail(err, errlen, "%s: the value is not a finite number%s", f->key, "");
+    char shown[64];
+    snprintf(shown, sizeof shown, "%.17g", si);
+    /* work on the field alone: put_number writes only on success */
+    return put_number(f, b, f->type == FT_REAL ? si / f->sdiv : si, shown, err, errlen);
+}
+
+double field_number(const FieldDef *f, const Plan *p, FieldTarget t)
+{
+    const void *b = base_of((Plan *)p, f->scope, t);
+    if (!b || !field_is_number(f))
+        return NAN;
+    const char *at = (const char *)b + f->off;
+    if (f->type == FT_INT)
+        return get_int(b, f);
+    if (f->type == FT_U64) {
+        uint64_t u;
+        memcpy(&u, at, sizeof u);
+        return (double)u;
+    }
+    double v;
+    memcpy(&v, at, sizeof v);
+    return v * f->sdiv;
+}
+
+/* ---- paths over the whole plan */
+
+/* The index of the item whose name followed by '.' starts s, the longest
+ * such name (names may hold dots), or -1.  *rest points after the dot. */
+static int match_name(const char *s, const char *names, size_t stride, int n, const char **rest)
+{
+    int best = -1;
+    size_t best_len = 0;
+    for (int i = 0; i < n; i++) {
+        const char *nm = names + (size_t)i * stride;
+        size_t l = strlen(nm);
+        if (l > best_len && strncmp(s, nm, l) == 0 && s[l] == '.') {
+            best = i;
+            best_len = l;
+        }
+    }
+    if (best >= 0)
+        *rest = s + best_len + 1;
+    return best;
+}
+
+const FieldDef *fields_path_find(const Plan *p, const char *path, FieldTarget *resolved)
+{
+    FieldTarget t = {FS_PLAN, -1, -1, -1};
+    const char *key = path;
+    const char *rest;
+    if (strncmp(path, "workloads.", 10) == 0) {
+        t.scope = FS_WORKLOAD;
+        t.wl = match_name(path + 10, p->workloads[0].name, sizeof p->workloads[0],
+                          p->n_workloads, &rest);
+        if (t.wl < 0)
+            return NULL;
+        key = rest;
+    } else if (strncmp(path, "tenancy.teams.", 14) == 0) {
+        t.scope = FS_TEAM;
+        t.team = match_name(path + 14, p->tenancy.teams[0].name, sizeof p->tenancy.teams[0],
+                            p->tenancy.n_teams, &rest);
+        if (t.team < 0)
+            return NULL;
+        key = rest;
+        const Team *tm = &p->tenancy.teams[t.team];
+        if (strncmp(key, "jobs.", 5) == 0) {
+            t.scope = FS_JOB;
+            t.job = match_name(key + 5, tm->jobs[0].name, sizeof tm->jobs[0], tm->n_jobs, &rest);
+            if (t.job < 0)
+                return NULL;
+            key = rest;
+        }
+    } else {
+        for (int s = FS_SITE; s <= FS_TENANCY; s++) {
+            size_t pl = strlen(scope_prefix[s]);
+            if (strncmp(path, scope_prefix[s], pl) == 0 && path[pl] == '.') {
+                t.scope = (FieldScope)s;
+                key = path + pl + 1;
+                break;
+            }
+        }
+    }
+    const FieldDef *f = find_in(p, t, key);
+    if (f && resolved)
+        *resolved = t;
+    return f;
+}
+
+const char *fields_path_of(const FieldDef *f, const Plan *p, FieldTarget t, char *buf, size_t len)
+{
+    switch (f->scope) {
+    case FS_WORKLOAD:
+        snprintf(buf, len, "workloads.%s.%s", p->workloads[t.wl].name, f->key);
+        break;
+    case FS_TEAM:
+        snprintf(buf, len, "tenancy.teams.%s.%s", p->tenancy.teams[t.team].name, f->key);
+        break;
+    case FS_JOB:
+        snprintf(buf, len, "tenancy.teams.%s.jobs.%s.%s", p->tenancy.teams[t.team].name,
+                 p->tenancy.teams[t.team].jobs[t.job].name, f->key);
+        break;
+    case FS_PLAN:
+        snprintf(buf, len, "%s", f->key);
+        break;
+    default:
+        snprintf(buf, len, "%s.%s", scope_prefix[f->scope], f->key);
+        break;
+    }
+    return buf;
+}
+
+/* Append the paths of every field of target t to out[*n..max). */
+static void paths_of(const Plan *p, FieldTarget t, char (*out)[FIELDS_PATH_LEN], int *n, int max)
+{
+    for (size_t i = 0; i < N_FIELDS && *n < max; i++)
+        if (field_table[i].type != FT_HEADING && applies(&field_table[i], p, t))
+            fields_path_of(&field_table[i], p, t, out[(*n)++], FIELDS_PATH_LEN);
+}
+
+int fields_paths(const Plan *p, char (*out)[FIELDS_PATH_LEN], int max)
+{
+    int n = 0;
+    for (int s = FS_PLAN; s <= FS_TENANCY; s++)
+        paths_of(p, (FieldTarget){(FieldScope)s, -1, -1, -1}, out, &n, max);
+    for (int w = 0; w < p->n_workloads; w++)
+        paths_of(p, (FieldTarget){FS_WORKLOAD, w, -1, -1}, out, &n, max);
+    for (int tm = 0; tm < p->tenancy.n_teams; tm++) {
+        paths_of(p, (FieldTarget){FS_TEAM, -1, tm, -1}, out, &n, max);
+        for (int j = 0; j < p->tenancy.teams[tm].n_jobs; j++)
+            paths_of(p, (FieldTarget){FS_JOB, -1, tm, j}, out, &n, max);
+    }
+    return n;
 }

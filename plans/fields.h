@@ -64,6 +64,36 @@ int fields_for(const Plan *p, FieldTarget t, const FieldDef **out, int max);
 const FieldDef *fields_find(const Plan *p, FieldTarget sel, const char *key, FieldTarget *resolved);
 /* All keys usable in `:set` for the selection (for completion); returns count. */
 int fields_keys(const Plan *p, FieldTarget sel, const char **out, int max);
+/* A whole plan's keys by dotted path, as `gpuplan sweep --vary` takes them
+ * (doc/plan-format.md "Sweeps"):
+ *   KEY                               a plan-level key: accelerator, horizon_years …
+ *   site.KEY  network.KEY  storage.KEY  tenancy.KEY
+ *   workloads.NAME.KEY                a workload's key (KEY may be dotted:
+ *                                     model.layers, parallel.tp)
+ *   tenancy.teams.NAME.KEY
+ *   tenancy.teams.NAME.jobs.NAME.KEY
+ * NAME is the item's name as in the plan (case-sensitive; a name may itself
+ * hold dots).  Returns the field and sets *resolved, or NULL when the path
+ * names no field of this plan. */
+#define FIELDS_PATH_LEN 224
+const FieldDef *fields_path_find(const Plan *p, const char *path, FieldTarget *resolved);
+/* Every path fields_path_find accepts for p (headings excluded), in table
+ * order: out[i] is a buffer of FIELDS_PATH_LEN.  Returns the count (≤ max). */
+int fields_paths(const Plan *p, char (*out)[FIELDS_PATH_LEN], int max);
+/* The canonical path of a field of target t ("workloads.chat-70b.tp"). */
+const char *fields_path_of(const FieldDef *f, const Plan *p, FieldTarget t, char *buf,
+                           size_t len);
+/* True when the field holds a number (FT_INT, FT_U64, FT_REAL). */
+bool field_is_number(const FieldDef *f);
+/* Set a numeric field from a value in SI units (what quantity_parse
+ * returns for the field's kind), with the checks field_set applies to typed
+ * text (whole numbers, range of int).  Returns 0, or -1 with a message in
+ * err; *p is unchanged on failure. */
+int field_set_number(const FieldDef *f, Plan *p, FieldTarget t, double si, char *err,
+                     size_t errlen);
+/* The current value of a numeric field in SI units (NAN for other fields). */
+double field_number(const FieldDef *f, const Plan *p, FieldTarget t);
+
 /* The scope's section name ("site", "tenancy", …; "" for plan and items). */
 const char *fields_scope_prefix(FieldScope s);
 

@@ -1,11 +1,15 @@
 /* plans/store.c — the SQLite plan store (ARCHITECTURE.md "Persistence").
  *
- * Schema (user_version 2):
+ * Schema (user_version 3):
  *   plans(id, name UNIQUE, created, deleted, deleted_at)
  *   versions(plan_id → plans.id ON DELETE CASCADE, version, created, note, yaml)
  *   prefs(key PRIMARY KEY, value)
  *   drafts(name PRIMARY KEY, base_version, saved, yaml)   (since 2: the
  *     dashboard's autosaved working copy, not a version; see store_draft_save)
+ *   sweeps(id, plan_id → plans.id ON DELETE CASCADE, name, plan_version,
+ *          fingerprint, spec, points, created; UNIQUE (plan_id, name))     [v3]
+ *   sweep_points(sweep_id → sweeps.id ON DELETE CASCADE, idx, inputs,
+ *          outputs, error; PRIMARY KEY (sweep_id, idx))                    [v3]
  * Every mutating call is one BEGIN IMMEDIATE transaction, so concurrent
  * gpuplan processes serialise on SQLite's write lock (waiting busy_timeout)
  * and version numbers, allocated inside the transaction, never collide.
@@ -42,6 +46,7 @@ struct Store {
     sqlite3 *db;
     char path[STORE_PATH_LEN];
     bool readonly;
+    int schema;                /* user_version as opened (a read-only store may be older) */
     int busy_ms;
     struct timespec op_t0;   /* start of the operation that may wait on a lock */
     Diag *warnings;
@@ -73,6 +78,25 @@ static const char *const store_migrations[STORE_SCHEMA_VERSION] = {
     "  base_version INTEGER NOT NULL DEFAULT 0 CHECK (base_version >= 0),"
     "  saved INTEGER NOT NULL,"
     "  yaml TEXT NOT NULL);",
+    /* 2 → 3: sweeps (plans/sweep.h); only adds tables, so an older store
+     * keeps every plan as it was */
+    "CREATE TABLE sweeps ("
+    "  id INTEGER PRIMARY KEY,"
+    "  plan_id INTEGER NOT NULL REFERENCES plans(id) ON DELETE CASCADE,"
+    "  name TEXT NOT NULL,"
+    "  plan_version INTEGER NOT NULL CHECK (plan_version >= 1),"
+    "  fingerprint TEXT NOT NULL,"
+    "  spec TEXT NOT NULL,"
+    "  points INTEGER NOT NULL CHECK (points >= 1),"
+    "  created INTEGER NOT NULL,"
+    "  UNIQUE (plan_id, name));"
+    "CREATE TABLE sweep_points ("
+    "  sweep_id INTEGER NOT NULL REFERENCES sweeps(id) ON DELETE CASCADE,"
+    "  idx INTEGER NOT NULL CHECK (idx >= 0),"
+    "  inputs TEXT NOT NULL,"
+    "  outputs TEXT NOT NULL,"
+    "  error TEXT NOT NULL DEFAULT '',"
+    "  PRIMARY KEY (sweep_id, idx)) WITHOUT ROWID;",
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -887,8 +911,9 @@ Store *store_open_ex(const char *path, const char *seed_dir, bool readonly, int 
     }
 
     if (readonly) {
-        /* schema 1 has every table a read needs (drafts, since 2, are then
-         * simply absent): an old store stays readable without a write */
+        /* schema 1 has every table a read needs (drafts, since 2, and sweeps,
+         * since 3, are then simply absent): an old store stays readable
+         * without a write */
         if (!exists || empty || in.user_version < 1) {
             diag_set(d, path, 0, 0,
                      "%s: open it read-write once (e.g. gpuplan save) to %s it",
@@ -899,6 +924,7 @@ Store *store_open_ex(const char *path, const char *seed_dir, bool readonly, int 
         if (open_ro(s, "SELECT count(*) FROM plans", d) < 0)
             goto fail;
         sqlite3_busy_timeout(s->db, s->busy_ms); /* each later call waits its own */
+        s->schema = (int)in.user_version;
         return s;
     }
 
@@ -943,6 +969,7 @@ Store *store_open_ex(const char *path, const char *seed_dir, bool readonly, int 
     for (;;) {
         if (setup_connection(s, seed_dir, d) == 0) {
             sqlite3_busy_timeout(s->db, s->busy_ms); /* each later call waits its own */
+            s->schema = STORE_SCHEMA_VERSION;
             return s;
         }
         if (!strstr(d ? d->msg : "", BUSY_TEXT) || op_remaining_ms(s) <= 0)
@@ -1565,4 +1592,310 @@ int store_pref_set(Store *s, const char *key, const char *value, Diag *d)
         return tx_abort(s);
     }
     return tx_commit(s, d, "saving a preference");
+}
+
+/* ------------------------------------------------------------ sweeps */
+
+/* A store opened read-only at an older schema has no sweep tables. */
+static bool has_sweeps(const Store *s)
+{
+    return s->schema >= 3;
+}
+
+static int check_sweep_name(const Store *s, const char *name, Diag *d)
+{
+    if (name && store_name_valid(name))
+        return 0;
+    diag_set(d, s->path, 0, 0,
+             "invalid sweep name '%s': expected 1-64 characters from A-Z a-z 0-9 . _ - and "
+             "space",
+             name ? name : "(null)");
+    return -1;
+}
+
+/* The sweep's id: 1 found (fingerprint copied to fp when not NULL), 0 absent,
+ * -1 error. */
+static int sweep_lookup(Store *s, long long plan_id, const char *name, long long *id,
+                        char fp[17], Diag *d)
+{
+    sqlite3_stmt *st;
+    if (prep(s, "SELECT id, fingerprint FROM sweeps WHERE plan_id = ?1 AND name = ?2", &st, d,
+             "looking up a sweep") < 0)
+        return -1;
+    sqlite3_bind_int64(st, 1, plan_id);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(st, 0);
+        if (fp) {
+            const char *f = (const char *)sqlite3_column_text(st, 1);
+            snprintf(fp, 17, "%s", f ? f : "");
+        }
+        sqlite3_finalize(st);
+        return 1;
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : db_fail(s, rc, d, "looking up a sweep");
+}
+
+/* A live plan's sweep id, or -1 with d set ("no sweep named …"). */
+static int find_sweep(Store *s, const char *plan, const char *name, long long *id, Diag *d)
+{
+    long long pid;
+    if (!has_sweeps(s)) {
+        diag_set(d, s->path, 0, 0, "no sweep named '%s' of plan '%s' (the store predates sweeps)",
+                 name, plan);
+        return -1;
+    }
+    if (check_name(s, plan, d) < 0 || live_plan(s, plan, &pid, d) < 0)
+        return -1;
+    int r = sweep_lookup(s, pid, name, id, NULL, d);
+    if (r == 0)
+        diag_set(d, s->path, 0, 0, "plan '%s' has no sweep named '%s'", plan, name);
+    return r == 1 ? 0 : -1;
+}
+
+static int put_rows(Store *s, long long sid, const StoreSweepRow *rows, long long n,
+                    StoreSweepPut *res, Diag *d)
+{
+    sqlite3_stmt *ins = NULL, *get = NULL;
+    int ret = -1;
+    if (prep(s,
+             "INSERT INTO sweep_points (sweep_id, idx, inputs, outputs, error) "
+             "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (sweep_id, idx) DO NOTHING",
+             &ins, d, "storing sweep points") < 0 ||
+        prep(s, "SELECT inputs, outputs, error FROM sweep_points WHERE sweep_id = ?1 AND idx = ?2",
+             &get, d, "storing sweep points") < 0)
+        goto done;
+    for (long long i = 0; i < n; i++) {
+        const StoreSweepRow *r = &rows[i];
+        sqlite3_reset(ins);
+        sqlite3_bind_int64(ins, 1, sid);
+        sqlite3_bind_int64(ins, 2, r->idx);
+        sqlite3_bind_text(ins, 3, r->inputs, -1, SQLITE_STATIC);
+        sqlite3_bind_text(ins, 4, r->outputs, -1, SQLITE_STATIC);
+        sqlite3_bind_text(ins, 5, r->error ? r->error : "", -1, SQLITE_STATIC);
+        int rc = sqlite3_step(ins);
+        if (rc != SQLITE_DONE) {
+            db_fail(s, rc, d, "storing sweep points");
+            goto done;
+        }
+        if (sqlite3_changes(s->db) == 1) {
+            res->added++;
+            continue;
+        }
+        /* already there: the same row again, or a different one */
+        sqlite3_reset(get);
+        sqlite3_bind_int64(get, 1, sid);
+        sqlite3_bind_int64(get, 2, r->idx);
+        if ((rc = sqlite3_step(get)) != SQLITE_ROW) {
+            db_fail(s, rc == SQLITE_DONE ? SQLITE_ERROR : rc, d, "storing sweep points");
+            goto done;
+        }
+        const char *in = (const char *)sqlite3_column_text(get, 0);
+        const char *out = (const char *)sqlite3_column_text(get, 1);
+        const char *err = (const char *)sqlite3_column_text(get, 2);
+        if (in && out && err && strcmp(in, r->inputs) == 0 && strcmp(out, r->outputs) == 0 &&
+            strcmp(err, r->error ? r->error : "") == 0) {
+            res->same++;
+        } else {
+            if (res->conflicts++ == 0)
+                res->first_conflict = r->idx;
+        }
+    }
+    ret = 0;
+done:
+    sqlite3_finalize(ins);
+    sqlite3_finalize(get);
+    return ret;
+}
+
+int store_sweep_put(Store *s, const char *plan, const char *name, int plan_version,
+                    const char *fingerprint, const char *spec_json, long long points,
+                    const StoreSweepRow *rows, long long n, StoreSweepPut *res, Diag *d)
+{
+    memset(res, 0, sizeof *res);
+    res->first_conflict = -1;
+    if (check_name(s, plan, d) < 0 || check_sweep_name(s, name, d) < 0)
+        return -1;
+    if (tx_begin(s, d, "storing a sweep") < 0)
+        return -1;
+    long long pid, sid;
+    if (live_plan(s, plan, &pid, d) < 0)
+        return tx_abort(s);
+    char fp[17];
+    int r = sweep_lookup(s, pid, name, &sid, fp, d);
+    if (r < 0)
+        return tx_abort(s);
+    if (r == 1 && strcmp(fp, fingerprint) != 0) {
+        diag_set(d, s->path, 0, 0,
+                 "plan '%s' already has a sweep named '%s' of another plan version or other keys "
+                 "(fingerprint %s, not %s): give another --name, or delete it first "
+                 "(gpuplan sweep delete '%s' '%s'); nothing was changed",
+                 plan, name, fp, fingerprint, plan, name);
+        return tx_abort(s);
+    }
+    if (r == 0) {
+        sqlite3_stmt *st;
+        if (prep(s,
+                 "INSERT INTO sweeps (plan_id, name, plan_version, fingerprint, spec, points, "
+                 "created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                 &st, d, "storing a sweep") < 0)
+            return tx_abort(s);
+        sqlite3_bind_int64(st, 1, pid);
+        sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 3, plan_version);
+        sqlite3_bind_text(st, 4, fingerprint, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 5, spec_json, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 6, points);
+        sqlite3_bind_int64(st, 7, now_s());
+        int rc = sqlite3_step(st);
+        sqlite3_finalize(st);
+        if (rc != SQLITE_DONE) {
+            db_fail(s, rc, d, "storing a sweep");
+            return tx_abort(s);
+        }
+        sid = sqlite3_last_insert_rowid(s->db);
+    }
+    if (put_rows(s, sid, rows, n, res, d) < 0)
+        return tx_abort(s);
+    return tx_commit(s, d, "storing a sweep");
+}
+
+static void sweep_info_row(sqlite3_stmt *st, StoreSweepInfo *x)
+{
+    memset(x, 0, sizeof *x);
+    const char *t;
+    snprintf(x->plan, sizeof x->plan, "%s", (t = (const char *)sqlite3_column_text(st, 0)) ? t : "");
+    snprintf(x->name, sizeof x->name, "%s", (t = (const char *)sqlite3_column_text(st, 1)) ? t : "");
+    x->plan_version = sqlite3_column_int(st, 2);
+    snprintf(x->fingerprint, sizeof x->fingerprint, "%s",
+             (t = (const char *)sqlite3_column_text(st, 3)) ? t : "");
+    x->points = sqlite3_column_int64(st, 4);
+    x->stored = sqlite3_column_int64(st, 5);
+    x->created = sqlite3_column_int64(st, 6);
+}
+
+#define SWEEP_INFO_SQL                                                                        \
+    "SELECT p.name, w.name, w.plan_version, w.fingerprint, w.points, "                         \
+    "  (SELECT count(*) FROM sweep_points q WHERE q.sweep_id = w.id), w.created, w.spec "      \
+    "FROM sweeps w JOIN plans p ON p.id = w.plan_id WHERE p.deleted = 0 "
+
+int store_sweep_list(Store *s, const char *plan, StoreSweepInfo **out, int *n, Diag *d)
+{
+    *out = NULL;
+    *n = 0;
+    if (!has_sweeps(s))
+        return 0;
+    sqlite3_stmt *st;
+    if (prep(s, SWEEP_INFO_SQL "AND (?1 IS NULL OR p.name = ?1) ORDER BY p.name, w.name", &st,
+             d, "listing sweeps") < 0)
+        return -1;
+    if (plan)
+        sqlite3_bind_text(st, 1, plan, -1, SQLITE_STATIC);
+    StoreSweepInfo *v = NULL;
+    size_t cnt = 0, cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (cnt == cap) {
+            size_t nc = cap ? cap * 2 : 8;
+            StoreSweepInfo *nv = realloc(v, nc * sizeof *nv);
+            if (!nv) {
+                rc = SQLITE_NOMEM;
+                break;
+            }
+            v = nv;
+            cap = nc;
+        }
+        sweep_info_row(st, &v[cnt++]);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        free(v);
+        return db_fail(s, rc, d, "listing sweeps");
+    }
+    *out = v;
+    *n = (int)cnt;
+    return 0;
+}
+
+int store_sweep_get(Store *s, const char *plan, const char *name, StoreSweepInfo *info,
+                    char **spec_json, Diag *d)
+{
+    long long id;
+    if (spec_json)
+        *spec_json = NULL;
+    if (read_begin(s, d) < 0)
+        return -1;
+    if (find_sweep(s, plan, name, &id, d) < 0)
+        return read_end(s, -1);
+    sqlite3_stmt *st;
+    if (prep(s, SWEEP_INFO_SQL "AND w.id = ?1", &st, d, "reading a sweep") < 0)
+        return read_end(s, -1);
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st), ret = 0;
+    if (rc == SQLITE_ROW) {
+        sweep_info_row(st, info);
+        const char *spec = (const char *)sqlite3_column_text(st, 7);
+        if (spec_json && !(*spec_json = strdup(spec ? spec : "")))
+            rc = SQLITE_NOMEM;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW)
+        ret = db_fail(s, rc == SQLITE_DONE ? SQLITE_ERROR : rc, d, "reading a sweep");
+    return read_end(s, ret);
+}
+
+int store_sweep_rows(Store *s, const char *plan, const char *name,
+                     int (*fn)(const StoreSweepRow *row, void *ctx), void *ctx, Diag *d)
+{
+    long long id;
+    if (read_begin(s, d) < 0)
+        return -1;
+    if (find_sweep(s, plan, name, &id, d) < 0)
+        return read_end(s, -1);
+    sqlite3_stmt *st;
+    if (prep(s,
+             "SELECT idx, inputs, outputs, error FROM sweep_points WHERE sweep_id = ?1 "
+             "ORDER BY idx",
+             &st, d, "reading sweep points") < 0)
+        return read_end(s, -1);
+    sqlite3_bind_int64(st, 1, id);
+    int rc, ret = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        StoreSweepRow r = {
+            .idx = sqlite3_column_int64(st, 0),
+            .inputs = (const char *)sqlite3_column_text(st, 1),
+            .outputs = (const char *)sqlite3_column_text(st, 2),
+            .error = (const char *)sqlite3_column_text(st, 3),
+        };
+        if (!r.inputs || !r.outputs || !r.error)
+            continue;
+        if ((ret = fn(&r, ctx)) != 0)
+            break;
+    }
+    if (ret == 0 && rc != SQLITE_DONE)
+        ret = db_fail(s, rc, d, "reading sweep points");
+    sqlite3_finalize(st);
+    return read_end(s, ret);
+}
+
+int store_sweep_delete(Store *s, const char *plan, const char *name, Diag *d)
+{
+    if (tx_begin(s, d, "deleting a sweep") < 0)
+        return -1;
+    long long id;
+    if (find_sweep(s, plan, name, &id, d) < 0)
+        return tx_abort(s);
+    sqlite3_stmt *st;
+    if (prep(s, "DELETE FROM sweeps WHERE id = ?1", &st, d, "deleting a sweep") < 0)
+        return tx_abort(s);
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        db_fail(s, rc, d, "deleting a sweep");
+        return tx_abort(s);
+    }
+    return tx_commit(s, d, "deleting a sweep");
 }

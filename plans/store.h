@@ -44,7 +44,7 @@ void store_close(Store *s);
 
 /* The schema this build writes (PRAGMA user_version); older stores are
  * migrated on a read-write open, newer ones refused. */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 /* How long a call waits for another process's write transaction. */
 #define STORE_BUSY_TIMEOUT_MS 5000
 
@@ -63,7 +63,9 @@ void store_close(Store *s);
  * with plan_to_yaml(plan_parse(F)) of every seed_dir/ *.yaml F, in name
  * order, as version 1 with note "demo plan".  A seed file that fails does not
  * stop the others: it becomes a warning (store_warnings).  A readonly open of
- * an absent, empty or older-schema store is an error (nothing to read). */
+ * an absent, empty or version-0 store is an error (nothing to read); an
+ * older schema is read as it is (what it lacks, drafts before 2 and sweeps before 3,
+ * reads as empty). */
 Store *store_open_ex(const char *path, const char *seed_dir, bool readonly, int busy_ms,
                      Diag *d);
 void store_set_busy_timeout(Store *s, int ms);
@@ -120,5 +122,54 @@ int store_draft_drop(Store *s, const char *name, Diag *d);
 
 int store_pref_get(Store *s, const char *key, char *buf, size_t len);
 int store_pref_set(Store *s, const char *key, const char *value, Diag *d);
+
+/* ---- sweeps (plans/sweep.h): named, under a plan, one row per point */
+
+typedef struct {
+    char plan[PLAN_NAME_LEN];
+    char name[PLAN_NAME_LEN];
+    int plan_version;           /* the version swept */
+    char fingerprint[17];
+    long long points;           /* points of the sweep */
+    long long stored;           /* rows stored so far (< points: shards missing) */
+    int64_t created;
+} StoreSweepInfo;
+
+typedef struct {
+    long long idx;
+    const char *inputs;         /* JSON array */
+    const char *outputs;        /* JSON object */
+    const char *error;          /* "" = evaluated */
+} StoreSweepRow;
+
+/* Rows offered by store_sweep_put and what became of them. */
+typedef struct {
+    long long added;            /* new rows */
+    long long same;             /* already stored with identical text: not counted twice */
+    long long conflicts;        /* already stored with different text: left as stored */
+    long long first_conflict;   /* idx of the first conflict, -1 = none */
+} StoreSweepPut;
+
+/* Store rows of sweep `name` of plan `plan` (a live plan) in one
+ * transaction, creating the sweep when absent.  A sweep of that name with
+ * another fingerprint is refused (d says so; nothing changes).  Rows are
+ * keyed by idx: offering a stored idx again never adds a row (*res counts
+ * it as same or conflict).  rows may be empty (n = 0). */
+int store_sweep_put(Store *s, const char *plan, const char *name, int plan_version,
+                    const char *fingerprint, const char *spec_json, long long points,
+                    const StoreSweepRow *rows, long long n, StoreSweepPut *res, Diag *d);
+/* Sweeps of the live plan `plan` (NULL = of every live plan), by plan then
+ * name; *out malloc'd (caller frees; NULL when none). */
+int store_sweep_list(Store *s, const char *plan, StoreSweepInfo **out, int *n, Diag *d);
+/* One sweep's info and spec (malloc'd JSON text, caller frees). */
+int store_sweep_get(Store *s, const char *plan, const char *name, StoreSweepInfo *info,
+                    char **spec_json, Diag *d);
+/* Call fn for every stored row of the sweep in idx order (one read
+ * snapshot); fn returning non-zero stops with that value.  Returns 0, -1 with
+ * d set, or fn's value. */
+int store_sweep_rows(Store *s, const char *plan, const char *name,
+                     int (*fn)(const StoreSweepRow *row, void *ctx), void *ctx, Diag *d);
+/* Delete a sweep and its rows. */
+int store_sweep_delete(Store *s, const char *plan, const char *name, Diag *d);
 
 #endif
