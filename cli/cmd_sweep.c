@@ -25,6 +25,8 @@
 #include "cli.h"
 #include "datadir.h"
 #include "export.h"
+#include "safeio.h"
+#include "sanitize.h"
 #include "strbuf.h"
 #include "sweep.h"
 #include "yaml_plan.h"
@@ -800,13 +802,13 @@ typedef struct {
 static int read_all(const char *path, char **out)
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
+    char why[128];
+    FILE *f = safeio_fopen_read(path, why, sizeof why);
     if (!f)
         return -1;
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fileno(f), &st) != 0) {
         fclose(f);
-        errno = EINVAL;
         return -1;
     }
     char *buf = malloc((size_t)st.st_size + 1);
@@ -1102,8 +1104,13 @@ static void json_cell(StrBuf *b, json_t *v, bool csv)
     char buf[64];
     if (json_is_number(v))
         sb_puts(b, num_text(json_number_value(v), buf, sizeof buf));
-    else if (json_is_string(v))
-        csv ? sb_csv(b, json_string_value(v)) : sb_puts(b, json_string_value(v));
+    else if (json_is_string(v) && csv)
+        sb_csv(b, json_string_value(v));
+    else if (json_is_string(v)) { /* to a terminal: text from a shard file is not trusted */
+        char *t = sanitize_dup(json_string_value(v), SANITIZE_LINE);
+        sb_puts(b, t ? t : "");
+        free(t);
+    }
     else if (json_is_true(v))
         sb_puts(b, "true");
     else if (json_is_false(v))
@@ -1176,7 +1183,9 @@ static int row_text(const StoreSweepRow *r, Reader *rd)
         free(t);
     }
     if (r->error[0]) {
-        sb_printf(&rd->out, "  invalid: %s\n", r->error);
+        char *t = sanitize_dup(r->error, SANITIZE_LINE);
+        sb_printf(&rd->out, "  invalid: %s\n", t ? t : "");
+        free(t);
     } else {
         double g = json_number_value(json_object_get(out, "gpus"));
         json_t *days = json_object_get(out, "train_days"), *wait = json_object_get(out, "wait_p95_h");
@@ -1192,7 +1201,9 @@ static int row_text(const StoreSweepRow *r, Reader *rd)
             snprintf(wbuf, sizeof wbuf, "%.2f", json_number_value(wait));
         sb_printf(&rd->out, "  %8.0f  %7s  %7.2f  %9s  %-7s  %7s  %s\n", g, dbuf,
                   json_number_value(json_object_get(out, "facility_mw")), usd,
-                  json_string_value(json_object_get(out, "verdict")), wbuf,
+                  cli_is(json_string_value(json_object_get(out, "verdict")), "cloud") ? "cloud"
+                                                                               : "on-prem",
+                  wbuf,
                   json_is_true(json_object_get(out, "fits")) ? "yes" : "no");
     }
     json_decref(in);

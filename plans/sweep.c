@@ -176,9 +176,8 @@ static int parse_range(SweepAxis *ax, const Plan *base, const Catalog *cat, char
 static int parse_list(SweepAxis *ax, const Plan *base, const Catalog *cat, char *spec,
                       char *err, size_t len)
 {
-    char *save = NULL;
     ax->n_values = 0;
-    for (char *tok = strtok_r(spec, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (char *next = spec, *tok; (tok = strsep(&next, ",")) != NULL;) {
         trim(tok);
         if (!*tok)
             return fail(-2, err, len, "--vary %s=%s: an empty value in the list", ax->path,
