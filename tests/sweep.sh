@@ -154,7 +154,7 @@ CREATE TABLE prefs (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 PRAGMA application_id = 1196444750; PRAGMA user_version = 1;"
     "$bin" --db "$tmp/v1.db" save "$plan" >/dev/null 2>&1
     check "a version-1 store sweeps after the upgrade" 0 "$bin" --db "$tmp/v1.db" sweep frontier-2027 --vary site.pue=1.1,1.2 --name up
-    if [ "$(sqlite3 "$tmp/v1.db" 'PRAGMA user_version')" = 2 ]; then ok "the store is at schema 2"; else not_ok "the store is at schema 2"; fi
+    if [ "$(sqlite3 "$tmp/v1.db" 'PRAGMA user_version')" = 3 ]; then ok "the store is at schema 3"; else not_ok "the store is at schema 3"; fi
 else
     ok "a version-1 store sweeps after the upgrade # SKIP sqlite3 not installed"
 fi
