@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+#include <strings.h>
 
 #include "diag.h"
 #include "fields.h"
@@ -39,6 +41,11 @@ static const FieldDef field_table[] = {
     {"pue", "pue", FS_SITE, FT_REAL, 0, OFF(SiteSpec, pue), QTY_NUMBER, 0, 1, "", EN_NONE, "power usage effectiveness"},
     {"power_price_kwh", "power_price", FS_SITE, FT_REAL, 0, OFF(SiteSpec, power_price_kwh), QTY_MONEY, 0, 1, "$/kWh", EN_NONE, "electricity price"},
     {"headroom", "headroom", FS_SITE, FT_REAL, 0, OFF(SiteSpec, headroom), QTY_FRACTION, 0, 1, "", EN_NONE, "spare capacity on top of the sized need"},
+    {"prices.node_usd", "node quote", FS_SITE, FT_REAL, FF_QUOTE | FF_NODEQ, OFF(NodeQuote, usd), QTY_MONEY, 0, 1, "$/node", EN_NONE, "your price for one node of the plan's accelerator (site.prices.nodes); none removes it"},
+    {"prices.node_source", "node source", FS_SITE, FT_STR, FF_QUOTE | FF_NODEQ, OFF(NodeQuote, source), QTY_NUMBER, 0, 1, "", EN_NONE, "where the node price comes from (vendor, quote number)"},
+    {"prices.node_date", "node date", FS_SITE, FT_STR, FF_QUOTE | FF_NODEQ, OFF(NodeQuote, date), QTY_NUMBER, 0, 1, "", EN_NONE, "date of the quote, YYYY-MM-DD"},
+    {"prices.resale", "resale", FS_SITE, FT_REAL, FF_QUOTE, OFF(SiteSpec, prices.resale.value), QTY_FRACTION, 0, 1, "", EN_NONE, "share of the hardware price recovered at the horizon"},
+    {"prices.resale_source", "resale source", FS_SITE, FT_STR, FF_QUOTE, OFF(SiteSpec, prices.resale.source), QTY_NUMBER, 0, 1, "", EN_NONE, "where the resale figure comes from"},
     /* network */
     {"fabric", "fabric", FS_NETWORK, FT_ENUM, 0, OFF(NetworkSpec, fabric), QTY_NUMBER, 0, 1, "", EN_FABRIC, "infiniband | roce"},
     {"link", "link", FS_NETWORK, FT_REAL, 0, OFF(NetworkSpec, link_bps), QTY_RATE, 0, 1, "", EN_NONE, "per GPU, e.g. 400Gb/s"},
@@ -226,6 +233,57 @@ static void *base_of(Plan *p, FieldScope s, FieldTarget t)
     }
 }
 
+/* The node quote of the plan's accelerator in site.prices.nodes; create:
+ * add one (empty) when there is none and room.  NULL when absent. */
+static NodeQuote *node_quote_of(Plan *p, bool create)
+{
+    PriceSpec *ps = &p->site.prices;
+    for (int i = 0; i < ps->n_nodes; i++)
+        if (strcasecmp(ps->nodes[i].accelerator, p->accelerator) == 0)
+            return &ps->nodes[i];
+    if (!create || ps->n_nodes >= PLAN_MAX_QUOTES)
+        return NULL;
+    NodeQuote *q = &ps->nodes[ps->n_nodes++];
+    memset(q, 0, sizeof *q);
+    snprintf(q->accelerator, sizeof q->accelerator, "%s", p->accelerator);
+    return q;
+}
+
+/* The struct a field's offset is in. */
+static void *field_base(Plan *p, const FieldDef *f, FieldTarget t, bool create)
+{
+    if (f->flags & FF_NODEQ)
+        return node_quote_of(p, create);
+    return base_of(p, f->scope, t);
+}
+
+/* A quote edited in the dashboard says so, and when, unless told. */
+static void quote_defaults(Plan *p, const FieldDef *f)
+{
+    char *src = NULL, *date = NULL;
+    size_t srclen = 0, datelen = 0;
+    if (f->flags & FF_NODEQ) {
+        NodeQuote *q = node_quote_of(p, false);
+        if (!q)
+            return;
+        src = q->source, srclen = sizeof q->source;
+        date = q->date, datelen = sizeof q->date;
+    } else if (!strncmp(f->key, "prices.resale", 13)) {
+        src = p->site.prices.resale.source, srclen = sizeof p->site.prices.resale.source;
+        date = p->site.prices.resale.date, datelen = sizeof p->site.prices.resale.date;
+    }
+    if (!src)
+        return;
+    if (!src[0])
+        snprintf(src, srclen, "entered in the dashboard");
+    if (!date[0]) {
+        time_t now = time(NULL);
+        struct tm tm;
+        if (gmtime_r(&now, &tm))
+            strftime(date, datelen, "%Y-%m-%d", &tm);
+    }
+}
+
 static int get_int(const void *b, const FieldDef *f)
 {
     int v;
@@ -374,7 +432,11 @@ static const char *fmt_real(const FieldDef *f, double v, char *buf, size_t len)
 const char *field_format(const FieldDef *f, const Plan *p, FieldTarget t, char *buf, size_t len)
 {
     buf[0] = '\0';
-    void *b = base_of((Plan *)p, f->scope, t);
+    void *b = field_base((Plan *)p, f, t, false);
+    if (!b && (f->flags & FF_NODEQ)) {
+        snprintf(buf, len, "none");
+        return buf;
+    }
     if (!b || f->type == FT_HEADING)
         return buf;
     const char *at = (const char *)b + f->off;
@@ -591,7 +653,21 @@ int field_edit(const FieldDef *f, Plan *p, FieldTarget t, const char *text, cons
     if (!tmp)
         return fail(err, errlen, "out of memory%s%s", "", "");
     *tmp = *p;
-    void *b = base_of(tmp, f->scope, t);
+    if ((f->flags & FF_NODEQ) && (!strcasecmp(s, "none") || !*s)) {
+        /* remove the plan accelerator's node quote */
+        NodeQuote *q = node_quote_of(tmp, false);
+        if (q) {
+            PriceSpec *ps = &tmp->site.prices;
+            int k = (int)(q - ps->nodes);
+            memmove(&ps->nodes[k], &ps->nodes[k + 1], (size_t)(ps->n_nodes - k - 1) * sizeof *q);
+            ps->n_nodes--;
+            snprintf(note, notelen, "node quote removed: the catalog's price applies");
+        }
+        *p = *tmp;
+        free(tmp);
+        return 0;
+    }
+    void *b = field_base(tmp, f, t, true);
     if (!b || f->type == FT_HEADING) {
         free(tmp);
         return fail(err, errlen, "nothing to edit here%s%s", "", "");
@@ -711,6 +787,8 @@ int field_edit(const FieldDef *f, Plan *p, FieldTarget t, const char *text, cons
         rc = -1;
         break;
     }
+    if (rc == 0 && (f->flags & FF_QUOTE))
+        quote_defaults(tmp, f);
     if (rc == 0) {
         if ((f->flags & FF_SHAPE) && f->scope == FS_WORKLOAD)
             ((Workload *)b)->model.preset[0] = '\0'; /* no longer the published shape */

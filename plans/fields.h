@@ -29,6 +29,10 @@ typedef enum { FT_STR = 0, FT_INT, FT_REAL, FT_ENUM, FT_BOOL, FT_TRI, FT_U64, FT
 #define FF_SHAPE 0x80u      /* part of the model shape: editing drops the preset */
 #define FF_PLANDEF 0x100u   /* "" shows as "(plan)": inherits the plan's value */
 #define FF_NAME 0x200u      /* a name: non-empty */
+#define FF_QUOTE 0x400u     /* a site.prices quote: an edit fills an empty source ("entered
+                             * in the dashboard") and date (today, UTC) */
+#define FF_NODEQ 0x800u     /* off is within the NodeQuote of the plan's accelerator
+                             * (site.prices.nodes; an edit adds it, "none" removes it) */
 
 typedef enum {
     EN_NONE = 0, EN_KIND, EN_PRECISION, EN_RECOMPUTE, EN_SITE, EN_PRICING, EN_COOLING,

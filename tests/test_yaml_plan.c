@@ -363,6 +363,57 @@ START_TEST(empty_sections_take_the_defaults)
 }
 END_TEST
 
+
+/* site.prices: the plan's own quotes with their sources and dates are read
+ * into SI units, written back only when given, and round-trip; a price
+ * without a source, a bad date, an unknown accelerator or a discount of
+ * 100 % are refused at their line and column. */
+START_TEST(site_prices_parse_round_trip_and_need_sources)
+{
+    const Catalog *cat = catalog();
+    Plan *p = new_plan();
+    parse_ok(W_INF_TEXT "site:\n"
+                   "  prices:\n"
+                   "    nodes:\n"
+                   "      - {accelerator: h100-sxm, usd: $250000, source: Dell quote Q-4471, date: 2026-11-20}\n"
+                   "    discounts:\n"
+                   "      - {provider: aws, term: reserved-3y, discount: 55%, source: EDP, date: 2026-10-01}\n"
+                   "    storage_usd_per_pb: {value: 180000, source: VAST quote, date: 2026-11-02}\n"
+                   "    resale: {value: 20%, source: broker offer, date: 2026-11-15}\n",
+             cat, p);
+    const PriceSpec *ps = &p->site.prices;
+    ck_assert_int_eq(ps->n_nodes, 1);
+    ck_assert_str_eq(ps->nodes[0].accelerator, "h100-sxm");
+    ck_assert_double_eq(ps->nodes[0].usd, 250000);
+    ck_assert_str_eq(ps->nodes[0].source, "Dell quote Q-4471");
+    ck_assert_str_eq(ps->nodes[0].date, "2026-11-20");
+    ck_assert_int_eq(ps->n_discounts, 1);
+    ck_assert_int_eq(ps->discounts[0].term, PRICING_RESERVED_3Y);
+    ck_assert_double_eq_tol(ps->discounts[0].discount, 0.55, 1e-12);
+    ck_assert_double_eq(ps->storage_usd_per_pb.value, 180000);
+    ck_assert_double_eq_tol(ps->resale.value, 0.2, 1e-12);
+    ck_assert_str_eq(ps->resale.date, "2026-11-15");
+    ck_assert_ptr_null(ps->lease_rate.source[0] ? "set" : NULL);
+    assert_round_trip(p, cat);
+    /* a plan without prices writes no prices: key */
+    Plan *q = new_plan();
+    parse_ok(W_INF_TEXT, cat, q);
+    char *y = plan_to_yaml(q);
+    ck_assert_ptr_null(strstr(y, "prices"));
+    free(y);
+    free(q);
+    free(p);
+    expect_error(W_INF_TEXT "site:\n  prices:\n    resale: {value: 20%}\n", cat,
+                 "t.yaml:8:21: site.prices.resale: a price needs a source (your quote, a web page)");
+    expect_error(W_INF_TEXT "site:\n  prices:\n    resale: {value: 20%, source: x, date: 20-11-2026}\n",
+                 cat, "t.yaml:8:43: site.prices.resale: date must be YYYY-MM-DD");
+    expect_error(W_INF_TEXT "site:\n  prices:\n    nodes:\n      - {accelerator: H900, usd: 1, source: x}\n",
+                 cat, "t.yaml:9:23: site.prices.nodes: unknown accelerator 'H900'; did you mean 'H200'?");
+    expect_error(W_INF_TEXT "site:\n  prices:\n    discounts:\n      - {provider: aws, term: spot, discount: 100%, source: x}\n",
+                 cat, "t.yaml:9:47: site.prices.discounts: discount must be at least 0 and below 100 %, got 1");
+}
+END_TEST
+
 /* --------------------------------------------------------------- errors */
 
 #define W_INF "name: t\nworkloads:\n  - name: w\n    kind: inference\n    model: {preset: llama-3-8b}\n"
@@ -1153,6 +1204,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, description_may_span_lines);
     tcase_add_test(tc, merge_keys_share_settings_between_workloads);
     tcase_add_test(tc, empty_sections_take_the_defaults);
+    tcase_add_test(tc, site_prices_parse_round_trip_and_need_sources);
     tcase_add_test(tc, rejects_unknown_keys_with_suggestion);
     tcase_add_test(tc, rejects_duplicate_keys);
     tcase_add_test(tc, rejects_wrong_types);
