@@ -68,5 +68,6 @@ int cmd_compare(Cli *cli, int argc, char **argv);
 int cmd_export(Cli *cli, int argc, char **argv);
 int cmd_catalog(Cli *cli, int argc, char **argv);
 int cmd_sweep(Cli *cli, int argc, char **argv);
+int cmd_calibrate(Cli *cli, int argc, char **argv);
 
 #endif

@@ -45,6 +45,12 @@ static void print_training(const WorkloadResult *w)
     printf("      speed    MFU %.1f %%, %s tokens/s, %.1f days%s, %s GPU-hours\n", t->mfu * 100,
            fmt_si(t->tokens_per_s, "", a, sizeof a), t->train_days,
            t->meets_target ? "" : " (MISSES the target)", fmt_si(t->gpu_hours, "", b, sizeof b));
+    if (t->step_s_high > t->step_s_low)
+        printf("      band     model error %+.0f/%+.0f %% (%s, %d runs): step %.3f-%.3f s, "
+               "%.1f-%.1f days, GPUs %d-%d\n",
+               100 * (t->step_s_low / t->step_s - 1), 100 * (t->step_s_high / t->step_s - 1),
+               t->band_class, t->band_runs, t->step_s_low, t->step_s_high, t->train_days_low,
+               t->train_days_high, t->gpus_low, t->gpus_high);
     printf("      failures job MTBF %.1f h, checkpoint %s every %.0f min, goodput %.1f %%\n",
            t->job_mtbf_s / 3600, fmt_si(t->checkpoint_bytes, "B", a, sizeof a),
            t->checkpoint_interval_s / 60, t->goodput * 100);

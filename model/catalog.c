@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -103,6 +104,40 @@ const Engine *catalog_find_engine(const Catalog *c, const char *id)
     for (size_t i = 0; i < c->n_engines; i++)
         if (strcasecmp(c->engines[i].id, id) == 0)
             return &c->engines[i];
+    return NULL;
+}
+
+const Framework *catalog_find_framework(const Catalog *c, const char *id)
+{
+    if (!c || !id)
+        return NULL;
+    for (size_t i = 0; i < c->n_frameworks; i++)
+        if (strcasecmp(c->frameworks[i].id, id) == 0)
+            return &c->frameworks[i];
+    return NULL;
+}
+
+const Framework *catalog_framework_for(const Catalog *c, const char *fw, const char *acc)
+{
+    if (!fw || !*fw)
+        fw = "megatron";
+    if (acc && *acc) {
+        char key[2 * 48 + 2];
+        snprintf(key, sizeof key, "%s@%s", fw, acc);
+        const Framework *f = catalog_find_framework(c, key);
+        if (f)
+            return f;
+    }
+    return catalog_find_framework(c, fw);
+}
+
+const ErrorBand *catalog_find_band(const Catalog *c, const char *id)
+{
+    if (!c || !id)
+        return NULL;
+    for (size_t i = 0; i < c->n_bands; i++)
+        if (strcasecmp(c->bands[i].id, id) == 0)
+            return &c->bands[i];
     return NULL;
 }
 

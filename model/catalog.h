@@ -58,6 +58,9 @@ typedef struct {
     char id[CAT_ID_LEN];          /* "H100-SXM" (matched case-insensitively) */
     char name[CAT_TEXT_LEN];      /* "NVIDIA H100 SXM5 80GB" */
     char vendor[24];              /* "NVIDIA", "AMD", "Google", "AWS" */
+    char family[CAT_ID_LEN];      /* architecture family for error bands ("hopper",
+                                   * "blackwell", "ampere", "cdna3", "tpu", "trainium");
+                                   * "" = the id */
     double hbm_bytes;             /* device memory, bytes */
     double hbm_usable_frac;       /* share of HBM usable by the framework */
     double hbm_bw;                /* bytes/s */
@@ -83,6 +86,52 @@ typedef struct {
     char as_of[16];               /* "2026-11-09" */
     char notes[CAT_TEXT_LEN];     /* unverified figures, caveats */
 } Accelerator;
+
+/* A training framework profile (data/catalog/frameworks.yaml): how a
+ * framework's kernels and schedules change what the model's terms cost.
+ * Every field is a multiplier or a share so the same accelerator curve
+ * serves all frameworks; `gpuplan calibrate` fits gemm_scale per
+ * accelerator × framework and writes it as an override row whose id is
+ * "<framework>@<accelerator>" (looked up before the plain id). */
+typedef struct {
+    char id[CAT_ID_LEN];          /* "megatron", "nemo", "deepspeed", "fsdp", "maxtext",
+                                   * or "nemo@H100-SXM" (a calibrated override) */
+    char name[CAT_TEXT_LEN];
+    double gemm_scale;            /* × the accelerator's GEMM efficiency curve */
+    double tp_overlap;            /* share of TP collectives hidden under GEMMs */
+    double dp_overlap;            /* share of the DP gradient sync that can hide under the
+                                   * backward pass (and param gather under the forward) */
+    double ep_overlap;            /* default share of the MoE all-to-alls hidden */
+    double fp8_gemm_factor;       /* FP8 GEMMs reach this share of their 2× peak */
+    double layer_overhead_s;      /* fixed host/launch cost per layer per micro-batch pass */
+    double moe_overhead;          /* MoE router + permute/unpermute + grouped-GEMM padding
+                                   * cost per routed token copy, in units of one h-wide
+                                   * element-wise pass (≥ 0) */
+    double moe_layer_overhead_s;  /* per MoE layer and pass: dropless routing's
+                                   * device-to-host sync of the per-expert token counts
+                                   * before the all-to-all, and the per-expert kernel
+                                   * launches of the grouped GEMM */
+    double step_scale;            /* × the whole modelled step (0 = 1): what a site does
+                                   * that the model does not itemise (power caps, clocks,
+                                   * stragglers, jitter); fitted by gpuplan calibrate */
+    int calibrated_runs;          /* > 0: fitted by gpuplan calibrate on this many runs */
+    double calibrated_residual;   /* their mean |error| after the fit, 0..1 */
+    char source[CAT_TEXT_LEN];
+    char as_of[16];
+    char notes[CAT_TEXT_LEN];
+} Framework;
+
+/* Measured model error of one class of training runs (data/catalog/
+ * error_bands.yaml): measured / predicted step time − 1 of the runs of the
+ * validation set's fit half in that class. */
+typedef struct {
+    char id[CAT_ID_LEN];          /* "hopper/dense/fp8"; "default" = any class without runs */
+    double low, high;             /* relative step-time error range, e.g. -0.06, +0.09 */
+    int runs;
+    char source[CAT_TEXT_LEN];
+    char as_of[16];
+    char notes[CAT_TEXT_LEN];
+} ErrorBand;
 
 typedef enum { PROVIDER_AWS = 0, PROVIDER_GCP, PROVIDER_AZURE, PROVIDER_OTHER } Provider;
 const char *provider_name(Provider p);
@@ -204,6 +253,10 @@ typedef struct {
     size_t n_storage;
     Engine *engines;
     size_t n_engines;
+    Framework *frameworks;
+    size_t n_frameworks;
+    ErrorBand *bands;
+    size_t n_bands;
     CostAssumptions costs;
     CatalogRange ranges[RANGE_COUNT];
 } Catalog;
@@ -213,6 +266,12 @@ const Accelerator *catalog_find_accelerator(const Catalog *c, const char *id);
 const Instance *catalog_find_instance(const Catalog *c, const char *id);
 const StorageSystem *catalog_find_storage(const Catalog *c, const char *id);
 const Engine *catalog_find_engine(const Catalog *c, const char *id);
+const Framework *catalog_find_framework(const Catalog *c, const char *id);
+/* The profile of framework `fw` ("" = megatron) on accelerator `acc`: a
+ * calibrated "fw@acc" row when the catalog has one, else "fw"; NULL when
+ * neither exists. */
+const Framework *catalog_framework_for(const Catalog *c, const char *fw, const char *acc);
+const ErrorBand *catalog_find_band(const Catalog *c, const char *id);
 const MigProfile *accelerator_find_mig(const Accelerator *a, const char *profile);
 /* The profile of `to` closest to `from` (a profile of another part): the
  * smallest one with at least from's compute slices and memory, else the

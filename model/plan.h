@@ -63,12 +63,24 @@ typedef struct {
     int qk_rope_head_dim;
     int qk_nope_head_dim;
     int v_head_dim;
+    /* Sliding-window (local) attention: each query attends to at most
+     * `window` keys on `window_layers` of the layers (0 = all of them);
+     * window 0 = full causal attention everywhere (gpt-oss: 128 on every
+     * other layer; Mistral 7B: 4096 everywhere). */
+    int window;
+    int window_layers;
     double params;            /* given total; 0 = derive from the shape */
 } ModelShape;
 
 typedef struct {
     int tp, pp, vpp, cp, ep;  /* 0 = search */
     int sp;                   /* -1 = search, 0 = off, 1 = on */
+    /* Expert tensor parallelism (Megatron-Core expert_tensor_parallel_size,
+     * "MoE parallel folding"): > 0 = the expert layers are laid out as
+     * etp × ep × expert-DP over the same t·c·d GPUs the dense layers use, so
+     * ep is drawn from TP×CP×DP (TP2 PP8 EP32 on 256 GPUs); 0 = ep is a
+     * dimension of its own next to tp (GPUs = t·p·c·e·d, expert TP = t). */
+    int etp;
 } ParallelSpec;
 
 /* Speculative decoding (draft model, EAGLE or MTP heads): `draft` tokens
@@ -115,6 +127,14 @@ typedef struct {
                                       * backward pass (Megatron-LM ≤ 2022); false = overlapped */
     double ep_overlap;               /* share 0..1 of the MoE all-to-alls hidden under compute
                                       * (DeepSeek-V3 DualPipe ≈ 1); 0 = exposed */
+    char framework[CAT_ID_LEN];      /* training framework profile (catalog frameworks:);
+                                      * "" = megatron */
+    /* A measured run (calibration input, validation rows): the step time or
+     * the per-GPU token rate that was observed for exactly this workload;
+     * 0 = none.  `gpuplan calibrate` fits the catalog to them. */
+    double measured_step_s;
+    double measured_tokens_per_gpu_s;
+    char measured_source[PLAN_TEXT_LEN];
 
     /* inference */
     Precision kv_precision;
@@ -309,6 +329,9 @@ typedef struct {
     int micro_batch;
     Recompute recompute;
     bool sp;
+    int etp;                         /* > 0: MoE parallel folding, experts laid out as
+                                      * etp × ep × expert-DP over tp·cp·dp GPUs (GPUs =
+                                      * tp·pp·cp·dp); 0: GPUs = tp·pp·cp·ep·dp */
 } Layout;
 
 typedef struct {
@@ -340,6 +363,22 @@ typedef struct {
     char fix[PLAN_TEXT_LEN];         /* the edit that lifts it ("raise global_batch to 3072
                                       * to use 12,288 GPUs (84.1 d)"), "" = none found */
     double gpu_hours;
+    /* Error band (model error, not input uncertainty): the range the
+     * published runs of this workload's class (dense/MoE × bf16/fp8 ×
+     * accelerator family; catalog error_bands:) fell in around the model's
+     * prediction, applied to this prediction.  step_s_low ≤ step_s ≤
+     * step_s_high; days, GPU-hours and the GPUs a target needs move with
+     * the step time.  band_class names the class ("hopper/dense/fp8"),
+     * band_runs how many runs it rests on (0 = no runs: the catalog's
+     * default band). */
+    double step_s_low, step_s_high;
+    double train_days_low, train_days_high;
+    double gpu_hours_low, gpu_hours_high;
+    int gpus_low, gpus_high;         /* target_days sizing: GPUs if the step lands at the
+                                      * band's low / high end; = gpus for a fixed size */
+    char band_class[CAT_ID_LEN];
+    int band_runs;
+    char framework[CAT_ID_LEN];      /* profile the step time was modelled with */
     double checkpoint_bytes;
     double checkpoint_write_s;
     double checkpoint_interval_s;

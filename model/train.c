@@ -66,11 +66,31 @@
  * its schedule hides (Workload.ep_overlap: DeepSeek-V3's DualPipe, Megatron's
  * EP-overlap); plain Megatron MoE does not overlap them. */
 #define EP_OVERLAP 0.0
-/* FP8 GEMMs reach a lower share of their (2×) peak than BF16 ones: scaling
- * and casting kernels, BF16 attention.  NVIDIA reports ~1.3–1.5× end-to-end
- * FP8 speedups for Llama-class models rather than 2× (NeMo performance
- * tables); 0.75 reproduces ~1.5× on the GEMMs. */
-#define FP8_GEMM_FACTOR 0.75
+/* FP8 GEMMs reach a lower share of their (2×) peak than BF16 ones: on an
+ * H200, cuBLASLt FP8 runs 8192³ at 1300.6 and 16384³ at 1366.3 TFLOP/s,
+ * 0.66–0.69 of the 1979 FP8 peak (Azure/AI-benchmarking-guide,
+ * Azure_Results/ND_H200_v5_results.md), against ~0.75–0.8 for large BF16
+ * GEMMs (A100: 0.81 at 8192³, same guide) — ~0.85–0.9 relative.  The
+ * casts and amax of the FP8 recipe and the BF16 attention core are costed
+ * separately (FP8_CAST_BYTES, peak16).  Frameworks override it
+ * (frameworks.yaml fp8_gemm_factor). */
+#define FP8_GEMM_FACTOR 0.85
+/* Profile used when the catalog has no frameworks: section (unit tests'
+ * hand-made catalogs): Megatron-LM as the 2021-22 calibration ran it —
+ * TP_OVERLAP, DP_OVERLAP, EP_OVERLAP and FP8_GEMM_FACTOR above, no extra
+ * per-layer or MoE costs (data/catalog/frameworks.yaml `megatron`). */
+static const Framework FW_BUILTIN = {
+    .id = "megatron", .gemm_scale = 1.0, .tp_overlap = TP_OVERLAP, .dp_overlap = DP_OVERLAP,
+    .ep_overlap = EP_OVERLAP, .fp8_gemm_factor = FP8_GEMM_FACTOR,
+};
+/* FP8 recipes cast every GEMM input to FP8 and take its amax (Transformer
+ * Engine: fused cast+amax kernels, one read of the 16-bit tensor and one
+ * write of the 8-bit copy, 3 bytes per element); the backward casts the
+ * output gradients the same way.  Weights are cast once per step and
+ * cached across micro-batches (TE fp8 weight caching), so only
+ * activations count per micro-batch.  Attention's softmax·V and QK^T stay
+ * BF16 (NeMo/Megatron FP8 recipes do not quantise the core attention). */
+#define FP8_CAST_BYTES 3.0
 /* Fallbacks when the catalog leaves an efficiency field empty. */
 #define GEMM_EFF_DEFAULT 0.6
 #define EW_EFF_DEFAULT 0.7
@@ -120,6 +140,7 @@ typedef struct {
     double wscale;          /* given params / derived (memory, traffic); 1 if not given */
     double core_coef;       /* attention-core forward FLOPs per (query, key) */
     double ew_attn_extra;   /* MLA: latent activations per token, in units of h */
+    double win, win_L;      /* sliding window (tokens, 0 = none) and the layers using it */
 } Shape;
 
 static bool shape_derive(const ModelShape *m, Shape *sh)
@@ -183,6 +204,8 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
     sh->expert_w = sh->moe ? mats * h * sh->Fe : 0;
     sh->shared_w = sh->moe ? sh->S * mats * h * sh->Fe : 0;
     sh->router_w = sh->moe ? h * sh->E : 0;
+    sh->win = m->window > 0 ? m->window : 0;
+    sh->win_L = m->window_layers > 0 && m->window_layers < m->layers ? m->window_layers : sh->L;
     sh->emb_w = sh->V * h;
     sh->head_w = sh->tied ? 0 : sh->V * h;
 
@@ -217,6 +240,22 @@ void train_params(const ModelShape *m, double *total, double *active)
         *active = ok ? sh.active : 0;
 }
 
+/* Share of the full-count attention core left by sliding windows: a query
+ * sees at most `win` keys, so the convention of counting all s² pairs
+ * (twice the causal work) becomes 2·s·W pairs, a factor min(1, 2W/s), on
+ * win_L of the L layers (Beltagy et al. 2020 Longformer §3; Mistral 7B,
+ * Jiang et al. 2023 §2; gpt-oss model card: 128-token bands on alternate
+ * layers). */
+static double shape_core_frac(const Shape *sh, double s)
+{
+    if (!(sh->win > 0) || !(s > 0) || !(sh->L > 0))
+        return 1.0;
+    double f = 2.0 * sh->win / s;
+    if (f >= 1)
+        return 1.0;
+    return 1.0 - sh->win_L / sh->L * (1.0 - f);
+}
+
 /* Model FLOPs (no recompute) for B sequences of length s: 6 FLOPs per
  * weight per token for every GEMM weight a token touches (forward 2,
  * backward 4), the attention core 3·B·s²·core_coef, and the logits
@@ -229,7 +268,8 @@ static double shape_flops(const Shape *sh, double B, double s)
     double tok = B * s;
     double gemm = sh->L * sh->attn_w + sh->Ld * sh->mlp_w +
                   sh->Lm * (sh->k * sh->expert_w + sh->shared_w + sh->router_w);
-    return 6.0 * tok * gemm + 3.0 * B * s * s * sh->L * sh->core_coef + 6.0 * tok * sh->h * sh->V;
+    return 6.0 * tok * gemm + 3.0 * B * s * s * sh->L * sh->core_coef * shape_core_frac(sh, s) +
+           6.0 * tok * sh->h * sh->V;
 }
 
 double train_model_flops(const ModelShape *m, double B, double s)
@@ -344,6 +384,19 @@ typedef struct {
     int spfix;             /* -1 search */
     double mtbf_gpu_s;
     double restart_s;
+    /* framework profile (catalog frameworks:, "<fw>@<accelerator>" first) */
+    const Framework *fw;
+    char fw_id[CAT_ID_LEN];
+    double fw_gemm;        /* × the GEMM efficiency curve */
+    double tp_ov;          /* share of TP collectives hidden under GEMMs */
+    double dp_ov;          /* share of the DP sync that can hide under compute */
+    double ep_ov;          /* default share of EP all-to-alls hidden */
+    double layer_oh;       /* seconds per layer per pass */
+    double moe_oh;         /* MoE overhead per routed token copy, h-wide passes */
+    double moe_layer_oh;   /* seconds per MoE layer per pass */
+    double step_scale;     /* × the whole step (calibrated site factor) */
+    int etp;               /* > 0: MoE parallel folding with this expert TP */
+    double win_frac;       /* attention-core share left by sliding windows (1 = none) */
 } Env;
 
 static bool is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
@@ -351,6 +404,7 @@ static bool is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 static double env_curve(const Env *e, double x)
 {
     double y = e->a->gemm_eff.n > 0 ? curve_eval(&e->a->gemm_eff, x) : GEMM_EFF_DEFAULT;
+    y *= e->fw_gemm; /* the framework's kernels (catalog frameworks: gemm_scale) */
     if (!(y > 0.01))
         y = 0.01;
     if (y > 1)
@@ -358,12 +412,60 @@ static double env_curve(const Env *e, double x)
     return y;
 }
 
+/* GPUs of a layout. */
+static long long layout_gpus(const Layout *l)
+{
+    long long g = (long long)l->tp * l->pp * l->cp * l->dp;
+    return l->etp > 0 ? g : g * l->ep;
+}
+
+/* Micro-batches per step: B over micro-batch × the data-parallel replicas
+ * of the dense layers (d·e without folding, d with it). */
+static double layout_micro(double B, const Layout *l)
+{
+    return B / ((double)l->micro_batch * l->dp * (l->etp > 0 ? 1 : l->ep));
+}
+
+/* Data-parallel groups: dense weights replicate over d·c (·e unfolded),
+ * routed experts over the expert-DP ranks, d·c unfolded or t·c·d/(etp·ep)
+ * folded (Megatron-Core MoE parallel folding, Liu et al. 2025). */
+static int layout_dense_dp(const Layout *l)
+{
+    return l->dp * l->cp * (l->etp > 0 ? 1 : l->ep);
+}
+
+static int layout_expert_dp(const Layout *l)
+{
+    if (l->etp > 0) {
+        long long n = (long long)l->tp * l->cp * l->dp / ((long long)l->etp * l->ep);
+        return n > 0 ? (int)n : 1;
+    }
+    return l->dp * l->cp;
+}
+
+static double layout_eshard(const Layout *l)
+{
+    return (double)(l->etp > 0 ? l->etp : l->tp) * l->ep;
+}
+
+/* The factor ep contributes to the GPU count: none when folded. */
+static int ep_dim(const Env *e, int ep)
+{
+    return e->etp > 0 ? 1 : ep;
+}
+
 /* Bandwidth and latency of a collective among `n` ranks spaced `stride`
  * apart in the rank order (TP fastest, then CP, EP, DP, PP — Megatron's
- * default order): NVLink when the group fits in a scale-up domain and a
- * node, else the scale-out fabric; crossing a leaf when the group's nodes
- * outnumber those under one leaf. */
-static void env_link(const Env *e, int n, long long stride, bool rail, double *bw, double *lat)
+ * default order) of layout l: NVLink when the group lies inside one
+ * scale-up domain, else the scale-out fabric, crossing a leaf when the
+ * group's nodes outnumber those under one leaf.  A scale-up domain may
+ * span nodes (GB200 NVL72: 18 trays of 4 GPUs on one NVLink switch
+ * fabric; CATALOG-FACTS §3.1/§5.1): a group is inside one when its span
+ * (n × stride consecutive ranks) fits the domain and either the whole job
+ * does or the domain is a multiple of the span, so aligned groups never
+ * straddle two racks. */
+static void env_link(const Env *e, const Layout *l, int n, long long stride, bool rail, double *bw,
+                     double *lat)
 {
     long long span = (long long)n * stride;
     if (span <= e->gpn && span <= e->domain) {
@@ -371,7 +473,8 @@ static void env_link(const Env *e, int n, long long stride, bool rail, double *b
         *lat = e->su_lat;
         return;
     }
-    if (stride < e->gpn && span <= e->domain && e->domain > e->gpn) {
+    if (e->domain > e->gpn && span <= e->domain &&
+        (layout_gpus(l) <= e->domain || e->domain % span == 0 || stride < e->gpn)) {
         /* multi-node NVLink domain (NVL72) */
         *bw = e->su_bw;
         *lat = e->su_lat;
@@ -404,14 +507,16 @@ static int stage_layers(const Shape *sh, int p)
     return (L + p - 1) / p;
 }
 
-static void stage_params(const Shape *sh, int t, int p, int e, StageParams *sp)
+/* Parameters of one GPU's stage; experts are sharded over `eshard` GPUs of
+ * the layer (expert TP × EP). */
+static void stage_params(const Shape *sh, int t, int p, double eshard, StageParams *sp)
 {
     double lps = stage_layers(sh, p);
     double fd = sh->L > 0 ? sh->Ld / sh->L : 1;
     double fm = 1 - fd;
     double dense_layer = (sh->attn_w + sh->norm_w) / t + fd * sh->mlp_w / t +
                          fm * (sh->shared_w + sh->router_w) / t;
-    double expert_layer = fm * sh->E * sh->expert_w / ((double)t * e);
+    double expert_layer = fm * sh->E * sh->expert_w / eshard;
     double pd = lps * dense_layer, pe = lps * expert_layer;
     /* Embedding on the first stage, output head on the last; with tied
      * embeddings Megatron keeps a copy of the embedding on the last stage. */
@@ -432,7 +537,7 @@ static void mem_stage(const Env *e, const Layout *l, double pd, double pe, doubl
                       bool last, TrainMemory *m)
 {
     const Shape *sh = &e->sh;
-    double Dd = (double)l->dp * l->ep * l->cp, De = (double)l->dp * l->cp;
+    double Dd = layout_dense_dp(l), De = layout_expert_dp(l);
     int z = e->zero;
     m->weights = e->wb * (pd / (z >= 3 ? Dd : 1) + pe / (z >= 3 ? De : 1));
     m->gradients = e->gb * (pd / (z >= 2 ? Dd : 1) + pe / (z >= 2 ? De : 1));
@@ -461,8 +566,8 @@ static void mem_stage(const Env *e, const Layout *l, double pd, double pe, doubl
 static void env_memory(const Env *e, const Layout *l, TrainMemory *out)
 {
     StageParams sp;
-    stage_params(&e->sh, l->tp, l->pp, l->ep, &sp);
-    double m = e->B / ((double)l->micro_batch * l->dp * l->ep);
+    stage_params(&e->sh, l->tp, l->pp, layout_eshard(l), &sp);
+    double m = layout_micro(e->B, l);
     double inflight = l->pp < m ? l->pp : m;
     if (l->vpp > 1) /* interleaved 1F1B: Narayanan et al. 2021 §2.2.2 */
         inflight *= 1.0 + (l->pp - 1.0) / ((double)l->pp * l->vpp);
@@ -520,6 +625,13 @@ typedef struct {
     double flops;          /* executed FLOPs */
 } LayerCost;
 
+/* Experts per GPU are sharded over this many tensor ranks: the folded
+ * layout's etp, else the dense TP degree (Megatron before parallel folding). */
+static int expert_tp(const Layout *l)
+{
+    return l->etp > 0 ? l->etp : l->tp;
+}
+
 static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost *c, double *x_out,
                        double *eff_out)
 {
@@ -534,20 +646,40 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     double f_dense = 2.0 * T * dense_w / t;
     double t_gemm = f_dense / (e->peak * eff * e->gemm_scale);
     double f_exp = 0;
+    bool fp8 = e->gemm_scale < 1;
+    /* GEMM input elements per token on this rank (FP8 casts): QKV and fc1
+     * read h, the output projection a·dh/t, fc2 F/t. */
+    double cast_el = 0;
+    if (fp8)
+        cast_el = 2.0 * sh->h + sh->a * sh->dqk / t + (moe_layer ? 0.0 : sh->F / t);
     if (moe_layer) {
+        /* Per GPU the routed-expert FLOPs are those of its tokens whatever
+         * the expert layout (balanced routing): 2·T·k·W_e/t.  The GEMM
+         * shapes differ: each GPU holds E/ep experts of width Fe/etp, fed
+         * (T·k/t)·etp·ep/E tokens each (= T·k·ep/E with expert TP = t). */
         f_exp = 2.0 * T * sh->k * sh->expert_w / t;
-        double tok_e = T * sh->k * l->ep / sh->E;       /* tokens per local expert */
-        double xe = sh->Fe / t;
-        if (sh->h / t < xe)
+        double et = expert_tp(l);
+        double tok_e = T * sh->k / t * et * l->ep / sh->E;  /* tokens per local expert */
+        double xe = sh->Fe / et;
+        if (l->etp <= 0 && sh->h / t < xe)
             xe = sh->h / t;
         if (tok_e < xe)
             xe = tok_e;
         t_gemm += f_exp / (e->peak * env_curve(e, xe) * e->gemm_scale);
+        if (fp8) /* expert fc1 inputs h per routed copy, fc2 inputs Fe/etp */
+            cast_el += sh->k * (sh->h + sh->Fe) / t + sh->S * (sh->h + sh->Fe) / t;
     }
-    double f_core = T * e->s * sh->core_coef / t;
+    double f_core = T * e->s * sh->core_coef / t * e->win_frac;
     double t_core = f_core / (e->peak16 * eff);
     double t_ew = elementwise_fwd_bytes(e, l, T, moe_layer) / e->ew_bw;
-    double fwd = t_gemm + t_core + t_ew;
+    if (fp8)
+        t_ew += FP8_CAST_BYTES * T * cast_el / e->ew_bw;
+    /* MoE beyond the GEMMs: router softmax/top-k, permutation index
+     * building and the grouped GEMM's per-expert padding, per routed token
+     * copy (framework profile moe_overhead, in h-wide 16-bit passes). */
+    if (moe_layer && e->moe_oh > 0)
+        t_ew += 2.0 * T * sh->k * sh->h * e->moe_oh / t / e->ew_bw;
+    double fwd = t_gemm + t_core + t_ew + e->layer_oh + (moe_layer ? e->moe_layer_oh : 0);
     double passes = 3.0 + (l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0);
     c->fwd = fwd;
     c->comp = passes * fwd;
@@ -569,22 +701,34 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     double fwd_coll = 1.0 + 1.0 + (l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0); /* fwd, bwd, re-fwd */
     /* TP: per layer 2 all-reduces of s·b·h 16-bit values forward and 2
      * backward (Megatron-LM, Shoeybi et al. 2019 §3); with SP the same
-     * volume as all-gather + reduce-scatter pairs (Korthikanti §4.2.2). */
+     * volume as all-gather + reduce-scatter pairs (Korthikanti §4.2.2).
+     * Frameworks that overlap them (Transformer Engine userbuffers,
+     * Megatron --tp-comm-overlap: the all-gather/reduce-scatter is split
+     * into chunks pipelined with the GEMM that consumes/produces them,
+     * Wang et al. 2023 "Overlap communication with dependent computation";
+     * torchtitan async TP) hide tp_overlap of it, at most the GEMM time it
+     * runs under, and the hidden part still slows that GEMM
+     * (OVERLAP_SLOWDOWN). */
     c->tp = 0;
     if (l->tp > 1) {
         double bw, lat;
-        env_link(e, l->tp, 1, false, &bw, &lat);
+        env_link(e, l, l->tp, 1, false, &bw, &lat);
         double S = 2.0 * T * sh->h;
         double one = l->sp ? 2.0 * net_allgather_s(S, l->tp, bw, lat)
                            : net_allreduce_s(S, l->tp, bw, lat);
-        c->tp = (1.0 - TP_OVERLAP) * 2.0 * fwd_coll * one;
+        double raw = 2.0 * fwd_coll * one;
+        double hid = e->tp_ov * raw;
+        double under = fwd_coll * 1.5 * t_gemm; /* fwd GEMMs + half the bwd ones each way */
+        if (hid > under)
+            hid = under;
+        c->tp = raw - hid + OVERLAP_SLOWDOWN * hid;
     }
     /* CP: all-gather of K/V forward; all-gather + reduce-scatter of dK/dV
      * backward (Megatron context parallel). */
     c->cp = 0;
     if (l->cp > 1) {
         double bw, lat;
-        env_link(e, l->cp, l->tp, false, &bw, &lat);
+        env_link(e, l, l->cp, l->tp, false, &bw, &lat);
         double kvw = sh->mla ? sh->a * (sh->dqk + sh->dv) / t
                              : 2.0 * sh->dh * (sh->g / t > 1 ? sh->g / t : 1);
         double local = 2.0 * T * kvw;
@@ -592,17 +736,38 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         c->cp = ag * (3.0 + (l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0));
     }
     /* EP: dispatch and combine all-to-alls forward, two more backward
-     * (Lepikhin et al. 2020 GShard; Megatron-Core MoE). */
+     * (Lepikhin et al. 2020 GShard; Megatron-Core MoE).  Folded layouts
+     * place the EP ranks next to the expert-TP ones (Megatron-Core
+     * order etp, ep, edp): stride etp; else after TP and CP. */
     c->ep = 0;
     if (moe_layer && l->ep > 1) {
         double bw, lat;
-        env_link(e, l->ep, (long long)l->tp * l->cp, false, &bw, &lat);
+        long long stride = l->etp > 0 ? l->etp : (long long)l->tp * l->cp;
+        env_link(e, l, l->ep, stride, false, &bw, &lat);
+        long long span = (long long)l->ep * stride;
+        if (bw < e->su_bw && span > e->gpn) {
+            /* An all-to-all leaving the scale-up domain: of each rank's
+             * data the (n − r)/n bound for other nodes goes out through
+             * its own NIC (one rail per GPU; NCCL's multi-ring trick of
+             * env_link does not apply to all-to-all), the rest over
+             * NVLink, concurrently (NCCL alltoall = grouped send/recv;
+             * DeepEP's internode kernels: NVLink forwarding + RDMA). */
+            double r = stride < e->gpn ? (double)(e->gpn / stride) : 1.0;
+            if (r > l->ep)
+                r = l->ep;
+            double out = (l->ep - r) / (double)l->ep, in = (r - 1) / (double)l->ep;
+            double so = e->so_bw;
+            /* the per-rank NIC rate, expressed as an effective all-to-all bw */
+            double t_out = out / so, t_in = in / e->su_bw;
+            double per_byte = t_out > t_in ? t_out : t_in;
+            bw = per_byte > 0 ? ((l->ep - 1) / (double)l->ep) / per_byte : bw;
+        }
         /* dispatch in the GEMM precision when it is 8-bit or less (DeepSeek-V3
          * §3.3.2: FP8 dispatch, BF16 combine), combine in 16-bit */
         double db = precision_bytes(e->w->precision) < 2 ? precision_bytes(e->w->precision) : 2;
-        double tok = T * sh->k * sh->h / (l->sp ? t : 1);
+        double tok = T * sh->k * sh->h / (l->sp || l->etp > 0 ? t : 1);
         double a2a = net_alltoall_s(db * tok, l->ep, bw, lat) + net_alltoall_s(2.0 * tok, l->ep, bw, lat);
-        double ov = e->w->ep_overlap > 0 ? (e->w->ep_overlap < 1 ? e->w->ep_overlap : 1) : EP_OVERLAP;
+        double ov = e->w->ep_overlap > 0 ? (e->w->ep_overlap < 1 ? e->w->ep_overlap : 1) : e->ep_ov;
         /* the hidden share still slows the compute it runs under */
         c->ep = (1.0 - ov + OVERLAP_SLOWDOWN * ov) * fwd_coll * a2a;
     }
@@ -633,7 +798,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
         .flops = fd * dl.flops + fm * ml.flops,
     };
     double p = l->pp, v = l->vpp > 0 ? l->vpp : 1;
-    double m = e->B / ((double)l->micro_batch * l->dp * l->ep);
+    double m = layout_micro(e->B, l);
     double T = (double)l->micro_batch * e->s / l->cp;
 
     /* Logits on the last stage: 2·T·h·V/t forward, ×3 with backward, plus
@@ -670,37 +835,49 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     /* Pipeline: bubble (p−1)/(v·m) of the steady-state time (Narayanan et
      * al. 2021 §2.2), plus point-to-point sends of s·b·h/t (scatter-gather
      * with SP) forward and backward per chunk boundary. */
+    double bubble_comp = 0;
     if (l->pp > 1) {
         double mb = mb_comp + mb_tp + mb_ep + mb_cp;
+        bubble_comp = (p - 1.0) / v * mb;
         double bw, lat;
-        env_link(e, 2, (long long)G / l->pp, true, &bw, &lat);
+        env_link(e, l, 2, (long long)G / l->pp, true, &bw, &lat);
         double bytes = 2.0 * T * sh->h / (l->sp ? l->tp : 1);
         double p2p = net_p2p_s(bytes, bw, lat);
         st->pp_bubble = (p - 1.0) / v * mb + 2.0 * (v * m + p - 1.0) * p2p;
     }
 
     /* Data parallel: gradient reduce-scatter + parameter all-gather
-     * (ZeRO ≥ 1, distributed optimizer) or all-reduce (ZeRO 0) over d·e·c
-     * ranks for dense weights, d·c for experts; overlapped with the last
-     * micro-batch's backward / first forward up to DP_OVERLAP.  ZeRO-3
-     * gathers weights for every micro-batch forward and backward (Rajbhandari
-     * et al. 2020 §5: 1.5× the all-reduce volume), overlapped with compute. */
+     * (ZeRO ≥ 1, distributed optimizer) or all-reduce (ZeRO 0) over the
+     * dense DP group (d·e·c ranks, d·c folded) for dense weights, the expert
+     * DP group for experts.  Megatron-Core's overlap_grad_reduce issues the
+     * reduce-scatter bucket by bucket during the last micro-batch's backward
+     * and, with interleaved stages, through the cool-down phase as each
+     * chunk finishes; overlap_param_gather issues the all-gathers under the
+     * next step's first forward and the warm-up phase (Megatron-Core
+     * distributed optimizer docs).  The framework's dp_overlap is the share
+     * of those windows the traffic can use (the last bucket stays exposed).
+     * ZeRO-3 gathers weights for every micro-batch forward and backward
+     * (Rajbhandari et al. 2020 §5: 1.5× the all-reduce volume), overlapped
+     * with compute. */
     StageParams sp;
-    stage_params(sh, l->tp, l->pp, l->ep, &sp);
-    int Dd = l->dp * l->ep * l->cp, De = l->dp * l->cp;
-    double dp_raw = 0, dp_z3 = 0, z3_edge = 0;
+    stage_params(sh, l->tp, l->pp, layout_eshard(l), &sp);
+    int Dd = layout_dense_dp(l), De = layout_expert_dp(l);
+    double dp_rs = 0, dp_ag = 0, dp_z3 = 0, z3_edge = 0;
     for (int part = 0; part < 2; part++) {
         int n = part == 0 ? Dd : De;
         double P = part == 0 ? sp.pd : sp.pe;
         if (n <= 1 || P <= 0)
             continue;
         double bw, lat;
-        env_link(e, n, part == 0 ? (long long)l->tp : (long long)l->tp * l->cp * l->ep, true,
-                 &bw, &lat);
+        long long stride = part == 0 ? (long long)l->tp
+                           : (l->etp > 0 ? (long long)l->etp * l->ep
+                                         : (long long)l->tp * l->cp * l->ep);
+        env_link(e, l, n, stride, true, &bw, &lat);
         if (e->zero == 0) {
-            dp_raw += net_allreduce_s(e->gb * P, n, bw, lat);
+            dp_rs += net_allreduce_s(e->gb * P, n, bw, lat);
         } else if (e->zero <= 2) {
-            dp_raw += net_allgather_s(e->gb * P, n, bw, lat) + net_allgather_s(e->wb * P, n, bw, lat);
+            dp_rs += net_allgather_s(e->gb * P, n, bw, lat);
+            dp_ag += net_allgather_s(e->wb * P, n, bw, lat);
         } else {
             /* ZeRO-3 / FSDP FULL_SHARD: every micro-batch gathers the
              * weights for its forward and again for its backward, and
@@ -719,10 +896,22 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
         }
     }
     double bwd_last = layers_h * (lc.comp - lc.fwd);
-    double ov = e->w->dp_sync_after_backward ? 0.0 : DP_OVERLAP;
-    double dp_exp = dp_raw - ov * bwd_last;
-    if (dp_exp < 0)
-        dp_exp = 0;
+    double fwd_first = layers_h * lc.fwd;
+    double ov = e->w->dp_sync_after_backward ? 0.0 : e->dp_ov;
+    double dp_raw = dp_rs + dp_ag;
+    double dp_exp;
+    if (v > 1 && !e->w->dp_sync_after_backward) {
+        /* interleaved: reduce-scatter under the cool-down (half the
+         * bubble's span) and the last backward, all-gather under the
+         * warm-up and the first forward */
+        double rs_exp = dp_rs - ov * (bwd_last + 0.5 * bubble_comp);
+        double ag_exp = dp_ag - ov * (fwd_first + 0.5 * bubble_comp);
+        dp_exp = (rs_exp > 0 ? rs_exp : 0) + (ag_exp > 0 ? ag_exp : 0);
+    } else {
+        dp_exp = dp_raw - ov * bwd_last;
+        if (dp_exp < 0)
+            dp_exp = 0;
+    }
     double hidden = dp_raw - dp_exp;
     if (dp_z3 > 0) {
         double z = dp_z3 - z3_edge - ov * st->compute;
@@ -740,6 +929,16 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     double shard = sp.pd / (Dd1 > 0 ? Dd1 : 1) + sp.pe / (De1 > 0 ? De1 : 1);
     st->other = 2.0 * (e->wb + e->gb + e->ob) * shard / e->ew_bw;
 
+    if (e->step_scale != 1.0) { /* the site's own factor (calibrated profiles) */
+        double k = e->step_scale;
+        st->compute *= k;
+        st->tp_comm *= k;
+        st->pp_bubble *= k;
+        st->dp_comm *= k;
+        st->cp_comm *= k;
+        st->ep_comm *= k;
+        st->other *= k;
+    }
     out->step = st->compute + st->tp_comm + st->pp_bubble + st->dp_comm + st->cp_comm +
                 st->ep_comm + st->other;
     out->gemm_eff = eff;
@@ -797,7 +996,7 @@ static void search_offer(Search *S, const Layout *l, const StepEval *ev, const T
  * grows with b, so once full recompute does not fit, larger b are skipped. */
 static void search_shape(const Env *e, int G, int t, int c, int ep, int p, Search *S)
 {
-    long long mp = (long long)t * c * ep * p;
+    long long mp = (long long)t * c * ep_dim(e, ep) * p;
     int d = (int)(G / mp);
     int vlist[8], nv = 0;
     int lps = stage_layers(&e->sh, p);
@@ -824,7 +1023,7 @@ static void search_shape(const Env *e, int G, int t, int c, int ep, int p, Searc
         }
         for (int ib = 0; ib < e->nb; ib++) {
             int b = e->bc[ib];
-            double per = (double)b * d * ep;
+            double per = (double)b * d * ep_dim(e, ep);
             double mq = e->B / per;
             if (fabs(mq - floor(mq + 0.5)) > 1e-9 || mq < 1) {
                 S->indiv++;
@@ -838,7 +1037,8 @@ static void search_shape(const Env *e, int G, int t, int c, int ep, int p, Searc
             bool fitted = false;
             for (int ir = 0; ir < e->nr; ir++) {
                 Layout l = {.tp = t, .pp = p, .dp = d, .cp = c, .ep = ep, .vpp = v,
-                            .micro_batch = b, .recompute = (Recompute)e->rc[ir], .sp = sp};
+                            .micro_batch = b, .recompute = (Recompute)e->rc[ir], .sp = sp,
+                            .etp = e->etp};
                 S->tried++;
                 TrainMemory mem;
                 env_memory(e, &l, &mem);
@@ -863,10 +1063,14 @@ static void search_shape(const Env *e, int G, int t, int c, int ep, int p, Searc
     }
 }
 
-static bool shape_ok(int G, int t, int c, int ep, int p, Search *S)
+static bool shape_ok(const Env *e, int G, int t, int c, int ep, int p, Search *S)
 {
-    long long mp = (long long)t * c * ep * p;
-    if (mp > G || G % mp != 0) {
+    long long mp = (long long)t * c * ep_dim(e, ep) * p;
+    bool ok = mp <= G && G % mp == 0;
+    /* folded: the expert layout etp × ep must tile the t·c·d GPUs of a stage */
+    if (ok && e->etp > 0)
+        ok = ((long long)G / p) % ((long long)e->etp * ep) == 0;
+    if (!ok) {
         if (S)
             S->indiv++;
         return false;
@@ -881,7 +1085,7 @@ static void search_gpus(const Env *e, int G, Search *S)
             for (int ie = 0; ie < e->ne; ie++)
                 for (int ip = 0; ip < e->npa; ip++) {
                     int t = e->tc[it], c = e->cc[ic], ep = e->ec[ie], p = e->pa[ip];
-                    if (!shape_ok(G, t, c, ep, p, S))
+                    if (!shape_ok(e, G, t, c, ep, p, S))
                         continue;
                     search_shape(e, G, t, c, ep, p, S);
                 }
@@ -1096,6 +1300,28 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
         e->rc[e->nr++] = w->recompute;
     }
     e->spfix = ps->sp;
+
+    const Framework *fw = cat ? catalog_framework_for(cat, w->framework, a->id) : NULL;
+    if (!fw && cat && w->framework[0] && cat->n_frameworks > 0) {
+        snprintf(err, errlen, "unknown framework '%s' (catalog frameworks:)", w->framework);
+        return false;
+    }
+    if (!fw)
+        fw = &FW_BUILTIN;
+    e->fw = fw;
+    snprintf(e->fw_id, sizeof e->fw_id, "%s", w->framework[0] ? w->framework : fw->id);
+    e->fw_gemm = fw->gemm_scale > 0 ? fw->gemm_scale : 1.0;
+    e->tp_ov = fw->tp_overlap;
+    e->dp_ov = fw->dp_overlap;
+    e->ep_ov = fw->ep_overlap;
+    e->layer_oh = fw->layer_overhead_s;
+    e->moe_oh = fw->moe_overhead;
+    e->moe_layer_oh = fw->moe_layer_overhead_s;
+    e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
+    if (e->gemm_scale < 1)
+        e->gemm_scale = fw->fp8_gemm_factor > 0 ? fw->fp8_gemm_factor : FP8_GEMM_FACTOR;
+    e->etp = sh->moe ? ps->etp : 0;
+    e->win_frac = shape_core_frac(sh, e->s);
     return true;
 }
 
@@ -1190,8 +1416,8 @@ static int size_for_target(const Env *e, const Catalog *cat, double target, doub
     *fastest_G = 0;
     int dl[512];
     for (int ie = 0; ie < e->ne; ie++) {
-        int ep = e->ec[ie];
-        double Be = e->B / ep;
+        int ep = e->ec[ie], ed = ep_dim(e, ep);
+        double Be = e->B / ed;
         if (fabs(Be - floor(Be)) > 1e-9 || Be < 1)
             continue;
         long long Bi = (long long)Be;
@@ -1210,14 +1436,17 @@ static int size_for_target(const Env *e, const Catalog *cat, double target, doub
             for (int ic = 0; ic < e->nc; ic++)
                 for (int ip = 0; ip < e->np; ip++) {
                     int t = e->tc[it], c = e->cc[ic], p = e->pc[ip];
-                    long long mp = (long long)t * c * ep * p;
+                    long long mp = (long long)t * c * ed * p;
                     /* admissible d: whole nodes, below the best so far */
                     int cand[512], nc = 0;
                     for (int i = 0; i < n; i++) {
                         long long G = mp * dl[i];
                         if (G > MAX_GPUS || (best > 0 && G >= best) ||
-                            (long long)dl[i] * ep * p > (long long)e->B)
+                            (long long)dl[i] * ed * p > (long long)e->B)
                             break; /* m = B/(b·d·e) ≥ p needs d·e·p ≤ B */
+                        if (e->etp > 0 &&
+                            ((long long)t * c * dl[i]) % ((long long)e->etp * ep) != 0)
+                            continue; /* folded experts must tile t·c·d */
                         if (G % e->gpn == 0)
                             cand[nc++] = (int)G;
                     }
@@ -1327,6 +1556,46 @@ static const char *group3(int v, char *buf, size_t len)
     }
     buf[o] = '\0';
     return buf;
+}
+
+/* Error band (TrainResult step_s_low …): the catalog's error_bands row of
+ * this workload's class "<family>/<dense|moe>/<bf16|fp8>" (family = the
+ * accelerator's `family`, else its id), else the "default" row, else none
+ * (low = high = the prediction).  The step time moves by the band's
+ * relative ends; days and GPU-hours move with it (goodput does not depend
+ * on the step); a size chosen for target_days moves inversely with the
+ * speed (days ∝ 1/GPUs, rounded up to whole nodes). */
+static void train_band(const Env *e, const Catalog *cat, TrainResult *tr)
+{
+    const Accelerator *a = e->a;
+    const char *fam = a->family[0] ? a->family : a->id;
+    bool lowp = e->gemm_scale < 1;
+    snprintf(tr->band_class, sizeof tr->band_class, "%.32s/%s/%s", fam,
+             e->sh.moe ? "moe" : "dense", lowp ? "fp8" : "bf16");
+    const ErrorBand *b = cat ? catalog_find_band(cat, tr->band_class) : NULL;
+    if (!b && cat) {
+        b = catalog_find_band(cat, "default");
+        if (b)
+            snprintf(tr->band_class, sizeof tr->band_class, "default");
+    }
+    double lo = b ? b->low : 0, hi = b ? b->high : 0;
+    tr->band_runs = b ? b->runs : 0;
+    if (!b)
+        tr->band_class[0] = '\0';
+    tr->step_s_low = tr->step_s * (1 + lo);
+    tr->step_s_high = tr->step_s * (1 + hi);
+    tr->train_days_low = tr->train_days * (1 + lo);
+    tr->train_days_high = tr->train_days * (1 + hi);
+    tr->gpu_hours_low = tr->gpu_hours * (1 + lo);
+    tr->gpu_hours_high = tr->gpu_hours * (1 + hi);
+    tr->gpus_low = tr->gpus_high = tr->gpus;
+    if (!(e->w->gpus > 0) && e->w->target_days > 0) {
+        double n = e->gpn > 0 ? e->gpn : 1;
+        tr->gpus_low = (int)(ceil(tr->gpus * (1 + lo) / n - 1e-9) * n);
+        tr->gpus_high = (int)(ceil(tr->gpus * (1 + hi) / n - 1e-9) * n);
+        if (tr->gpus_low < n)
+            tr->gpus_low = (int)n;
+    }
 }
 
 static const char *recompute_name(Recompute r)
@@ -1491,6 +1760,8 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     }
     tr->train_days = z.days;
     tr->gpu_hours = G * z.days * 24.0;
+    snprintf(tr->framework, sizeof tr->framework, "%s", e.fw_id);
+    train_band(&e, c, tr);
     if (!isfinite(tr->train_days) || !isfinite(tr->step_s) || !(tr->step_s > 0)) {
         snprintf(wr->error, sizeof wr->error, "step time could not be computed");
         return false;
@@ -1500,15 +1771,27 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     if (r) {
         const char *sc = w->name;
         const Layout *l = &tr->layout;
+        char fp8[64] = "";
+        if (e.gemm_scale < 1)
+            snprintf(fp8, sizeof fp8, "; FP8 GEMMs at %.2f of that, casts costed", e.gemm_scale);
         result_assume(r, sc, "GEMM efficiency %.2f at x=min(h/t, b·s/c)=%.0f (%s curve, catalog "
-                      "efficiency.yaml)%s; hardware FLOP utilisation %.1f%% incl. recompute",
-                      S->best_ev.gemm_eff, S->best_ev.gemm_x, a->id,
-                      e.gemm_scale < 1 ? "; FP8 GEMMs at 0.75 of that" : "",
-                      100.0 * S->best_ev.flops_exec / (S->best_s * e.peak));
-        result_assume(r, sc, "element-wise work at %.0f%% of %.2f TB/s HBM; TP comm not "
-                      "overlapped, DP %.0f%% / CP %.0f%% overlapped, EP all-to-all exposed",
-                      100.0 * e.ew_bw / e.hbm_bw, e.hbm_bw / 1e12, 100 * DP_OVERLAP,
-                      100 * CP_OVERLAP);
+                      "efficiency.yaml, x%.2f for %s)%s; hardware FLOP utilisation %.1f%% incl. "
+                      "recompute", S->best_ev.gemm_eff, S->best_ev.gemm_x, a->id, e.fw_gemm,
+                      e.fw->id, fp8, 100.0 * S->best_ev.flops_exec / (S->best_s * e.peak));
+        result_assume(r, sc, "element-wise work at %.0f%% of %.2f TB/s HBM; %s: TP comm %.0f%%, "
+                      "DP %.0f%%, CP %.0f%%, EP %.0f%% overlapped",
+                      100.0 * e.ew_bw / e.hbm_bw, e.hbm_bw / 1e12, e.fw_id, 100 * e.tp_ov,
+                      100 * e.dp_ov, 100 * CP_OVERLAP,
+                      100 * (w->ep_overlap > 0 ? (w->ep_overlap < 1 ? w->ep_overlap : 1) : e.ep_ov));
+        if (tr->band_class[0])
+            result_assume(r, sc, "model error band %+.0f%% / %+.0f%% on the step time (%s, %d "
+                          "published runs; catalog error_bands.yaml)",
+                          100 * (tr->step_s_low / tr->step_s - 1),
+                          100 * (tr->step_s_high / tr->step_s - 1), tr->band_class,
+                          tr->band_runs);
+        if (e.fw->calibrated_runs > 0)
+            result_assume(r, sc, "calibrated on %d of your runs (%s), residual %.1f%%",
+                          e.fw->calibrated_runs, e.fw->id, 100 * e.fw->calibrated_residual);
         result_assume(r, sc, "memory: + %.0f GiB CUDA context/workspaces + %.0f%% allocator "
                       "fragmentation; usable HBM %.1f GiB", MEM_FIXED_BYTES / GIB,
                       100 * MEM_FRAG_FRAC, e.hbm_cap / GIB);

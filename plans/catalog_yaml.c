@@ -13,6 +13,8 @@
  *   uncertainty:  {pue: {low: 1.1, high: 1.5, source: ..., as_of: ...}, ...}
  *                 (one mapping keyed by range_knob_name(); each entry needs
  *                 low <= high and a source; overridden field by field)
+ *   frameworks:   [ {id: nemo, gemm_scale: 1.0, tp_overlap: 0.6, ...} ]  (training profiles)
+ *   error_bands:  [ {id: hopper/dense/fp8, low: -0.05, high: 0.08, runs: 6, ...} ]
  *
  * The accepted keys, their units and ranges are the schema tables below
  * (libcyaml style: the tables drive the parser, there are no per-key ifs).
@@ -139,6 +141,7 @@ static const Field accel_fields[] = {
     FSTR("id", Accelerator, id, F_REQ | F_KEY),
     FSTR("name", Accelerator, name, 0),
     FSTR("vendor", Accelerator, vendor, 0),
+    FSTR("family", Accelerator, family, 0),
     FNUM("hbm_gb", Accelerator, hbm_bytes, 1e9, 0, 1e5, F_REQ),
     FNUM("hbm_gib", Accelerator, hbm_bytes, GIB, 0, 1e5, F_REQ | F_ALT),
     FNUM("hbm_usable_frac", Accelerator, hbm_usable_frac, 1, 0, 1, 0),
@@ -265,7 +268,42 @@ static const Field range_fields[] = {
     FSTR("notes", CatalogRange, notes, 0),
 };
 
-enum { SEC_ACCEL = 0, SEC_INST, SEC_STORAGE, SEC_ENGINE, SEC_COSTS, SEC_EFF, SEC_UNC, SEC_COUNT };
+
+/* Training framework profiles (model/catalog.h Framework). */
+static const Field fw_fields[] = {
+    FSTR("id", Framework, id, F_REQ | F_KEY),
+    FSTR("name", Framework, name, 0),
+    FNUM("gemm_scale", Framework, gemm_scale, 1, 0.1, 2, F_REQ),
+    FNUM("tp_overlap", Framework, tp_overlap, 1, 0, 1, F_REQ),
+    FNUM("dp_overlap", Framework, dp_overlap, 1, 0, 1, F_REQ),
+    FNUM("ep_overlap", Framework, ep_overlap, 1, 0, 1, 0),
+    FNUM("fp8_gemm_factor", Framework, fp8_gemm_factor, 1, 0.1, 1, F_REQ),
+    FNUM("layer_overhead_us", Framework, layer_overhead_s, 1e-6, 0, 1e5, 0),
+    FNUM("moe_overhead", Framework, moe_overhead, 1, 0, 1e3, 0),
+    FNUM("moe_layer_overhead_us", Framework, moe_layer_overhead_s, 1e-6, 0, 1e6, 0),
+    FNUM("step_scale", Framework, step_scale, 1, 0.1, 10, 0),
+    FINT("calibrated_runs", Framework, calibrated_runs, 0, 1000000, 0),
+    FNUM("calibrated_residual", Framework, calibrated_residual, 1, 0, 10, 0),
+    FSTR("source", Framework, source, F_REQ),
+    FDATE("as_of", Framework, as_of, F_REQ),
+    FSTR("notes", Framework, notes, 0),
+};
+
+/* Measured error bands of the training model (model/catalog.h ErrorBand). */
+static const Field band_fields[] = {
+    FSTR("id", ErrorBand, id, F_REQ | F_KEY),
+    FNUM("low", ErrorBand, low, 1, -0.99, 0, F_REQ),
+    FNUM("high", ErrorBand, high, 1, 0, 100, F_REQ),
+    FINT("runs", ErrorBand, runs, 0, 1000000, 0),
+    FSTR("source", ErrorBand, source, F_REQ),
+    FDATE("as_of", ErrorBand, as_of, F_REQ),
+    FSTR("notes", ErrorBand, notes, 0),
+};
+
+enum {
+    SEC_ACCEL = 0, SEC_INST, SEC_STORAGE, SEC_ENGINE, SEC_COSTS, SEC_EFF, SEC_UNC, SEC_FW,
+    SEC_BAND, SEC_COUNT
+};
 
 typedef struct {
     const char *name;
@@ -282,6 +320,8 @@ static const Section sections[SEC_COUNT] = {
     [SEC_COSTS] = {"costs", cost_fields, NFIELDS(cost_fields), sizeof(CostAssumptions)},
     [SEC_EFF] = {"efficiency", eff_fields, NFIELDS(eff_fields), sizeof(Accelerator)},
     [SEC_UNC] = {"uncertainty", range_fields, NFIELDS(range_fields), sizeof(CatalogRange)},
+    [SEC_FW] = {"frameworks", fw_fields, NFIELDS(fw_fields), sizeof(Framework)},
+    [SEC_BAND] = {"error_bands", band_fields, NFIELDS(band_fields), sizeof(ErrorBand)},
 };
 
 /* ---- load context ------------------------------------------------------- */
@@ -768,6 +808,8 @@ static char *sec_rows(const Catalog *c, int sec, size_t *n)
     case SEC_INST: *n = c->n_instances; return (char *)c->instances;
     case SEC_STORAGE: *n = c->n_storage; return (char *)c->storage;
     case SEC_ENGINE: *n = c->n_engines; return (char *)c->engines;
+    case SEC_FW: *n = c->n_frameworks; return (char *)c->frameworks;
+    case SEC_BAND: *n = c->n_bands; return (char *)c->bands;
     default: *n = 0; return NULL;
     }
 }
@@ -797,6 +839,10 @@ static void *sec_append(Catalog *c, int sec)
         APPEND_ROW(c->storage, c->n_storage);
     case SEC_ENGINE:
         APPEND_ROW(c->engines, c->n_engines);
+    case SEC_FW:
+        APPEND_ROW(c->frameworks, c->n_frameworks);
+    case SEC_BAND:
+        APPEND_ROW(c->bands, c->n_bands);
     default:
         return NULL;
     }
@@ -846,8 +892,32 @@ static int load_list_entry(Ctx *x, int sec, const yaml_node_t *el)
     if (el->type != YAML_MAPPING_NODE)
         return err_at(x, el, "%s: each entry must be a mapping, got %s", s->name, node_kind(el));
     char id[CAT_ID_LEN];
-    if (take_id(x, el, "id", s->name, id) != 0)
+    if (sec == SEC_FW || sec == SEC_BAND) {
+        /* compound ids: "nemo@H100-SXM" (a calibrated override),
+         * "hopper/dense/fp8" (a band class); each part a valid id */
+        const yaml_node_t *v = map_get(x, el, "id");
+        const char *raw = v ? scalar(v) : NULL;
+        char part[CAT_ID_LEN];
+        size_t len = raw ? strlen(raw) : 0;
+        if (raw && len < CAT_ID_LEN) {
+            size_t a = 0;
+            for (size_t i = 0; i <= len; i++) {
+                if (raw[i] != '\0' && raw[i] != '@' && raw[i] != '/')
+                    continue;
+                memcpy(part, raw + a, i - a);
+                part[i - a] = '\0';
+                if (!valid_id(part))
+                    return err_at(x, v, "'id': '%s' is not a valid id (parts of letters, digits, "
+                                        ". _ + - joined by @ or /)", raw);
+                a = i + 1;
+            }
+            memcpy(id, raw, len + 1);
+        } else if (take_id(x, el, "id", s->name, id) != 0) {
+            return -1;
+        }
+    } else if (take_id(x, el, "id", s->name, id) != 0) {
         return -1;
+    }
     for (size_t i = 0; i < x->n_seen; i++)
         if (x->seen[i].sec == sec && strcasecmp(x->seen[i].id, id) == 0)
             return err_at(x, map_get(x, el, "id"), "%s: id '%s' already defined in this file at line %d",
@@ -995,7 +1065,8 @@ static int load_root(Ctx *x, const yaml_node_t *root)
             if (near)
                 return err_at(x, k, "unknown section '%s' (did you mean '%s'?)", scalar(k), near);
             return err_at(x, k, "unknown section '%s' (expected accelerators, instances, storage, "
-                                "engines, costs, efficiency or uncertainty)", scalar(k));
+                                "engines, costs, efficiency, uncertainty, frameworks or "
+                                "error_bands)", scalar(k));
         }
         if (seen[sec])
             return err_at(x, k, "section '%s' given twice in one file", names[sec]);
@@ -1141,6 +1212,8 @@ void catalog_free(Catalog *c)
     free(c->instances);
     free(c->storage);
     free(c->engines);
+    free(c->frameworks);
+    free(c->bands);
     memset(c, 0, sizeof *c);
 }
 

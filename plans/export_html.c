@@ -525,7 +525,10 @@ static void training_section(StrBuf *b, const PlanResult *r)
             td(b, "—", false);
         tdf(b, true, "%.3g s", t->step_s);
         tdf(b, true, "%.1f %%", t->mfu * 100);
-        tdf(b, true, "%.1f", t->train_days);
+        if (t->train_days_high > t->train_days_low) /* model error band */
+            tdf(b, true, "%.1f (%.1f–%.1f)", t->train_days, t->train_days_low, t->train_days_high);
+        else
+            tdf(b, true, "%.1f", t->train_days);
         td(b, fmt_si(t->gpu_hours, "", g, sizeof g), true);
         tdf(b, true, "%.1f %%", t->goodput * 100);
         sb_puts(b, "</tr>\n");

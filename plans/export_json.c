@@ -60,6 +60,7 @@ static json_t *layout_json(const Layout *l)
     seti(o, "dp", l->dp);
     seti(o, "cp", l->cp);
     seti(o, "ep", l->ep);
+    seti(o, "etp", l->etp);
     seti(o, "vpp", l->vpp);
     return o;
 }
@@ -99,6 +100,17 @@ static void training_json(Ctx *c, json_t *o, const TrainResult *t)
     setn(c, o, "train_days", t->train_days);
     setb(o, "meets_target", t->meets_target);
     setn(c, o, "gpu_hours", t->gpu_hours);
+    setn(c, o, "step_seconds_low", t->step_s_low);
+    setn(c, o, "step_seconds_high", t->step_s_high);
+    setn(c, o, "train_days_low", t->train_days_low);
+    setn(c, o, "train_days_high", t->train_days_high);
+    setn(c, o, "gpu_hours_low", t->gpu_hours_low);
+    setn(c, o, "gpu_hours_high", t->gpu_hours_high);
+    seti(o, "gpus_low", t->gpus_low);
+    seti(o, "gpus_high", t->gpus_high);
+    sets(o, "band_class", t->band_class);
+    seti(o, "band_runs", t->band_runs);
+    sets(o, "framework", t->framework);
     setn(c, o, "checkpoint_bytes", t->checkpoint_bytes);
     setn(c, o, "checkpoint_interval_minutes", t->checkpoint_interval_s / 60.0);
     setn(c, o, "job_mtbf_hours", t->job_mtbf_s / 3600.0);

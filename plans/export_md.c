@@ -262,13 +262,16 @@ static void workloads(StrBuf *b, const PlanResult *r)
                 continue;
             const TrainResult *t = &w->train;
             const Layout *l = &t->layout;
-            char g[32], h[32];
+            char g[32], h[32], band[64] = "";
+            if (t->train_days_high > t->train_days_low) /* model error band */
+                snprintf(band, sizeof band, " (%.1f–%.1f)", t->train_days_low, t->train_days_high);
             sb_printf(b, " | %s | %d·%d·%d·%d·%d, v%d, mb%d, %s | %.1f / %.1f GiB%s | %.2f s | "
-                         "%.1f %% | %.1f | %s | %.1f %% |\n",
+                         "%.1f %% | %.1f%s | %s | %.1f %% |\n",
                       fmt_int(t->gpus, g, sizeof g), l->tp, l->pp, l->dp, l->cp, l->ep, l->vpp,
                       l->micro_batch, plan_recompute_name(l->recompute), t->mem.total / GIB,
                       t->hbm_bytes / GIB, t->fits ? "" : " (no fit)", t->step_s, t->mfu * 100,
-                      t->train_days, fmt_si(t->gpu_hours, "", h, sizeof h), t->goodput * 100);
+                      t->train_days, band, fmt_si(t->gpu_hours, "", h, sizeof h),
+                      t->goodput * 100);
         }
         sb_puts(b, "\n");
     }

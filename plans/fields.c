@@ -88,6 +88,7 @@ static const FieldDef field_table[] = {
     {"flash_attention", "flash_attn", FS_WORKLOAD, FT_BOOL, FF_TRAIN, OFF(Workload, flash_attention), QTY_NUMBER, 0, 1, "", EN_NONE, ""},
     {"dp_sync_after_backward", "dp_sync_late", FS_WORKLOAD, FT_BOOL, FF_TRAIN, OFF(Workload, dp_sync_after_backward), QTY_NUMBER, 0, 1, "", EN_NONE, "DP all-reduce after the backward pass (not overlapped)"},
     {"ep_overlap", "ep_overlap", FS_WORKLOAD, FT_REAL, FF_TRAIN, OFF(Workload, ep_overlap), QTY_FRACTION, 0, 1, "", EN_NONE, "share of MoE all-to-alls hidden under compute, 0-1"},
+    {"framework", "framework", FS_WORKLOAD, FT_STR, FF_TRAIN, OFF(Workload, framework), QTY_NUMBER, 0, 1, "", EN_NONE, "megatron | nemo | deepspeed | fsdp | maxtext"},
     {"checkpoint_interval", "ckpt_every", FS_WORKLOAD, FT_REAL, FF_TRAIN | FF_AUTO0, OFF(Workload, checkpoint_interval_s), QTY_DURATION, MIN, 1, "min", EN_NONE, "auto = Young/Daly optimum"},
     {"parallel", "parallel", FS_WORKLOAD, FT_HEADING, FF_TRAIN, 0, 0, QTY_NUMBER, 0, 1, "", EN_NONE, ""},
     {"parallel.tp", "  tp", FS_WORKLOAD, FT_INT, FF_TRAIN | FF_AUTO0, OFF(Workload, parallel.tp), QTY_COUNT, 0, 1, "", EN_NONE, "tensor parallel; auto = searched"},
@@ -96,6 +97,7 @@ static const FieldDef field_table[] = {
     {"parallel.cp", "  cp", FS_WORKLOAD, FT_INT, FF_TRAIN | FF_AUTO0, OFF(Workload, parallel.cp), QTY_COUNT, 0, 1, "", EN_NONE, "context parallel"},
     {"parallel.ep", "  ep", FS_WORKLOAD, FT_INT, FF_TRAIN | FF_AUTO0, OFF(Workload, parallel.ep), QTY_COUNT, 0, 1, "", EN_NONE, "expert parallel"},
     {"parallel.sp", "  sp", FS_WORKLOAD, FT_TRI, FF_TRAIN, OFF(Workload, parallel.sp), QTY_NUMBER, 0, 1, "", EN_NONE, "sequence parallel: auto | on | off"},
+    {"parallel.etp", "  etp", FS_WORKLOAD, FT_INT, FF_TRAIN | FF_AUTO0, OFF(Workload, parallel.etp), QTY_COUNT, 0, 1, "", EN_NONE, "expert TP; set = ep drawn from tp x dp"},
     /* inference */
     {"kv_precision", "kv_precision", FS_WORKLOAD, FT_ENUM, FF_INFER, OFF(Workload, kv_precision), QTY_NUMBER, 0, 1, "", EN_PRECISION, "KV cache precision"},
     {"prompt_tokens", "prompt_tokens", FS_WORKLOAD, FT_INT, FF_INFER, OFF(Workload, prompt_tokens), QTY_COUNT, 0, 1, "tok", EN_NONE, "mean prompt length"},

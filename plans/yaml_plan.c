@@ -440,7 +440,7 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
               "target_days sizes it)", wn);
         long long prod = 1;
         for (int i = 0; i < 5; i++)
-            if (i != 2 && *dims[i] > 0)
+            if (i != 2 && *dims[i] > 0 && !(i == 4 && ps->etp > 0))
                 prod *= *dims[i];
         CHECK(w->gpus == 0 || prod <= w->gpus, &w->gpus, w,
               "workload '%s': parallel tp x pp x cp x ep = %lld needs more than gpus %d", wn, prod,
@@ -449,6 +449,33 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
               "workload '%s': mfu must be auto or a fraction between 0 and 1, got %g", wn, w->mfu);
         CHECK(w->ep_overlap >= 0 && w->ep_overlap <= 1, &w->ep_overlap, w,
               "workload '%s': ep_overlap must be a fraction from 0 to 1", wn);
+        CHECK(text_ok(w->framework, sizeof w->framework), w->framework, w,
+              "workload '%s': framework must be printable text", wn);
+        CHECK(!w->framework[0] || !cat || catalog_find_framework(cat, w->framework),
+              w->framework, w,
+              "workload '%s': unknown framework '%s' (expected megatron, nemo, deepspeed, fsdp "
+              "or maxtext, or a frameworks: id of the catalog)", wn, w->framework);
+        CHECK(w->measured_step_s >= 0 && w->measured_step_s <= 86400, &w->measured_step_s, w,
+              "workload '%s': measured_step must be more than 0 and at most a day", wn);
+        CHECK(w->measured_tokens_per_gpu_s >= 0 && w->measured_tokens_per_gpu_s <= 1e9,
+              &w->measured_tokens_per_gpu_s, w,
+              "workload '%s': measured_tokens_per_gpu must be between 0 and 1e9", wn);
+        CHECK(!(w->measured_step_s > 0 && w->measured_tokens_per_gpu_s > 0),
+              &w->measured_tokens_per_gpu_s, w,
+              "workload '%s': give measured_step or measured_tokens_per_gpu, not both", wn);
+        CHECK(text_ok(w->measured_source, sizeof w->measured_source), w->measured_source, w,
+              "workload '%s': measured_source must be printable text", wn);
+        CHECK(ps->etp >= 0 && ps->etp <= MAX_GPUS, &ps->etp, w,
+              "workload '%s': parallel etp must be auto or between 1 and %d, got %d", wn,
+              MAX_GPUS, ps->etp);
+        CHECK(ps->etp == 0 || m->experts > 1, &ps->etp, w,
+              "workload '%s': parallel etp needs a MoE model (experts > 1)", wn);
+        CHECK(m->window >= 0 && m->window <= MAX_SEQ_LEN, &m->window, w,
+              "workload '%s': model window must be 0 (full attention) or 1 to %d tokens", wn,
+              MAX_SEQ_LEN);
+        CHECK(m->window_layers >= 0 && m->window_layers <= m->layers, &m->window_layers, w,
+              "workload '%s': model window_layers must be between 0 and the %d layers", wn,
+              m->layers);
         CHECK(w->checkpoint_interval_s >= 0 && w->checkpoint_interval_s <= 31536000,
               &w->checkpoint_interval_s, w,
               "workload '%s': checkpoint_interval must be auto or at most a year", wn);
@@ -1548,6 +1575,8 @@ static const Field model_fields[] = {
     F_I(ModelShape, qk_rope_head_dim, "qk_rope_head_dim", F_OPT, NULL),
     F_I(ModelShape, qk_nope_head_dim, "qk_nope_head_dim", F_OPT, NULL),
     F_I(ModelShape, v_head_dim, "v_head_dim", F_OPT, NULL),
+    F_I(ModelShape, window, "window", F_OPT, "sliding-window attention span, tokens; 0 = full"),
+    F_I(ModelShape, window_layers, "window_layers", F_OPT, "layers with the window; 0 = all"),
     F_DA(ModelShape, params, "params", QTY_COUNT, "auto", 0, "auto = derived from the shape"),
 };
 static const Schema model_schema = {"model", model_fields, COUNT_OF(model_fields), 0, init_none, NULL, NULL};
@@ -1559,6 +1588,7 @@ static const Field parallel_fields[] = {
     F_IA(ParallelSpec, cp, "cp", "auto", 0, 0, NULL),
     F_IA(ParallelSpec, ep, "ep", "auto", 0, 0, NULL),
     {"sp", T_TRI, FLD(ParallelSpec, sp), 0, 0, 0, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL},
+    F_IA(ParallelSpec, etp, "etp", "auto", 0, F_OPT, "expert TP; set = ep drawn from tp x cp x dp"),
 };
 static const Schema parallel_schema = {"parallel", parallel_fields, COUNT_OF(parallel_fields), 0,
                                        init_none, NULL, NULL};
@@ -1634,12 +1664,20 @@ static const Field workload_fields[] = {
         "DP gradient all-reduce after the backward pass (not overlapped)"),
     F_D(Workload, ep_overlap, "ep_overlap", QTY_FRACTION, F_TRAIN | F_OPT,
         "share of MoE all-to-all hidden under compute (DualPipe: 1)"),
+    F_S(Workload, framework, "framework", F_TRAIN | F_OPT,
+        "megatron | nemo | deepspeed | fsdp | maxtext (catalog frameworks)"),
     F_IA(Workload, gpus, "gpus", "auto", 0, F_TRAIN, "fixed size; auto = sized for target_days"),
     F_DUR(Workload, target_days, "target_days", DAY, DAY, NULL, F_TRAIN | F_OPT,
           "days; smallest GPU count that finishes in time"),
     F_DA(Workload, mfu, "mfu", QTY_FRACTION, "auto", F_TRAIN, "auto (modelled) or a fixed 0-1"),
     F_DUR(Workload, checkpoint_interval_s, "checkpoint_interval", 1, 1, "auto", F_TRAIN,
           "auto = Young/Daly optimum"),
+    F_DUR(Workload, measured_step_s, "measured_step", 1, 1, NULL, F_TRAIN | F_OPT,
+          "observed seconds per step (calibration input)"),
+    F_D(Workload, measured_tokens_per_gpu_s, "measured_tokens_per_gpu", QTY_NUMBER,
+        F_TRAIN | F_OPT, "observed tokens/s per GPU (calibration input)"),
+    F_S(Workload, measured_source, "measured_source", F_TRAIN | F_OPT,
+        "where the measurement comes from"),
     F_I(Workload, prompt_tokens, "prompt_tokens", F_INFER, "mean prompt length"),
     F_I(Workload, output_tokens, "output_tokens", F_INFER, "mean generated length"),
     F_D(Workload, requests_per_s, "requests_per_s", QTY_COUNT, F_INFER, "sustained peak arrivals"),

@@ -193,7 +193,12 @@ static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
     {
         char f0[48], f1[48], f2[48], f3[48], f4[48];
         snprintf(f0, sizeof f0, "MFU %s", units_pct(t->mfu, mfu, sizeof mfu));
-        snprintf(f1, sizeof f1, "%s", units_days(t->train_days, days, sizeof days));
+        if (t->step_s > 0 && t->step_s_high > t->step_s_low)
+            /* the model's error band (catalog error_bands, TrainResult) */
+            snprintf(f1, sizeof f1, "%s %+.0f/%+.0f%%", units_days(t->train_days, days, sizeof days),
+                     100 * (t->step_s_low / t->step_s - 1), 100 * (t->step_s_high / t->step_s - 1));
+        else
+            snprintf(f1, sizeof f1, "%s", units_days(t->train_days, days, sizeof days));
         snprintf(f2, sizeof f2, "GPU-hours %s", fmt_si(t->gpu_hours, "", gh, sizeof gh));
         snprintf(f3, sizeof f3, "tokens/s %s", fmt_si(t->tokens_per_s, "", tps, sizeof tps));
         snprintf(f4, sizeof f4, "goodput %s", units_pct(t->goodput, gp, sizeof gp));

@@ -1,0 +1,359 @@
+/* cli/cmd_calibrate.c — `gpuplan calibrate RUNS.yaml… [-o DIR] [--half H] [--bands]`.
+ *
+ * RUNS.yaml are plan files whose training workloads carry a measured step
+ * time (measured_step or measured_tokens_per_gpu) for exactly the layout
+ * they give.  For every accelerator × framework among them, the profile's
+ * efficiency parameters are fitted by least squares (model/calib.c); the
+ * command prints each run's error before and after, and with -o writes
+ * DIR/calibrated.yaml: `frameworks:` rows "<framework>@<accelerator>" that
+ * `--catalog DIR` (and the dashboard started with it) load over the
+ * shipped catalog, so every later plan on that accelerator and framework
+ * uses them and says "calibrated on N of your runs, residual R %".
+ * --half fit|held-out restricts the fit (and the bands) to that half of the
+ * validation split (calib_split); --bands also writes `error_bands:` rows
+ * from the residuals after the fit, per class. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "calib.h"
+#include "cli.h"
+#include "strbuf.h"
+
+#define MAX_FILES 64
+#define MAX_RUNS 1024
+#define MAX_FITS 64
+/* A band never claims more certainty than this (a class with one or two
+ * runs says little about the next one). */
+#define BAND_FLOOR 0.02
+#define BAND_PAD 0.01
+/* Classes with fewer runs get at least the range of all runs. */
+#define BAND_MIN_RUNS 3
+
+static const char *usage_text =
+    "usage: gpuplan calibrate RUNS.yaml... [-o DIR] [--half fit|held-out|all] [--bands]";
+
+static void today(char *buf, size_t n)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&t, &tm))
+        strftime(buf, n, "%Y-%m-%d", &tm);
+    else
+        snprintf(buf, n, "2026-01-01");
+}
+
+static void put_framework(StrBuf *b, const Framework *f, const char *date, const char *files)
+{
+    sb_printf(b, "  - id: ");
+    sb_yaml(b, f->id);
+    sb_printf(b, "\n    name: ");
+    sb_yaml(b, f->name[0] ? f->name : f->id);
+    sb_printf(b, "\n    gemm_scale: %.4f\n    tp_overlap: %.3f\n    dp_overlap: %.3f\n"
+                 "    ep_overlap: %.3f\n    fp8_gemm_factor: %.4f\n    layer_overhead_us: %.1f\n"
+                 "    moe_overhead: %.3f\n    moe_layer_overhead_us: %.1f\n"
+                 "    step_scale: %.4f\n"
+                 "    calibrated_runs: %d\n    calibrated_residual: %.4f\n",
+              f->gemm_scale, f->tp_overlap, f->dp_overlap, f->ep_overlap, f->fp8_gemm_factor,
+              f->layer_overhead_s * 1e6, f->moe_overhead, f->moe_layer_overhead_s * 1e6,
+              f->step_scale > 0 ? f->step_scale : 1.0, f->calibrated_runs, f->calibrated_residual);
+    char src[CAT_TEXT_LEN];
+    if (strchr(f->id, '@'))
+        snprintf(src, sizeof src, "gpuplan calibrate: least squares on %d measured runs (%.150s)",
+                 f->calibrated_runs, files);
+    else
+        snprintf(src, sizeof src, "gpuplan calibrate: MoE layer overhead by least squares on "
+                 "the MoE runs of %.150s", files);
+    sb_printf(b, "    source: ");
+    sb_yaml(b, src);
+    sb_printf(b, "\n    as_of: \"%s\"\n\n", date);
+}
+
+int cmd_calibrate(Cli *cli, int argc, char **argv)
+{
+    const char *files[MAX_FILES], *outdir = NULL;
+    int nf = 0, half = -1;
+    bool bands = false;
+    for (int i = 0; i < argc; i++) {
+        if ((cli_is(argv[i], "-o") || cli_is(argv[i], "--output")) && i + 1 < argc) {
+            outdir = argv[++i];
+        } else if (cli_is(argv[i], "--half") && i + 1 < argc) {
+            const char *h = argv[++i];
+            if (cli_is(h, "fit"))
+                half = 0;
+            else if (cli_is(h, "held-out"))
+                half = 1;
+            else if (cli_is(h, "all"))
+                half = -1;
+            else {
+                cli_error("calibrate: --half takes fit, held-out or all, not '%s'", h);
+                return EXIT_USAGE;
+            }
+        } else if (cli_is(argv[i], "--bands")) {
+            bands = true;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            cli_error("calibrate: unexpected argument '%s' (%s)", argv[i], usage_text);
+            return EXIT_USAGE;
+        } else if (nf < MAX_FILES) {
+            files[nf++] = argv[i];
+        } else {
+            cli_error("calibrate: at most %d run files", MAX_FILES);
+            return EXIT_USAGE;
+        }
+    }
+    if (nf == 0) {
+        cli_error("calibrate: no runs file given (%s)", usage_text);
+        return EXIT_USAGE;
+    }
+    int rc = cli_catalog(cli);
+    if (rc != EXIT_OK)
+        return rc;
+    LoadedPlan *lps = calloc((size_t)nf, sizeof *lps);
+    CalibRun *runs = calloc(MAX_RUNS, sizeof *runs);
+    CalibRun *after = calloc(MAX_RUNS, sizeof *after);
+    Framework *fits = calloc(MAX_FITS, sizeof *fits);
+    const Plan **pp = calloc((size_t)nf, sizeof *pp);
+    Catalog cal = cli->catalog;
+    Framework *calfw = NULL;
+    char *text = NULL;
+    if (!lps || !runs || !after || !fits || !pp) {
+        cli_error("out of memory");
+        rc = EXIT_IO;
+        goto done;
+    }
+    int loaded = 0;
+    for (int i = 0; i < nf; i++) {
+        rc = cli_load_plan(cli, files[i], &lps[i]);
+        if (rc != EXIT_OK)
+            goto done;
+        loaded = i + 1;
+        pp[i] = &lps[i].plan;
+    }
+    int n = calib_collect(pp, nf, &cli->catalog, runs, MAX_RUNS);
+    if (n == 0) {
+        cli_error("calibrate: no training workload with measured_step or "
+                  "measured_tokens_per_gpu in %s%s", files[0], nf > 1 ? " …" : "");
+        rc = EXIT_INVALID;
+        goto done;
+    }
+    calib_split(runs, n);
+    calib_predict(runs, n, &cli->catalog);
+
+    /* the working catalog: the loaded one with a frameworks array of its own */
+    size_t ncf = cli->catalog.n_frameworks;
+    calfw = malloc((ncf + MAX_FITS + 1) * sizeof *calfw);
+    if (!calfw) {
+        cli_error("out of memory");
+        rc = EXIT_IO;
+        goto done;
+    }
+    if (ncf)
+        memcpy(calfw, cli->catalog.frameworks, ncf * sizeof *calfw);
+    cal.frameworks = calfw;
+    cal.n_frameworks = ncf;
+    /* the fit sees only the selected half: the others are marked held out */
+    CalibRun *sel = after;
+    for (int k = 0; k < n; k++) {
+        sel[k] = runs[k];
+        sel[k].held_out = half >= 0 && runs[k].held_out != (half == 1);
+    }
+    int nfit = 0;
+    /* 1. per framework, its MoE layer overhead over the MoE runs of every
+     *    accelerator (a host/launch cost, not an accelerator's) */
+    for (int i = 0; i < n && nfit < MAX_FITS; i++) {
+        if (sel[i].held_out || !(sel[i].plan->workloads[sel[i].wi].model.experts > 1))
+            continue;
+        bool seen = false;
+        for (int k = 0; k < nfit; k++)
+            seen |= strcasecmp(fits[k].id, runs[i].framework) == 0;
+        if (seen)
+            continue;
+        Framework f;
+        if (calib_fit_moe(sel, n, &cal, runs[i].framework, true, &f) > 0) {
+            size_t pl = strlen(f.id);
+            for (size_t j = 0; j < cal.n_frameworks; j++) {
+                if (strcasecmp(calfw[j].id, f.id) == 0)
+                    calfw[j] = f;
+                else if (strncasecmp(calfw[j].id, f.id, pl) == 0 && calfw[j].id[pl] == '@')
+                    calfw[j].moe_layer_overhead_s = f.moe_layer_overhead_s;
+            }
+            fits[nfit++] = f;
+        }
+    }
+    /* 2. one fit per accelerator × framework among the selected runs */
+    for (int i = 0; i < n && nfit < MAX_FITS; i++) {
+        if (sel[i].held_out)
+            continue;
+        bool seen = false;
+        for (int k = 0; k < i; k++)
+            if (!sel[k].held_out && strcasecmp(runs[k].acc->id, runs[i].acc->id) == 0 &&
+                strcasecmp(runs[k].framework, runs[i].framework) == 0)
+                seen = true;
+        if (seen)
+            continue;
+        Framework f;
+        if (calib_fit(sel, n, &cal, runs[i].framework, runs[i].acc->id, true, &f) > 0) {
+            size_t at = cal.n_frameworks;
+            for (size_t j = 0; j < cal.n_frameworks; j++)
+                if (strcasecmp(calfw[j].id, f.id) == 0)
+                    at = j;
+            calfw[at] = f;
+            if (at == cal.n_frameworks)
+                cal.n_frameworks++;
+            fits[nfit++] = f;
+        }
+    }
+    for (int k = 0; k < n; k++)
+        after[k] = runs[k];
+    calib_predict(after, n, &cal);
+
+    printf("%-32s %-10s %-10s %-8s %10s %9s %9s\n", "run", "accel", "framework", "half",
+           "measured", "before", "after");
+    for (int i = 0; i < n; i++) {
+        const Workload *w = &runs[i].plan->workloads[runs[i].wi];
+        char b[32], a[32];
+        snprintf(b, sizeof b, runs[i].ok ? "%+.1f%%" : "failed", 100 * runs[i].err);
+        snprintf(a, sizeof a, after[i].ok ? "%+.1f%%" : "failed", 100 * after[i].err);
+        printf("%-32.32s %-10s %-10s %-8s %9.3fs %9s %9s\n", w->name, runs[i].acc->id,
+               runs[i].framework, half < 0 ? "-" : (runs[i].held_out ? "held-out" : "fit"),
+               runs[i].measured_s, b,
+               a);
+    }
+    for (int hh = half >= 0 ? 0 : -1; hh < (half >= 0 ? 2 : 0); hh++) {
+        double m0, w0, m1, w1;
+        int c0, c1;
+        calib_stats(runs, n, hh, &m0, &w0, &c0);
+        calib_stats(after, n, hh, &m1, &w1, &c1);
+        printf("%s: %d runs, mean |error| %.1f %% -> %.1f %%, worst %.1f %% -> %.1f %%\n",
+               hh < 0 ? "all runs" : (hh ? "held-out half" : "fit half"), c1, 100 * m0,
+               100 * m1, 100 * w0, 100 * w1);
+    }
+    for (int k = 0; k < nfit; k++) {
+        if (!strchr(fits[k].id, '@')) {
+            printf("%s: MoE layer overhead %.0f us per layer and pass\n", fits[k].id,
+                   fits[k].moe_layer_overhead_s * 1e6);
+            continue;
+        }
+        printf("%s: gemm_scale %.3f, fp8_gemm_factor %.3f, step_scale %.3f — calibrated on %d "
+               "of your runs, residual %.1f %%\n", fits[k].id, fits[k].gemm_scale,
+               fits[k].fp8_gemm_factor, fits[k].step_scale,
+               fits[k].calibrated_runs, 100 * fits[k].calibrated_residual);
+    }
+
+    if (outdir) {
+        if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {
+            cli_error("calibrate: cannot create %s: %s", outdir, strerror(errno));
+            rc = EXIT_IO;
+            goto done;
+        }
+        char date[16], names[160] = "";
+        today(date, sizeof date);
+        for (int i = 0; i < nf; i++) {
+            const char *base = strrchr(files[i], '/');
+            base = base ? base + 1 : files[i];
+            size_t used = strlen(names);
+            snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", base);
+        }
+        StrBuf sb;
+        sb_init(&sb);
+        sb_printf(&sb, "# written by gpuplan calibrate from %s; load with --catalog DIR\n",
+                  names);
+        sb_puts(&sb, "frameworks:\n");
+        for (int k = 0; k < nfit; k++)
+            put_framework(&sb, &fits[k], date, names);
+        if (bands) {
+            sb_puts(&sb, "error_bands:\n");
+            char done_cls[MAX_RUNS][CAT_ID_LEN];
+            int nd = 0;
+            double glo = 0, ghi = 0, glo_all = 0, ghi_all = 0;
+            int gn = 0;
+            for (int i = 0, k = 0; i < n; i++) {
+                if (!after[i].ok || (half >= 0 && runs[i].held_out != (half == 1)))
+                    continue;
+                double dev = after[i].measured_s / after[i].predicted_s - 1.0;
+                glo_all = k ? fmin(glo_all, dev) : dev;
+                ghi_all = k ? fmax(ghi_all, dev) : dev;
+                k++;
+            }
+            for (int i = 0; i < n; i++) {
+                if (!after[i].ok || (half >= 0 && runs[i].held_out != (half == 1)))
+                    continue;
+                double dev = after[i].measured_s / after[i].predicted_s - 1.0;
+                glo = gn ? fmin(glo, dev) : dev;
+                ghi = gn ? fmax(ghi, dev) : dev;
+                gn++;
+                bool seen = false;
+                for (int k = 0; k < nd; k++)
+                    seen |= strcmp(done_cls[k], runs[i].cls) == 0;
+                if (seen)
+                    continue;
+                snprintf(done_cls[nd++], CAT_ID_LEN, "%s", runs[i].cls);
+                double lo = dev, hi = dev;
+                int c = 0;
+                for (int j = i; j < n; j++) {
+                    if (!after[j].ok || strcmp(runs[j].cls, runs[i].cls) != 0 ||
+                        (half >= 0 && runs[j].held_out != (half == 1)))
+                        continue;
+                    double d = after[j].measured_s / after[j].predicted_s - 1.0;
+                    lo = fmin(lo, d);
+                    hi = fmax(hi, d);
+                    c++;
+                }
+                lo = fmin(lo - BAND_PAD, -BAND_FLOOR);
+                hi = fmax(hi + BAND_PAD, BAND_FLOOR);
+                if (c < BAND_MIN_RUNS) {
+                    /* too few runs to trust their in-sample residuals (a
+                     * profile fitted to one run reproduces it exactly):
+                     * at least the range of all runs */
+                    lo = fmin(lo, glo_all - BAND_PAD);
+                    hi = fmax(hi, ghi_all + BAND_PAD);
+                }
+                sb_printf(&sb, "  - {id: %s, low: %.3f, high: %.3f, runs: %d, source: "
+                               "\"gpuplan calibrate --bands: measured/model - 1 of %d runs "
+                               "(%s)\", as_of: \"%s\"}\n",
+                          runs[i].cls, fmax(lo, -0.99), hi, c, c, names, date);
+            }
+            if (gn > 0)
+                sb_printf(&sb, "  - {id: default, low: %.3f, high: %.3f, runs: 0, source: "
+                               "\"gpuplan calibrate --bands: range of all %d runs (%s)\", "
+                               "as_of: \"%s\"}\n",
+                          fmax(fmin(glo - BAND_PAD, -BAND_FLOOR), -0.99),
+                          fmax(ghi + BAND_PAD, BAND_FLOOR), gn, names, date);
+        }
+        text = sb_finish(&sb);
+        if (!text) {
+            cli_error("out of memory");
+            rc = EXIT_IO;
+            goto done;
+        }
+        size_t plen = strlen(outdir) + 32;
+        char *path = malloc(plen);
+        if (!path) {
+            rc = EXIT_IO;
+            goto done;
+        }
+        snprintf(path, plen, "%s/calibrated.yaml", outdir);
+        rc = cli_write_output(path, text);
+        free(path);
+    }
+    (void)loaded;
+done:
+    for (int i = 0; lps && i < nf; i++)
+        if (pp && pp[i])
+            cli_free_plan(&lps[i]);
+    free(text);
+    free(calfw);
+    free(pp);
+    free(fits);
+    free(after);
+    free(runs);
+    free(lps);
+    return rc;
+}

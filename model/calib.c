@@ -1,0 +1,343 @@
+/* model/calib.c — measured runs against the training model (calib.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "calib.h"
+#include "train.h"
+
+/* Search range of the fitted multipliers: wide enough for any real
+ * framework/accelerator pair (0.3–2× the shipped curve), narrow enough that
+ * a nonsense run cannot drive the profile to a clamp silently. */
+#define FIT_LO 0.3
+#define FIT_HI 2.0
+#define FP8_LO 0.3
+#define FP8_HI 1.0
+#define STEP_LO 0.5
+#define STEP_HI 2.0
+/* Golden-section iterations: (0.618)^40 of the log range, far below 0.1 %. */
+#define GOLDEN_ITERS 40
+/* Coordinate-descent rounds when two parameters are fitted. */
+#define FIT_ROUNDS 3
+
+double calib_measured_step_s(const Workload *w)
+{
+    if (!w)
+        return 0;
+    if (w->measured_step_s > 0)
+        return w->measured_step_s;
+    if (w->measured_tokens_per_gpu_s > 0 && w->gpus > 0)
+        return (double)w->global_batch * w->seq_len / (w->measured_tokens_per_gpu_s * w->gpus);
+    return 0;
+}
+
+void calib_class(const Workload *w, const Accelerator *a, char *out, size_t len)
+{
+    const char *fam = a && a->family[0] ? a->family : (a ? a->id : "?");
+    bool lowp = w->precision == PREC_FP8 || w->precision == PREC_FP4;
+    snprintf(out, len, "%.32s/%s/%s", fam, w->model.experts > 1 ? "moe" : "dense",
+             lowp ? "fp8" : "bf16");
+}
+
+int calib_collect(const Plan *const *plans, int n_plans, const Catalog *cat, CalibRun *runs,
+                  int cap)
+{
+    int n = 0;
+    for (int pi = 0; pi < n_plans; pi++) {
+        const Plan *p = plans[pi];
+        if (!p)
+            continue;
+        for (int i = 0; i < p->n_workloads && n < cap; i++) {
+            const Workload *w = &p->workloads[i];
+            if (w->kind != WL_TRAINING || !(calib_measured_step_s(w) > 0))
+                continue;
+            const char *aid = w->accelerator[0] ? w->accelerator : p->accelerator;
+            const Accelerator *a = catalog_find_accelerator(cat, aid);
+            if (!a)
+                continue;
+            CalibRun *r = &runs[n++];
+            memset(r, 0, sizeof *r);
+            r->plan = p;
+            r->wi = i;
+            r->acc = a;
+            r->measured_s = calib_measured_step_s(w);
+            calib_class(w, a, r->cls, sizeof r->cls);
+            snprintf(r->framework, sizeof r->framework, "%s",
+                     w->framework[0] ? w->framework : "megatron");
+        }
+    }
+    return n;
+}
+
+void calib_split(CalibRun *runs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int before = 0;
+        for (int k = 0; k < i; k++)
+            if (strcmp(runs[k].cls, runs[i].cls) == 0)
+                before++;
+        runs[i].held_out = (before % 2) == 0;
+    }
+}
+
+static bool predict_one(CalibRun *r, const Catalog *cat)
+{
+    WorkloadResult *wr = calloc(1, sizeof *wr);
+    if (!wr) {
+        r->ok = false;
+        snprintf(r->why, sizeof r->why, "out of memory");
+        return false;
+    }
+    const Workload *w = &r->plan->workloads[r->wi];
+    bool ok = train_size(r->plan, w, r->acc, cat, wr, NULL);
+    r->ok = ok && wr->train.step_s > 0;
+    r->predicted_s = r->ok ? wr->train.step_s : 0;
+    r->err = r->ok ? r->predicted_s / r->measured_s - 1.0 : 0;
+    if (!r->ok)
+        snprintf(r->why, sizeof r->why, "%s", wr->error[0] ? wr->error : "no step time");
+    else
+        r->why[0] = '\0';
+    free(wr);
+    return r->ok;
+}
+
+int calib_predict(CalibRun *runs, int n, const Catalog *cat)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += predict_one(&runs[i], cat) ? 1 : 0;
+    return k;
+}
+
+void calib_stats(const CalibRun *runs, int n, int half, double *mean_abs, double *worst_abs,
+                 int *count)
+{
+    double sum = 0, worst = 0;
+    int c = 0;
+    for (int i = 0; i < n; i++) {
+        const CalibRun *r = &runs[i];
+        if (!r->ok || (half >= 0 && r->held_out != (half == 1)))
+            continue;
+        double a = fabs(r->err);
+        sum += a;
+        if (a > worst)
+            worst = a;
+        c++;
+    }
+    if (mean_abs)
+        *mean_abs = c ? sum / c : 0;
+    if (worst_abs)
+        *worst_abs = worst;
+    if (count)
+        *count = c;
+}
+
+bool calib_catalog_with(const Catalog *base, const Framework *f, Catalog *tmp)
+{
+    *tmp = *base;
+    size_t n = base->n_frameworks;
+    Framework *v = malloc((n + 1) * sizeof *v);
+    if (!v) {
+        tmp->frameworks = NULL;
+        tmp->n_frameworks = 0;
+        return false;
+    }
+    if (n)
+        memcpy(v, base->frameworks, n * sizeof *v);
+    size_t at = n;
+    for (size_t i = 0; i < n; i++)
+        if (strcasecmp(v[i].id, f->id) == 0)
+            at = i;
+    v[at] = *f;
+    tmp->frameworks = v;
+    tmp->n_frameworks = at == n ? n + 1 : n;
+    return true;
+}
+
+void calib_catalog_free(Catalog *tmp)
+{
+    if (tmp) {
+        free(tmp->frameworks);
+        tmp->frameworks = NULL;
+        tmp->n_frameworks = 0;
+    }
+}
+
+typedef struct {
+    const CalibRun *runs;
+    int n;
+    const Catalog *cat;
+    const char *fw, *acc;
+    bool fit_only;
+    bool moe_only;         /* MoE runs of any accelerator (acc NULL) */
+    Framework prof;
+} FitCtx;
+
+static bool fit_selects(const FitCtx *x, const CalibRun *r)
+{
+    const char *rf = r->framework[0] ? r->framework : "megatron";
+    const char *want = x->fw && x->fw[0] ? x->fw : "megatron";
+    if (x->moe_only && !(r->plan->workloads[r->wi].model.experts > 1))
+        return false;
+    return strcasecmp(rf, want) == 0 && (!x->acc || strcasecmp(r->acc->id, x->acc) == 0) &&
+           !(x->fit_only && r->held_out);
+}
+
+/* Σ log²(predicted/measured) over the selected runs with profile x->prof;
+ * a run the model cannot size counts as a large miss. */
+static double fit_cost(FitCtx *x)
+{
+    Catalog tmp;
+    if (!calib_catalog_with(x->cat, &x->prof, &tmp))
+        return INFINITY;
+    if (x->moe_only) {
+        /* the MoE overhead is the framework's: its calibrated
+         * "<fw>@<accelerator>" rows take it too */
+        size_t pl = strlen(x->prof.id);
+        for (size_t i = 0; i < tmp.n_frameworks; i++)
+            if (strncasecmp(tmp.frameworks[i].id, x->prof.id, pl) == 0 &&
+                tmp.frameworks[i].id[pl] == '@')
+                tmp.frameworks[i].moe_layer_overhead_s = x->prof.moe_layer_overhead_s;
+    }
+    double sum = 0;
+    for (int i = 0; i < x->n; i++) {
+        if (!fit_selects(x, &x->runs[i]))
+            continue;
+        CalibRun r = x->runs[i];
+        if (predict_one(&r, &tmp)) {
+            double l = log(r.predicted_s / r.measured_s);
+            sum += l * l;
+        } else {
+            sum += 4.0;
+        }
+    }
+    calib_catalog_free(&tmp);
+    return sum;
+}
+
+/* Golden-section search of *param over [lo, hi] on a log scale. */
+static void golden(FitCtx *x, double *param, double lo, double hi)
+{
+    const double g = 0.6180339887498949;
+    double a = log(lo), b = log(hi);
+    double c = b - g * (b - a), d = a + g * (b - a);
+    *param = exp(c);
+    double fc = fit_cost(x);
+    *param = exp(d);
+    double fd = fit_cost(x);
+    for (int it = 0; it < GOLDEN_ITERS; it++) {
+        if (fc <= fd) {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - g * (b - a);
+            *param = exp(c);
+            fc = fit_cost(x);
+        } else {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + g * (b - a);
+            *param = exp(d);
+            fd = fit_cost(x);
+        }
+    }
+    *param = exp(fc <= fd ? c : d);
+}
+
+int calib_fit(const CalibRun *runs, int n, const Catalog *cat, const char *fw, const char *acc,
+              bool fit_only, Framework *out)
+{
+    if (!runs || n <= 0 || !cat || !acc || !out)
+        return 0;
+    FitCtx x = {.runs = runs, .n = n, .cat = cat, .fw = fw, .acc = acc, .fit_only = fit_only};
+    int used = 0, n8 = 0, n16 = 0;
+    for (int i = 0; i < n; i++) {
+        if (!fit_selects(&x, &runs[i]))
+            continue;
+        used++;
+        const Workload *w = &runs[i].plan->workloads[runs[i].wi];
+        if (w->precision == PREC_FP8 || w->precision == PREC_FP4)
+            n8++;
+        else
+            n16++;
+    }
+    if (used == 0)
+        return 0;
+    const char *fwid = fw && fw[0] ? fw : "megatron";
+    const Framework *base = catalog_framework_for(cat, fwid, acc);
+    memset(&x.prof, 0, sizeof x.prof);
+    if (base) {
+        x.prof = *base;
+    } else {
+        snprintf(x.prof.name, sizeof x.prof.name, "%s", fwid);
+        x.prof.gemm_scale = 1.0;
+        x.prof.fp8_gemm_factor = 0.75;
+        x.prof.dp_overlap = 0.8;
+    }
+    snprintf(x.prof.id, sizeof x.prof.id, "%.23s@%.23s", fwid, acc);
+    /* With only FP8 runs the two multipliers are not separable: fit
+     * gemm_scale alone (it then carries the FP8 recipe too). */
+    int rounds;
+    /* gemm_scale moves the GEMM share of each step, step_scale all of it:
+     * with runs of different GEMM shares the two are separable, and a
+     * cluster that is uniformly slower (power-capped, throttled) is
+     * recovered by step_scale. */
+    if (!(x.prof.step_scale > 0))
+        x.prof.step_scale = 1.0;
+    rounds = FIT_ROUNDS + 1;
+    for (int k = 0; k < rounds; k++) {
+        golden(&x, &x.prof.step_scale, STEP_LO, STEP_HI);
+        golden(&x, &x.prof.gemm_scale, FIT_LO, FIT_HI);
+        if (n8 > 0 && n16 > 0)
+            golden(&x, &x.prof.fp8_gemm_factor, FP8_LO, FP8_HI);
+    }
+    golden(&x, &x.prof.step_scale, STEP_LO, STEP_HI);
+    /* residual after the fit */
+    Catalog tmp;
+    double sum = 0;
+    int c = 0;
+    if (calib_catalog_with(cat, &x.prof, &tmp)) {
+        for (int i = 0; i < n; i++) {
+            if (!fit_selects(&x, &runs[i]))
+                continue;
+            CalibRun r = runs[i];
+            if (predict_one(&r, &tmp)) {
+                sum += fabs(r.err);
+                c++;
+            }
+        }
+        calib_catalog_free(&tmp);
+    }
+    x.prof.calibrated_runs = used;
+    x.prof.calibrated_residual = c ? sum / c : 0;
+    *out = x.prof;
+    return used;
+}
+
+int calib_fit_moe(const CalibRun *runs, int n, const Catalog *cat, const char *fw,
+                  bool fit_only, Framework *out)
+{
+    if (!runs || n <= 0 || !cat || !out)
+        return 0;
+    FitCtx x = {.runs = runs, .n = n, .cat = cat, .fw = fw, .acc = NULL, .fit_only = fit_only,
+                .moe_only = true};
+    int used = 0;
+    for (int i = 0; i < n; i++)
+        used += fit_selects(&x, &runs[i]) ? 1 : 0;
+    if (used == 0)
+        return 0;
+    const char *fwid = fw && fw[0] ? fw : "megatron";
+    const Framework *base = catalog_find_framework(cat, fwid);
+    if (!base)
+        return 0;
+    x.prof = *base;
+    /* per MoE layer and pass: between 1 µs and 20 ms */
+    golden(&x, &x.prof.moe_layer_overhead_s, 1e-6, 2e-2);
+    *out = x.prof;
+    return used;
+}

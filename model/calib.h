@@ -1,0 +1,78 @@
+/* model/calib.h — measured training runs against the training model:
+ * per-run error, the deterministic fit/held-out split of the validation
+ * set, least-squares calibration of a framework profile on one
+ * accelerator, and error bands from residuals.  Pure (no I/O); the CLI
+ * (`gpuplan calibrate`) and tests/test_validation.c drive it. */
+#ifndef GPUPLAN_MODEL_CALIB_H
+#define GPUPLAN_MODEL_CALIB_H
+
+#include "catalog.h"
+#include "plan.h"
+
+/* One measured run: a training workload of a plan with measured_step or
+ * measured_tokens_per_gpu set. */
+typedef struct {
+    const Plan *plan;
+    int wi;                        /* index into plan->workloads */
+    const Accelerator *acc;        /* the workload's accelerator */
+    double measured_s;             /* measured seconds per step */
+    double predicted_s;            /* model's step time (0 when !ok) */
+    double err;                    /* predicted / measured − 1 */
+    bool ok;
+    bool held_out;                 /* calib_split: true = held-out half */
+    char cls[CAT_ID_LEN];          /* band class "hopper/dense/fp8" */
+    char framework[CAT_ID_LEN];    /* as modelled ("megatron" when unset) */
+    char why[PLAN_TEXT_LEN];       /* reason when !ok */
+} CalibRun;
+
+/* Measured seconds per step of w: measured_step, else global_batch ·
+ * seq_len / (measured_tokens_per_gpu · gpus); 0 when it has neither. */
+double calib_measured_step_s(const Workload *w);
+
+/* The band class of workload w on accelerator a (see train.c train_band). */
+void calib_class(const Workload *w, const Accelerator *a, char *out, size_t len);
+
+/* Fill runs[] (capacity cap) with every measured training workload of the
+ * plans, in order; returns how many (at most cap).  Runs whose accelerator
+ * is unknown are skipped. */
+int calib_collect(const Plan *const *plans, int n_plans, const Catalog *cat, CalibRun *runs,
+                  int cap);
+
+/* The validation split: within each class, in file order, runs alternate
+ * held-out, fit, held-out, … (the first run of a class is held out, so at
+ * most half of any class is fitted).  Sets held_out. */
+void calib_split(CalibRun *runs, int n);
+
+/* Predict every run's step time on catalog cat (fixed layouts as given),
+ * fill predicted_s/err/ok.  Returns the number predicted. */
+int calib_predict(CalibRun *runs, int n, const Catalog *cat);
+
+/* Mean and worst |err| over runs with ok, held_out == half (half < 0:
+ * all); counts them into *count. */
+void calib_stats(const CalibRun *runs, int n, int half, double *mean_abs, double *worst_abs,
+                 int *count);
+
+/* Least-squares fit of framework `fw` ("" = megatron) on accelerator `acc`:
+ * the profile's gemm_scale (and fp8_gemm_factor when the runs include both
+ * FP8 and 16-bit ones) minimising Σ log²(predicted/measured) over the runs
+ * with that accelerator and framework (and held_out false when fit_only).
+ * Writes the fitted profile to *out (id "fw@acc", calibrated_runs,
+ * calibrated_residual set).  Returns the number of runs used (0 = none;
+ * *out untouched). */
+int calib_fit(const CalibRun *runs, int n, const Catalog *cat, const char *fw,
+              const char *acc, bool fit_only, Framework *out);
+
+/* Least-squares fit of the base profile `fw`'s per-MoE-layer overhead
+ * (moe_layer_overhead_s) over the MoE runs of that framework on every
+ * accelerator (held_out excluded when fit_only).  *out = the base profile
+ * with the fitted value.  Returns the runs used. */
+int calib_fit_moe(const CalibRun *runs, int n, const Catalog *cat, const char *fw,
+                  bool fit_only, Framework *out);
+
+/* A catalog equal to base plus (or with a replaced) framework row f.  The
+ * frameworks array is newly allocated in *tmp (free with calib_catalog_free);
+ * everything else is shared with base. */
+bool calib_catalog_with(const Catalog *base, const Framework *f, Catalog *tmp);
+void calib_catalog_free(Catalog *tmp);
+
+#endif
