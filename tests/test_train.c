@@ -448,6 +448,65 @@ START_TEST(korthikanti_2022_iteration_time_within_10pct)
 }
 END_TEST
 
+/* The whole 2021-22 Megatron calibration set (the ten Table 1 rows and the
+ * eight Table 5 cases above) stays within 3 % on average: the second-pass
+ * mechanisms (framework profiles, FP8 casts, overlap windows, NVL72,
+ * folding) must not move the runs the curves were fitted to. */
+START_TEST(megatron_2021_22_set_mean_error_within_3pct)
+{
+    double sum = 0, worst = 0;
+    int n = 0;
+    for (int i = 0; i < (int)(sizeof mlm21 / sizeof mlm21[0]); i++) {
+        Plan p;
+        plan_init(&p);
+        p.network.link_bps = 200e9;
+        Workload w = training(gpt(mlm21[i].layers, mlm21[i].hidden, mlm21[i].heads, 51200), 2048,
+                              mlm21[i].batch, 300e9);
+        w.gpus = mlm21[i].gpus;
+        w.parallel = (ParallelSpec){.tp = mlm21[i].tp, .pp = mlm21[i].pp, .cp = 1, .sp = 0};
+        w.recompute = RECOMPUTE_FULL;
+        w.flash_attention = false;
+        w.optimizer_bytes_per_param = 18;
+        w.zero = 0;
+        w.dp_sync_after_backward = true;
+        PlanResult *r;
+        ck_assert(size(&p, &w, acc("A100-80GB"), &r));
+        const TrainResult *t = &r->workloads[0].train;
+        double e = rel(t->flops_per_step * 4.0 / 3.0 / t->step_s / t->gpus / 1e12, mlm21[i].tflops);
+        sum += e;
+        worst = e > worst ? e : worst;
+        n++;
+        free(r);
+    }
+    for (int c = 0; c < 2 * (int)(sizeof k22 / sizeof k22[0]); c++) {
+        int i = c / 2;
+        bool full = c % 2;
+        Plan p;
+        plan_init(&p);
+        p.network.link_bps = 200e9;
+        Workload w = training(gpt(k22[i].layers, k22[i].hidden, k22[i].heads, 51200), 2048,
+                              k22[i].batch, 300e9);
+        w.gpus = k22[i].gpus;
+        w.micro_batch = k22[i].mb;
+        w.parallel = (ParallelSpec){.tp = 8, .pp = k22[i].pp, .vpp = 1, .cp = 1, .sp = 1};
+        w.recompute = full ? RECOMPUTE_FULL : RECOMPUTE_SELECTIVE;
+        w.flash_attention = false;
+        w.optimizer_bytes_per_param = 18;
+        w.zero = 0;
+        PlanResult *r;
+        ck_assert(size(&p, &w, acc("A100-80GB"), &r));
+        double e = rel(r->workloads[0].train.step_s, full ? k22[i].full_s : k22[i].sel_s);
+        sum += e;
+        worst = e > worst ? e : worst;
+        n++;
+        free(r);
+    }
+    fprintf(stderr, "Megatron 2021-22 set: %d cases, mean |error| %.1f %%, worst %.1f %%\n", n,
+            100 * sum / n, 100 * worst);
+    ck_assert_msg(sum / n <= 0.03, "mean %.3f over %d cases", sum / n, n);
+}
+END_TEST
+
 START_TEST(korthikanti_2022_530b_mfu_is_about_54pct)
 {
     /* Korthikanti et al. 2022 abstract: 530B on 2240 A100 at 54.2 % MFU
@@ -875,6 +934,186 @@ END_TEST
 
 /* ------------------------------------------------------------ errors */
 
+/* Qwen3-235B-A22B (Qwen/Qwen3-235B-A22B config.json): 94 layers, 128
+ * experts of 1536, top-8, 64 query / 4 KV heads of 128. */
+static ModelShape qwen3_235b(void)
+{
+    ModelShape m;
+    memset(&m, 0, sizeof m);
+    m.layers = 94;
+    m.hidden = 4096;
+    m.ffn_hidden = 12288;
+    m.heads = 64;
+    m.kv_heads = 4;
+    m.head_dim = 128;
+    m.vocab = 151936;
+    m.glu = true;
+    m.experts = 128;
+    m.experts_per_token = 8;
+    m.expert_ffn_hidden = 1536;
+    return m;
+}
+
+START_TEST(folded_experts_allow_tp2_pp8_ep32_on_256_gpus)
+{
+    /* Megatron-Bridge 25.11 Qwen3_235B_a22B on 256 H100: TP2 PP8 VP4 EP32
+     * (expert TP 1): EP drawn from TP x DP.  Unfolded, tp x pp x ep = 512
+     * GPUs cannot be laid out on 256. */
+    Plan p;
+    plan_init(&p);
+    Workload w = training(qwen3_235b(), 4096, 2048, 1e12);
+    w.gpus = 256;
+    w.micro_batch = 1;
+    w.precision = PREC_FP8;
+    w.parallel = (ParallelSpec){.tp = 2, .pp = 8, .vpp = 4, .cp = 1, .ep = 32, .sp = -1, .etp = 1};
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+    const Layout *l = &r->workloads[0].train.layout;
+    ck_assert_int_eq(l->tp, 2);
+    ck_assert_int_eq(l->pp, 8);
+    ck_assert_int_eq(l->ep, 32);
+    ck_assert_int_eq(l->etp, 1);
+    ck_assert_int_eq(l->dp, 16); /* 256 / (2 x 8) */
+    free(r);
+    w.parallel.etp = 0;
+    ck_assert(!size(&p, &w, acc("H100-SXM"), &r));
+    free(r);
+}
+END_TEST
+
+START_TEST(nvl72_keeps_strided_groups_on_nvlink)
+{
+    /* GB200 NVL72: a DP group of stride 4 (tp 4) spanning 64 GPUs lies in
+     * one 72-GPU NVLink domain; the same node cut to a 4-GPU domain sends
+     * it over the 400G NICs (issue 11: env_link sent every stride >= 4
+     * group to the scale-out fabric). */
+    Plan p;
+    plan_init(&p);
+    ModelShape m = gpt(48, 6144, 48, 51200);
+    Workload w = training(m, 4096, 64, 1e12);
+    w.gpus = 64;
+    w.micro_batch = 1;
+    w.parallel = (ParallelSpec){.tp = 4, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 1};
+    w.zero = 1;
+    w.dp_sync_after_backward = true; /* all of the sync exposed */
+    PlanResult *r;
+    ck_assert(size(&p, &w, acc("GB200"), &r));
+    double nvl = r->workloads[0].train.step.dp_comm;
+    free(r);
+    Accelerator tray = *acc("GB200");
+    tray.scaleup_domain = tray.gpus_per_node;
+    ck_assert(size(&p, &w, &tray, &r));
+    double ib = r->workloads[0].train.step.dp_comm;
+    free(r);
+    ck_assert_msg(nvl > 0 && nvl * 3 < ib, "DP sync %.3f s in NVL72 vs %.3f s over IB", nvl, ib);
+}
+END_TEST
+
+START_TEST(sliding_window_cuts_the_attention_core_exactly)
+{
+    /* gpt-oss: 128-token bands on 18 of 36 layers.  Only the core term of
+     * the FLOPs changes: 3·B·s²·L·2a(dqk+dv) × (18/36)(1 − 2·128/s). */
+    const ModelPreset *pr = preset_find("gpt-oss-120b");
+    ck_assert_ptr_nonnull(pr);
+    ModelShape full = pr->shape, win = pr->shape;
+    full.window = 0;
+    win.window = 128;
+    win.window_layers = 18;
+    double s = 8192, B = 4;
+    double got = train_model_flops(&full, B, s) - train_model_flops(&win, B, s);
+    double core = 3.0 * B * s * s * 36 * 2.0 * 64 * (64 + 64);
+    double want = core * (18.0 / 36.0) * (1.0 - 2.0 * 128 / s);
+    ck_assert_msg(rel(got, want) < 1e-9, "%.6g vs %.6g", got, want);
+    /* a window as long as the sequence changes nothing */
+    win.window = 8192;
+    ck_assert(train_model_flops(&win, B, s) == train_model_flops(&full, B, s));
+}
+END_TEST
+
+START_TEST(framework_profiles_change_the_modelled_step)
+{
+    /* nemo overlaps TP collectives (TE userbuffers), megatron (2021-22) does
+     * not; an unknown framework is an error, not a silent default. */
+    Plan p;
+    plan_init(&p);
+    Workload w = training(llama405(), 8192, 512, 1e12);
+    w.gpus = 1024;
+    w.micro_batch = 1;
+    w.parallel = (ParallelSpec){.tp = 8, .pp = 8, .vpp = 8, .cp = 2, .ep = 1, .sp = 1};
+    PlanResult *r;
+    snprintf(w.framework, sizeof w.framework, "megatron");
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    double tp_meg = r->workloads[0].train.step.tp_comm;
+    ck_assert_str_eq(r->workloads[0].train.framework, "megatron");
+    free(r);
+    snprintf(w.framework, sizeof w.framework, "nemo");
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    double tp_nemo = r->workloads[0].train.step.tp_comm;
+    ck_assert_str_eq(r->workloads[0].train.framework, "nemo");
+    free(r);
+    ck_assert_msg(tp_nemo < 0.6 * tp_meg, "TP exposed %.3f (nemo) vs %.3f (megatron)", tp_nemo,
+                  tp_meg);
+    snprintf(w.framework, sizeof w.framework, "jax-on-abacus");
+    ck_assert(!size(&p, &w, acc("H100-SXM"), &r));
+    ck_assert_msg(strstr(r->workloads[0].error, "unknown framework") != NULL, "%s",
+                  r->workloads[0].error);
+    free(r);
+}
+END_TEST
+
+START_TEST(fp8_speedup_over_bf16_is_between_published_ratios)
+{
+    /* Published FP8/BF16 step ratios of tuned NeMo recipes: 1.25-1.53x
+     * (issue 11); FP8 casts and the BF16 attention core keep it well below
+     * the 2x of the peaks. */
+    Plan p;
+    plan_init(&p);
+    const ModelPreset *pr = preset_find("llama-3-70b");
+    ck_assert_ptr_nonnull(pr);
+    Workload w = training(pr->shape, 8192, 128, 1e12);
+    w.gpus = 64;
+    w.micro_batch = 1;
+    w.parallel = (ParallelSpec){.tp = 4, .pp = 8, .vpp = 5, .cp = 1, .ep = 1, .sp = 1};
+    w.recompute = RECOMPUTE_SELECTIVE;
+    snprintf(w.framework, sizeof w.framework, "nemo");
+    PlanResult *r;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    double bf16 = r->workloads[0].train.step_s;
+    free(r);
+    w.precision = PREC_FP8;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    double fp8 = r->workloads[0].train.step_s;
+    free(r);
+    ck_assert_msg(bf16 / fp8 > 1.2 && bf16 / fp8 < 1.6, "FP8 speed-up %.2fx", bf16 / fp8);
+}
+END_TEST
+
+START_TEST(error_band_brackets_step_days_hours_and_gpus)
+{
+    Plan p;
+    plan_init(&p);
+    const ModelPreset *pr = preset_find("llama-3-70b");
+    ck_assert_ptr_nonnull(pr);
+    Workload w = training(pr->shape, 8192, 1024, 2e12);
+    w.precision = PREC_FP8;
+    snprintf(w.framework, sizeof w.framework, "nemo");
+    w.target_days = 30;
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+    const TrainResult *t = &r->workloads[0].train;
+    ck_assert_str_eq(t->band_class, "hopper/dense/fp8");
+    ck_assert_int_gt(t->band_runs, 0);
+    ck_assert(t->step_s_low < t->step_s && t->step_s < t->step_s_high);
+    ck_assert(t->train_days_low < t->train_days && t->train_days < t->train_days_high);
+    ck_assert(t->gpu_hours_low < t->gpu_hours && t->gpu_hours < t->gpu_hours_high);
+    ck_assert(rel(t->train_days_high / t->train_days, t->step_s_high / t->step_s) < 1e-9);
+    ck_assert_int_le(t->gpus_low, t->gpus);
+    ck_assert_int_ge(t->gpus_high, t->gpus);
+    ck_assert_int_eq(t->gpus_high % 8, 0);
+    free(r);
+}
+END_TEST
+
 START_TEST(rejects_zero_tokens)
 {
     Plan p;
@@ -1055,6 +1294,7 @@ Suite *test_suite(void)
                         (int)(sizeof mlm21 / sizeof mlm21[0]));
     tcase_add_loop_test(tc, korthikanti_2022_iteration_time_within_10pct, 0,
                         2 * (int)(sizeof k22 / sizeof k22[0]));
+    tcase_add_test(tc, megatron_2021_22_set_mean_error_within_3pct);
     tcase_add_test(tc, korthikanti_2022_530b_mfu_is_about_54pct);
     tcase_add_test(tc, gpt3_175b_on_1024_a100_at_140_tflops_within_10pct);
     tcase_add_test(tc, llama3_405b_tflops_per_gpu_within_10pct);
@@ -1081,6 +1321,12 @@ Suite *test_suite(void)
 
     tc = tcase_create("errors");
     tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, folded_experts_allow_tp2_pp8_ep32_on_256_gpus);
+    tcase_add_test(tc, nvl72_keeps_strided_groups_on_nvlink);
+    tcase_add_test(tc, sliding_window_cuts_the_attention_core_exactly);
+    tcase_add_test(tc, framework_profiles_change_the_modelled_step);
+    tcase_add_test(tc, fp8_speedup_over_bf16_is_between_published_ratios);
+    tcase_add_test(tc, error_band_brackets_step_days_hours_and_gpus);
     tcase_add_test(tc, rejects_zero_tokens);
     tcase_add_test(tc, rejects_batch_that_no_layout_divides);
     tcase_add_test(tc, rejects_model_that_fits_no_layout_with_best_memory);
