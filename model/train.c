@@ -412,13 +412,6 @@ static double env_curve(const Env *e, double x)
     return y;
 }
 
-/* GPUs of a layout. */
-static long long layout_gpus(const Layout *l)
-{
-    long long g = (long long)l->tp * l->pp * l->cp * l->dp;
-    return l->etp > 0 ? g : g * l->ep;
-}
-
 /* Micro-batches per step: B over micro-batch × the data-parallel replicas
  * of the dense layers (d·e without folding, d with it). */
 static double layout_micro(double B, const Layout *l)
@@ -460,21 +453,22 @@ static int ep_dim(const Env *e, int ep)
  * scale-up domain, else the scale-out fabric, crossing a leaf when the
  * group's nodes outnumber those under one leaf.  A scale-up domain may
  * span nodes (GB200 NVL72: 18 trays of 4 GPUs on one NVLink switch
- * fabric; CATALOG-FACTS §3.1/§5.1): a group is inside one when its span
- * (n × stride consecutive ranks) fits the domain and either the whole job
- * does or the domain is a multiple of the span, so aligned groups never
- * straddle two racks. */
+ * fabric; CATALOG-FACTS §3.1/§5.1): a group whose span (n × stride
+ * consecutive ranks) fits the domain is placed inside one — Slurm's
+ * topology/block plugin allocates NVL72 racks as blocks and `--segment`
+ * keeps each segment of a job (e.g. 16 trays = 64 GPUs) inside one rack,
+ * so power-of-two groups never straddle two racks. */
 static void env_link(const Env *e, const Layout *l, int n, long long stride, bool rail, double *bw,
                      double *lat)
 {
+    (void)l; /* placement is per group; the layout is kept for callers' symmetry */
     long long span = (long long)n * stride;
     if (span <= e->gpn && span <= e->domain) {
         *bw = e->su_bw;
         *lat = e->su_lat;
         return;
     }
-    if (e->domain > e->gpn && span <= e->domain &&
-        (layout_gpus(l) <= e->domain || e->domain % span == 0 || stride < e->gpn)) {
+    if (e->domain > e->gpn && span <= e->domain) {
         /* multi-node NVLink domain (NVL72) */
         *bw = e->su_bw;
         *lat = e->su_lat;

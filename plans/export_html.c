@@ -516,8 +516,9 @@ static void training_section(StrBuf *b, const PlanResult *r)
         td(b, w->name, false);
         td(b, w->accelerator, false);
         td(b, fmt_int(t->gpus, g, sizeof g), true);
-        tdf(b, false, "tp%d pp%d dp%d cp%d ep%d vpp%d mb%d %s", l->tp, l->pp, l->dp, l->cp, l->ep,
-            l->vpp, l->micro_batch, plan_recompute_name(l->recompute));
+        tdf(b, false, "tp%d pp%d dp%d cp%d ep%d vpp%d mb%d %s%s%s", l->tp, l->pp, l->dp, l->cp,
+            l->ep, l->vpp, l->micro_batch, plan_recompute_name(l->recompute),
+            t->framework[0] ? ", " : "", t->framework);
         if (t->has_runner_up)
             tdf(b, false, "tp%d pp%d dp%d mb%d: %.3g s", t->runner_up.tp, t->runner_up.pp,
                 t->runner_up.dp, t->runner_up.micro_batch, t->runner_up_step_s);

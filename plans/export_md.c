@@ -265,10 +265,11 @@ static void workloads(StrBuf *b, const PlanResult *r)
             char g[32], h[32], band[64] = "";
             if (t->train_days_high > t->train_days_low) /* model error band */
                 snprintf(band, sizeof band, " (%.1f–%.1f)", t->train_days_low, t->train_days_high);
-            sb_printf(b, " | %s | %d·%d·%d·%d·%d, v%d, mb%d, %s | %.1f / %.1f GiB%s | %.2f s | "
+            sb_printf(b, " | %s | %d·%d·%d·%d·%d, v%d, mb%d, %s%s%s | %.1f / %.1f GiB%s | %.2f s | "
                          "%.1f %% | %.1f%s | %s | %.1f %% |\n",
                       fmt_int(t->gpus, g, sizeof g), l->tp, l->pp, l->dp, l->cp, l->ep, l->vpp,
-                      l->micro_batch, plan_recompute_name(l->recompute), t->mem.total / GIB,
+                      l->micro_batch, plan_recompute_name(l->recompute),
+                      t->framework[0] ? ", " : "", t->framework, t->mem.total / GIB,
                       t->hbm_bytes / GIB, t->fits ? "" : " (no fit)", t->step_s, t->mfu * 100,
                       t->train_days, band, fmt_si(t->gpu_hours, "", h, sizeof h),
                       t->goodput * 100);
