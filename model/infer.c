@@ -1343,8 +1343,7 @@ static void infer_explain(const Ctx *c, const Workload *w, const Accelerator *a,
         if (agg > 0)
             snprintf(ag, sizeof ag, "%ld GPUs", agg);
         else
-            snprintf(ag, sizeof ag, "%s", w->disaggregated.mode == 1 ? "not evaluated"
-                                                                      : "cannot meet the targets");
+            snprintf(ag, sizeof ag, "cannot meet the targets");
         if (dg->ok)
             snprintf(dg_s, sizeof dg_s, "%ld GPUs", dg->gpus);
         else
@@ -1431,7 +1430,9 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             memcpy(dreps, reps, sizeof(Rep) * (size_t)n);
         ir->disaggregated_gpus = dg.ok ? (int)fmin(dg.gpus, 1e9) : 0;
     }
-    long agg = ds->mode == 1 ? 0 : agg_gpus(&c, reps, n, rate, w->replicas, tpot_t, ttft_t);
+    /* the aggregated count is reported beside the disaggregated one even
+     * when disaggregation is asked for, so the choice has its numbers */
+    long agg = ds->mode == 0 ? 0 : agg_gpus(&c, reps, n, rate, w->replicas, tpot_t, ttft_t);
     ir->aggregated_gpus = (int)fmin(agg, 1e9);
     bool use_disagg = ds->mode == 1 ? dg.ok
                       : ds->mode == -1 ? dg.ok && (agg == 0 || dg.gpus < agg)

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Screen test (issue 12): the Sizing pane says what the inference model
+# decided for a disaggregated DeepSeek-V3 service — both pools, the
+# aggregated-vs-disaggregated GPU counts behind the choice, the KV transfer
+# and the model's error band.
+. "$(dirname "$0")/lib.sh"
+tui_require_tmux
+trap tui_cleanup EXIT
+tap_plan 6
+
+tui_start 160 45 moe-gb200
+tui_open_plan moe-gb200
+tui_wait 'v3-chat +infer' && tui_idle
+# v3-chat is the third workload in the list
+tui_keys Down Down
+tui_wait 'v3-chat on GB200' 10; ok $? "selecting v3-chat shows its sizing"
+tui_wait 'prefill pool: DEP [0-9]+ .* = [0-9]+ GPUs' 10; ok $? "the prefill pool is shown"
+tui_wait 'decode pool: DEP [0-9]+ .* = [0-9]+ GPUs' 5; ok $? "the decode pool is shown"
+tui_wait 'aggregated [0-9]+ GPUs vs disaggregated [0-9]+ GPUs: runs disaggregated' 5
+ok $? "the choice is explained by both GPU counts"
+tui_wait 'GPUs [0-9]+-[0-9]+ \(model error band, engine sglang\)' 5; ok $? "the error band and engine are shown"
+tui_keys q
+st=$(tui_wait_exit 10); [ "$st" = 0 ] || echo "# exit status $st"
+tui_check_stderr
