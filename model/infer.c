@@ -1108,6 +1108,21 @@ static double decode_lambda(const Ctx *c, const Rep *r, double b)
     return b / (c->out_steps * step_s(c, r, b));
 }
 
+/* Replicas of `tp` GPUs, each carrying at most `lam` requests/s, a pool
+ * needs for `rate`; a fixed pool size (`fixed_gpus` > 0) must be whole
+ * replicas that carry it.  0 = not possible. */
+static int pool_replicas(double rate, double lam, int tp, int fixed_gpus)
+{
+    if (fixed_gpus > 0) {
+        int replicas = fixed_gpus / tp;
+        if (replicas < 1 || replicas * tp != fixed_gpus || rate / replicas > lam * (1 + 1e-9))
+            return 0;
+        return replicas;
+    }
+    double need = fmax(1.0, ceil(rate / lam - 1e-9));
+    return need > 1e6 ? 0 : (int)need;
+}
+
 /* Size both pools for `rate` at the targets; fixed sizes from ds honoured. */
 static Disagg size_disagg(const Ctx *c, const Rep *reps, int n, double rate, double tpot_t,
                           double ttft_t, const DisaggSpec *ds)
@@ -1125,19 +1140,9 @@ static Disagg size_disagg(const Ctx *c, const Rep *reps, int n, double rate, dou
         double bmax = decode_bmax(c, r, tpot_t);
         if (bmax <= 0)
             continue;
-        double lam = decode_lambda(c, r, bmax);
-        double need = ceil(rate / lam - 1e-9);
-        if (need < 1)
-            need = 1;
-        if (need > 1e6)
+        int replicas = pool_replicas(rate, decode_lambda(c, r, bmax), r->tp, ds->decode_gpus);
+        if (replicas <= 0)
             continue;
-        int replicas = (int)need;
-        if (ds->decode_gpus > 0) {
-            replicas = ds->decode_gpus / r->tp;
-            if (replicas < 1 || replicas * r->tp != ds->decode_gpus ||
-                rate / replicas > lam * (1 + 1e-9))
-                continue;
-        }
         long g = (long)replicas * r->tp;
         if (dbest < 0 || g < dbest) {
             dbest = g;
@@ -1174,19 +1179,9 @@ static Disagg size_disagg(const Ctx *c, const Rep *reps, int n, double rate, dou
             continue;
         double rho = isfinite(W) ? 2.0 * W / (S + 2.0 * W) : 1.0 - 1e-6;
         rho = fmin(rho, 1.0 - 1e-6);
-        double lam = rho / S;
-        double need = ceil(rate / lam - 1e-9);
-        if (need < 1)
-            need = 1;
-        if (need > 1e6)
+        int replicas = pool_replicas(rate, rho / S, r->tp, ds->prefill_gpus);
+        if (replicas <= 0)
             continue;
-        int replicas = (int)need;
-        if (ds->prefill_gpus > 0) {
-            replicas = ds->prefill_gpus / r->tp;
-            if (replicas < 1 || replicas * r->tp != ds->prefill_gpus ||
-                rate / replicas > lam * (1 + 1e-9))
-                continue;
-        }
         long g = (long)replicas * r->tp;
         double rr = rate / replicas * S;
         double wq = rr * S / (2.0 * (1.0 - rr));
