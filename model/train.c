@@ -83,14 +83,16 @@ static const Framework FW_BUILTIN = {
     .id = "megatron", .gemm_scale = 1.0, .tp_overlap = TP_OVERLAP, .dp_overlap = DP_OVERLAP,
     .ep_overlap = EP_OVERLAP, .fp8_gemm_factor = FP8_GEMM_FACTOR,
 };
-/* FP8 recipes cast every GEMM input to FP8 and take its amax (Transformer
- * Engine: fused cast+amax kernels, one read of the 16-bit tensor and one
- * write of the 8-bit copy, 3 bytes per element); the backward casts the
- * output gradients the same way.  Weights are cast once per step and
- * cached across micro-batches (TE fp8 weight caching), so only
- * activations count per micro-batch.  Attention's softmax·V and QK^T stay
- * BF16 (NeMo/Megatron FP8 recipes do not quantise the core attention). */
-#define FP8_CAST_BYTES 3.0
+/* FP8 recipes cast every GEMM input to FP8 (Transformer Engine); the
+ * backward casts the output gradients the same way.  With current scaling
+ * (NeMo's recipes: "scaling factors computed in the current step",
+ * performance summary) the tensor's amax must be known before the cast:
+ * one 16-bit read for the amax, one more for the cast and a 1-byte write,
+ * 5 bytes per element.  Weights are cast once per step and cached across
+ * micro-batches (TE fp8 weight caching), so only activations count per
+ * micro-batch.  Attention's softmax·V and QK^T stay BF16 (NeMo/Megatron
+ * FP8 recipes do not quantise the core attention). */
+#define FP8_CAST_BYTES 5.0
 /* Fallbacks when the catalog leaves an efficiency field empty. */
 #define GEMM_EFF_DEFAULT 0.6
 #define EW_EFF_DEFAULT 0.7
@@ -644,8 +646,10 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     /* GEMM input elements per token on this rank (FP8 casts): QKV and fc1
      * read h, the output projection a·dh/t, fc2 F/t. */
     double cast_el = 0;
-    if (fp8)
-        cast_el = 2.0 * sh->h + sh->a * sh->dqk / t + (moe_layer ? 0.0 : sh->F / t);
+    if (fp8) /* with SP the QKV/fc1 inputs are cast before their all-gather (FP8
+              * all-gather), on the rank's T/t tokens */
+        cast_el = 2.0 * sh->h / (l->sp ? t : 1) + sh->a * sh->dqk / t +
+                  (moe_layer ? 0.0 : sh->F / t);
     if (moe_layer) {
         /* Per GPU the routed-expert FLOPs are those of its tokens whatever
          * the expert layout (balanced routing): 2·T·k·W_e/t.  The GEMM
