@@ -5,6 +5,9 @@
 #   ./setup.sh test            build and run every test (make check), then make distcheck
 #   ./setup.sh sanitize        build with ASan+UBSan in build-san/ and run make check there
 #   ./setup.sh bench           build and run the benchmarks (make bench)
+#   ./setup.sh fuzz            libFuzzer (clang, ASan+UBSan) on every fuzz/ harness for
+#                              FUZZ_SECONDS (45) each, seeded from fuzz/corpus/; any finding fails
+#   ./setup.sh coverage        branch coverage (gcov + gcovr) of model/ and plans/ in build-cov/
 set -euo pipefail
 cd "$(dirname "$0")"
 top=$PWD
@@ -12,7 +15,9 @@ top=$PWD
 packages=(build-essential autoconf automake pkg-config libncurses-dev libyaml-dev
           libsqlite3-dev libpcre2-dev check libjansson-dev tmux libxml2-utils sqlite3
           # the real-Slurm tests (tests/slurm/harness.sh) and the CRD validator
-          slurm-wlm slurmdbd mariadb-server munge python3 python3-yaml python3-jsonschema)
+          slurm-wlm slurmdbd mariadb-server munge python3 python3-yaml python3-jsonschema
+          # fault loops (valgrind), libFuzzer (clang), branch coverage (gcovr): issue 17
+          clang valgrind gcovr)
 
 install_missing() {
     local missing=()
@@ -86,8 +91,46 @@ bench)
     build build-bench CFLAGS="-O2 -g"
     make -C build-bench bench
     ;;
+fuzz)
+    # issue 17: a bounded libFuzzer run of every harness; the corpus in the
+    # repository seeds a scratch copy, so CI never rewrites fuzz/corpus/
+    secs=${FUZZ_SECONDS:-45}
+    mkdir -p build-fuzz
+    if [ ! -f build-fuzz/Makefile ]; then
+        [ -x configure ] || autoreconf -fi >&2
+        (cd build-fuzz && "$top/configure" CC=clang \
+            CFLAGS="-g -O1 -fsanitize=fuzzer-no-link,address,undefined" >&2)
+    fi
+    make -C build-fuzz -j"$(nproc)" libgpuplan.a >&2
+    rc=0
+    for h in plan quantity catalog trace eval; do
+        rm -f "build-fuzz/fuzz/fuzz_$h"
+        make -C build-fuzz "fuzz/fuzz_$h" \
+            CFLAGS="-g -O1 -DGPUPLAN_LIBFUZZER -fsanitize=fuzzer,address,undefined" >&2
+        work=$(mktemp -d)
+        echo "fuzz: fuzz_$h for ${secs}s" >&2
+        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+            GPUPLAN_DATADIR="$top/data" "build-fuzz/fuzz/fuzz_$h" -max_total_time="$secs" \
+            -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+            -artifact_prefix="$top/build-fuzz/crash-$h-" "$work" "$top/fuzz/corpus/$h" \
+            2>"build-fuzz/fuzz_$h.log" || { rc=1; tail -n 30 "build-fuzz/fuzz_$h.log" >&2; }
+        grep -E '^stat::number_of_executed_units|^stat::peak_rss' "build-fuzz/fuzz_$h.log" >&2 || true
+        rm -rf "$work"
+    done
+    [ $rc -eq 0 ] && echo "fuzz: no findings" >&2
+    exit $rc
+    ;;
+coverage)
+    # issue 17: branch coverage of model/ and plans/ over make check
+    build build-cov CFLAGS="-O0 -g --coverage" LDFLAGS="--coverage"
+    find build-cov -name '*.gcda' -delete
+    make -C build-cov -j"$(nproc)" check >&2 || true
+    gcovr -r . --object-directory build-cov --branches -f 'model/' -f 'plans/' \
+        --exclude-unreachable-branches --exclude-throw-branches -s -o build-cov/coverage.txt
+    cat build-cov/coverage.txt
+    ;;
 *)
-    echo "usage: ./setup.sh run|test|sanitize|bench" >&2
+    echo "usage: ./setup.sh run|test|sanitize|bench|fuzz|coverage" >&2
     exit 2
     ;;
 esac

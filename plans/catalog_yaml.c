@@ -1094,6 +1094,10 @@ static int load_text(Ctx *x, const char *text, size_t len)
     x->n_seen = 0;
     int rc = 0;
     if (!yaml_parser_load(&parser, &doc)) {
+        if (parser.error == YAML_MEMORY_ERROR) { /* libyaml ran out of memory */
+            yaml_parser_delete(&parser);
+            return err_oom(x);
+        }
         int line = (int)parser.problem_mark.line + 1, col = (int)parser.problem_mark.column + 1;
         if (parser.error == YAML_READER_ERROR) /* it gives only a byte offset */
             ydepth_locate(text, len, parser.problem_offset, &line, &col);
@@ -1113,7 +1117,9 @@ static int load_text(Ctx *x, const char *text, size_t len)
     if (rc == 0 && root) {
         /* A second document in the stream is refused rather than ignored. */
         yaml_document_t more;
-        if (!yaml_parser_load(&parser, &more)) {
+        if (!yaml_parser_load(&parser, &more) && parser.error == YAML_MEMORY_ERROR) {
+            rc = err_oom(x);
+        } else if (parser.error != YAML_NO_ERROR) {
             diag_set(x->d, ctx_file(x), (int)parser.problem_mark.line + 1,
                      (int)parser.problem_mark.column + 1, "YAML syntax error: %s",
                      parser.problem ? parser.problem : "unknown");

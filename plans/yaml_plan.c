@@ -2019,6 +2019,10 @@ static void locate_yaml_error(const yaml_parser_t *y, const char *text, size_t l
                      : y->error == YAML_READER_ERROR ? "invalid text"
                      : "YAML syntax error";
     int line = (int)m->line + 1, col = (int)m->column + 1;
+    if (y->error == YAML_MEMORY_ERROR) { /* no position or problem to show */
+        diag_set(d, file, 0, 0, "out of memory reading the plan");
+        return;
+    }
     if (y->error == YAML_READER_ERROR) {
         ydepth_locate(text, len, y->problem_offset, &line, &col);
     }
