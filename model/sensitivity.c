@@ -48,6 +48,21 @@ void sens_format_value(RangeKnob k, double v, char *buf, size_t len)
     }
 }
 
+void sens_format_short(RangeKnob k, double v, char *buf, size_t len)
+{
+    switch (k) {
+    case RANGE_RESERVED_DISCOUNT: snprintf(buf, len, "%.0f%%", v * 100); break;
+    case RANGE_POWER_PRICE: snprintf(buf, len, "$%.3f", v); break;
+    case RANGE_PUE: snprintf(buf, len, "%.2f", v); break;
+    case RANGE_HORIZON: snprintf(buf, len, "%.1f y", v); break;
+    case RANGE_MTBF: snprintf(buf, len, "%.0fk h", v / 1000); break;
+    case RANGE_NODE_PRICE:
+    case RANGE_TOKENS:
+    case RANGE_ARRIVALS: snprintf(buf, len, "x%.2f", v); break;
+    default: snprintf(buf, len, "%.3g", v); break;
+    }
+}
+
 /* Assumptions that rerun the training search or the scheduler. */
 static bool knob_expensive(RangeKnob k)
 {
@@ -59,10 +74,20 @@ static bool same_acc(const char *a, const char *b)
     return strcasecmp(a, b) == 0;
 }
 
-void sens_outcome(const PlanResult *r, SensOutcome *o)
+void sens_outcome(const PlanResult *r, const Catalog *cat, SensOutcome *o)
 {
     memset(o, 0, sizeof *o);
     o->gpus = r->cluster.gpus;
+    /* compute racks of other accelerators (a workload on its own one) */
+    for (int i = 0; i < r->cluster.n_rack_groups; i++) {
+        const RackGroup *g = &r->cluster.rack_groups[i];
+        if (strcmp(g->role, "compute") != 0 || !g->accelerator[0] ||
+            same_acc(g->accelerator, r->cluster.accelerator))
+            continue;
+        const Accelerator *a = catalog_find_accelerator(cat, g->accelerator);
+        if (a)
+            o->gpus += (double)g->count * g->nodes * (a->gpus_per_node > 0 ? a->gpus_per_node : 1);
+    }
     for (int i = 0; i < r->n_workloads; i++) {
         const WorkloadResult *w = &r->workloads[i];
         if (w->kind == WL_TRAINING && w->ok && w->train.train_days > o->days)
@@ -217,7 +242,7 @@ static int ws_eval(Ws *w, const double *v, SensOutcome *o)
     w->evaluations++;
     if (plan_evaluate_ex(&w->work, &w->wcat, &w->opt, &w->res) < 0)
         return -1;
-    sens_outcome(&w->res, o);
+    sens_outcome(&w->res, &w->wcat, o);
     return 0;
 }
 

@@ -30,7 +30,7 @@ const char *verdict_name(Verdict v);
 
 /* The headline numbers one evaluation gives. */
 typedef struct {
-    double gpus;                     /* ClusterResult.gpus */
+    double gpus;                     /* every installed GPU, other accelerators' islands too */
     double days;                     /* the longest training run, 0 = none */
     double mw;                       /* facility MW */
     double tco;                      /* the plan's own site option (else the cheapest) */
@@ -41,13 +41,15 @@ typedef struct {
     char cloud[96];                  /* the best cloud option's name */
 } SensOutcome;
 
-/* Fill *o from an evaluated plan. */
-void sens_outcome(const PlanResult *r, SensOutcome *o);
+/* Fill *o from an evaluated plan (c: for other accelerators' GPUs per node). */
+void sens_outcome(const PlanResult *r, const Catalog *c, SensOutcome *o);
 
 /* The label, the phrase used in the flip sentence, and the value of a knob
  * as text ("58 %", "$0.130/kWh", "1.18x the catalog"). */
 const char *sens_knob_label(RangeKnob k);
 void sens_format_value(RangeKnob k, double v, char *buf, size_t len);
+/* The same in at most 9 columns for tables: "58%", "$0.130", "x1.18", "2.0 y". */
+void sens_format_short(RangeKnob k, double v, char *buf, size_t len);
 
 typedef struct {
     RangeKnob knob;

@@ -310,7 +310,7 @@ START_TEST(tornado_flip_value_separates_the_verdicts)
             }
             ck_assert_int_eq(plan_evaluate(&q, &c2, &got), 0);
             SensOutcome o;
-            sens_outcome(&got, &o);
+            sens_outcome(&got, &cat, &o);
             v[j] = o.verdict;
         }
         if (b->knob == RANGE_POWER_PRICE || b->knob == RANGE_PUE || b->knob == RANGE_HORIZON ||
@@ -389,7 +389,7 @@ START_TEST(monte_carlo_without_ranges_is_the_point_estimate)
     ck_assert_int_eq(m.n_knobs, 0);
     ck_assert_int_eq(plan_evaluate(&plan, &c2, &want), 0);
     SensOutcome o;
-    sens_outcome(&want, &o);
+    sens_outcome(&want, &c2, &o);
     ck_assert_double_eq(m.tco.p10, o.tco);
     ck_assert_double_eq(m.tco.p90, o.tco);
     ck_assert_double_eq(m.gpus.p50, o.gpus);

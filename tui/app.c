@@ -55,6 +55,21 @@ bool app_recomputing(const App *app)
     return app->result_gen < app->gen;
 }
 
+const SensResult *app_sensitivity(const App *app)
+{
+    return app->sens && app->ranges_gen > 0 && app->ranges_gen >= app->base_gen ? app->sens : NULL;
+}
+
+const McResult *app_monte_carlo(const App *app)
+{
+    return app_sensitivity(app) ? &app->mc : NULL;
+}
+
+bool app_ranges_stale(const App *app)
+{
+    return app->ranges_gen < app->gen;
+}
+
 int app_check(App *app, const Plan *candidate, char *msg, size_t len)
 {
     Diag d;
@@ -867,6 +882,14 @@ static void command_entered(App *app, const char *text, void *ctx)
         app->quit = true;
 }
 
+static void fork_entered(App *app, const char *text, void *ctx)
+{
+    (void)ctx;
+    if (app->overlay == VIEW_PLANS)
+        app_close_overlay(app);
+    scenario_command(app, "fork", text);
+}
+
 static int palette_complete_cb(App *app, LineInput *in)
 {
     return palette_complete(app, in);
@@ -1016,8 +1039,11 @@ int app_command(App *app, const char *line)
         show_warnings(app);
         return HR_REDRAW;
     }
+    int hr = scenario_command(app, cmd, rest);
+    if (hr >= 0)
+        return hr;
     app_status(app, true, "unknown command '%s' (set, export, theme, open, compare, explain, present, "
-               "warnings, w, wq, q, q!, undo, redo, help)", cmd);
+               "warnings, fork, scenario, w, wq, q, q!, undo, redo, help)", cmd);
     return HR_REDRAW;
 }
 
@@ -1273,6 +1299,9 @@ static int handle_global(App *app, Action a)
             app_show_overlay(app, VIEW_COMPARE);
         return HR_REDRAW;
     case ACT_EXPORT: export_menu(app); return HR_REDRAW;
+    case ACT_FORK:
+        app_prompt_text(app, "Fork the working copy as scenario: ", "", fork_entered, NULL);
+        return HR_REDRAW;
     case ACT_COMMAND: {
         app_prompt_text(app, ":", "", command_entered, NULL);
         app->prompt.complete = palette_complete_cb;
@@ -1293,6 +1322,7 @@ static int handle_global(App *app, Action a)
         view_show(app, app->tab);
         return HR_REDRAW;
     case ACT_TAB_1: case ACT_TAB_2: case ACT_TAB_3: case ACT_TAB_4: case ACT_TAB_5:
+    case ACT_TAB_6:
         app->tab = TAB_FIRST + (a - ACT_TAB_1);
         view_show(app, app->tab);
         return HR_REDRAW;
@@ -1472,8 +1502,12 @@ static void draw_frame_once(App *app)
             w->rect = g->left;
             w->ops->draw(w, app, g->left);
             View *p = &app->views[app->tab];
-            p->rect = g->pane;
-            p->ops->draw(p, app, g->pane);
+            Rect pr = g->pane;
+            int strip = scenario_draw_strip(app, pr);
+            pr.y += strip;
+            pr.h -= strip;
+            p->rect = pr;
+            p->ops->draw(p, app, pr);
         }
         if (app->prompt.kind != PROMPT_NONE)
             prompt_draw(app);
@@ -1517,6 +1551,9 @@ static void main_loop(App *app)
             app->last_eval_ms = eval_ms;
             app->dirty = true;
         }
+        if (worker_take_ranges(app->worker, app->sens, &app->mc, &app->ranges_gen, NULL))
+            app->dirty = true;
+        scenario_poll(app);
         if (app->dirty) {
             draw_frame(app);
             app->dirty = false;
@@ -1576,8 +1613,8 @@ static void main_loop(App *app)
 
 static const ViewOps *const view_table[VIEW_COUNT] = {
     &view_workloads_ops, &view_sizing_ops, &view_topology_ops, &view_power_ops,
-    &view_cost_ops, &view_schedule_ops, &view_plans_ops, &view_compare_ops, &view_help_ops,
-    &view_info_ops, &view_present_ops,
+    &view_cost_ops, &view_schedule_ops, &view_sensitivity_ops, &view_plans_ops,
+    &view_compare_ops, &view_help_ops, &view_info_ops, &view_present_ops,
 };
 
 static bool is_file(const char *path)
@@ -1711,8 +1748,9 @@ int tui_run(const char *db_path, const char *catalog_dir_override, const char *t
     snprintf(app->themes_dir, sizeof app->themes_dir, "%s", tdir && *tdir ? tdir : datadir_themes());
 
     app->result = calloc(1, sizeof *app->result);
+    app->sens = calloc(1, sizeof *app->sens);
     int pfd[2];
-    if (!app->result || undo_init(&app->undo) != 0 || pipe(pfd) != 0) {
+    if (!app->result || !app->sens || undo_init(&app->undo) != 0 || pipe(pfd) != 0) {
         fprintf(stderr, "gpuplan: out of memory\n");
         status = 3;
         goto out;
@@ -1727,6 +1765,7 @@ int tui_run(const char *db_path, const char *catalog_dir_override, const char *t
         status = 3;
         goto out;
     }
+    worker_set_ranges(app->worker, true);
     for (int i = 0; i < VIEW_COUNT; i++) {
         app->views[i].ops = view_table[i];
         app->views[i].state = view_table[i]->create ? view_table[i]->create(app) : NULL;
@@ -1769,6 +1808,7 @@ int tui_run(const char *db_path, const char *catalog_dir_override, const char *t
     term_stop();
 
 out:
+    scenario_free(app);
     worker_stop(app->worker);
     for (int i = 0; i < VIEW_COUNT; i++)
         if (app->views[i].ops && app->views[i].ops->destroy)
@@ -1792,6 +1832,7 @@ out_nocat:
         term_clip_log = NULL;
     }
     free(app->result);
+    free(app->sens);
     free(app->clean_yaml);
     free(app->info_text);
     free(app->export_text);

@@ -30,6 +30,7 @@
 
 typedef struct App App;
 typedef struct View View;
+typedef struct Scenario Scenario;
 
 /* A pane (tig's view_ops).  draw formats the app's current plan/result into
  * r and must not call refresh/doupdate; key gets the action the key table
@@ -55,11 +56,11 @@ struct View {
 
 typedef enum {
     VIEW_WORKLOADS = 0, VIEW_SIZING, VIEW_TOPOLOGY, VIEW_POWER, VIEW_COST, VIEW_SCHEDULE,
-    VIEW_PLANS, VIEW_COMPARE, VIEW_HELP, VIEW_INFO, VIEW_PRESENT, VIEW_COUNT
+    VIEW_SENSITIVITY, VIEW_PLANS, VIEW_COMPARE, VIEW_HELP, VIEW_INFO, VIEW_PRESENT, VIEW_COUNT
 } ViewId;
 
 #define TAB_FIRST VIEW_SIZING
-#define TAB_COUNT 5
+#define TAB_COUNT 6
 
 typedef enum { FOCUS_LIST = 0, FOCUS_FORM, FOCUS_PANE } Focus;
 
@@ -118,6 +119,13 @@ struct App {
     uint64_t result_gen;     /* 0 = none yet */
     uint64_t base_gen;       /* first generation of the plan now open: older results belong to another plan */
     double last_eval_ms;
+    /* sensitivity and Monte Carlo of app.plan, computed by the worker after
+     * each result (views/sensitivity.c) */
+    SensResult *sens;
+    McResult mc;
+    uint64_t ranges_gen;     /* generation they belong to, 0 = none yet */
+    /* the other side of a live scenario (views/scenario.c), NULL = none */
+    Scenario *scen;
     int wake_rd, wake_wr;
     /* traces borrowed by plans (kept for the session) */
     Trace *traces;
@@ -173,6 +181,11 @@ int app_commit(App *app, const Plan *candidate, const char *what);
 int app_check(App *app, const Plan *candidate, char *msg, size_t len);
 const PlanResult *app_result(const App *app);
 bool app_recomputing(const App *app);
+/* The newest sensitivity / Monte Carlo of the plan now open, NULL = none
+ * yet; stale when they belong to an older generation than the plan's. */
+const SensResult *app_sensitivity(const App *app);
+const McResult *app_monte_carlo(const App *app);
+bool app_ranges_stale(const App *app);
 void app_prompt_text(App *app, const char *title, const char *initial, PromptTextFn done,
                      void *ctx);
 void app_prompt_key(App *app, const char *question, const char *keys, PromptKeyFn done, void *ctx);
@@ -235,8 +248,17 @@ int palette_complete(App *app, LineInput *in);
 
 /* ---- views: one file each under views/ */
 extern const ViewOps view_workloads_ops, view_sizing_ops, view_topology_ops, view_power_ops,
-    view_cost_ops, view_schedule_ops, view_plans_ops, view_compare_ops, view_help_ops,
-    view_info_ops, view_present_ops;
+    view_cost_ops, view_schedule_ops, view_sensitivity_ops, view_plans_ops, view_compare_ops,
+    view_help_ops, view_info_ops, view_present_ops;
+/* Live scenarios (views/scenario.c): `fork NAME` and `scenario swap|a|b|save|close`
+ * commands (returns HR_* bits, -1 when cmd is not one of them); take the
+ * other side's result; draw the A | B | delta strip at the top of r
+ * (returns the rows used, 0 without a scenario); free it. */
+int scenario_command(App *app, const char *cmd, const char *rest);
+void scenario_poll(App *app);
+int scenario_draw_strip(App *app, Rect r);
+bool scenario_active(const App *app);
+void scenario_free(App *app);
 /* F5 while comparing: export the comparison (views/compare.c). */
 void view_compare_export(View *v, App *app, int format, const char *path);
 /* The compare view's two sides, set from outside (e.g. `:compare A B`). */

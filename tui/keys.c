@@ -21,11 +21,12 @@ static const KeyBinding table[] = {
     {KEY_BTAB, CTX_MAIN, ACT_FOCUS_PREV, 0, "S-Tab", "Pane", "focus the previous pane"},
     {']', CTX_MAIN, ACT_TAB_NEXT, 0, "]", "Next tab", "next result tab"},
     {'[', CTX_MAIN, ACT_TAB_PREV, 0, "[", "Prev tab", "previous result tab"},
-    {'1', CTX_MAIN, ACT_TAB_1, 0, "1..5", "Tab", "show Sizing, Topology, Power, Cost, Schedule (in the form a digit starts editing a number: use ] and [ there)"},
+    {'1', CTX_MAIN, ACT_TAB_1, 0, "1..6", "Tab", "show Sizing, Topology, Power, Cost, Schedule, Sensitivity (in the form a digit starts editing a number: use ] and [ there)"},
     {'2', CTX_MAIN, ACT_TAB_2, H, "2", "", ""},
     {'3', CTX_MAIN, ACT_TAB_3, H, "3", "", ""},
     {'4', CTX_MAIN, ACT_TAB_4, H, "4", "", ""},
     {'5', CTX_MAIN, ACT_TAB_5, H, "5", "", ""},
+    {'6', CTX_MAIN, ACT_TAB_6, H, "6", "", ""},
     /* left list */
     {'a', CTX_LIST, ACT_ADD, F, "a", "Add", "add a workload, team or job class (asks which)"},
     {'d', CTX_LIST, ACT_DELETE, F, "d", "Del", "delete the selected workload, team or job class (asks)"},
@@ -49,6 +50,7 @@ static const KeyBinding table[] = {
     {'v', CTX_PLANS, ACT_VERSIONS, F, "v", "Versions", "list the versions of the plan"},
     {'x', CTX_PLANS, ACT_SHOW_DELETED, 0, "x", "Deleted", "show / hide deleted plans"},
     {'U', CTX_PLANS, ACT_UNDELETE, 0, "U", "Undelete", "recover a deleted plan"},
+    {'f', CTX_PLANS, ACT_FORK, F, "f", "Fork", "fork the working copy into a live scenario B (asks its name; as :fork NAME)"},
     /* compare */
     {'a', CTX_COMPARE, ACT_PICK_A, F, "a", "Plan A", "pick the left plan or version"},
     {'b', CTX_COMPARE, ACT_PICK_B, F, "b", "Plan B", "pick the right plan or version"},
@@ -99,12 +101,12 @@ static const KeyBinding table[] = {
 static const char *const action_names[ACT_COUNT] = {
     "none", "help", "save", "plans", "compare", "export", "command", "quit", "close",
     "undo", "redo", "focus-next", "focus-prev", "tab-next", "tab-prev", "tab-1", "tab-2",
-    "tab-3", "tab-4", "tab-5", "find", "find-next", "find-prev", "redraw", "theme-next",
+    "tab-3", "tab-4", "tab-5", "tab-6", "find", "find-next", "find-prev", "redraw", "theme-next",
     "up", "down", "page-up", "page-down", "top", "bottom", "left", "right", "enter",
     "toggle", "pick", "add", "delete", "clone", "new", "rename", "duplicate", "versions",
     "show-deleted", "undelete", "filter", "pick-a", "pick-b", "swap", "policy",
-    "preemption", "backfill", "find-apply", "explain", "copy", "present", "warnings", "zoom",
-    "suspend",
+    "preemption", "backfill", "fork", "find-apply", "explain", "copy", "present", "warnings",
+    "zoom", "suspend",
 };
 
 Action keys_lookup(int key, unsigned ctx)

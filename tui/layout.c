@@ -103,11 +103,20 @@ static void draw_header(App *app)
     if (r && r->have_cost)
         k = r->cost.chosen >= 0 && r->cost.chosen < r->cost.n_options ? r->cost.chosen
             : r->cost.cheapest >= 0 && r->cost.cheapest < r->cost.n_options ? r->cost.cheapest : -1;
+    /* the Monte Carlo P10-P90 of the TCO beside it, when there is room */
+    char crange[160] = "";
     if (k >= 0) {
         char usd[32];
         fmt_usd(r->cost.options[k].tco_usd, usd, sizeof usd);
         /* say so when the plan's own site has no price */
         snprintf(c, sizeof c, "%s%s / %gy", k == r->cost.chosen ? "" : "cheapest ", usd, app->plan.horizon_years);
+        const McResult *mc = app_monte_carlo(app);
+        if (mc && k == r->cost.chosen) {
+            char lo[32], hi[32];
+            snprintf(crange, sizeof crange, "%s (P10-P90 %s-%s) / %gy", usd,
+                     fmt_usd(mc->tco.p10, lo, sizeof lo), fmt_usd(mc->tco.p90, hi, sizeof hi),
+                     app->plan.horizon_years);
+        }
     } else {
         snprintf(c, sizeof c, "cost not computed");
     }
@@ -116,8 +125,11 @@ static void draw_header(App *app)
     /* Narrower and narrower until it fits: the plan, its modified marker,
      * GPUs, MW and $ are the essentials; the rule after "gpuplan" and the
      * word "modified" go first, then the facility load. */
-    for (int level = 0; level < 4; level++) {
+    char plain[sizeof c];
+    snprintf(plain, sizeof plain, "%s", c);
+    for (int level = crange[0] ? -1 : 0; level < 4; level++) {
         bool compact = level >= 1, no_mw = level >= 2;
+        snprintf(c, sizeof c, "%s", level < 0 ? crange : plain);
         if (app->modified)
             snprintf(mod, sizeof mod, compact ? " %s" : " %s modified", term_glyphs->dot);
         else

@@ -11,7 +11,8 @@
 #include "export.h"
 
 static const char *const commands[] = {
-    "set", "export", "theme", "open", "compare", "w", "wq", "q", "q!", "undo", "redo", "help",
+    "set", "export", "theme", "open", "compare", "fork", "scenario", "w", "wq", "q", "q!", "undo",
+    "redo", "help",
 };
 
 #define MAX_CANDS 512

@@ -11,6 +11,7 @@
 
 #include "catalog.h"
 #include "plan.h"
+#include "sensitivity.h"
 
 typedef struct Worker Worker;
 
@@ -25,5 +26,14 @@ void worker_submit(Worker *w, const Plan *p, uint64_t gen);
 /* When a result newer than *gen is published, copy it into *dst, set *gen
  * and *eval_ms (wall time of that evaluation) and return true. */
 bool worker_take(Worker *w, PlanResult *dst, uint64_t *gen, double *eval_ms);
+
+/* Ranges (the sensitivity pane, the Monte Carlo ranges): when on, after
+ * publishing a result the worker runs sens_run and mc_run on the same plan
+ * through its stage cache — unless a newer plan is queued, which cancels
+ * them — and publishes both with the plan's generation.  Off by default. */
+void worker_set_ranges(Worker *w, bool on);
+/* When ranges newer than *gen are published, copy them and set *gen and
+ * *ms (wall time of both runs); true then. */
+bool worker_take_ranges(Worker *w, SensResult *s, McResult *m, uint64_t *gen, double *ms);
 
 #endif
