@@ -286,7 +286,7 @@ int scenario_draw_strip(App *app, Rect r)
     const char *labels[2] = {sa, sb};
     {
         int x = r.x + 1;
-        term_put(y, x, nw, ROLE_TITLE, "Scenario (*edit)");
+        term_put(y, x, nw, ROLE_TITLE, "Scenario");
         x += nw + 1;
         for (int i = 0; i < nrows; i++) {
             term_put_right(y, x, colw[i], ROLE_LABEL, rows[i].label);

@@ -38,7 +38,7 @@ tui_wait 'B h200 \(editing\)' 20
 tui_keys ':'; tui_type 'scenario save'; tui_keys Enter
 tui_wait 'saved h200 v1' 10; ok $? ":scenario save stores B as the plan h200"
 tmx resize-window -x 80 -y 24
-tui_wait 'Scenario \(\*edit\) +GPUs +days +MW +TCO' 10 && tui_wait 'B h200\* +[0-9,]+ ' 5 && tui_wait 'delta B - A' 5
+tui_wait 'Scenario +GPUs +days +MW +TCO' 10 && tui_wait 'B h200\* +[0-9,]+ ' 5 && tui_wait 'delta B - A' 5
 ok $? "at 80x24 the strip is compact: one row per side"
 tui_keys Escape; tui_keys 6
 tui_wait 'cloud wins|holds over' "$SLOW"; ok $? "at 80x24 the sensitivity sentence still shows below the strip"
