@@ -10,7 +10,9 @@ tap_plan 4
 
 tui_start 120 40
 tui_open_plan frontier-2027
-body() { tui_screen | sed '$d' | sed '$d'; }   # all but the status and footer lines
+# all but the header (its TCO gains the Monte Carlo P10-P90 whenever the
+# background ranges finish), the status and the footer lines
+body() { tui_screen | sed '1d' | sed '$d' | sed '$d'; }
 set -- $(tui_find '3 Power'); power_x=$1 power_y=$2
 set -- $(tui_find 'chat-70b'); row_x=$1 row_y=$2
 tui_idle
