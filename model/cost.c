@@ -154,13 +154,15 @@ typedef struct {
     double days;              /* longest training run */
     double run_gpu_hours;     /* 0 = no training */
     double mtok_gpu_hours;    /* 0 = no inference */
+    double mtok_low, mtok_high; /* the inference error band (own accelerator), 0 = none */
 } Need;
 
 /* The plan's own accelerator: the layout's cluster and the scheduler. */
 static Need need_own(const Plan *p, const PlanResult *r, int gpus, double busy)
 {
     Need n = {.ok = true, .gpus = gpus, .busy = busy};
-    double tok = 0, weighted = 0;
+    double tok = 0, weighted = 0, lo = 0, hi = 0;
+    bool band_ok = true;
     for (int i = 0; i < r->n_workloads && i < p->n_workloads; i++) {
         const Workload *w = &p->workloads[i];
         const WorkloadResult *wr = &r->workloads[i];
@@ -170,11 +172,23 @@ static Need need_own(const Plan *p, const PlanResult *r, int gpus, double busy)
                 n.days = nonneg(wr->train.train_days);
         } else {
             double t = nonneg(w->requests_per_s * w->output_tokens);
+            double g = nonneg(wr->infer.gpu_hours_per_mtok);
             tok += t;
-            weighted += t * nonneg(wr->infer.gpu_hours_per_mtok);
+            weighted += t * g;
+            /* the band: GPU-hours scale with the GPUs sized at each end */
+            int gl = wr->infer.gpus_low, gh = wr->infer.gpus_high, g0 = wr->infer.gpus;
+            band_ok = band_ok && g0 > 0 && gl > 0 && gh > 0;
+            if (band_ok) {
+                lo += t * g * gl / g0;
+                hi += t * g * gh / g0;
+            }
         }
     }
     n.mtok_gpu_hours = tok > 0 ? weighted / tok : 0;
+    if (band_ok && tok > 0 && n.mtok_gpu_hours > 0) {
+        n.mtok_low = lo / tok;
+        n.mtok_high = hi / tok;
+    }
     return n;
 }
 
@@ -462,6 +476,8 @@ static void onprem_option(Ctx *x)
     o->mtok_gpu_hours = x->own.mtok_gpu_hours;
     o->usd_per_training_run = o->run_gpu_hours * o->usd_per_gpu_hour;
     o->usd_per_million_tokens = o->mtok_gpu_hours * o->usd_per_gpu_hour;
+    o->usd_per_million_tokens_low = x->own.mtok_low * o->usd_per_gpu_hour;
+    o->usd_per_million_tokens_high = x->own.mtok_high * o->usd_per_gpu_hour;
     textf(o->source, sizeof o->source, "node price: %s, %s; facility: %s; network and staff: "
                                        "catalog assumptions (data/catalog/costs.yaml)",
           x->node.quoted ? x->node.source : "catalog estimate, not a quote", x->node.date,
@@ -610,6 +626,8 @@ static void cloud_option(Ctx *x, const Instance *in, Pricing pr, const Need *n, 
     o->mtok_gpu_hours = n->mtok_gpu_hours;
     o->usd_per_training_run = o->run_gpu_hours * o->usd_per_gpu_hour;
     o->usd_per_million_tokens = o->mtok_gpu_hours * o->usd_per_gpu_hour;
+    o->usd_per_million_tokens_low = n->mtok_low * o->usd_per_gpu_hour;
+    o->usd_per_million_tokens_high = n->mtok_high * o->usd_per_gpu_hour;
     /* break-even: only where cloud is paid per hour used, against the
      * on-prem option on the same GPUs */
     double full = o->usd_per_gpu_hour * x->onprem_gpus * x->hours;

@@ -105,13 +105,22 @@ int headline_collect(const Plan *p, const PlanResult *r, Headline *out, int max)
     if (r->have_cost && r->cost.cheapest >= 0 && r->cost.cheapest < r->cost.n_options) {
         const CostOption *o = &r->cost.options[r->cost.cheapest];
         add(&c, "cost", o->name, "tco_usd", "Cheapest TCO", o->tco_usd, "USD", BETTER_LOWER);
-        add(&c, "cost", o->name, "usd_per_gpu_hour", "$ per GPU-hour", o->usd_per_gpu_hour,
-            "USD", BETTER_LOWER);
+        add(&c, "cost", o->name, "usd_per_gpu_hour", "Effective $ per GPU-hour used",
+            o->usd_per_gpu_hour, "USD", BETTER_LOWER);
+        add(&c, "cost", o->name, "usd_per_gpu_hour_list", "List $ per GPU-hour",
+            o->usd_per_gpu_hour_list, "USD", BETTER_LOWER);
         if (r->cost.chosen >= 0 && r->cost.chosen < r->cost.n_options) {
             const CostOption *m = &r->cost.options[r->cost.chosen];
             add(&c, "cost", "", "plan_tco_usd", "The plan's TCO", m->tco_usd, "USD",
                 BETTER_LOWER);
         }
+        if (r->cost.onprem >= 0 && r->cost.cloud >= 0)
+            add(&c, "cost", "", "verdict_margin_pct", "Verdict margin", r->cost.margin_pct, "%",
+                BETTER_NEITHER);
+        if (r->cost.ondemand >= 0 && r->cost.options[r->cost.ondemand].breakeven_utilization > 0)
+            add(&c, "cost", r->cost.options[r->cost.ondemand].name, "breakeven_utilization",
+                "On-demand cheaper below", r->cost.options[r->cost.ondemand].breakeven_utilization,
+                "", BETTER_NEITHER);
         for (int i = 0; i < r->cost.n_options; i++) {
             const CostOption *x = &r->cost.options[i];
             if (x->kind == COST_ONPREM) {

@@ -541,6 +541,9 @@ typedef struct {
     double mtok_gpu_hours;           /* GPU-hours per million output tokens, 0 = none */
     double usd_per_training_run;     /* run_gpu_hours x effective $/GPU-h, 0 = none */
     double usd_per_million_tokens;   /* mtok_gpu_hours x effective $/GPU-h, 0 = none */
+    double usd_per_million_tokens_low, usd_per_million_tokens_high; /* the inference model's
+                                      * error band (InferResult.gpus_low/high) carried through;
+                                      * 0 = no band */
     double breakeven_utilization;    /* pay-as-you-go only: this option is cheaper than
                                       * on-prem below it; 0 = n/a */
     char source[PLAN_TEXT_LEN];

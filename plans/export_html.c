@@ -296,8 +296,8 @@ static void cost_section(StrBuf *b, const Plan *p, const PlanResult *r, int max_
         tdf(b, true, "%.2f", o->usd_per_gpu_hour_list);
         tdf(b, true, "%.2f", o->usd_per_gpu_hour);
         td(b, o->usd_per_training_run > 0 ? fmt_usd(o->usd_per_training_run, x, sizeof x) : "—", true);
-        td(b, o->usd_per_million_tokens > 0 ? fmt_usd(o->usd_per_million_tokens, x, sizeof x) : "—",
-           true);
+        char band[96];
+        td(b, o->usd_per_million_tokens > 0 ? summary_usd_band(o, band, sizeof band) : "—", true);
         td(b, summary_breakeven(o->breakeven_utilization, x, sizeof x), true);
         if (src_of[i] >= 0)
             tdf(b, true, "[%d]", src_of[i] + 1);

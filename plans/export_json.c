@@ -322,6 +322,8 @@ static json_t *cost_json(Ctx *c, const CostResult *k)
         setn(c, j, "gpu_hours_per_million_tokens", x->mtok_gpu_hours);
         setn(c, j, "usd_per_training_run", x->usd_per_training_run);
         setn(c, j, "usd_per_million_tokens", x->usd_per_million_tokens);
+        setn(c, j, "usd_per_million_tokens_low", x->usd_per_million_tokens_low);
+        setn(c, j, "usd_per_million_tokens_high", x->usd_per_million_tokens_high);
         setn(c, j, "breakeven_utilization", x->breakeven_utilization);
         sets(j, "source", x->source);
         sets(j, "as_of", x->as_of);

@@ -27,7 +27,7 @@ static void cost_table(StrBuf *b, const CostResult *c, int max)
               col[COL_RUN].header, col[COL_MTOK].header, col[COL_BE].header);
     for (int i = 0; i < c->n_options && i < max; i++) {
         const CostOption *o = &c->options[i];
-        char x[32], y[32], z[32], be[32], run[32], tok[32];
+        char x[32], y[32], z[32], be[32], run[32], tok[96];
         sb_puts(b, "| ");
         sb_md(b, o->name);
         if (i == c->cheapest)
@@ -39,9 +39,7 @@ static void cost_table(StrBuf *b, const CostResult *c, int max)
                   fmt_usd(o->tco_usd, z, sizeof z), o->usd_per_gpu_hour_list, o->usd_per_gpu_hour,
                   o->usd_per_training_run > 0 ? fmt_usd(o->usd_per_training_run, run, sizeof run)
                                               : "—",
-                  o->usd_per_million_tokens > 0
-                      ? fmt_usd(o->usd_per_million_tokens, tok, sizeof tok)
-                      : "—",
+                  o->usd_per_million_tokens > 0 ? summary_usd_band(o, tok, sizeof tok) : "—",
                   summary_breakeven(o->breakeven_utilization, be, sizeof be));
     }
     if (c->n_options > max)

@@ -191,6 +191,18 @@ const CostColumn summary_cost_columns[] = {
                                           "cheaper than on-prem"},
 };
 
+const char *summary_usd_band(const CostOption *o, char *buf, size_t len)
+{
+    char a[32], b[32], c[32];
+    fmt_usd(o->usd_per_million_tokens, a, sizeof a);
+    if (o->usd_per_million_tokens_low > 0 && o->usd_per_million_tokens_high > 0)
+        snprintf(buf, len, "%s (%s–%s)", a, fmt_usd(o->usd_per_million_tokens_low, b, sizeof b),
+                 fmt_usd(o->usd_per_million_tokens_high, c, sizeof c));
+    else
+        snprintf(buf, len, "%s", a);
+    return buf;
+}
+
 void summary_power(const Plan *p, const PlanResult *r, char *buf, size_t len)
 {
     if (r->have_cost && r->cost.cloud_only) {

@@ -24,6 +24,9 @@ typedef struct {
     const char *basis;
 } CostColumn;
 extern const CostColumn summary_cost_columns[COL_COUNT];
+/* An option's $ per million output tokens with the inference model's error
+ * band when it has one: "$2.13 ($1.42-$5.10)". */
+const char *summary_usd_band(const CostOption *o, char *buf, size_t len);
 /* Power in one sentence. */
 void summary_power(const Plan *p, const PlanResult *r, char *buf, size_t len);
 /* Break-even utilisation: "—" when not applicable, "never" when on-prem

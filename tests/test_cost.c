@@ -943,6 +943,11 @@ START_TEST(a_finance_reviewer_recomputes_every_column_from_eval_json)
         ck_assert_msg(close_to(jnum(o, "usd_per_million_tokens"),
                                jnum(o, "gpu_hours_per_million_tokens") * eff, 1e-9),
                       "%s %s: per Mtok", name, on);
+        double mt = jnum(o, "usd_per_million_tokens"), mlo = jnum(o, "usd_per_million_tokens_low"),
+               mhi = jnum(o, "usd_per_million_tokens_high");
+        if (mlo > 0 || mhi > 0)
+            ck_assert_msg(mlo <= mt * (1 + 1e-12) && mt <= mhi * (1 + 1e-12),
+                          "%s %s: band %g %g %g", name, on, mlo, mt, mhi);
         double be = jnum(o, "breakeven_utilization");
         bool payg = json_is_true(json_object_get(o, "pay_as_you_go"));
         bool sized = json_is_true(json_object_get(o, "sized_alternative"));

@@ -146,8 +146,12 @@ static void q_draw(View *v, App *app, Rect r)
         snprintf(f0, sizeof f0, "%.1f / %.1f h", t->wait_hours_p50, t->wait_hours_p95);
         snprintf(f1, sizeof f1, "%s jobs", fmt_int(t->jobs, a, sizeof a));
         snprintf(f2, sizeof f2, "%s preempted", fmt_int(t->preemptions, b, sizeof b));
-        const char *items[] = {f0, f1, f2};
-        widget_fields(y, r.x + 2 + lw + bw, vw, bad ? ROLE_BAD : ROLE_VALUE, items, 3);
+        /* showback: the team's GPU-hours a month at the plan's effective rate */
+        char f3[48] = "";
+        if (res && res->have_cost && i < res->cost.n_showback)
+            snprintf(f3, sizeof f3, "%s/month", fmt_usd(res->cost.showback[i].usd_per_month, b, sizeof b));
+        const char *items[] = {f0, f1, f2, f3};
+        widget_fields(y, r.x + 2 + lw + bw, vw, bad ? ROLE_BAD : ROLE_VALUE, items, f3[0] ? 4 : 3);
     }
     if (q->n_classes > 0) {
         canvas_next(&c);
