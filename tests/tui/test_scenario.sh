@@ -27,7 +27,7 @@ tui_wait 'gpuplan .* h200 \(unsaved\)' 5; ok $? "the working copy is now scenari
 # B's training run on H200: the form's accelerator field (4th row)
 tui_keys Tab; tui_keys Down Down Down; tui_keys Enter
 tui_wait 'Up/Down choose' 5 && tui_type 'H200' && tui_keys Enter
-tui_wait 'days +84\.5 d +[0-9.]+ d +[-+][0-9.]+ d \([-+][0-9]+%\)' "$SLOW"
+tui_wait 'days +[0-9.]+ d +[0-9.]+ d +[-+][0-9.]+ d \([-+][0-9]+%\)' "$SLOW"
 ok $? "switching B's accelerator changes B's days, delta shown live"
 tui_wait 'TCO +\$[0-9.]+B +\$[0-9.]+B +[-+]\$[0-9.]+[MB] \([-+][0-9]+%\)' 20; ok $? "TCO of A and B with its delta"
 tui_keys ':'; tui_type 'scenario swap'; tui_keys Enter
