@@ -75,6 +75,10 @@ typedef struct {
     double node_price_usd;        /* on-prem purchase price of one node, 0 = unknown */
     int node_rack_units;          /* height of one node in rack units (DGX H100: 8U);
                                    * 0 = unknown: racks are then filled by power only */
+    int node_cpus;                /* host CPU cores of one node (or tray), 0 = unknown */
+    double node_memory_bytes;     /* host memory of one node, bytes, 0 = unknown */
+    char nvml_name[CAT_ID_LEN];   /* device name NVML reports ("NVIDIA H100 80GB HBM3"),
+                                   * "" = unknown: Slurm's autodetected GRES type */
     bool liquid_cooled;           /* requires liquid cooling */
     int nics_per_node;
     double nic_gbps;              /* per NIC, gigabits/s */

@@ -92,3 +92,52 @@ int export_write_file(const char *path, const char *data, char *err, size_t errl
     snprintf(err, errlen, "%s: %s", path, why);
     return -1;
 }
+
+char *export_files_join(const ExportFile *files, int n)
+{
+    size_t len = 1;
+    for (int i = 0; i < n; i++)
+        len += strlen(files[i].name) + strlen(files[i].text) + 16;
+    char *s = malloc(len), *w = s;
+    if (!s)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        w += sprintf(w, "%s# ==> %s <==\n%s", i ? "\n" : "", files[i].name, files[i].text);
+    *w = '\0';
+    return s;
+}
+
+void export_files_free(ExportFile *files, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(files[i].text);
+        files[i].text = NULL;
+    }
+}
+
+int export_write_dir(const char *dir, const ExportFile *files, int n, char *err, size_t errlen)
+{
+    struct stat st;
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "%s: cannot create the directory: %s", dir, strerror(errno));
+        return -1;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a directory (a bundle export writes %d files into one)",
+                 dir, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        char path[PATH_MAX], why[256];
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, files[i].name) >= sizeof path) {
+            snprintf(err, errlen, "%s: path too long", dir);
+            return -1;
+        }
+        if (safeio_write_file(path, files[i].text, strlen(files[i].text), (mode_t)files[i].mode,
+                              why, sizeof why) != 0) {
+            snprintf(err, errlen, "%s: %s", path, why);
+            return -1;
+        }
+    }
+    return 0;
+}

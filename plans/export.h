@@ -37,6 +37,31 @@ char *export_compare_json(const Plan *a, const PlanResult *ra, const Plan *b,
 char *export_compare(ExportFormat f, const Plan *a, const PlanResult *ra, const Plan *b,
                      const PlanResult *rb);
 
+/* A multi-file export (the Slurm bundle): name inside the directory, text
+ * (malloc'd), permissions of a new file. */
+typedef struct {
+    const char *name;
+    char *text;
+    int mode;
+} ExportFile;
+
+/* The Slurm bundle: slurm.conf, gres.conf, topology.conf, accounts.sh in
+ * files[0..3].  Returns 4, or -1 on ENOMEM (nothing to free). */
+int export_slurm_files(const Plan *p, const PlanResult *r, const Catalog *c, ExportFile *files);
+/* The files as one text, each after a "# ==> NAME <==" line; NULL on ENOMEM. */
+char *export_files_join(const ExportFile *files, int n);
+void export_files_free(ExportFile *files, int n);
+/* Write the files into dir (created 0755 if missing), each atomically
+ * (safeio_write_file).  Returns 0, or -1 with a message in err (the files
+ * written before the failure stay, each whole). */
+int export_write_dir(const char *dir, const ExportFile *files, int n, char *err, size_t errlen);
+
+/* The Kueue objects for one API version: "v1beta2" (Kueue >= 0.15, what
+ * export_plan writes) or "v1beta1" (older clusters).  NULL on ENOMEM or an
+ * unknown version. */
+char *export_kueue_api(const Plan *p, const PlanResult *r, const Catalog *c, const char *api);
+bool export_kueue_api_supported(const char *api);
+
 /* Formats export_compare() can write. */
 bool export_compare_supported(ExportFormat f);
 

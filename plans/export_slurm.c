@@ -1,69 +1,223 @@
-/* plans/export_slurm.c — slurm.conf and gres.conf fragments for the plan's
- * tenancy pool, and the sacctmgr commands for its accounts.
+/* plans/export_slurm.c — the plan's tenancy pool as a Slurm configuration
+ * bundle: slurm.conf (fragment: scheduling, nodes, partitions), gres.conf,
+ * topology.conf (the designed leaf/spine fabric) and accounts.sh (sacctmgr:
+ * accounts, QOS, limits, users).  `gpuplan export --format slurm -o DIR`
+ * writes the four files; to a single stream they are concatenated with
+ * "# ==> NAME <==" headers.
  *
- * Mapping: a team is an account with Fairshare = weight (scaled to integers)
- * and GrpTRES gres/gpu = quota + borrow (its ceiling; unlimited borrowing →
- * no limit).  Policy: fifo → priority/basic; fair-share → priority/multifactor
- * with the fair-share factor dominant; priority → multifactor with the QOS
- * factor dominant.  Preemption → preempt/qos with REQUEUE (jobs restart from
- * their checkpoints), QOS high > normal > low.  Backfill → sched/backfill,
- * else sched/builtin.  Placement → topology/tree over the leaf switches. */
+ * Mapping: a team is an account, a QOS and a partition of the same name.
+ * The QOS (the partition's QOS) and the account association both carry
+ * GrpTRES gres/gpu = quota + borrow (its ceiling; unlimited borrowing → no
+ * limit), so a job beyond it pends with reason QOSGrpGRES/AssocGrpGRES.  MIG
+ * slices and time-shared GPUs are carved out of the quota (export_tenancy.c)
+ * and limited as typed GRES (gres/gpu:3g.40gb) and shards (gres/shard).
+ * Fair share: account Fairshare = weight × 100.  Policy: fifo →
+ * priority/basic; fair-share → priority/multifactor with the fair-share
+ * factor dominant; priority → multifactor with the QOS factor dominant.
+ * Preemption → preempt/qos with REQUEUE, job QOS high > normal > low.
+ * Backfill → sched/backfill, else sched/builtin.  Placement → topology/tree
+ * over the leaf switches; node Features name the rack and NVLink domain. */
 #include "config.h"
 
 #include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "export.h"
 #include "export_formats.h"
+#include "export_tenancy.h"
 #include "strbuf.h"
 #include "yaml_plan.h"
 
-/* Slurm names: letters, digits, '_' and '-' (lower case for accounts). */
-static void slurm_name(StrBuf *b, const char *s)
+/* Slurm's GRES type for a whole GPU: the device name NVML reports, lower
+ * case, spaces → '_' (what AutoDetect=nvml registers; gres.conf(5) "Type":
+ * "should match or be a substring of the value that is detected, using an
+ * underscore in lieu of any spaces").  Without an NVML name: the catalog id. */
+static void gpu_type(const Accelerator *a, const char *acc_id, char *out, size_t len)
 {
+    const char *src = a && a->nvml_name[0] ? a->nvml_name : acc_id;
     size_t n = 0;
-    for (; *s && n < 60; s++) {
-        unsigned char c = (unsigned char)*s;
-        char o = isalnum(c) ? (char)tolower(c) : (c == '-' || c == '_') ? (char)c : '_';
-        sb_putn(b, &o, 1);
-        n++;
+    for (; *src && n + 1 < len; src++) {
+        unsigned char c = (unsigned char)*src;
+        if (isalnum(c) || c == '-' || c == '.' || c == '_')
+            out[n++] = (char)tolower(c);
+        else if (c == ' ')
+            out[n++] = '_';
     }
-    if (n == 0)
-        sb_puts(b, "x");
+    out[n] = '\0';
 }
 
-char *export_slurm(const Plan *p, const PlanResult *r, const Catalog *c)
+/* A shell word in single quotes: nothing inside is expanded; a quote is
+ * written '\''; control bytes (a newline would end the command) become '?'. */
+static void sh_quote(StrBuf *b, const char *s)
 {
-    const Accelerator *a = catalog_find_accelerator(c, p->accelerator);
-    int per_node = a && a->gpus_per_node > 0 ? a->gpus_per_node : 8;
-    int pool = p->tenancy.gpus;
-    if (r && r->have_schedule && r->schedule.ran && r->schedule.gpus > 0)
-        pool = r->schedule.gpus;
-    if (pool <= 0)
-        for (int i = 0; i < p->tenancy.n_teams; i++)
-            pool += p->tenancy.teams[i].quota_gpus;
-    int nodes = (pool + per_node - 1) / per_node;
-    if (nodes < 1)
-        nodes = 1;
-    int width = nodes >= 10000 ? 5 : 4;
-    char gtype[32];
-    size_t gl = 0;
-    for (const char *s = p->accelerator; *s && gl < sizeof gtype - 1; s++)
-        if (isalnum((unsigned char)*s))
-            gtype[gl++] = (char)tolower((unsigned char)*s);
-    gtype[gl] = '\0';
+    sb_puts(b, "'");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\'')
+            sb_puts(b, "'\\''");
+        else if (c < 0x20 || c == 0x7f)
+            sb_puts(b, "?");
+        else
+            sb_putn(b, s, 1);
+    }
+    sb_puts(b, "'");
+}
 
+/* A plan text inside a '#' comment: control bytes escaped. */
+static void comment_text(StrBuf *b, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f)
+            sb_printf(b, "\\x%02x", c);
+        else
+            sb_putn(b, s, 1);
+    }
+}
+
+/* Node kinds in pool order: whole GPUs, time-shared GPUs, then one block per
+ * MIG profile (a node's GPUs are partitioned alike). */
+typedef struct {
+    int first, count;       /* node indexes [first, first + count) */
+    const MigProfile *mig;  /* NULL: whole GPUs */
+    int shards;             /* shard GRES per node (time-shared nodes) */
+} NodeBlock;
+
+#define MAX_BLOCKS (2 + EXPORT_MAX_MIG * PLAN_MAX_TEAMS)
+
+static int plan_blocks(const TenancyExport *t, NodeBlock *bl, StrBuf *notes)
+{
+    const MigProfile *profs[MAX_BLOCKS];
+    int gpus[MAX_BLOCKS], np = 0, replicas = 0;
+    for (int i = 0; i < t->n_teams; i++) {
+        const TeamQuota *q = &t->teams[i];
+        if (q->shared_replicas > replicas)
+            replicas = q->shared_replicas;
+        for (int k = 0; k < q->n_mig; k++) {
+            int j = 0;
+            while (j < np && profs[j] != q->mig[k].profile)
+                j++;
+            if (j == np) {
+                profs[np] = q->mig[k].profile;
+                gpus[np++] = 0;
+            }
+            gpus[j] += q->mig[k].gpus;
+        }
+    }
+    int per = t->gpus_per_node, left = t->nodes, nb = 0;
+    int shared_nodes = (t->shared_gpus + per - 1) / per;
+    int mig_nodes[MAX_BLOCKS], mig_total = 0;
+    for (int j = 0; j < np; j++) {
+        mig_nodes[j] = (gpus[j] + per - 1) / per;
+        mig_total += mig_nodes[j];
+    }
+    if (mig_total + shared_nodes > left) {
+        sb_printf(notes, "# MIG and time-shared GPUs need %d nodes, the pool has %d: "
+                         "the pool is too small for the quotas\n",
+                  mig_total + shared_nodes, left);
+    }
+    int whole = left - mig_total - shared_nodes;
+    if (whole < 0)
+        whole = 0;
+    int at = 0;
+    if (whole > 0)
+        bl[nb++] = (NodeBlock){at, whole, NULL, 0};
+    at += whole;
+    if (shared_nodes > 0 && at < left) {
+        int n = shared_nodes <= left - at ? shared_nodes : left - at;
+        bl[nb++] = (NodeBlock){at, n, NULL, per * replicas};
+        at += n;
+    }
+    for (int j = 0; j < np && at < left; j++) {
+        int n = mig_nodes[j] <= left - at ? mig_nodes[j] : left - at;
+        if (n > 0)
+            bl[nb++] = (NodeBlock){at, n, profs[j], 0};
+        at += n;
+    }
+    return nb;
+}
+
+static void node_range(StrBuf *b, int first, int count, int width)
+{
+    if (count == 1)
+        sb_printf(b, "gpu%0*d", width, first + 1);
+    else
+        sb_printf(b, "gpu[%0*d-%0*d]", width, first + 1, width, first + count);
+}
+
+/* The slurm.conf NodeName lines: one per run of nodes sharing a block, rack
+ * and NVLink domain (their Features). */
+static void node_lines(StrBuf *b, const TenancyExport *t, const NodeBlock *bl, int nb,
+                       const char *gtype, int width, long mem_mb)
+{
+    for (int k = 0; k < nb; k++) {
+        int i = bl[k].first, end = bl[k].first + bl[k].count;
+        while (i < end) {
+            int rack = i / t->nodes_per_rack, dom = i / t->nodes_per_domain;
+            bool nvl = t->nodes_per_domain > 1;
+            int j = i + 1;
+            while (j < end && j / t->nodes_per_rack == rack &&
+                   (!nvl || j / t->nodes_per_domain == dom))
+                j++;
+            sb_puts(b, "NodeName=");
+            node_range(b, i, j - i, width);
+            if (t->node_cpus > 0)
+                sb_printf(b, " CPUs=%d", t->node_cpus);
+            if (mem_mb > 0)
+                sb_printf(b, " RealMemory=%ld", mem_mb);
+            if (bl[k].mig)
+                sb_printf(b, " Gres=gpu:%s:%d", bl[k].mig->name,
+                          t->gpus_per_node * bl[k].mig->count);
+            else
+                sb_printf(b, " Gres=gpu:%s:%d", gtype, t->gpus_per_node);
+            if (bl[k].shards > 0)
+                sb_printf(b, ",shard:%d", bl[k].shards);
+            sb_printf(b, " Features=rack%02d", rack + 1);
+            if (t->nodes_per_domain > 1)
+                sb_printf(b, ",nvl%02d", dom + 1);
+            if (bl[k].mig)
+                sb_printf(b, ",mig-%s", bl[k].mig->name);
+            if (bl[k].shards > 0)
+                sb_puts(b, ",shared");
+            sb_puts(b, " State=UNKNOWN\n");
+            i = j;
+        }
+    }
+}
+
+static char *slurm_conf(const Plan *p, const PlanResult *r, const TenancyExport *t,
+                        const NodeBlock *bl, int nb, const char *gtype, int width,
+                        char names[][EXPORT_NAME_LEN], const char *notes)
+{
     StrBuf b;
     sb_init(&b);
     sb_puts(&b, "# slurm.conf fragment for plan ");
-    sb_puts(&b, p->name);
-    sb_printf(&b, " (generated by gpuplan " PACKAGE_VERSION ")\n# pool: %d %s GPUs in %d nodes of %d\n",
-              pool, p->accelerator, nodes, per_node);
-    sb_puts(&b, "GresTypes=gpu\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n"
-                "AccountingStorageTRES=gres/gpu\nAccountingStorageEnforce=associations,limits,qos\n");
+    comment_text(&b, p->name);
+    sb_printf(&b, " (generated by gpuplan " PACKAGE_VERSION ")\n"
+                  "# pool: %d %s GPUs in %d nodes of %d",
+              t->pool_gpus, p->accelerator, t->nodes, t->gpus_per_node);
+    if (r && r->have_schedule && r->schedule.recommended_gpus)
+        sb_printf(&b, " (smallest pool meeting p95 wait <= %.1f h)", p->tenancy.wait_p95_s / 3600);
+    sb_puts(&b, "\n# Add the site's own lines (ClusterName, SlurmctldHost, paths, auth) and\n"
+                "# include this file; gres.conf and topology.conf sit next to slurm.conf.\n");
+    sb_puts(&b, notes);
+    bool shards = t->shared_gpus > 0;
+    sb_printf(&b, "GresTypes=gpu%s\n", shards ? ",shard" : "");
+    sb_puts(&b, "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\n");
+    /* limits on GRES need the accounting database (slurm.conf(5)
+     * AccountingStorageTRES; "slurmdbd is required to run with TRES gres/gpu") */
+    sb_puts(&b, "AccountingStorageType=accounting_storage/slurmdbd\n");
+    sb_printf(&b, "AccountingStorageTRES=gres/gpu,gres/gpu:%s", gtype);
+    for (int k = 0; k < nb; k++)
+        if (bl[k].mig)
+            sb_printf(&b, ",gres/gpu:%s", bl[k].mig->name);
+    sb_printf(&b, "%s\n", shards ? ",gres/shard" : "");
+    sb_puts(&b, "AccountingStorageEnforce=associations,limits,qos\n");
     sb_printf(&b, "SchedulerType=%s\n", p->tenancy.backfill ? "sched/backfill" : "sched/builtin");
     sb_puts(&b, "TopologyPlugin=topology/tree\n");
     switch (p->tenancy.policy) {
@@ -84,65 +238,255 @@ char *export_slurm(const Plan *p, const PlanResult *r, const Catalog *c)
         sb_puts(&b, "PreemptType=preempt/qos\nPreemptMode=REQUEUE\n");
     else
         sb_puts(&b, "PreemptType=preempt/none\nPreemptMode=OFF\n");
-    sb_puts(&b, "# CPUs/RealMemory: fill in from `slurmd -C` on one node\n");
-    sb_printf(&b, "NodeName=gpu[%0*d-%0*d] Gres=gpu:%s:%d State=UNKNOWN\n", width, 1, width, nodes,
-              gtype, per_node);
-    sb_printf(&b, "PartitionName=gpu Nodes=gpu[%0*d-%0*d] Default=YES MaxTime=INFINITE State=UP%s\n",
-              width, 1, width, nodes, p->tenancy.preemption ? " PreemptMode=REQUEUE" : "");
 
-    /* Device files differ by vendor: NVIDIA /dev/nvidiaN; AMD's render
-     * nodes /dev/dri/renderD128…; others are left to Slurm's autodetection. */
-    const char *vendor = a ? a->vendor : "NVIDIA";
-    sb_puts(&b, "\n# gres.conf\n");
-    if (!strcasecmp(vendor, "NVIDIA"))
-        sb_printf(&b, "AutoDetect=nvml\nNodeName=gpu[%0*d-%0*d] Name=gpu Type=%s "
-                      "File=/dev/nvidia[0-%d]\n",
-                  width, 1, width, nodes, gtype, per_node - 1);
-    else if (!strcasecmp(vendor, "AMD"))
-        sb_printf(&b, "AutoDetect=rsmi\nNodeName=gpu[%0*d-%0*d] Name=gpu Type=%s "
-                      "File=/dev/dri/renderD[128-%d]\n",
-                  width, 1, width, nodes, gtype, 128 + per_node - 1);
+    /* Host memory: 5% is held back from what is installed — the kernel and
+     * firmware keep some, and slurmd drains a node whose RealMemory exceeds
+     * what it finds (slurm.conf(5) RealMemory).  Per GPU: the node's share. */
+    long mem_mb = t->node_memory_bytes > 0
+                      ? (long)floor(t->node_memory_bytes * 0.95 / (1024.0 * 1024.0))
+                      : 0;
+    if (mem_mb > 0)
+        sb_printf(&b, "DefMemPerGPU=%ld\n", mem_mb / t->gpus_per_node);
+    if (t->node_cpus > 0)
+        sb_printf(&b, "DefCpuPerGPU=%d\n", t->node_cpus / t->gpus_per_node > 0
+                                               ? t->node_cpus / t->gpus_per_node
+                                               : 1);
     else
-        sb_printf(&b, "# %s accelerators have no standard gres device files: list them per node\n"
-                      "NodeName=gpu[%0*d-%0*d] Name=gpu Type=%s Count=%d\n",
-                  vendor, width, 1, width, nodes, gtype, per_node);
-
-    sb_puts(&b, "\n# accounts and QOS (run once with sacctmgr)\n");
-    if (p->tenancy.preemption || p->tenancy.policy == POLICY_PRIORITY) {
-        sb_puts(&b, "sacctmgr -i add qos low Priority=0\n"
-                    "sacctmgr -i add qos normal Priority=100\n"
-                    "sacctmgr -i add qos high Priority=1000\n");
-        if (p->tenancy.preemption)
-            sb_puts(&b, "sacctmgr -i modify qos normal set Preempt=low\n"
-                        "sacctmgr -i modify qos high set Preempt=low,normal\n");
-    }
+        sb_puts(&b, "# CPUs/RealMemory unknown for this accelerator: fill in from `slurmd -C`\n");
+    sb_puts(&b, "# nodes: Features rackNN (and nvlNN, the NVLink domain, where it spans nodes);\n"
+                "# jobs can keep to one with --constraint=nvl01 or --switches=1\n");
+    node_lines(&b, t, bl, nb, gtype, width, mem_mb);
+    sb_puts(&b, "# one partition, QOS and account per team (accounts.sh creates the QOS)\n");
     for (int i = 0; i < p->tenancy.n_teams; i++) {
-        const Team *t = &p->tenancy.teams[i];
-        long share = lround(t->weight * 100);
-        sb_puts(&b, "sacctmgr -i add account ");
-        slurm_name(&b, t->name);
-        sb_printf(&b, " Fairshare=%ld", share < 1 ? 1 : share);
-        if (t->borrow_gpus >= 0)
-            sb_printf(&b, " GrpTRES=gres/gpu=%d", t->quota_gpus + t->borrow_gpus);
-        sb_puts(&b, " Description=");
-        StrBuf q;
-        sb_init(&q);
-        sb_yaml(&q, t->name); /* a double-quoted, escaped string is also a safe shell word here */
-        char *qs = sb_finish(&q);
-        if (qs) {
-            /* the shell would expand $ and ` inside double quotes: drop them */
-            for (char *s = qs; *s; s++)
-                if (*s == '$' || *s == '`')
-                    *s = '_';
-            sb_puts(&b, qs);
+        sb_printf(&b, "PartitionName=%s Nodes=ALL AllowAccounts=%s QOS=%s MaxTime=INFINITE "
+                      "State=UP%s%s\n",
+                  names[i], names[i], names[i], i == 0 ? " Default=YES" : "",
+                  p->tenancy.preemption ? " PreemptMode=REQUEUE" : "");
+    }
+    if (p->tenancy.n_teams == 0)
+        sb_puts(&b, "PartitionName=gpu Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n");
+    return sb_finish(&b);
+}
+
+static char *gres_conf(const Plan *p, const Accelerator *a, const TenancyExport *t,
+                       const NodeBlock *bl, int nb, const char *gtype, int width)
+{
+    StrBuf b;
+    sb_init(&b);
+    sb_puts(&b, "# gres.conf for plan ");
+    comment_text(&b, p->name);
+    sb_puts(&b, " (generated by gpuplan " PACKAGE_VERSION ")\n");
+    /* Device files differ by vendor: NVIDIA /dev/nvidiaN; AMD's render
+     * nodes /dev/dri/renderD128…; others are left to a count. */
+    const char *vendor = a ? a->vendor : "NVIDIA";
+    bool nvidia = !strcasecmp(vendor, "NVIDIA"), amd = !strcasecmp(vendor, "AMD");
+    if (nvidia)
+        sb_puts(&b, "AutoDetect=nvml\n");
+    else if (amd)
+        sb_puts(&b, "AutoDetect=rsmi\n");
+    for (int k = 0; k < nb; k++) {
+        sb_puts(&b, "NodeName=");
+        node_range(&b, bl[k].first, bl[k].count, width);
+        if (bl[k].mig) {
+            /* MIG instances are found by NVML (AutoDetect=nvml); their type
+             * contains the profile name */
+            sb_printf(&b, " Name=gpu Type=%s Count=%d\n", bl[k].mig->name,
+                      t->gpus_per_node * bl[k].mig->count);
+            continue;
         }
-        free(qs);
-        sb_printf(&b, "  # guaranteed %d GPUs", t->quota_gpus);
-        if (t->borrow_gpus >= 0)
-            sb_printf(&b, ", may borrow %d", t->borrow_gpus);
+        if (nvidia)
+            sb_printf(&b, " Name=gpu Type=%s File=/dev/nvidia[0-%d]\n", gtype,
+                      t->gpus_per_node - 1);
+        else if (amd)
+            sb_printf(&b, " Name=gpu Type=%s File=/dev/dri/renderD[128-%d]\n", gtype,
+                      128 + t->gpus_per_node - 1);
         else
-            sb_puts(&b, ", may borrow any idle GPUs");
-        sb_puts(&b, "\n");
+            sb_printf(&b, " Name=gpu Type=%s Count=%d\n", gtype, t->gpus_per_node);
+        if (bl[k].shards > 0) {
+            sb_puts(&b, "NodeName=");
+            node_range(&b, bl[k].first, bl[k].count, width);
+            sb_printf(&b, " Name=shard Count=%d\n", bl[k].shards);
+        }
     }
     return sb_finish(&b);
+}
+
+static char *topology_conf(const Plan *p, const TenancyExport *t, int width)
+{
+    StrBuf b;
+    sb_init(&b);
+    sb_puts(&b, "# topology.conf (topology/tree) for plan ");
+    comment_text(&b, p->name);
+    sb_printf(&b, ": %d leaf switch(es) of up to %d nodes under one spine\n", t->leaves,
+              t->nodes_per_leaf);
+    int lw = t->leaves >= 100 ? 3 : 2;
+    for (int l = 0; l < t->leaves; l++) {
+        int first = l * t->nodes_per_leaf;
+        int count = first + t->nodes_per_leaf <= t->nodes ? t->nodes_per_leaf : t->nodes - first;
+        sb_printf(&b, "SwitchName=leaf%0*d Nodes=", lw, l + 1);
+        node_range(&b, first, count, width);
+        sb_puts(&b, "\n");
+    }
+    if (t->leaves > 1)
+        sb_printf(&b, "SwitchName=spine Switches=leaf[%0*d-%0*d]\n", lw, 1, lw, t->leaves);
+    return sb_finish(&b);
+}
+
+static void grp_tres(StrBuf *b, const TeamQuota *q, const char *gtype)
+{
+    if (q->borrow_gpus < 0) /* unlimited borrowing: no ceiling */
+        return;
+    int whole = q->whole_gpus + q->borrow_gpus, slices = 0;
+    sb_printf(b, " GrpTRES=gres/gpu:%s=%d", gtype, whole);
+    for (int k = 0; k < q->n_mig; k++) {
+        sb_printf(b, ",gres/gpu:%s=%d", q->mig[k].profile->name, q->mig[k].slices);
+        slices += q->mig[k].slices;
+    }
+    if (q->shared_slots > 0)
+        sb_printf(b, ",gres/shard=%d", q->shared_slots);
+    /* untyped requests count only here: whole GPUs, borrowed ones and MIG
+     * instances (each a gres/gpu), time-shared GPUs */
+    sb_printf(b, ",gres/gpu=%d", whole + slices + q->shared_gpus);
+}
+
+static char *accounts_sh(const Plan *p, const TenancyExport *t, char names[][EXPORT_NAME_LEN],
+                         const char *gtype)
+{
+    StrBuf b;
+    sb_init(&b);
+    sb_puts(&b, "#!/bin/sh\n# accounts.sh for plan ");
+    comment_text(&b, p->name);
+    sb_puts(&b, " (generated by gpuplan " PACKAGE_VERSION ")\n"
+                "# Creates each team's account, QOS and limits in slurmdbd; run once on the\n"
+                "# controller as the Slurm admin.  With USERS_FILE (lines \"ACCOUNT USER\"),\n"
+                "# also adds those users to their accounts.  Safe to run again.\n"
+                "#   sh accounts.sh [USERS_FILE]\n"
+                "set -eu\n"
+                "SACCTMGR=${SACCTMGR:-sacctmgr}\n"
+                "# sacctmgr exits 1 when there is nothing new to add: only that is tolerated\n"
+                "run() {\n"
+                "    out=$(\"$SACCTMGR\" -i \"$@\" 2>&1) && { printf '%s\\n' \"$out\"; return 0; }\n"
+                "    case $out in *'Nothing new added'*|*'already exists'*|*'Nothing modified'*) "
+                "return 0 ;; esac\n"
+                "    printf '%s\\n' \"$out\" >&2\n"
+                "    return 1\n"
+                "}\n");
+    bool prio = p->tenancy.preemption || p->tenancy.policy == POLICY_PRIORITY;
+    if (prio) {
+        /* "normal" exists in a fresh slurmdbd: modified, not added */
+        sb_puts(&b, "# job priorities: QOS low < normal < high\n"
+                    "run add qos 'low'\nrun add qos 'high'\n"
+                    "run modify qos where name='low' set Priority=0\n"
+                    "run modify qos where name='normal' set Priority=100\n"
+                    "run modify qos where name='high' set Priority=1000\n");
+        if (p->tenancy.preemption)
+            sb_puts(&b, "run modify qos where name='normal' set Preempt='low'\n"
+                        "run modify qos where name='high' set Preempt='low,normal'\n");
+    }
+    for (int i = 0; i < p->tenancy.n_teams; i++) {
+        const Team *tm = &p->tenancy.teams[i];
+        const TeamQuota *q = &t->teams[i];
+        long share = lround(tm->weight * 100);
+        sb_puts(&b, "# team ");
+        comment_text(&b, tm->name);
+        sb_printf(&b, ": guaranteed %d GPUs (%d whole", q->quota_gpus, q->whole_gpus);
+        for (int k = 0; k < q->n_mig; k++)
+            sb_printf(&b, ", %d as %d MIG %s (p95 of %.1f concurrent)", q->mig[k].gpus,
+                      q->mig[k].slices, q->mig[k].profile->name, q->mig[k].mean_slices);
+        if (q->shared_gpus)
+            sb_printf(&b, ", %d time-shared as %d shards", q->shared_gpus, q->shared_slots);
+        sb_puts(&b, ")");
+        if (q->borrow_gpus >= 0)
+            sb_printf(&b, ", may borrow %d\n", q->borrow_gpus);
+        else
+            sb_puts(&b, ", may borrow any idle GPUs\n");
+        sb_puts(&b, "run add qos ");
+        sh_quote(&b, names[i]);
+        sb_puts(&b, "\nrun modify qos where name=");
+        sh_quote(&b, names[i]);
+        sb_puts(&b, " set");
+        StrBuf g;
+        sb_init(&g);
+        sb_puts(&g, "");
+        grp_tres(&g, q, gtype);
+        char *gs = sb_finish(&g);
+        if (gs && gs[0])
+            sb_puts(&b, gs);
+        else
+            sb_puts(&b, " GrpTRES=gres/gpu=-1");
+        sb_puts(&b, " Flags=DenyOnLimit\n");
+        sb_puts(&b, "run add account ");
+        sh_quote(&b, names[i]);
+        sb_printf(&b, " Fairshare=%ld", share < 1 ? 1 : share);
+        if (gs && gs[0])
+            sb_puts(&b, gs);
+        sb_puts(&b, " Description=");
+        sh_quote(&b, tm->name);
+        sb_puts(&b, "\n");
+        free(gs);
+    }
+    sb_puts(&b, "if [ $# -ge 1 ]; then\n"
+                "    while read -r acct user rest; do\n"
+                "        case $acct in ''|'#'*) continue ;; esac\n"
+                "        case $acct$user in *[!a-z0-9_.-]*) echo \"accounts.sh: bad line: $acct "
+                "$user\" >&2; exit 2 ;; esac\n"
+                "        case $acct$user in -*) echo \"accounts.sh: bad line: $acct $user\" >&2; "
+                "exit 2 ;; esac\n");
+    sb_printf(&b, "        run add user \"$user\" Account=\"$acct\"%s\n",
+              prio ? " QOS=low,normal,high DefaultQOS=normal" : "");
+    sb_puts(&b, "    done <\"$1\"\nfi\n");
+    return sb_finish(&b);
+}
+
+int export_slurm_files(const Plan *p, const PlanResult *r, const Catalog *c, ExportFile *files)
+{
+    const Accelerator *a = catalog_find_accelerator(c, p->accelerator);
+    TenancyExport *t = calloc(1, sizeof *t);
+    char(*names)[EXPORT_NAME_LEN] = calloc(PLAN_MAX_TEAMS, EXPORT_NAME_LEN);
+    char *notes = calloc(1, EXPORT_NOTES_LEN);
+    NodeBlock *bl = calloc(MAX_BLOCKS, sizeof *bl);
+    int rc = -1;
+    if (!t || !names || !notes || !bl)
+        goto out;
+    export_team_names(p, NAMES_SLURM, names, notes, EXPORT_NOTES_LEN);
+    export_tenancy(p, r, c, t, notes, EXPORT_NOTES_LEN);
+    StrBuf nb_notes;
+    sb_init(&nb_notes);
+    sb_puts(&nb_notes, notes);
+    int nb = plan_blocks(t, bl, &nb_notes);
+    char *all_notes = sb_finish(&nb_notes);
+    if (!all_notes)
+        goto out;
+    char gtype[CAT_ID_LEN + 8];
+    gpu_type(a, p->accelerator, gtype, sizeof gtype);
+    int width = t->nodes >= 10000 ? 5 : 4;
+    memset(files, 0, 4 * sizeof *files);
+    files[0] = (ExportFile){"slurm.conf",
+                            slurm_conf(p, r, t, bl, nb, gtype, width, names, all_notes), 0644};
+    files[1] = (ExportFile){"gres.conf", gres_conf(p, a, t, bl, nb, gtype, width), 0644};
+    files[2] = (ExportFile){"topology.conf", topology_conf(p, t, width), 0644};
+    files[3] = (ExportFile){"accounts.sh", accounts_sh(p, t, names, gtype), 0755};
+    free(all_notes);
+    rc = 4;
+    for (int i = 0; i < 4; i++)
+        if (!files[i].text)
+            rc = -1;
+    if (rc < 0)
+        export_files_free(files, 4);
+out:
+    free(t);
+    free(names);
+    free(notes);
+    free(bl);
+    return rc;
+}
+
+char *export_slurm(const Plan *p, const PlanResult *r, const Catalog *c)
+{
+    ExportFile f[4];
+    if (export_slurm_files(p, r, c, f) < 0)
+        return NULL;
+    char *s = export_files_join(f, 4);
+    export_files_free(f, 4);
+    return s;
 }

@@ -20,6 +20,7 @@
 
 #include "check_main.h"
 #include "export.h"
+#include "export_tenancy.h"
 #include "strbuf.h"
 
 static const char *srcdir(void)
@@ -59,6 +60,11 @@ static void fixture(Plan *p, PlanResult *r, Catalog *c, Accelerator *acc)
     snprintf(acc->id, sizeof acc->id, "H100-SXM");
     snprintf(acc->vendor, sizeof acc->vendor, "NVIDIA");
     acc->gpus_per_node = 8;
+    acc->node_cpus = 112;
+    acc->node_memory_bytes = 2048e9;
+    snprintf(acc->nvml_name, sizeof acc->nvml_name, "NVIDIA H100 80GB HBM3");
+    acc->mig[0] = (MigProfile){"3g.40gb", 2, 3, 40e9};
+    acc->n_mig = 1;
     memset(c, 0, sizeof *c);
     c->accelerators = acc;
     c->n_accelerators = 1;
@@ -388,22 +394,50 @@ START_TEST(kueue_manifests_are_yaml_with_the_plan_quotas)
     char *s = render(EXPORT_KUEUE);
     K8s k;
     parse_k8s(s, &k);
-    ck_assert_int_eq(count_kind(&k, "ResourceFlavor", "kueue.x-k8s.io/v1beta1"), 1);
-    ck_assert_int_eq(count_kind(&k, "Cohort", "kueue.x-k8s.io/v1alpha1"), 1);
-    ck_assert_int_eq(count_kind(&k, "ClusterQueue", "kueue.x-k8s.io/v1beta1"), 2);
-    ck_assert_int_eq(count_kind(&k, "LocalQueue", "kueue.x-k8s.io/v1beta1"), 2);
-    ck_assert_int_eq(count_kind(&k, "WorkloadPriorityClass", "kueue.x-k8s.io/v1beta1"), 3);
-    /* team 0: 64 GPUs + MIG slices (48/day × 2 h / 24 h = 4); team 1: 32 GPUs, 0 slices */
-    ck_assert_int_eq(k.nnominal, 4);
-    ck_assert_int_eq(k.nominal[0], 64);
-    ck_assert_int_eq(k.nominal[1], 4);
-    ck_assert_int_eq(k.nominal[2], 32);
-    ck_assert_int_eq(k.nborrow, 1); /* team 1 borrows without limit */
-    ck_assert_int_eq(k.borrowing[0], 32);
-    ck_assert_ptr_nonnull(strstr(s, "name: ml-vision\n"));
-    ck_assert_ptr_nonnull(strstr(s, "gpuplan/team: \"ML & \\\"Vision\\\"\""));
+    const char *api = "kueue.x-k8s.io/v1beta2";
+    ck_assert_int_eq(count_kind(&k, "ResourceFlavor", api), 2); /* whole GPUs + MIG 3g.40gb */
+    ck_assert_int_eq(count_kind(&k, "Cohort", api), 1);
+    ck_assert_int_eq(count_kind(&k, "Topology", api), 1);
+    ck_assert_int_eq(count_kind(&k, "ClusterQueue", api), 2);
+    ck_assert_int_eq(count_kind(&k, "LocalQueue", api), 2);
+    ck_assert_int_eq(count_kind(&k, "WorkloadPriorityClass", api), 3);
+    ck_assert_int_eq(count_kind(&k, "Namespace", "v1"), 2);
+    /* team 0: MIG demand 48/day × 2 h / 24 h = 4 concurrent on average; the
+     * p95 of Poisson(4) is 8 slices = 4 GPUs of 2 slices, taken out of its 64:
+     * flavours whole {cpu, memory, gpu 60, mig 0} and MIG {cpu, memory, gpu 0,
+     * mig 8}; team 1: 32 GPUs, MIG 0 */
+    ck_assert_int_eq(k.nnominal, 16);
+    ck_assert_int_eq(k.nominal[0], 60 * 14); /* cpu: 112 cores / 8 GPUs */
+    ck_assert_int_eq(k.nominal[2], 60);
+    ck_assert_int_eq(k.nominal[3], 0);
+    ck_assert_int_eq(k.nominal[4], 4 * 14);
+    ck_assert_int_eq(k.nominal[6], 0);
+    ck_assert_int_eq(k.nominal[7], 8);
+    ck_assert_int_eq(k.nominal[10], 32);
+    ck_assert_int_eq(k.borrowing[2], 32); /* team 0 borrows up to 32 whole GPUs */
+    ck_assert_ptr_nonnull(strstr(s, "cohortName: r-d-plan-v2\n"));
+    ck_assert_ptr_nonnull(strstr(s, "kubernetes.io/metadata.name: ml-vision\n"));
+    ck_assert_ptr_nonnull(strstr(s, "nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3\n"));
+    ck_assert_ptr_nonnull(strstr(s, "nvidia.com/mig.config: all-3g.40gb\n"));
+    ck_assert_ptr_nonnull(strstr(s, "gpuplan.io/team: \"ML & \\\"Vision\\\"\""));
     ck_assert_ptr_nonnull(strstr(s, "weight: \"2\""));
+    ck_assert_ptr_nonnull(strstr(s, "      preemptionStrategies: [LessThanOrEqualToFinalShare"));
     free(s);
+    /* the older API: v1beta1 kinds, `cohort`, fairSharing.enable */
+    Plan *p = malloc(sizeof *p);
+    PlanResult *r = malloc(sizeof *r);
+    Catalog c;
+    Accelerator acc;
+    fixture(p, r, &c, &acc);
+    s = export_kueue_api(p, r, &c, "v1beta1");
+    parse_k8s(s, &k);
+    ck_assert_int_eq(count_kind(&k, "ClusterQueue", "kueue.x-k8s.io/v1beta1"), 2);
+    ck_assert_ptr_nonnull(strstr(s, "  cohort: r-d-plan-v2\n"));
+    ck_assert_ptr_nonnull(strstr(s, "      enable: true\n"));
+    free(s);
+    ck_assert_ptr_null(export_kueue_api(p, r, &c, "v1alpha1"));
+    free(p);
+    free(r);
 }
 END_TEST
 
@@ -414,26 +448,122 @@ START_TEST(volcano_queues_are_yaml_with_weight_capability_and_guarantee)
     parse_k8s(s, &k);
     ck_assert_int_eq(count_kind(&k, "Queue", "scheduling.volcano.sh/v1beta1"), 2);
     ck_assert_int_eq(count_kind(&k, "ConfigMap", "v1"), 1);
+    ck_assert_int_eq(count_kind(&k, "PriorityClass", "scheduling.k8s.io/v1"), 3);
+    ck_assert_int_eq(count_kind(&k, "HyperNode", "topology.volcano.sh/v1alpha1"), 4); /* 3 leaves + spine */
+    ck_assert_ptr_nonnull(strstr(s, "      - name: capacity\n"));
+    ck_assert_ptr_null(strstr(s, "proportion"));
     ck_assert_ptr_nonnull(strstr(s, "  weight: 2\n"));
-    ck_assert_ptr_nonnull(strstr(s, "  capability:\n    nvidia.com/gpu: 96\n"));
-    ck_assert_ptr_nonnull(strstr(s, "  guarantee:\n    resource:\n      nvidia.com/gpu: 64\n"));
+    /* ceiling 60 + 32 whole GPUs; MIG slices apart */
+    ck_assert_ptr_nonnull(strstr(s, "    nvidia.com/gpu: \"92\"\n    nvidia.com/mig-3g.40gb: \"8\"\n"));
+    ck_assert_ptr_nonnull(strstr(s, "  guarantee:\n    resource:\n      cpu: \"896\"\n"));
     ck_assert_ptr_nonnull(strstr(s, "name: infra-ops\n"));
     free(s);
 }
 END_TEST
 
-START_TEST(slurm_config_has_nodes_partitions_priorities_and_accounts)
+START_TEST(volcano_weights_are_scaled_into_the_crd_range)
 {
-    char *s = render(EXPORT_SLURM);
-    ck_assert_ptr_nonnull(strstr(s, "NodeName=gpu[0001-0012] Gres=gpu:h100sxm:8"));
-    ck_assert_ptr_nonnull(strstr(s, "PartitionName=gpu Nodes=gpu[0001-0012]"));
-    ck_assert_ptr_nonnull(strstr(s, "PriorityType=priority/multifactor"));
-    ck_assert_ptr_nonnull(strstr(s, "PreemptMode=REQUEUE"));
-    ck_assert_ptr_nonnull(strstr(s, "SchedulerType=sched/backfill"));
-    ck_assert_ptr_nonnull(strstr(s, "sacctmgr -i add account ml____vision_ Fairshare=200 "
-                                    "GrpTRES=gres/gpu=96"));
-    ck_assert_ptr_nonnull(strstr(s, "sacctmgr -i add account infra_ops Fairshare=100 Desc"));
+    Plan *p = malloc(sizeof *p);
+    PlanResult *r = malloc(sizeof *r);
+    Catalog c;
+    Accelerator acc;
+    fixture(p, r, &c, &acc);
+    p->tenancy.teams[0].weight = 1e6; /* the plan allows it; Volcano's Queue CRD stops at 65535 */
+    p->tenancy.teams[1].weight = 0.5;
+    char *s = export_plan(EXPORT_VOLCANO, p, r, &c, 0);
+    ck_assert_ptr_nonnull(strstr(s, "  weight: 65535\n"));
+    ck_assert_ptr_nonnull(strstr(s, "  weight: 1\n")); /* 0.5 × 0.065535 rounds to 0: floor 1 */
     free(s);
+    p->tenancy.teams[0].weight = 3;
+    s = export_plan(EXPORT_VOLCANO, p, r, &c, 0);
+    ck_assert_ptr_nonnull(strstr(s, "  weight: 65535\n"));
+    ck_assert_ptr_nonnull(strstr(s, "  weight: 10923\n")); /* 0.5 / 3 × 65535, ratio kept */
+    free(s);
+    free(p);
+    free(r);
+}
+END_TEST
+
+START_TEST(slurm_bundle_has_nodes_partitions_qos_and_accounts)
+{
+    Plan *p = malloc(sizeof *p);
+    PlanResult *r = malloc(sizeof *r);
+    Catalog c;
+    Accelerator acc;
+    fixture(p, r, &c, &acc);
+    ExportFile f[4];
+    ck_assert_int_eq(export_slurm_files(p, r, &c, f), 4);
+    ck_assert_str_eq(f[0].name, "slurm.conf");
+    const char *conf = f[0].text, *gres = f[1].text, *topo = f[2].text, *acct = f[3].text;
+    /* 112 cores, 2 TB less 5% in MiB; 11 whole-GPU nodes and 1 MIG node */
+    ck_assert_ptr_nonnull(strstr(conf, "NodeName=gpu[0001-0004] CPUs=112 RealMemory=1855468 "
+                                       "Gres=gpu:nvidia_h100_80gb_hbm3:8 Features=rack01 "));
+    ck_assert_ptr_nonnull(strstr(conf, "NodeName=gpu0012 CPUs=112 RealMemory=1855468 "
+                                       "Gres=gpu:3g.40gb:16 Features=rack03,mig-3g.40gb "));
+    ck_assert_ptr_nonnull(strstr(conf, "AccountingStorageType=accounting_storage/slurmdbd\n"));
+    ck_assert_ptr_nonnull(strstr(conf, "DefMemPerGPU=231933\n"));
+    ck_assert_ptr_nonnull(strstr(conf, "PartitionName=ml_vision Nodes=ALL AllowAccounts=ml_vision "
+                                       "QOS=ml_vision "));
+    ck_assert_ptr_nonnull(strstr(conf, "TopologyPlugin=topology/tree\n"));
+    ck_assert_ptr_null(strstr(conf, "sacctmgr"));
+    ck_assert_ptr_nonnull(strstr(gres, "NodeName=gpu[0001-0011] Name=gpu "
+                                       "Type=nvidia_h100_80gb_hbm3 File=/dev/nvidia[0-7]\n"));
+    ck_assert_ptr_nonnull(strstr(topo, "SwitchName=spine Switches=leaf[01-03]\n"));
+    ck_assert_ptr_nonnull(strstr(acct, "run add account 'ml_vision' Fairshare=200 "
+                                       "GrpTRES=gres/gpu:nvidia_h100_80gb_hbm3=92,"
+                                       "gres/gpu:3g.40gb=8,gres/gpu=100 Description='ML & \"Vision\"'\n"));
+    ck_assert_ptr_nonnull(strstr(acct, "run modify qos where name='normal' set Priority=100\n"));
+    ck_assert_int_eq(f[3].mode, 0755);
+    export_files_free(f, 4);
+    free(p);
+    free(r);
+}
+END_TEST
+
+START_TEST(team_names_that_collide_are_disambiguated_with_a_note)
+{
+    Plan *p = malloc(sizeof *p);
+    PlanResult *r = malloc(sizeof *r);
+    Catalog c;
+    Accelerator acc;
+    fixture(p, r, &c, &acc);
+    snprintf(p->tenancy.teams[0].name, sizeof p->tenancy.teams[0].name, "ML");
+    snprintf(p->tenancy.teams[1].name, sizeof p->tenancy.teams[1].name, "ml");
+    char names[PLAN_MAX_TEAMS][EXPORT_NAME_LEN], notes[EXPORT_NOTES_LEN] = "";
+    export_team_names(p, NAMES_K8S, names, notes, sizeof notes);
+    ck_assert_str_eq(names[0], "ml");
+    ck_assert_str_ne(names[1], "ml");
+    ck_assert_int_eq(strncmp(names[1], "ml-", 3), 0);
+    ck_assert_ptr_nonnull(strstr(notes, "teams \"ML\" and \"ml\" both map to the Kubernetes name "
+                                        "\"ml\""));
+    /* equal in their first 63 bytes; a leading '-' and a system namespace */
+    memset(p->tenancy.teams[0].name, 'a', 64);
+    p->tenancy.teams[0].name[64] = '\0';
+    memcpy(p->tenancy.teams[1].name, p->tenancy.teams[0].name, 65);
+    p->tenancy.teams[1].name[63] = 'b';
+    notes[0] = '\0';
+    export_team_names(p, NAMES_SLURM, names, notes, sizeof notes);
+    ck_assert_int_le((int)strlen(names[1]), 63);
+    ck_assert_str_ne(names[0], names[1]);
+    ck_assert_ptr_nonnull(strstr(notes, "Slurm name"));
+    char one[EXPORT_NAME_LEN];
+    export_name("--drop table", NAMES_SLURM, one);
+    ck_assert_str_eq(one, "drop_table");
+    snprintf(p->tenancy.teams[0].name, sizeof p->tenancy.teams[0].name, "kube-system");
+    notes[0] = '\0';
+    export_team_names(p, NAMES_K8S, names, notes, sizeof notes);
+    ck_assert_str_eq(names[0], "team-kube-system");
+    free(p);
+    free(r);
+}
+END_TEST
+
+START_TEST(poisson_quantiles_are_exact)
+{
+    ck_assert_int_eq(export_poisson_quantile(4, 0.95), 8);   /* P(X<=7)=0.949, P(X<=8)=0.979 */
+    ck_assert_int_eq(export_poisson_quantile(1, 0.95), 3);   /* 0.920, 0.981 */
+    ck_assert_int_eq(export_poisson_quantile(0, 0.95), 0);
+    ck_assert_int_eq(export_poisson_quantile(1000, 0.95), 1052); /* log-space: no underflow */
 }
 END_TEST
 
@@ -619,7 +749,10 @@ Suite *test_suite(void)
     tcase_add_test(t, html_export_is_well_formed_and_every_chart_has_data);
     tcase_add_test(t, kueue_manifests_are_yaml_with_the_plan_quotas);
     tcase_add_test(t, volcano_queues_are_yaml_with_weight_capability_and_guarantee);
-    tcase_add_test(t, slurm_config_has_nodes_partitions_priorities_and_accounts);
+    tcase_add_test(t, volcano_weights_are_scaled_into_the_crd_range);
+    tcase_add_test(t, slurm_bundle_has_nodes_partitions_qos_and_accounts);
+    tcase_add_test(t, team_names_that_collide_are_disambiguated_with_a_note);
+    tcase_add_test(t, poisson_quantiles_are_exact);
     tcase_add_test(t, markdown_and_csv_escape_special_characters);
     tcase_add_test(t, strbuf_escapes_and_names);
     tcase_add_test(t, format_names_round_trip);
