@@ -107,15 +107,21 @@ void export_team_names(const Plan *p, NameRule rule, char out[][EXPORT_NAME_LEN]
         char q[160];
         quote_text(team, q, sizeof q);
         export_name(team, rule, out[i]);
-        if (rule == NAMES_K8S && (!strcmp(out[i], "default") || !strcmp(out[i], "kube") ||
-                                  !strncmp(out[i], "kube-", 5))) {
+        /* names the system owns: Kubernetes' own namespaces; Slurm's root
+         * account and the job-priority QOS the export creates */
+        bool reserved = rule == NAMES_K8S
+                            ? !strcmp(out[i], "default") || !strcmp(out[i], "kube") ||
+                                  !strncmp(out[i], "kube-", 5)
+                            : !strcmp(out[i], "root") || !strcmp(out[i], "normal") ||
+                                  !strcmp(out[i], "low") || !strcmp(out[i], "high");
+        if (reserved) {
             char tmp[EXPORT_NAME_LEN];
-            snprintf(tmp, sizeof tmp, "team-%.*s", EXPORT_NAME_LEN - 6, out[i]);
+            snprintf(tmp, sizeof tmp, "team%c%.*s", fill, EXPORT_NAME_LEN - 6, out[i]);
             size_t l = strlen(tmp);
-            while (l > 0 && tmp[l - 1] == '-')
+            while (l > 0 && (tmp[l - 1] == '-' || tmp[l - 1] == '_'))
                 tmp[--l] = '\0';
-            note_add(notes, notes_len,
-                     "# team %s: \"%s\" is a system namespace, exported as \"%s\"\n", q, out[i], tmp);
+            note_add(notes, notes_len, "# team %s: \"%s\" is a name %s reserves, exported as \"%s\"\n",
+                     q, out[i], sys, tmp);
             memcpy(out[i], tmp, sizeof tmp);
         }
         int other = -1;
