@@ -5,10 +5,13 @@
  * writes the four files; to a single stream they are concatenated with
  * "# ==> NAME <==" headers.
  *
- * Mapping: a team is an account, a QOS and a partition of the same name.
- * The QOS (the partition's QOS) and the account association both carry
- * GrpTRES gres/gpu = quota + borrow (its ceiling; unlimited borrowing → no
- * limit), so a job beyond it pends with reason QOSGrpGRES/AssocGrpGRES.  MIG
+ * Mapping: a team is an account and a partition (AllowAccounts) of the same
+ * name.  The account association carries GrpTRES gres/gpu = quota + borrow
+ * (its ceiling; unlimited borrowing → no limit), so a job beyond it pends
+ * with reason AssocGrpGRES.  (Not a partition QOS: slurmctld refuses to
+ * start while a partition's QOS is missing, and the QOS's GRES limits can
+ * only be set once slurmctld has registered those TRES — so accounts.sh runs
+ * after slurmctld, and a job's one QOS is left for its priority.)  MIG
  * slices and time-shared GPUs are carved out of the quota (export_tenancy.c)
  * and limited as typed GRES (gres/gpu:3g.40gb) and shards (gres/shard).
  * Fair share: account Fairshare = weight × 100.  Policy: fifo →
@@ -204,7 +207,9 @@ static char *slurm_conf(const Plan *p, const PlanResult *r, const TenancyExport 
     if (r && r->have_schedule && r->schedule.recommended_gpus)
         sb_printf(&b, " (smallest pool meeting p95 wait <= %.1f h)", p->tenancy.wait_p95_s / 3600);
     sb_puts(&b, "\n# Add the site's own lines (ClusterName, SlurmctldHost, paths, auth) and\n"
-                "# include this file; gres.conf and topology.conf sit next to slurm.conf.\n");
+                "# include this file; gres.conf and topology.conf sit next to slurm.conf.\n"
+                "# Order: start slurmdbd, then slurmctld (it registers the GRES TRES that\n"
+                "# the limits name), then run accounts.sh.\n");
     sb_puts(&b, notes);
     bool shards = t->shared_gpus > 0;
     sb_printf(&b, "GresTypes=gpu%s\n", shards ? ",shard" : "");
@@ -218,6 +223,9 @@ static char *slurm_conf(const Plan *p, const PlanResult *r, const TenancyExport 
             sb_printf(&b, ",gres/gpu:%s", bl[k].mig->name);
     sb_printf(&b, "%s\n", shards ? ",gres/shard" : "");
     sb_puts(&b, "AccountingStorageEnforce=associations,limits,qos\n");
+    /* a job its partition refuses (AllowAccounts) is rejected at submission
+     * instead of pending forever */
+    sb_puts(&b, "EnforcePartLimits=ALL\n");
     sb_printf(&b, "SchedulerType=%s\n", p->tenancy.backfill ? "sched/backfill" : "sched/builtin");
     sb_puts(&b, "TopologyPlugin=topology/tree\n");
     switch (p->tenancy.policy) {
@@ -256,11 +264,11 @@ static char *slurm_conf(const Plan *p, const PlanResult *r, const TenancyExport 
     sb_puts(&b, "# nodes: Features rackNN (and nvlNN, the NVLink domain, where it spans nodes);\n"
                 "# jobs can keep to one with --constraint=nvl01 or --switches=1\n");
     node_lines(&b, t, bl, nb, gtype, width, mem_mb);
-    sb_puts(&b, "# one partition, QOS and account per team (accounts.sh creates the QOS)\n");
+    sb_puts(&b, "# one partition and account per team; the quota is the account's GrpTRES\n");
     for (int i = 0; i < p->tenancy.n_teams; i++) {
-        sb_printf(&b, "PartitionName=%s Nodes=ALL AllowAccounts=%s QOS=%s MaxTime=INFINITE "
+        sb_printf(&b, "PartitionName=%s Nodes=ALL AllowAccounts=%s MaxTime=INFINITE "
                       "State=UP%s%s\n",
-                  names[i], names[i], names[i], i == 0 ? " Default=YES" : "",
+                  names[i], names[i], i == 0 ? " Default=YES" : "",
                   p->tenancy.preemption ? " PreemptMode=REQUEUE" : "");
     }
     if (p->tenancy.n_teams == 0)
@@ -400,21 +408,11 @@ static char *accounts_sh(const Plan *p, const TenancyExport *t, char names[][EXP
             sb_printf(&b, ", may borrow %d\n", q->borrow_gpus);
         else
             sb_puts(&b, ", may borrow any idle GPUs\n");
-        sb_puts(&b, "run add qos ");
-        sh_quote(&b, names[i]);
-        sb_puts(&b, "\nrun modify qos where name=");
-        sh_quote(&b, names[i]);
-        sb_puts(&b, " set");
         StrBuf g;
         sb_init(&g);
         sb_puts(&g, "");
         grp_tres(&g, q, gtype);
         char *gs = sb_finish(&g);
-        if (gs && gs[0])
-            sb_puts(&b, gs);
-        else
-            sb_puts(&b, " GrpTRES=gres/gpu=-1");
-        sb_puts(&b, " Flags=DenyOnLimit\n");
         sb_puts(&b, "run add account ");
         sh_quote(&b, names[i]);
         sb_printf(&b, " Fairshare=%ld", share < 1 ? 1 : share);

@@ -113,7 +113,8 @@ void export_team_names(const Plan *p, NameRule rule, char out[][EXPORT_NAME_LEN]
                             ? !strcmp(out[i], "default") || !strcmp(out[i], "kube") ||
                                   !strncmp(out[i], "kube-", 5)
                             : !strcmp(out[i], "root") || !strcmp(out[i], "normal") ||
-                                  !strcmp(out[i], "low") || !strcmp(out[i], "high");
+                                  !strcmp(out[i], "low") || !strcmp(out[i], "high") ||
+                                  !strcmp(out[i], "default"); /* PartitionName=DEFAULT */
         if (reserved) {
             char tmp[EXPORT_NAME_LEN];
             snprintf(tmp, sizeof tmp, "team%c%.*s", fill, EXPORT_NAME_LEN - 6, out[i]);

@@ -25,7 +25,7 @@ typedef enum {
  * only in case, punctuation, or after 63 bytes) keep distinct names: the
  * later team gets a suffix from a hash of its plan name; names the system
  * reserves get a "team-" / "team_" prefix (Kubernetes: kube-*, default;
- * Slurm: root, and the QOS low, normal, high).  Each such change is described in notes (appended, "# " lines,
+ * Slurm: root, default (PartitionName=DEFAULT), and the QOS low, normal, high).  Each such change is described in notes (appended, "# " lines,
  * naming both teams).  out[i] is team i's name. */
 void export_team_names(const Plan *p, NameRule rule, char out[][EXPORT_NAME_LEN], char *notes,
                        size_t notes_len);

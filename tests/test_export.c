@@ -484,7 +484,7 @@ START_TEST(volcano_weights_are_scaled_into_the_crd_range)
 }
 END_TEST
 
-START_TEST(slurm_bundle_has_nodes_partitions_qos_and_accounts)
+START_TEST(slurm_bundle_has_nodes_partitions_limits_and_accounts)
 {
     Plan *p = malloc(sizeof *p);
     PlanResult *r = malloc(sizeof *r);
@@ -503,7 +503,8 @@ START_TEST(slurm_bundle_has_nodes_partitions_qos_and_accounts)
     ck_assert_ptr_nonnull(strstr(conf, "AccountingStorageType=accounting_storage/slurmdbd\n"));
     ck_assert_ptr_nonnull(strstr(conf, "DefMemPerGPU=231933\n"));
     ck_assert_ptr_nonnull(strstr(conf, "PartitionName=ml_vision Nodes=ALL AllowAccounts=ml_vision "
-                                       "QOS=ml_vision "));
+                                       "MaxTime=INFINITE State=UP Default=YES"));
+    ck_assert_ptr_nonnull(strstr(conf, "EnforcePartLimits=ALL\n"));
     ck_assert_ptr_nonnull(strstr(conf, "TopologyPlugin=topology/tree\n"));
     ck_assert_ptr_null(strstr(conf, "sacctmgr"));
     ck_assert_ptr_nonnull(strstr(gres, "NodeName=gpu[0001-0011] Name=gpu "
@@ -750,7 +751,7 @@ Suite *test_suite(void)
     tcase_add_test(t, kueue_manifests_are_yaml_with_the_plan_quotas);
     tcase_add_test(t, volcano_queues_are_yaml_with_weight_capability_and_guarantee);
     tcase_add_test(t, volcano_weights_are_scaled_into_the_crd_range);
-    tcase_add_test(t, slurm_bundle_has_nodes_partitions_qos_and_accounts);
+    tcase_add_test(t, slurm_bundle_has_nodes_partitions_limits_and_accounts);
     tcase_add_test(t, team_names_that_collide_are_disambiguated_with_a_note);
     tcase_add_test(t, poisson_quantiles_are_exact);
     tcase_add_test(t, markdown_and_csv_escape_special_characters);

@@ -3,6 +3,8 @@
 # Source it from a bash test, then:
 #   slurm_require || { echo "1..0 # SKIP $SLURM_SKIP_REASON"; exit 0; }   # TAP skip
 #   slurm_start [CONFDIR]            # munged, mariadbd, slurmdbd, slurmctld, one slurmd
+#                                    # SLURM_BEFORE_CTLD="cmd": run once slurmdbd is up and the
+#                                    # cluster registered, before slurmctld (e.g. accounts.sh)
 #   sbatch ... / squeue / sacct      # SLURM_CONF is exported; you are the cluster's user
 #   slurm_wait_state JOBID STATE [SECS]   # wait until the job reaches STATE
 #   slurm_reason JOBID               # pending reason (e.g. AssocGrpGRES)
@@ -196,6 +198,46 @@ NodeName=$SLURM_NODE Name=gpu Type=${SLURM_GPU_TYPE:-h100} File=/dev/nvidia[0-$(
 CONF
 }
 
+# Slurm hostlists without a running controller (scontrol needs a config):
+# _slurm_hostnames "gpu[0001-0003]" → one name a line; _slurm_hostlist a,b,c
+# → "gpu[0001-0003]"-style ranges (numeric suffixes of equal width).
+_slurm_hostnames() {
+    python3 - "$1" <<'PY'
+import re, sys
+for part in re.findall(r"[^,\[]+(?:\[[^\]]*\])?[^,]*", sys.argv[1]):
+    m = re.fullmatch(r"(.*)\[([^\]]+)\](.*)", part)
+    if not m:
+        print(part); continue
+    for r in m.group(2).split(","):
+        lo, _, hi = r.partition("-")
+        for i in range(int(lo), int(hi or lo) + 1):
+            print("%s%0*d%s" % (m.group(1), len(lo), i, m.group(3)))
+PY
+}
+_slurm_hostlist() {
+    python3 - "$1" <<'PY'
+import re, sys
+names = [n for n in sys.argv[1].split(",") if n]
+out, i = [], 0
+while i < len(names):
+    m = re.fullmatch(r"(.*?)(\d+)", names[i])
+    if not m:
+        out.append(names[i]); i += 1; continue
+    pre, num = m.group(1), m.group(2)
+    j = i
+    while j + 1 < len(names):
+        n = re.fullmatch(r"(.*?)(\d+)", names[j + 1])
+        if not n or n.group(1) != pre or len(n.group(2)) != len(num) or \
+                int(n.group(2)) != int(num) + (j + 1 - i):
+            break
+        j += 1
+    last = re.fullmatch(r"(.*?)(\d+)", names[j]).group(2)
+    out.append(names[i] if i == j else "%s[%s-%s]" % (pre, num, last))
+    i = j + 1
+print(",".join(out))
+PY
+}
+
 # Copy a bundle into etc/: site keys removed, first node bound to loopback,
 # device files redirected to fakes, NVML/RSMI autodetection off (no driver).
 _slurm_install_bundle() {
@@ -205,7 +247,7 @@ _slurm_install_bundle() {
     if [ -z "${SLURM_NODE:-}" ]; then
         SLURM_NODE=$(sed -n -E 's/^[[:space:]]*NodeName=([^[:space:]]+).*/\1/p' "$d/etc/bundle.conf" |
                      head -n 1)
-        SLURM_NODE=$(scontrol show hostnames "$SLURM_NODE" 2>/dev/null | head -n 1 || true)
+        SLURM_NODE=$(_slurm_hostnames "$SLURM_NODE" | head -n 1)
         [ -n "$SLURM_NODE" ] || { _slurm_fail "no NodeName line in $src/slurm.conf"; return 1; }
     fi
     if [ -f "$src/gres.conf" ]; then
@@ -241,10 +283,10 @@ _slurm_bind_first_node() {
     while IFS= read -r line || [ -n "$line" ]; do
         if [ $done -eq 0 ] && [[ $line =~ ^[[:space:]]*NodeName=([^[:space:]]+)(.*)$ ]]; then
             names=${BASH_REMATCH[1]} rest=${BASH_REMATCH[2]}
-            if scontrol show hostnames "$names" 2>/dev/null | grep -qx "$SLURM_NODE"; then
+            if _slurm_hostnames "$names" | grep -qx "$SLURM_NODE"; then
                 out+=("NodeName=$SLURM_NODE NodeHostname=localhost NodeAddr=127.0.0.1$rest")
-                others=$(scontrol show hostnames "$names" | grep -vx "$SLURM_NODE" | paste -sd, -)
-                [ -z "$others" ] || out+=("NodeName=$(scontrol show hostlist "$others")$rest")
+                others=$(_slurm_hostnames "$names" | grep -vx "$SLURM_NODE" | paste -sd, -)
+                [ -z "$others" ] || out+=("NodeName=$(_slurm_hostlist "$others")$rest")
                 done=1
                 continue
             fi
@@ -313,8 +355,10 @@ slurm_start() {
     local src=${1:-}
     SLURM_HARNESS_DIR=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-slurm.XXXXXX") || return 1
     export SLURM_HARNESS_DIR
-    trap 'slurm_stop' EXIT
-    trap 'slurm_stop; exit 130' INT TERM
+    if [ -z "${SLURM_HARNESS_NO_TRAP:-}" ]; then  # set it when your own trap calls slurm_stop
+        trap 'slurm_stop' EXIT
+        trap 'slurm_stop; exit 130' INT TERM
+    fi
     local d=$SLURM_HARNESS_DIR
     chmod 700 "$d"
     mkdir -p "$d/etc" "$d/run" "$d/log" "$d/state" "$d/spool" "$d/dev" "$d/out"
@@ -344,6 +388,12 @@ slurm_start() {
     { _slurm_site_conf; echo "Include $d/etc/bundle.conf"; } >"$d/etc/slurm.conf"
     sacctmgr -i add cluster "$SLURM_CLUSTER" >"$d/log/sacctmgr.log" 2>&1 ||
         { _slurm_fail "sacctmgr add cluster failed"; return 1; }
+    # accounts and QOS that slurm.conf names (a partition's QOS=) must exist
+    # before slurmctld starts: the hook runs with slurmdbd up, slurmctld not yet
+    if [ -n "${SLURM_BEFORE_CTLD:-}" ]; then
+        eval "$SLURM_BEFORE_CTLD" >"$d/log/before-ctld.log" 2>&1 ||
+            { _slurm_fail "SLURM_BEFORE_CTLD failed: $SLURM_BEFORE_CTLD"; return 1; }
+    fi
 
     _slurm_bind_first_node || return 1
     _slurm_spawn slurmctld "$(_slurm_bin slurmctld)" -D -i -f "$d/etc/slurm.conf"
