@@ -232,7 +232,10 @@ static void tdf(StrBuf *b, bool num, const char *fmt, ...)
     td(b, buf, num);
 }
 
-static void cost_section(StrBuf *b, const Plan *p, const PlanResult *r, int max_rows)
+/* id: the chart's element id (unique in the page: the summary's top ten and
+ * the detail's full list are two charts) */
+static void cost_section(StrBuf *b, const Plan *p, const PlanResult *r, int max_rows,
+                         const char *id)
 {
     const CostResult *c = &r->cost;
     int n = c->n_options < max_rows ? c->n_options : max_rows;
@@ -254,7 +257,7 @@ static void cost_section(StrBuf *b, const Plan *p, const PlanResult *r, int max_
     char title[128], yb[32];
     snprintf(title, sizeof title, "Total cost over %s",
              summary_years(p->horizon_years, yb, sizeof yb));
-    BarChart ch = {.title = title, .segs = segs, .nseg = 3, .id = "chart-cost"};
+    BarChart ch = {.title = title, .segs = segs, .nseg = 3, .id = id};
     bar_chart(b, &ch, rows, n, f_usd);
     free(rows);
     const CostColumn *col = summary_cost_columns;
@@ -820,7 +823,7 @@ char *export_html(const Plan *p, const PlanResult *r, const Catalog *c, int vers
         sb_puts(&b, "<h2>");
         sb_html(&b, line);
         sb_puts(&b, "</h2>\n");
-        cost_section(&b, p, r, 10);
+        cost_section(&b, p, r, 10, "chart-cost");
         if (r->cost.n_levers) {
             sb_puts(&b, "<h2>Assumptions that move the answer</h2>\n");
             levers_section(&b, &r->cost);
@@ -861,7 +864,7 @@ char *export_html(const Plan *p, const PlanResult *r, const Catalog *c, int vers
     }
     if (r->have_cost && r->cost.n_options > 10) {
         sb_puts(&b, "<h3>All cost options</h3>\n");
-        cost_section(&b, p, r, PLAN_MAX_COST_OPTIONS);
+        cost_section(&b, p, r, PLAN_MAX_COST_OPTIONS, "chart-cost-all");
     }
     if (r->n_assumptions)
         assumptions_section(&b, r);

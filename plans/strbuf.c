@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,17 +88,46 @@ void sb_md(StrBuf *b, const char *s)
     }
 }
 
+/* A plain decimal number ("-2", "+1.5e3") is data, not a formula. */
+static bool csv_number(const char *s)
+{
+    if (*s == '+' || *s == '-')
+        s++;
+    bool digits = false;
+    while (isdigit((unsigned char)*s)) {
+        s++;
+        digits = true;
+    }
+    if (*s == '.')
+        for (s++; isdigit((unsigned char)*s); s++)
+            digits = true;
+    if (digits && (*s == 'e' || *s == 'E')) {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (!isdigit((unsigned char)*s))
+            return false;
+        while (isdigit((unsigned char)*s))
+            s++;
+    }
+    return digits && *s == '\0';
+}
+
 void sb_csv(StrBuf *b, const char *s)
 {
+    /* A cell a spreadsheet would run as a formula starts with = + - @ or a
+     * TAB / CR (OWASP "CSV Injection"); it gets a leading ' — also inside a
+     * quoted cell, and for "-2+3" (only a whole number passes). */
+    bool guard = s[0] && strchr("=+-@\t\r", s[0]) && !csv_number(s);
     if (!strpbrk(s, ",\"\r\n") && !(s[0] == ' ' || (s[0] && s[strlen(s) - 1] == ' '))) {
-        /* a leading = + - @ would be read as a formula by spreadsheets */
-        if (s[0] && strchr("=+-@", s[0]) && !(s[0] == '-' && isdigit((unsigned char)s[1]))) {
+        if (guard)
             sb_puts(b, "'");
-        }
         sb_puts(b, s);
         return;
     }
     sb_putn(b, "\"", 1);
+    if (guard)
+        sb_puts(b, "'");
     for (; *s; s++) {
         if (*s == '"')
             sb_putn(b, "\"", 1);

@@ -588,6 +588,36 @@ START_TEST(markdown_and_csv_escape_special_characters)
 }
 END_TEST
 
+START_TEST(html_element_ids_are_unique_with_more_than_ten_cost_options)
+{
+    Plan *p = malloc(sizeof *p);
+    PlanResult *r = malloc(sizeof *r);
+    Catalog c;
+    Accelerator acc;
+    fixture(p, r, &c, &acc);
+    for (int i = 2; i < 12; i++)
+        r->cost.options[i] = r->cost.options[i % 2];
+    r->cost.n_options = 12; /* the summary charts ten, the detail all twelve */
+    char *h = export_plan(EXPORT_HTML, p, r, &c, 0);
+    ck_assert_ptr_nonnull(h);
+    char ids[64][64];
+    int n = 0;
+    for (const char *q = strstr(h, " id=\""); q; q = strstr(q + 1, " id=\"")) {
+        const char *e = strchr(q + 5, '"');
+        ck_assert_ptr_nonnull(e);
+        ck_assert_int_lt(n, 64);
+        snprintf(ids[n], sizeof ids[n], "%.*s", (int)(e - q - 5), q + 5);
+        for (int j = 0; j < n; j++)
+            ck_assert_msg(strcmp(ids[j], ids[n]) != 0, "duplicate id \"%s\"", ids[n]);
+        n++;
+    }
+    ck_assert_ptr_nonnull(strstr(h, "id=\"chart-cost-all\""));
+    free(h);
+    free(p);
+    free(r);
+}
+END_TEST
+
 START_TEST(strbuf_escapes_and_names)
 {
     StrBuf b;
@@ -602,6 +632,17 @@ START_TEST(strbuf_escapes_and_names)
     char *s = sb_finish(&b);
     ck_assert_str_eq(s, "n-code-team-42|x|'=SUM(A1)|\"a\\\"b\\\\c\\nd\"");
     free(s);
+    /* the formula guard: quoted cells, "-2+3", TAB and CR too; numbers pass */
+    const char *in[] = {"=1+2,\"x\"", "-2+3", "-2", "+1.5e3", "\tcmd", "@SUM(A1)", "\r=1", "-"};
+    const char *want[] = {"\"'=1+2,\"\"x\"\"\"", "'-2+3", "-2", "+1.5e3", "'\tcmd", "'@SUM(A1)",
+                          "\"'\r=1\"", "'-"};
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+        sb_init(&b);
+        sb_csv(&b, in[i]);
+        s = sb_finish(&b);
+        ck_assert_str_eq(s, want[i]);
+        free(s);
+    }
 }
 END_TEST
 
@@ -754,6 +795,7 @@ Suite *test_suite(void)
     tcase_add_test(t, slurm_bundle_has_nodes_partitions_limits_and_accounts);
     tcase_add_test(t, team_names_that_collide_are_disambiguated_with_a_note);
     tcase_add_test(t, poisson_quantiles_are_exact);
+    tcase_add_test(t, html_element_ids_are_unique_with_more_than_ten_cost_options);
     tcase_add_test(t, markdown_and_csv_escape_special_characters);
     tcase_add_test(t, strbuf_escapes_and_names);
     tcase_add_test(t, format_names_round_trip);
