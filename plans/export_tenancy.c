@@ -51,6 +51,17 @@ static void quote_text(const char *s, char *out, size_t len)
     out[n] = '\0';
 }
 
+void export_comment_text(StrBuf *b, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f)
+            sb_printf(b, "\\x%02x", c);
+        else
+            sb_putn(b, s, 1);
+    }
+}
+
 void export_name(const char *in, NameRule rule, char out[EXPORT_NAME_LEN])
 {
     size_t n = 0;

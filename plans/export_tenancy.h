@@ -10,6 +10,7 @@
 
 #include "catalog.h"
 #include "plan.h"
+#include "strbuf.h"
 
 #define EXPORT_NAME_LEN 64 /* 63 bytes + NUL: an RFC 1123 label */
 #define EXPORT_MAX_MIG 8
@@ -29,6 +30,10 @@ typedef enum {
  * naming both teams).  out[i] is team i's name. */
 void export_team_names(const Plan *p, NameRule rule, char out[][EXPORT_NAME_LEN], char *notes,
                        size_t notes_len);
+
+/* Append plan text to b for use inside a '#' comment: control bytes (a
+ * newline would end the comment) become \xNN. */
+void export_comment_text(StrBuf *b, const char *s);
 
 /* Map one name (plan, accelerator) to rule's form. */
 void export_name(const char *in, NameRule rule, char out[EXPORT_NAME_LEN]);

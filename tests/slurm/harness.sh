@@ -22,7 +22,7 @@
 # scheduling, node, partition and topology lines and adds the site lines
 # (hosts, ports, paths, auth).  Debian's slurmd is built without
 # --enable-multiple-slurmd, so one slurmd runs, as the bundle's first node
-# (SLURM_NODE); the bundle's other nodes stay down.  Node hardware is taken
+# (SLURM_NODE); the bundle's other nodes are State=FUTURE (not resolved, not used).  Node hardware is taken
 # from the bundle (SlurmdParameters=config_overrides) and device files are
 # redirected to fakes under the private directory.
 #
@@ -277,19 +277,25 @@ PY
 }
 
 # The node line naming $SLURM_NODE is split: that node gets NodeHostname/
-# NodeAddr on loopback (it is the slurmd started here); the rest keep theirs.
+# NodeAddr on loopback (it is the slurmd started here).  Every other node is
+# State=FUTURE: slurmctld neither resolves (their names are not in DNS here)
+# nor schedules them.
 _slurm_bind_first_node() {
     local f=$SLURM_HARNESS_DIR/etc/bundle.conf line names rest others out=() done=0
     while IFS= read -r line || [ -n "$line" ]; do
-        if [ $done -eq 0 ] && [[ $line =~ ^[[:space:]]*NodeName=([^[:space:]]+)(.*)$ ]]; then
+        if [[ $line =~ ^[[:space:]]*NodeName=([^[:space:]]+)(.*)$ ]]; then
             names=${BASH_REMATCH[1]} rest=${BASH_REMATCH[2]}
-            if _slurm_hostnames "$names" | grep -qx "$SLURM_NODE"; then
+            local future
+            future=$(sed -E 's/[[:space:]]State=[^[:space:]]+//g' <<<"$rest")" State=FUTURE"
+            if [ $done -eq 0 ] && _slurm_hostnames "$names" | grep -qx "$SLURM_NODE"; then
                 out+=("NodeName=$SLURM_NODE NodeHostname=localhost NodeAddr=127.0.0.1$rest")
                 others=$(_slurm_hostnames "$names" | grep -vx "$SLURM_NODE" | paste -sd, -)
-                [ -z "$others" ] || out+=("NodeName=$(_slurm_hostlist "$others")$rest")
+                [ -z "$others" ] || out+=("NodeName=$(_slurm_hostlist "$others")$future")
                 done=1
                 continue
             fi
+            out+=("NodeName=$names$future")
+            continue
         fi
         out+=("$line")
     done <"$f"
@@ -397,10 +403,10 @@ slurm_start() {
 
     _slurm_bind_first_node || return 1
     _slurm_spawn slurmctld "$(_slurm_bin slurmctld)" -D -i -f "$d/etc/slurm.conf"
-    _slurm_wait 30 slurmctld _slurm_ctld_ready || { _slurm_fail "slurmctld did not start"; return 1; }
+    _slurm_wait 90 slurmctld _slurm_ctld_ready || { _slurm_fail "slurmctld did not start"; return 1; }
     mkdir -p "$d/spool/$SLURM_NODE"
     _slurm_spawn slurmd "$(_slurm_bin slurmd)" -D -N "$SLURM_NODE" -f "$d/etc/slurm.conf"
-    _slurm_wait 30 slurmd _slurm_node_ready || { _slurm_fail "slurmd ($SLURM_NODE) did not come up"; return 1; }
+    _slurm_wait 60 slurmd _slurm_node_ready || { _slurm_fail "slurmd ($SLURM_NODE) did not come up"; return 1; }
     slurm_log "cluster $SLURM_CLUSTER up in $d (node $SLURM_NODE)"
 }
 
