@@ -725,6 +725,16 @@ void layout_stage(const Plan *p, const Catalog *c, PlanResult *r)
             continue;
         island_build(p, is, eff, c->costs.rack_units, &fd, r);
         total_gpus += is->gpus;
+        if (is->gpus > 0 && k->n_islands < PLAN_MAX_RACK_GROUPS) {
+            /* the plan's own part first, as the header reads them */
+            int at = is == mi ? 0 : k->n_islands;
+            if (at == 0 && k->n_islands > 0)
+                memmove(&k->islands[1], &k->islands[0], (size_t)k->n_islands * sizeof k->islands[0]);
+            snprintf(k->islands[at].accelerator, sizeof k->islands[at].accelerator, "%s",
+                     is->a->id);
+            k->islands[at].gpus = is->gpus;
+            k->n_islands++;
+        }
         leaves += is->fab.leaves;
         spines += is->fab.spines;
         cores += is->fab.cores;

@@ -497,6 +497,13 @@ typedef struct {
     bool liquid_required;
     RackGroup rack_groups[PLAN_MAX_RACK_GROUPS];
     int n_rack_groups;
+    /* every accelerator installed, the plan's first: a workload on its own
+     * part forms an island (accelerator, gpus above describe the first) */
+    struct {
+        char accelerator[CAT_ID_LEN];
+        int gpus;
+    } islands[PLAN_MAX_RACK_GROUPS];
+    int n_islands;
 } ClusterResult;
 
 typedef struct {

@@ -1495,33 +1495,47 @@ static int size_for_target(const Env *e, const Catalog *cat, double target, doub
     return best;
 }
 
+/* The larger global batches tried as a fix, 1.25× to 4× of B0 (kept to a
+ * multiple of 8 when B0 is one).  Raising the batch changes the
+ * optimisation, not the FLOPs: the fix is a proposal to check against the
+ * run's critical batch size (McCandlish et al. 2018, "An Empirical Model
+ * of Large-Batch Training").  Returns 0 past the last one. */
+static const double BATCH_MULT[] = {1.25, 1.5, 2, 3, 4};
+#define N_BATCH_MULT (sizeof BATCH_MULT / sizeof BATCH_MULT[0])
+
+static int batch_candidate(int B0, size_t i)
+{
+    long long B = llround(B0 * BATCH_MULT[i]);
+    if (B0 % 8 == 0 && B % 8)
+        B += 8 - B % 8;
+    return B > B0 && B <= (long long)MAX_GPUS * 64 ? (int)B : 0;
+}
+
+/* e's run at global batch B, in *e2 (which points at *w2). */
+static bool env_with_batch(const Env *e, const Catalog *c, int B, Workload *w2, Env *e2)
+{
+    *w2 = *e->w;
+    w2->global_batch = B;
+    w2->gpus = 0;
+    char err[PLAN_TEXT_LEN];
+    return env_init(e2, e->p, w2, e->a, c, err, sizeof err);
+}
+
 /* A run sized for target_days is held by its global batch: B sequences
  * split over at most B/(b·e·p) data-parallel replicas, and only over
  * counts that divide B/e, so the count jumps (8,192 → 16,384 for B = 2048)
  * and the run either misses the target or finishes well inside it (issue
- * 15).  Tries larger batches, 1.25× to 4× (kept to a multiple of 8 when B
- * is one), and returns the smallest whose sizing meets `target` on fewer
- * GPUs than `than` (0 = any count), with its count and days; 0 when none
- * does.  Raising the batch changes the optimisation, not the FLOPs: the
- * fix is a proposal to check against the run's critical batch size
- * (McCandlish et al. 2018, "An Empirical Model of Large-Batch Training"). */
+ * 15).  Returns the smallest larger batch whose sizing meets `target` on
+ * fewer GPUs than `than` (0 = any count), with its count and days; 0 when
+ * none does. */
 static int batch_fix(const Env *e, const Catalog *c, double target, int than, int *G_out,
                      double *days_out)
 {
-    static const double mult[] = {1.25, 1.5, 2, 3, 4};
-    for (size_t i = 0; i < sizeof mult / sizeof mult[0]; i++) {
-        int B0 = e->w->global_batch;
-        long long B = llround(B0 * mult[i]);
-        if (B0 % 8 == 0 && B % 8)
-            B += 8 - B % 8;
-        if (B <= B0 || B > (long long)MAX_GPUS * 64)
-            continue;
-        Workload w2 = *e->w;
-        w2.global_batch = (int)B;
-        w2.gpus = 0;
+    for (size_t i = 0; i < N_BATCH_MULT; i++) {
+        int B = batch_candidate(e->w->global_batch, i);
+        Workload w2;
         Env e2;
-        char err[PLAN_TEXT_LEN];
-        if (!env_init(&e2, e->p, &w2, e->a, c, err, sizeof err))
+        if (!B || !env_with_batch(e, c, B, &w2, &e2))
             continue;
         double fastest;
         int fastest_G;
@@ -1534,7 +1548,27 @@ static int batch_fix(const Env *e, const Catalog *c, double target, int than, in
             continue;
         *G_out = G;
         *days_out = z.days;
-        return (int)B;
+        return B;
+    }
+    return 0;
+}
+
+/* A fixed count G the global batch does not split over: the smallest of
+ * the larger batches that does, with its days; 0 when none does. */
+static int batch_for_gpus(const Env *e, const Catalog *c, int G, double *days_out)
+{
+    for (size_t i = 0; i < N_BATCH_MULT; i++) {
+        int B = batch_candidate(e->w->global_batch, i);
+        Workload w2;
+        Env e2;
+        if (!B || !env_with_batch(e, c, B, &w2, &e2))
+            continue;
+        Sized z;
+        sized_eval(&e2, c, G, &z);
+        if (!z.S.have || !isfinite(z.days))
+            continue;
+        *days_out = z.days;
+        return B;
     }
     return 0;
 }
@@ -1718,6 +1752,19 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                      "no layout divides: global batch %d over micro-batch × data parallel "
                      "with ≥ pp micro-batches on %d GPUs (tried %d shapes)",
                      w->global_batch, G, S->indiv + S->nmb);
+            /* the binding constraint is the batch: the one that would use
+             * these GPUs (searched for the plan's own sizing only) */
+            double fdays = 0;
+            int fB = r ? batch_for_gpus(&e, c, G, &fdays) : 0;
+            char g1[24];
+            snprintf(tr->binding, sizeof tr->binding, "global batch %d does not split over %s "
+                     "GPUs", w->global_batch, group3(G, g1, sizeof g1));
+            if (fB > 0) {
+                snprintf(tr->fix, sizeof tr->fix, "raise global_batch to %d to use %s GPUs "
+                         "(%.1f d)", fB, g1, fdays);
+                size_t n = strlen(wr->error);
+                snprintf(wr->error + n, sizeof wr->error - n, "; %s", tr->fix);
+            }
         }
         return false;
     }

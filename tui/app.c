@@ -139,6 +139,7 @@ int app_commit(App *app, const Plan *candidate, const char *what)
 void app_prompt_text(App *app, const char *title, const char *initial, PromptTextFn done, void *ctx)
 {
     Prompt *p = &app->prompt;
+    app->completions[0] = '\0';
     memset(p, 0, sizeof *p);
     p->kind = PROMPT_TEXT;
     snprintf(p->title, sizeof p->title, "%s", title);
@@ -1116,7 +1117,7 @@ static void prompt_draw(App *app)
         char f[300];
         snprintf(f, sizeof f, "filter: %s", p->in.buf);
         term_put(box.y + bh - 2, box.x + 2, bw - 4, ROLE_MUTED, f);
-        term_put(y, 0, w, ROLE_STATUS, "Up/Down choose, Enter accept, Esc cancel, type to filter");
+        term_put(y, 0, w, ROLE_STATUS, "Up/Down or j/k choose, Enter accept, Esc cancel, type to filter");
     }
 }
 
@@ -1172,6 +1173,7 @@ static void prompt_key(App *app, int ch)
             p->complete(app, &p->in);
             return;
         }
+        app->completions[0] = '\0';
         if (input_key(&p->in, ch) == 1 && p->on_change)
             p->on_change(app, p->in.buf, p->ctx);
         return;
@@ -1201,6 +1203,14 @@ static void prompt_key(App *app, int ch)
         case KEY_END: p->pick_sel = n ? n - 1 : 0; return;
         case KEY_MOUSE: return;
         default:
+            /* j / k move until a filter is typed (then they are text) */
+            if ((ch == 'j' || ch == 'k') && p->in.len == 0) {
+                if (ch == 'k' && p->pick_sel > 0)
+                    p->pick_sel--;
+                else if (ch == 'j' && p->pick_sel < n - 1)
+                    p->pick_sel++;
+                return;
+            }
             if (input_key(&p->in, ch) == 1)
                 p->pick_sel = 0;
             return;
@@ -1242,6 +1252,9 @@ static void find_changed(App *app, const char *text, void *ctx)
 {
     (void)ctx;
     snprintf(app->find, sizeof app->find, "%s", text);
+    /* "not found: c" from an earlier keystroke is not about this text */
+    app->status[0] = '\0';
+    app->status_error = false;
     View *v = focused_view(app);
     apply(app, v->ops->key(v, app, ACT_FIND_APPLY, 0));
 }
@@ -1342,7 +1355,8 @@ static int handle_global(App *app, Action a)
         return HR_REDRAW;
     case ACT_REDRAW: clearok(curscr, TRUE); return HR_REDRAW;
     case ACT_FIND:
-        app_prompt_text(app, "/", app->find, find_done, NULL);
+        /* a new search starts empty (n / N repeat the last one) */
+        app_prompt_text(app, "/", "", find_done, NULL);
         app->prompt.on_change = find_changed;
         return HR_REDRAW;
     default:
@@ -1514,6 +1528,10 @@ static void draw_frame_once(App *app)
         else
             term_put_ellipsis(g->status.y, 0, g->status.w, app->status_error ? ROLE_ERROR : ROLE_STATUS,
                               app->status);
+        if (app->prompt.kind == PROMPT_TEXT && app->completions[0]) {
+            term_fill(g->warn.y, 0, g->warn.w, ROLE_STATUS, " ");
+            term_put_ellipsis(g->warn.y, 1, g->warn.w - 1, ROLE_STATUS, app->completions);
+        }
     }
 }
 

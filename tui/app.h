@@ -147,6 +147,7 @@ struct App {
     bool status_error;
     Prompt prompt;
     char find[128];          /* last find text */
+    char completions[600];   /* Tab's candidates, shown above the command line */
     /* the text page (VIEW_INFO): warnings, explanations */
     char info_title[200];
     char *info_text;         /* heap, "# heading" and plain lines */

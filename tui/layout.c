@@ -86,8 +86,17 @@ static void draw_header(App *app)
 
     /* right side: accelerator × count │ facility │ the plan's TCO / horizon,
      * spinner */
-    char right[256], a[64], b[64], c[64];
-    if (r && r->have_layout)
+    char right[400], a[160], b[64], c[64];
+    if (r && r->have_layout && r->cluster.n_islands > 1) {
+        /* every part installed, not only the plan's (a workload moved to
+         * H200 is counted as H200) */
+        a[0] = '\0';
+        for (int i = 0; i < r->cluster.n_islands; i++) {
+            size_t l = strlen(a);
+            snprintf(a + l, sizeof a - l, "%s%s %s%s", i ? " + " : "", r->cluster.islands[i].accelerator,
+                     term_glyphs->times, fmt_int(r->cluster.islands[i].gpus, buf, sizeof buf));
+        }
+    } else if (r && r->have_layout)
         snprintf(a, sizeof a, "%s %s%s", r->cluster.accelerator[0] ? r->cluster.accelerator
                                                                     : app->plan.accelerator,
                  term_glyphs->times, fmt_int(r->cluster.gpus, buf, sizeof buf));

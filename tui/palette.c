@@ -11,8 +11,8 @@
 #include "export.h"
 
 static const char *const commands[] = {
-    "set", "export", "theme", "open", "compare", "fork", "scenario", "w", "wq", "q", "q!", "undo",
-    "redo", "help",
+    "set", "export", "theme", "open", "compare", "fork", "scenario", "explain", "present",
+    "warnings", "w", "wq", "q", "q!", "undo", "redo", "help",
 };
 
 #define MAX_CANDS 512
@@ -28,7 +28,7 @@ static int complete_word(App *app, LineInput *in, int start, const char *const *
         if (strncasecmp(cands[i], word, wl) == 0)
             match[m++] = cands[i];
     if (m == 0) {
-        app_status(app, true, "no completion for '%s'", word);
+        snprintf(app->completions, sizeof app->completions, "no completion for '%s'", word);
         return 0;
     }
     /* longest common prefix */
@@ -43,13 +43,17 @@ static int complete_word(App *app, LineInput *in, int start, const char *const *
     snprintf(out, sizeof out, "%.*s%.*s%s", start, in->buf, (int)common, match[0],
              m == 1 ? " " : "");
     input_set(in, out);
+    app->completions[0] = '\0';
     if (m > 1) {
-        char list[400] = "";
-        for (int i = 0; i < m && strlen(list) < 300; i++) {
-            strncat(list, match[i], sizeof list - strlen(list) - 1);
-            strncat(list, " ", sizeof list - strlen(list) - 1);
+        /* shown above the command line (the status row holds the prompt) */
+        size_t used = 0;
+        for (int i = 0; i < m && used + 2 < sizeof app->completions; i++) {
+            int w = snprintf(app->completions + used, sizeof app->completions - used, "%s%s",
+                             i ? "  " : "", match[i]);
+            if (w < 0 || (size_t)w >= sizeof app->completions - used)
+                break;
+            used += (size_t)w;
         }
-        app_status(app, false, "%s", list);
     }
     return 1;
 }

@@ -45,6 +45,13 @@ const char *units_count(double v, char *buf, size_t len)
     return fmt_int(llround(v), buf, len);
 }
 
+const char *units_n(long long n, const char *one, const char *many, char *buf, size_t len)
+{
+    char num[32];
+    snprintf(buf, len, "%s %s", fmt_int(n, num, sizeof num), n == 1 ? one : many);
+    return buf;
+}
+
 const char *units_gib(double bytes, char *buf, size_t len)
 {
     if (!isfinite(bytes))

@@ -15,6 +15,10 @@ const char *units_count(double v, char *buf, size_t len);
 /* Days: "84.1 d", and from 1,000 on whole days with separators
  * ("15,774 d"); "-" when not finite. */
 const char *units_days(double d, char *buf, size_t len);
+/* A count and its noun, singular for one: "1 GPU", "1,024 GPUs",
+ * "1 rack" (the plural given, e.g. "GPUs", "racks"). */
+const char *units_n(long long n, const char *one, const char *many, char *buf, size_t len);
+
 /* GPU memory in binary units like the CLI and the exports: "74.8 GiB"
  * ("-" when not finite). */
 const char *units_gib(double bytes, char *buf, size_t len);

@@ -236,7 +236,7 @@ static void c_draw(View *v, App *app, Rect r)
         snprintf(f0, sizeof f0, "%s: %s", o->name, f1);
         f1[0] = '\0';
         snprintf(f2, sizeof f2, "opex %s/year", fmt_usd(o->opex_usd_per_year, opex, sizeof opex));
-        snprintf(f3, sizeof f3, "%s GPUs", fmt_int(o->gpus, a, sizeof a));
+        units_n(o->gpus, "GPU", "GPUs", f3, sizeof f3);
         snprintf(f4, sizeof f4, "%s per GPU-hour used", fmt_usd(o->usd_per_gpu_hour, gh, sizeof gh));
         snprintf(f5, sizeof f5, "%s per run", o->usd_per_training_run > 0 ? fmt_usd(o->usd_per_training_run, run, sizeof run) : "-");
         snprintf(f6, sizeof f6, "%s per Mtok", o->usd_per_million_tokens > 0 ? fmt_usd(o->usd_per_million_tokens, mt, sizeof mt) : "-");
@@ -324,7 +324,17 @@ static int c_key(View *v, App *app, Action a, int ch)
     return HR_UNHANDLED;
 }
 
+/* A tab shown again, or another plan: from the top, not where an earlier
+ * content left the offsets (stale scroll; issue 15). */
+static void c_show(View *v, App *app)
+{
+    (void)app;
+    if (v->state)
+        memset(v->state, 0, sizeof(CState));
+}
+
 const ViewOps view_cost_ops = {
     .name = "Cost", .abbrev = "Cost", .ctx = CTX_PANE,
     .create = c_create, .draw = c_draw, .key = c_key, .destroy = c_destroy,
+    .show = c_show,
 };

@@ -152,7 +152,17 @@ static int p_key(View *v, App *app, Action a, int ch)
     return app_scroll(&s->scroll, a, app->geo.pane.h - 1);
 }
 
+/* A tab shown again, or another plan: from the top, not where an earlier
+ * content left the offsets (stale scroll; issue 15). */
+static void p_show(View *v, App *app)
+{
+    (void)app;
+    if (v->state)
+        memset(v->state, 0, sizeof(PState));
+}
+
 const ViewOps view_power_ops = {
     .name = "Power", .abbrev = "Pwr", .ctx = CTX_PANE,
     .create = p_create, .draw = p_draw, .key = p_key, .destroy = p_destroy,
+    .show = p_show,
 };

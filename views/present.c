@@ -121,7 +121,7 @@ static int tiles(const App *app, const PlanResult *r, Tile *t)
     if (r->have_layout) {
         snprintf(t[n].label, sizeof t[n].label, "GPUs");
         fmt_int(r->cluster.gpus, t[n].value, sizeof t[n].value);
-        snprintf(t[n].sub, sizeof t[n].sub, "%s, %d racks", r->cluster.accelerator, r->cluster.racks);
+        snprintf(t[n].sub, sizeof t[n].sub, "%s, %s", r->cluster.accelerator, units_n(r->cluster.racks, "rack", "racks", buf, sizeof buf));
         n++;
     }
     /* the longest training run sets the calendar */

@@ -46,6 +46,20 @@ static void toggles_line(Canvas *c, const App *app)
     term_put(y, x + used, w - used, ROLE_MUTED, " [b]");
 }
 
+/* The MIG profile a job class of the plan asks for, NULL when whole or
+ * fractional GPUs. */
+static const char *class_mig(const Plan *p, const char *team, const char *job)
+{
+    for (int t = 0; t < p->tenancy.n_teams; t++) {
+        if (strcmp(p->tenancy.teams[t].name, team) != 0)
+            continue;
+        for (int j = 0; j < p->tenancy.teams[t].n_jobs; j++)
+            if (strcmp(p->tenancy.teams[t].jobs[j].name, job) == 0)
+                return p->tenancy.teams[t].jobs[j].mig[0] ? p->tenancy.teams[t].jobs[j].mig : NULL;
+    }
+    return NULL;
+}
+
 static void q_draw(View *v, App *app, Rect r)
 {
     QState *s = v->state;
@@ -70,7 +84,7 @@ static void q_draw(View *v, App *app, Rect r)
     int y;
     {
         char pre[32], fl[32], f0[64], f1[64], f2[64], f3[64], f4[64];
-        snprintf(f0, sizeof f0, "pool %s GPUs", fmt_int(q->gpus, a, sizeof a));
+        snprintf(f0, sizeof f0, "pool %s", units_n(q->gpus, "GPU", "GPUs", a, sizeof a));
         snprintf(f1, sizeof f1, "utilisation %s", units_pct(q->utilization, b, sizeof b));
         snprintf(f2, sizeof f2, "jobs %s / %s done", fmt_int(q->jobs_completed, d, sizeof d),
                  fmt_int(q->jobs_submitted, e, sizeof e));
@@ -82,7 +96,7 @@ static void q_draw(View *v, App *app, Rect r)
     {
         char rec[64], f1[64], f2[64], f3[64];
         if (q->recommended_gpus > 0)
-            snprintf(rec, sizeof rec, "recommended pool %s GPUs", fmt_int(q->recommended_gpus, a, sizeof a));
+            snprintf(rec, sizeof rec, "recommended pool %s", units_n(q->recommended_gpus, "GPU", "GPUs", a, sizeof a));
         else
             snprintf(rec, sizeof rec, "pool size fixed by the plan");
         snprintf(f1, sizeof f1, "target p95 wait %s: %s", units_secs(app->plan.tenancy.wait_p95_s, b, sizeof b),
@@ -120,6 +134,27 @@ static void q_draw(View *v, App *app, Rect r)
         snprintf(line, sizeof line, "peak %.0f jobs", qmax);
         term_put(y, r.x + 2 + lw + bw, vw, ROLE_MUTED, line);
     }
+    /* the time axis under both: start, middle and end of the simulated horizon */
+    y = canvas_next(&c);
+    if (y >= 0) {
+        double days = app->plan.tenancy.horizon_s / 86400.0;
+        char t0[16], t1[16], t2[24];
+        snprintf(t0, sizeof t0, "0");
+        snprintf(t1, sizeof t1, "%.3g d", days / 2);
+        snprintf(t2, sizeof t2, "%.3g d", days);
+        term_fill(y, r.x + 1 + lw, bw, ROLE_MUTED, term_utf8 ? "─" : "-");
+        term_put(y, r.x + 1 + lw, bw, ROLE_MUTED, term_utf8 ? "└" : "+");
+        term_put(y, r.x + lw + bw, 1, ROLE_MUTED, term_utf8 ? "┘" : "+");
+        term_put(y, r.x + 2 + lw + bw, vw, ROLE_MUTED, "time (simulated)");
+        y = canvas_next(&c);
+        if (y >= 0) {
+            term_put(y, r.x + 1 + lw, bw, ROLE_MUTED, t0);
+            int mid = r.x + 1 + lw + bw / 2 - term_strwidth(t1) / 2;
+            if (bw > term_strwidth(t1) + term_strwidth(t2) + 4)
+                term_put(y, mid, term_strwidth(t1), ROLE_MUTED, t1);
+            term_put_right(y, r.x + 1 + lw, bw, ROLE_MUTED, t2);
+        }
+    }
     canvas_next(&c);
     y = canvas_next(&c);
     double target_h = app->plan.tenancy.wait_p95_s / 3600.0;
@@ -156,7 +191,7 @@ static void q_draw(View *v, App *app, Rect r)
     if (q->n_classes > 0) {
         canvas_next(&c);
         TableCol cols[] = {{"team", 16, false}, {"job class", 16, false}, {"jobs", 8, true},
-                           {"GPUs", 7, true}, {"p95 wait", 10, true}, {"slowdown", 9, true}, {"", 0, false}};
+                           {"GPUs", 9, true}, {"p95 wait", 10, true}, {"slowdown", 9, true}, {"", 0, false}};
         /* names get the room they need when the pane has it */
         int tw = 5, kw = 10;
         for (int i = 0; i < q->n_classes; i++) {
@@ -164,7 +199,7 @@ static void q_draw(View *v, App *app, Rect r)
             tw = n1 > tw ? n1 : tw;
             kw = n2 > kw ? n2 : kw;
         }
-        int room = r.w - 1 - (8 + 7 + 10 + 9 + 9);
+        int room = r.w - 1 - (8 + 9 + 10 + 9 + 9);
         if (tw + kw > room && room >= 20) {
             /* too long for both: share the room, names get an ellipsis */
             if (tw > room / 2 && kw > room / 2)
@@ -184,7 +219,12 @@ static void q_draw(View *v, App *app, Rect r)
             const ClassSchedResult *k = &q->classes[i];
             char jobs[16], gpus[16], p95[32], sl[16];
             fmt_int(k->jobs, jobs, sizeof jobs);
-            snprintf(gpus, sizeof gpus, "%.3g", k->gpus);
+            /* a MIG class asks for a slice, not "0.429" of a GPU */
+            const char *mig = class_mig(&app->plan, k->team, k->name);
+            if (mig)
+                snprintf(gpus, sizeof gpus, "%s", mig);
+            else
+                snprintf(gpus, sizeof gpus, "%.3g", k->gpus);
             snprintf(p95, sizeof p95, "%.1f h", k->wait_hours_p95);
             snprintf(sl, sizeof sl, "%.2fx", k->slowdown_mean);
             const char *cells[7] = {k->team, k->name, jobs, gpus, p95, sl, k->wait_hours_p95 > target_h ? "starving" : ""};
@@ -230,7 +270,17 @@ static int q_key(View *v, App *app, Action a, int ch)
     }
 }
 
+/* A tab shown again, or another plan: from the top, not where an earlier
+ * content left the offsets (stale scroll; issue 15). */
+static void q_show(View *v, App *app)
+{
+    (void)app;
+    if (v->state)
+        memset(v->state, 0, sizeof(QState));
+}
+
 const ViewOps view_schedule_ops = {
     .name = "Schedule", .abbrev = "Sched", .ctx = CTX_PANE | CTX_SCHEDULE,
     .create = q_create, .draw = q_draw, .key = q_key, .destroy = q_destroy,
+    .show = q_show,
 };

@@ -442,7 +442,17 @@ static int s_key(View *v, App *app, Action a, int ch)
     return app_scroll(&s->scroll, a, app->geo.pane.h - 1);
 }
 
+/* A tab shown again, or another plan: from the top, not where an earlier
+ * content left the offsets (stale scroll; issue 15). */
+static void s_show(View *v, App *app)
+{
+    (void)app;
+    if (v->state)
+        memset(v->state, 0, sizeof(SState));
+}
+
 const ViewOps view_sizing_ops = {
     .name = "Sizing", .abbrev = "Size", .ctx = CTX_PANE,
     .create = s_create, .draw = s_draw, .key = s_key, .destroy = s_destroy,
+    .show = s_show,
 };

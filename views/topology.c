@@ -10,6 +10,7 @@
 
 #include "fmt.h"
 #include "tui/app.h"
+#include "tui/units.h"
 #include "yaml_plan.h"
 
 typedef struct {
@@ -103,7 +104,7 @@ static void t_draw(View *v, App *app, Rect r)
                  cl->gpus_per_node);
         snprintf(f2, sizeof f2, "NVLink domains %s %s %d GPUs", fmt_int(cl->nvlink_domains, d, sizeof d),
                  term_glyphs->times, cl->gpus_per_domain);
-        snprintf(f3, sizeof f3, "%s compute racks", fmt_int(cl->racks, e, sizeof e));
+        units_n(cl->racks, "compute rack", "compute racks", f3, sizeof f3);
         const char *items[] = {f0, f1, f2, f3};
         canvas_fields(&c, 1, ROLE_VALUE, items, 4);
     }
@@ -174,7 +175,7 @@ static void t_draw(View *v, App *app, Rect r)
         int more = total - s->first_rack - shown;
         if (more > 0) {
             /* the scroll hint only when it fits beside the title */
-            snprintf(line, sizeof line, "%s %d more racks (<-/->)", term_glyphs->more, more);
+            snprintf(line, sizeof line, "%s %d more rack%s (<-/->)", term_glyphs->more, more, more == 1 ? "" : "s");
             if (used + 3 + term_strwidth(line) > r.w - 1)
                 snprintf(line, sizeof line, "%s %d more", term_glyphs->more, more);
             if (used + 3 + term_strwidth(line) <= r.w - 1)
@@ -254,7 +255,17 @@ static int t_key(View *v, App *app, Action a, int ch)
     return app_scroll(&s->scroll, a, app->geo.pane.h - 1);
 }
 
+/* A tab shown again, or another plan: from the top, not where an earlier
+ * content left the offsets (stale scroll; issue 15). */
+static void t_show(View *v, App *app)
+{
+    (void)app;
+    if (v->state)
+        memset(v->state, 0, sizeof(TState));
+}
+
 const ViewOps view_topology_ops = {
     .name = "Topology", .abbrev = "Topo", .ctx = CTX_PANE,
     .create = t_create, .draw = t_draw, .key = t_key, .destroy = t_destroy,
+    .show = t_show,
 };

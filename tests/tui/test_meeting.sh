@@ -1,0 +1,89 @@
+#!/bin/sh
+# Screen test (issue 15): a scripted planning meeting on frontier-2027, at
+# 80x24 and 160x45, with no error on screen at any step:
+#   open -> change the training run's GPUs -> switch the plan to H200 with
+#   its MIG jobs -> read the warning -> compare with the saved version (F4)
+#   -> presenter mode -> explain the TCO -> export (F5).
+# Each step waits for its own result on screen (never a fixed sleep).
+. "$(dirname "$0")/lib.sh"
+tui_require_tmux
+trap tui_cleanup EXIT
+tap_plan 22
+
+ERRORS='invalid|error|failed|not bound|unknown command|cannot|refused'
+
+# no_error STEP: nothing on the screen reads like an error
+no_error() {
+    if tui_screen | grep -Eiq "$ERRORS"; then
+        echo "# error on screen after: $1" >&2
+        tui_screen | grep -Ei "$ERRORS" | sed 's/^/# | /' >&2
+        return 1
+    fi
+    return 0
+}
+
+today=$(date +%Y-%m-%d)
+mkdir -p "$TUI_TMP/Documents"
+TUI_ENV="XDG_DOCUMENTS_DIR='$TUI_TMP/Documents'"
+for size in "80 24" "160 45"; do
+    # shellcheck disable=SC2086
+    set -- $size
+    tag="${1}x${2}"
+    rm -f "$TUI_DB" "$TUI_DB-wal" "$TUI_DB-shm" "$TUI_TMP"/Documents/*
+    tui_start "$1" "$2" frontier-2027
+    tui_open_plan frontier-2027
+    tui_wait 'pretrain-405b' 10 && no_error open; ok $? "$tag: open frontier-2027"
+
+    tui_keys ':'; tui_type 'set gpus 12288'; tui_keys Enter
+    tui_wait 'target_days cleared' 10 && tui_idle &&
+        tui_wait 'raise global_batch to 3072' 10
+    ok $? "$tag: 12,288 GPUs do not divide batch 2048: the screen says which batch would"
+    tui_keys ':'; tui_type 'set global_batch 3072'; tui_keys Enter
+    tui_wait 'global_batch = 3072' 10 && tui_idle &&
+        tui_wait 'pretrain-405b +train +H100-SXM +12,288' 10 && no_error gpus
+    ok $? "$tag: with it the training run uses 12,288 GPUs"
+
+    tui_keys ':'; tui_type 'set accelerator H200'; tui_keys Enter
+    tui_wait 'research/notebooks 3g.40gb → 3g.71gb' 10 && tui_idle &&
+        tui_wait 'H200 ×' 10 && no_error accelerator
+    ok $? "$tag: the plan moved to H200, the MIG job mapped with a note"
+
+    tui_keys w
+    tui_wait 'warnings? \(y copies' 10 && no_error warnings
+    ok $? "$tag: w shows the plan's warnings"
+    tui_keys q
+    tui_wait_gone 'y copies' 5
+
+    tui_keys F4
+    tui_wait 'COMPARE +A: frontier-2027 v1\+edits \(current\) +B: frontier-2027 v1' 10 &&
+        tui_wait 'metric +A +B' 30 && no_error compare
+    ok $? "$tag: F4 compares the edits with the saved version, labelled apart"
+    tui_keys q
+    tui_wait 'WORKLOADS' 5
+
+    tui_keys P
+    tui_wait 'VERDICT' 10 && tui_wait 'days to train' 5 && no_error presenter
+    ok $? "$tag: presenter mode"
+    tui_keys P
+    tui_wait 'WORKLOADS' 5
+
+    tui_keys ':'; tui_type 'explain tco'; tui_keys Enter
+    tui_wait 'TCO = capex \+ opex per year' 10 && tui_wait 'H200' 5 && no_error explain
+    ok $? "$tag: the TCO explained (formula, inputs on H200)"
+    tui_keys q
+    tui_wait_gone 'TCO = capex' 5
+
+    tui_keys F5
+    tui_wait 'Export the plan as' 5 && tui_type 'html' && tui_keys Enter &&
+        tui_wait "Export to: .*frontier-2027-v1\+-$today.html" 5
+    ok $? "$tag: F5 proposes frontier-2027-v1+-$today.html"
+    tui_keys Enter
+    tui_wait "wrote .*frontier-2027-v1\+-$today.html" 10 &&
+        [ -s "$TUI_TMP/Documents/frontier-2027-v1+-$today.html" ] && no_error export
+    ok $? "$tag: the HTML export is written where proposed"
+
+    tui_keys ':'; tui_type 'q!'; tui_keys Enter
+    tui_wait_exit 10 >/dev/null
+    tui_check_stderr
+done
+exit $tap_failed
