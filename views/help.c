@@ -37,11 +37,15 @@ static const struct { unsigned ctx; const char *title; } groups[] = {
 static const char *const commands[][2] = {
     {":set FIELD VALUE", "set a field of the selection or the plan (site.pue, tenancy.policy, ...)"},
     {":set accelerator H200", "switch the plan's accelerator"},
-    {":export FORMAT", "md html csv json yaml kueue volcano slurm: writes ./NAME.EXT"},
+    {":export FORMAT [PATH]", "md html csv json yaml kueue volcano slurm; without PATH asks, proposing PLAN-vN-DATE.EXT"},
     {":theme NAME", "default dark light high-contrast mono (saved as preference)"},
     {":open NAME[@N]", "open a stored plan (or version N)"},
     {":compare A B", "compare two stored plans (NAME or NAME@N, or (current))"},
-    {":w [NOTE]  :wq  :q  :q!", "save, save and quit, quit (asks), quit without saving"},
+    {":w  :w NAME", "save a version; save the working copy as a new plan NAME"},
+    {":wq  :q  :q!", "save and quit, quit (asks), quit without saving (drops the draft)"},
+    {":explain [WHAT]", "tco, gpus, power, WORKLOAD.days, WORKLOAD.gpus: formula, inputs, sources"},
+    {":present  :warnings", "presenter mode (P); every warning and binding constraint (w)"},
+    {":set WORKLOAD.KEY V", "a field of a named workload or team, whatever is selected"},
     {":undo  :redo  :help", ""},
 };
 
