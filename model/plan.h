@@ -342,6 +342,8 @@ typedef struct {
     double compute, tp_comm, pp_bubble, dp_comm, cp_comm, ep_comm, other; /* seconds */
 } StepBreakdown;
 
+#define TRAIN_CURVE_MAX 10
+
 typedef struct {
     int gpus;
     Layout layout;
@@ -362,6 +364,12 @@ typedef struct {
                                       * batch 2048 caps data parallelism: …"), "" = nothing */
     char fix[PLAN_TEXT_LEN];         /* the edit that lifts it ("raise global_batch to 3072
                                       * to use 12,288 GPUs (84.1 d)"), "" = none found */
+    /* GPUs vs days for the chosen model-parallel shape at each count the
+     * global batch divides near the chosen one: the divisibility steps
+     * (8,192 → 16,384 with nothing between for batch 2048) */
+    int curve_gpus[TRAIN_CURVE_MAX];
+    double curve_days[TRAIN_CURVE_MAX];
+    int n_curve;
     double gpu_hours;
     /* Error band (model error, not input uncertainty): the range the
      * published runs of this workload's class (dense/MoE × bf16/fp8 ×

@@ -1573,6 +1573,51 @@ static int batch_for_gpus(const Env *e, const Catalog *c, int G, double *days_ou
     return 0;
 }
 
+/* GPUs vs days for the shape of layout l: the counts t·c·e·p·d with d
+ * dividing B/e (and d·e·p ≤ B, whole nodes) from G/4 to 4·G, each timed with that
+ * shape's best layout (shape_days).  The gaps between them are why a
+ * sized run jumps from one count to twice it. */
+static void days_curve(const Env *e, const Catalog *c, const Layout *l, int G, TrainResult *tr)
+{
+    tr->n_curve = 0;
+    if (l->ep < 1 || l->tp < 1 || l->pp < 1 || l->cp < 1)
+        return;
+    double Be = e->B / l->ep;
+    if (fabs(Be - floor(Be)) > 1e-9 || Be < 1)
+        return;
+    long long Bi = (long long)Be, mp = (long long)l->tp * l->cp * l->ep * l->pp;
+    int counts[64], n = 0, at = -1;
+    for (long long d = 1; d <= Bi && n < 64; d++) {
+        long long g = mp * d;
+        /* within a factor of 4 of G: the choices a meeting weighs */
+        if (Bi % d || g > MAX_GPUS || d * l->ep * l->pp > (long long)e->B || g % e->gpn ||
+            g * 4 < G || g > 4LL * G)
+            continue;
+        if (g == G)
+            at = n;
+        counts[n++] = (int)g;
+    }
+    if (at < 0 || n == 0)
+        return;
+    /* a window of the counts around G: more below (the cheaper options) */
+    int lo = at - (TRAIN_CURVE_MAX * 2) / 3, hi;
+    if (lo < 0)
+        lo = 0;
+    hi = lo + TRAIN_CURVE_MAX;
+    if (hi > n) {
+        hi = n;
+        lo = hi - TRAIN_CURVE_MAX > 0 ? hi - TRAIN_CURVE_MAX : 0;
+    }
+    for (int i = lo; i < hi; i++) {
+        double days = counts[i] == G ? tr->train_days
+                                     : shape_days(e, c, counts[i], l->tp, l->cp, l->ep, l->pp);
+        if (!isfinite(days))
+            continue;
+        tr->curve_gpus[tr->n_curve] = counts[i];
+        tr->curve_days[tr->n_curve++] = days;
+    }
+}
+
 /* Thousands-grouped count for the binding-constraint texts ("12,288"). */
 static const char *group3(int v, char *buf, size_t len)
 {
@@ -1816,6 +1861,8 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     if (r) {
         const char *sc = w->name;
         const Layout *l = &tr->layout;
+        if (!(w->mfu > 0))
+            days_curve(&e, c, l, G, tr);
         char fp8[64] = "";
         if (e.gemm_scale < 1)
             snprintf(fp8, sizeof fp8, "; FP8 GEMMs at %.2f of that, casts costed", e.gemm_scale);

@@ -238,6 +238,55 @@ static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
     (void)app;
 }
 
+/* GPUs vs days at the counts the batch divides: one bar per count (the
+ * y axis, GPUs) against days (the x axis), the plan's count marked, the
+ * target drawn as a line through the bars. */
+static void draw_curve(Canvas *c, const App *app, const WorkloadResult *w)
+{
+    const TrainResult *t = &w->train;
+    if (t->n_curve < 2)
+        return;
+    const Workload *pw = plan_workload(app, w->name);
+    double target = pw && pw->gpus == 0 ? pw->target_days : 0;
+    double max = target;
+    for (int i = 0; i < t->n_curve; i++)
+        if (t->curve_days[i] > max)
+            max = t->curve_days[i];
+    char line[300];
+    snprintf(line, sizeof line, "GPUs vs days: the counts global batch %d divides for tp%d pp%d%s",
+             pw ? pw->global_batch : 0, t->layout.tp, t->layout.pp,
+             target > 0 ? " (| = target)" : "");
+    canvas_next(c);
+    canvas_wrap(c, 1, ROLE_TITLE, line);
+    int lw = 9, vw = 16, bw = c->r.w - lw - vw - 3;
+    if (bw < 10)
+        bw = 10;
+    for (int i = 0; i < t->n_curve; i++) {
+        int y = canvas_next(c);
+        if (y < 0)
+            continue;
+        char g[32], d[32];
+        fmt_int(t->curve_gpus[i], g, sizeof g);
+        bool plan = t->curve_gpus[i] == t->gpus;
+        bool late = target > 0 && t->curve_days[i] > target;
+        term_put_right(y, c->r.x + 1, lw - 1, plan ? ROLE_TITLE : ROLE_LABEL, g);
+        BarSeg seg = {t->curve_days[i], late ? ROLE_BAD : plan ? ROLE_GOOD : ROLE_SERIES1};
+        widget_stacked_bar(y, c->r.x + 1 + lw, bw, &seg, 1, max > 0 ? max * 1.05 : 1, target,
+                           ROLE_WARNING);
+        snprintf(line, sizeof line, "%s%s", units_days(t->curve_days[i], d, sizeof d),
+                 plan ? "  plan" : "");
+        term_put(y, c->r.x + 2 + lw + bw, vw, plan ? ROLE_TITLE : ROLE_VALUE, line);
+    }
+    int y = canvas_next(c);
+    if (y >= 0)
+        term_put(y, c->r.x + 1 + lw, bw, ROLE_MUTED, "0 d");
+    if (y >= 0) {
+        char d[32];
+        units_days(max * 1.05, d, sizeof d);
+        term_put_right(y, c->r.x + 1 + lw, bw, ROLE_MUTED, d);
+    }
+}
+
 static void draw_inference(Canvas *c, const App *app, const WorkloadResult *w)
 {
     const InferResult *in = &w->infer;
@@ -416,8 +465,10 @@ static void s_draw(View *v, App *app, Rect r)
             }
         }
         /* a failed sizing has no numbers to show: never draw zeros as results */
-        if (w->ok && w->kind == WL_TRAINING)
+        if (w->ok && w->kind == WL_TRAINING) {
             draw_training(&c, app, w);
+            draw_curve(&c, app, w);
+        }
         else if (w->ok || w->infer.gpus > 0)
             draw_inference(&c, app, w);
         canvas_next(&c);

@@ -10,7 +10,7 @@ tui_require_tmux
 trap tui_cleanup EXIT
 tap_plan 22
 
-ERRORS='invalid|error|failed|not bound|unknown command|cannot|refused'
+ERRORS='invalid:|error|failed|not bound|unknown command|refused|cannot open|cannot write'
 
 # no_error STEP: nothing on the screen reads like an error
 no_error() {
