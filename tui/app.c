@@ -1117,7 +1117,7 @@ static void prompt_draw(App *app)
         char f[300];
         snprintf(f, sizeof f, "filter: %s", p->in.buf);
         term_put(box.y + bh - 2, box.x + 2, bw - 4, ROLE_MUTED, f);
-        term_put(y, 0, w, ROLE_STATUS, "Up/Down or j/k choose, Enter accept, Esc cancel, type to filter");
+        term_put(y, 0, w, ROLE_STATUS, "Up/Down choose (j/k too), Enter accept, Esc cancel, type to filter");
     }
 }
 
