@@ -1199,10 +1199,10 @@ static int row_text(const StoreSweepRow *r, Reader *rd)
             snprintf(dbuf, sizeof dbuf, "%.1f", json_number_value(days));
         if (json_is_number(wait))
             snprintf(wbuf, sizeof wbuf, "%.2f", json_number_value(wait));
-        sb_printf(&rd->out, "  %8.0f  %7s  %7.2f  %9s  %-7s  %7s  %s\n", g, dbuf,
+        sb_printf(&rd->out, "  %8.0f  %7s  %7.2f  %9s  %-10.10s  %7s  %s\n", g, dbuf,
                   json_number_value(json_object_get(out, "facility_mw")), usd,
-                  cli_is(json_string_value(json_object_get(out, "verdict")), "cloud") ? "cloud"
-                                                                               : "on-prem",
+                  json_is_string(json_object_get(out, "verdict"))
+                      ? json_string_value(json_object_get(out, "verdict")) : "",
                   wbuf,
                   json_is_true(json_object_get(out, "fits")) ? "yes" : "no");
     }
@@ -1316,8 +1316,8 @@ static int cmd_read(Cli *cli, int argc, char **argv, const char *verb)
             const char *dot = strrchr(rd.keys[k], '.');
             sb_printf(&rd.out, "  %14.14s", dot ? dot + 1 : rd.keys[k]);
         }
-        sb_printf(&rd.out, "  %8s  %7s  %7s  %9s  %-7s  %7s  %s\n", "GPUs", "days", "MW", "TCO",
-                  "cheaper", "p95 h", "fits");
+        sb_printf(&rd.out, "  %8s  %7s  %7s  %9s  %-10s  %7s  %s\n", "GPUs", "days", "MW", "TCO",
+                  "verdict", "p95 h", "fits");
     }
     int r = store_sweep_rows(cli->store, plan, name, row_cb, &rd, &d);
     if (r != 0) {

@@ -395,8 +395,11 @@ void sweep_row_outputs(const PlanResult *r, SweepRow *row)
     row->usd_per_gpu_hour = priced ? c->options[c->chosen].usd_per_gpu_hour : NAN;
     row->cheapest_tco_usd = cheap ? c->options[c->cheapest].tco_usd : NAN;
     snprintf(row->cheapest, sizeof row->cheapest, "%s", cheap ? c->options[c->cheapest].name : "");
+    /* the names of eval --json's cost.verdict.kind */
+    static const char *const kinds[] = {"none", "build", "buy", "unpriced", "cloud-only"};
     snprintf(row->verdict, sizeof row->verdict, "%s",
-             !cheap ? "" : c->options[c->cheapest].kind == COST_ONPREM ? "on-prem" : "cloud");
+             r->have_cost && c->verdict >= 0 && c->verdict < (int)(sizeof kinds / sizeof *kinds)
+                 ? kinds[c->verdict] : "");
     bool sched = r->have_schedule && r->schedule.ran;
     row->utilization = sched ? r->schedule.utilization : NAN;
     row->wait_p95_h = NAN;
@@ -428,6 +431,14 @@ int sweep_evaluate(const SweepSpec *s, const Plan *base, const Catalog *cat, lon
     }
     EvalOptions opt = eval_options_default();
     opt.alternatives = false; /* the Sizing pane's ranking: not a sweep output */
+    /* points that change only prices, PUE, the horizon or the site reuse the
+     * sizing and the scheduler run of an earlier point (evaluate.h) */
+    opt.cache = eval_cache_new();
+    if (!opt.cache) {
+        free(p);
+        free(r);
+        return -1;
+    }
     for (long long i = lo; i < hi; i++) {
         SweepRow *row = &rows[i - lo];
         memset(row, 0, sizeof *row);
@@ -441,6 +452,7 @@ int sweep_evaluate(const SweepSpec *s, const Plan *base, const Catalog *cat, lon
         plan_evaluate_ex(p, cat, &opt, r);
         sweep_row_outputs(r, row);
     }
+    eval_cache_free(opt.cache);
     free(p);
     free(r);
     return 0;

@@ -67,7 +67,8 @@ typedef struct {
     bool fits;                      /* every workload fits and meets its target / SLO */
     double gpus, train_days, it_mw, facility_mw, tco_usd, cheapest_tco_usd,
         usd_per_gpu_hour, wait_p95_h, utilization;
-    char verdict[16];               /* "on-prem" | "cloud": the cheapest option's kind */
+    char verdict[16];               /* cost.verdict.kind of eval --json: build | buy |
+                                     * unpriced | cloud-only | none */
     char cheapest[PLAN_NAME_LEN];   /* the cheapest option's name */
 } SweepRow;
 
@@ -107,7 +108,8 @@ int sweep_point_plan(const SweepSpec *s, const Plan *base, const Catalog *cat, l
 void sweep_row_outputs(const PlanResult *r, SweepRow *row);
 
 /* Evaluate points [lo, hi) of the sweep into rows[0 .. hi-lo) on this
- * thread.  Returns 0, -1 on ENOMEM. */
+ * thread, with a stage cache of its own (evaluate.h).  Returns 0, -1 on
+ * ENOMEM. */
 int sweep_evaluate(const SweepSpec *s, const Plan *base, const Catalog *cat, long long lo,
                    long long hi, SweepRow *rows);
 

@@ -360,7 +360,7 @@ START_TEST(a_point_has_the_headline_outputs)
         ck_assert(rows[i].train_days > 0);
         ck_assert(rows[i].tco_usd > 0 && rows[i].cheapest_tco_usd <= rows[i].tco_usd);
         ck_assert(!isnan(rows[i].wait_p95_h));
-        ck_assert(strcmp(rows[i].verdict, "on-prem") == 0 || strcmp(rows[i].verdict, "cloud") == 0);
+        ck_assert(strcmp(rows[i].verdict, "build") == 0 || strcmp(rows[i].verdict, "buy") == 0);
     }
     /* facility power is IT power times PUE (PUE's definition, The Green Grid WP#49) */
     ck_assert_double_eq_tol(rows[0].facility_mw, rows[0].it_mw * 1.2, 1e-9);

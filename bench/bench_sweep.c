@@ -1,0 +1,172 @@
+/* bench/bench_sweep.c — `gpuplan sweep` speed (issue 14: a 10,000-point
+ * cost/sizing sweep of frontier-2027 in < 10 s on one core; N array tasks
+ * give >= 0.9 N speed-up).
+ *
+ * The sweep: training tokens (re-sizes the 405B run) x PUE x power price x
+ * horizon, 10 x 10 x 10 x 10 = 10,000 points.  Timed as `gpuplan sweep`
+ * does it: evaluate, rows to JSON, rows into a fresh store.  CPU time of this
+ * process is reported beside wall time, because the machine is shared.
+ *
+ * Sharding: N shard processes (fork) each evaluate their slice, as N array
+ * tasks would on N cores; the speed-up is one process's CPU time over the
+ * slowest shard's CPU time (what N tasks on N free cores would take).  Each
+ * shard starts with an empty stage cache, like a fresh array task. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "catalog_yaml.h"
+#include "store.h"
+#include "sweep.h"
+#include "yaml_plan.h"
+
+static double clock_s(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static const char *const vary[] = {
+    "workloads.pretrain-405b.tokens=10T..19T/10", "site.pue=1.1..1.5/10",
+    "site.power_price_kwh=0.04..0.16/10", "horizon_years=3..6/10"};
+
+/* Evaluate [lo, hi) and turn the rows into JSON; returns CPU seconds. */
+static double run(const SweepSpec *s, const Plan *p, const Catalog *c, long long lo, long long hi,
+                  Store *st)
+{
+    double t0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    long long n = hi - lo;
+    SweepRow *rows = calloc((size_t)n, sizeof *rows);
+    StoreSweepRow *sr = calloc((size_t)n, sizeof *sr);
+    if (!rows || !sr || sweep_evaluate(s, p, c, lo, hi, rows) != 0) {
+        fprintf(stderr, "bench_sweep: out of memory\n");
+        exit(1);
+    }
+    for (long long i = 0; i < n; i++) {
+        sr[i].idx = rows[i].idx;
+        sr[i].inputs = sweep_inputs_json(s, &rows[i]);
+        sr[i].outputs = sweep_outputs_json(&rows[i]);
+        sr[i].error = rows[i].error;
+    }
+    if (st) {
+        StoreSweepPut res;
+        Diag d = {0};
+        char *spec = sweep_spec_json(s);
+        if (store_sweep_put(st, "frontier-2027", s->name, 1, "0123456789abcdef", spec,
+                            s->n_points, sr, n, &res, &d) != 0 || res.added != n) {
+            fprintf(stderr, "bench_sweep: %s\n", d.msg);
+            exit(1);
+        }
+        free(spec);
+    }
+    for (long long i = 0; i < n; i++) {
+        free((char *)sr[i].inputs);
+        free((char *)sr[i].outputs);
+    }
+    free(sr);
+    free(rows);
+    return clock_s(CLOCK_PROCESS_CPUTIME_ID) - t0;
+}
+
+int main(void)
+{
+    const char *src = getenv("GPUPLAN_SRCDIR");
+    char dir[4096], file[4096];
+    snprintf(dir, sizeof dir, "%s/data/catalog", src && *src ? src : GPUPLAN_SRCDIR);
+    snprintf(file, sizeof file, "%s/data/examples/frontier-2027.yaml",
+             src && *src ? src : GPUPLAN_SRCDIR);
+    Catalog cat;
+    Diag d = {0};
+    Plan *p = malloc(sizeof *p);
+    SweepSpec *s = calloc(1, sizeof *s);
+    if (!p || !s || catalog_load(&cat, dir, NULL, &d) != 0 ||
+        plan_load_file(file, &cat, p, &d) != 0) {
+        fprintf(stderr, "bench_sweep: %s\n", d.msg);
+        return 1;
+    }
+    char err[1024];
+    for (int i = 0; i < 4; i++)
+        if (sweep_axis_parse(p, &cat, vary[i], &s->axes[s->n_axes++], err, sizeof err) != 0) {
+            fprintf(stderr, "bench_sweep: %s\n", err);
+            return 1;
+        }
+    snprintf(s->name, sizeof s->name, "bench");
+    if (sweep_spec_finish(s, err, sizeof err) != 0) {
+        fprintf(stderr, "bench_sweep: %s\n", err);
+        return 1;
+    }
+
+    char db[] = "/tmp/gpuplan-bench-sweep-XXXXXX";
+    int fd = mkstemp(db);
+    if (fd < 0)
+        return 1;
+    close(fd);
+    unlink(db);
+    Store *st = store_open(db, NULL, false, &d);
+    if (!st || store_save_version(st, "frontier-2027", "format: 1\nname: frontier-2027\n", "",
+                                  NULL, &d) != 0) {
+        fprintf(stderr, "bench_sweep: %s\n", d.msg);
+        return 1;
+    }
+    double w0 = clock_s(CLOCK_MONOTONIC);
+    double one = run(s, p, &cat, 0, s->n_points, st);
+    double wall = clock_s(CLOCK_MONOTONIC) - w0;
+    printf("sweep: %lld points of frontier-2027 (tokens x PUE x power price x horizon), "
+           "evaluated, JSON, stored: %.2f s CPU (%.1f us/point), %.2f s wall\n",
+           s->n_points, one, one / s->n_points * 1e6, wall);
+    store_close(st);
+    char side[4200];
+    unlink(db);
+    snprintf(side, sizeof side, "%s-wal", db);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", db);
+    unlink(side);
+
+    /* the same points as N shards, each in its own process with a cold cache */
+    double base = run(s, p, &cat, 0, s->n_points, NULL);
+    printf("sweep: one process, evaluate + JSON only: %.2f s CPU\n", base);
+    static const int ns[] = {2, 4, 8, 16};
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+        int n = ns[k];
+        int pipes[16][2];
+        pid_t kids[16];
+        for (int i = 0; i < n; i++) {
+            if (pipe(pipes[i]) != 0 || (kids[i] = fork()) < 0)
+                return 1;
+            if (kids[i] == 0) {
+                long long lo, hi;
+                sweep_shard_range(s->n_points, i, n, &lo, &hi);
+                double t = run(s, p, &cat, lo, hi, NULL);
+                ssize_t w = write(pipes[i][1], &t, sizeof t);
+                _exit(w == (ssize_t)sizeof t ? 0 : 1);
+            }
+            close(pipes[i][1]);
+            /* one shard at a time: each gets a core to itself, as on N nodes */
+            int status;
+            waitpid(kids[i], &status, 0);
+        }
+        double worst = 0, sum = 0;
+        for (int i = 0; i < n; i++) {
+            double t = 0;
+            if (read(pipes[i][0], &t, sizeof t) != (ssize_t)sizeof t)
+                return 1;
+            close(pipes[i][0]);
+            sum += t;
+            if (t > worst)
+                worst = t;
+        }
+        printf("sweep: %2d shards: slowest %.3f s CPU, total %.2f s: speed-up %.2f = %.2f N "
+               "(target >= 0.9 N)\n",
+               n, worst, sum, base / worst, base / worst / n);
+    }
+    free(s);
+    free(p);
+    catalog_free(&cat);
+    return 0;
+}
