@@ -86,7 +86,7 @@ static void draw_header(App *app)
 
     /* right side: accelerator × count │ facility │ the plan's TCO / horizon,
      * spinner */
-    char right[400], a[160], b[64], c[64];
+    char right[400], a[160], b[64], c[160];
     if (r && r->have_layout && r->cluster.n_islands > 1) {
         /* every part installed, not only the plan's (a workload moved to
          * H200 is counted as H200) */
