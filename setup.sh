@@ -5,7 +5,8 @@
 #   ./setup.sh test            build and run every test (make check), then make distcheck
 #   ./setup.sh sanitize        build with ASan+UBSan in build-san/ and run make check there
 #   ./setup.sh bench           build and run the benchmarks (make bench)
-#   ./setup.sh fuzz            libFuzzer (clang, ASan+UBSan) on every fuzz/ harness for
+#   ./setup.sh fuzz            libFuzzer (clang, ASan+UBSan) on every fuzz/ harness, FUZZ_RUNS (4000)
+#                              inputs from FUZZ_SEED (1), at most
 #                              FUZZ_SECONDS (45) each, seeded from fuzz/corpus/; any finding fails
 #   ./setup.sh coverage        branch coverage (gcov + gcovr) of model/ and plans/ in build-cov/
 set -euo pipefail
@@ -93,7 +94,10 @@ bench)
     ;;
 fuzz)
     # issue 17: a bounded libFuzzer run of every harness; the corpus in the
-    # repository seeds a scratch copy, so CI never rewrites fuzz/corpus/
+    # repository seeds a scratch copy, so CI never rewrites fuzz/corpus/.
+    # A fixed seed and run count make the run the same sequence of inputs on
+    # every machine (CI repeats what passed here, it does not explore anew);
+    # FUZZ_SEED/FUZZ_RUNS/FUZZ_SECONDS widen it for a longer hunt by hand.
     secs=${FUZZ_SECONDS:-45}
     mkdir -p build-fuzz
     if [ ! -f build-fuzz/Makefile ]; then
@@ -111,6 +115,7 @@ fuzz)
         echo "fuzz: fuzz_$h for ${secs}s" >&2
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
             GPUPLAN_DATADIR="$top/data" "build-fuzz/fuzz/fuzz_$h" -max_total_time="$secs" \
+            -seed="${FUZZ_SEED:-1}" -runs="${FUZZ_RUNS:-4000}" \
             -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
             -artifact_prefix="$top/build-fuzz/crash-$h-" "$work" "$top/fuzz/corpus/$h" \
             2>"build-fuzz/fuzz_$h.log" || { rc=1; tail -n 30 "build-fuzz/fuzz_$h.log" >&2; }
