@@ -15,17 +15,7 @@ db="$tmp/plans.db"
 n=0 failed=0
 esc=$(printf '\033')
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
-check() {
-    desc=$1 want=$2; shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" -eq "$want" ]; then ok "$desc"; else not_ok "$desc" "exit $got, wanted $want" "$(head -c 600 "$tmp/err")"; fi
-}
-has() {
-    if grep -Eq -- "$3" "$2"; then ok "$1"; else not_ok "$1" "no match for /$3/ in $2:" "$(head -c 600 "$2")"; fi
-}
+. "$src/tests/tap.sh"
 # no_raw DESC FILE… : no ESC/BEL/C1-CSI byte in the files
 no_raw() {
     desc=$1; shift

@@ -17,17 +17,7 @@ unset SLURM_ARRAY_TASK_ID SLURM_ARRAY_TASK_COUNT SLURM_ARRAY_TASK_MIN SLURM_ARRA
 db="$tmp/plans.db"
 n=0 failed=0
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
-check() {
-    desc=$1 want=$2; shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" -eq "$want" ]; then ok "$desc"; else not_ok "$desc" "exit $got, wanted $want" "$(head -c 600 "$tmp/err")"; fi
-}
-has() {
-    if grep -Eq -- "$3" "$2"; then ok "$1"; else not_ok "$1" "no match for /$3/ in $2:" "$(head -c 600 "$2")"; fi
-}
+. "$src/tests/tap.sh"
 same() {
     if cmp -s "$2" "$3"; then ok "$1"; else not_ok "$1" "$(diff "$2" "$3" | head -n 8)"; fi
 }
