@@ -582,8 +582,10 @@ static double prefill_tp(const Ctx *c, int tp, double xt)
     /* The attention core runs in 16-bit (FlashAttention-style kernels). */
     t += prefill_attn_flops(c) / (tp * c->peak16 * gemm_eff_x(c, fmin((double)c->h / tp, xt)));
     t += c->p_new * c->L * (c->ew_fixed + c->ew_shard / tp) * INFER_ACT_BYTES / c->hbm_bw_eff;
-    /* Megatron-style TP: 2 all-reduces per layer of the prompt's activations. */
-    t += 2.0 * c->L * allreduce(c, c->p_new * c->h * INFER_ACT_BYTES, tp);
+    /* Megatron-style TP: 2 all-reduces per layer of the iteration's
+     * activations (all xt tokens in one collective, so its latency is paid
+     * once per iteration, not once per prompt), the prompt's share p_new/xt. */
+    t += 2.0 * c->L * allreduce(c, xt * c->h * INFER_ACT_BYTES, tp) * c->p_new / xt;
     return t + (c->L * c->layer_ovh + c->step_ovh) * c->p_new / xt;
 }
 
@@ -601,7 +603,9 @@ static void prefill_dep(const Ctx *c, int n, double xt, double *own, double *spr
     /* the busiest GPU's expert share of an iteration of n·xt tokens */
     double imb = ep_imbalance(xt * n * c->experts * c->k_over_e, n);
     double ex = imb * gemm_time(c, 1, xt * n, 0.0, 2.0 * c->routed_active * c->p_new / n);
-    o += ep_exposed(c, imb * ep_comm(c, c->p_new, n), o + ex);
+    /* the iteration's xt tokens go in one dispatch/combine per layer; the
+     * prompt's share p_new/xt */
+    o += ep_exposed(c, imb * ep_comm(c, xt, n) * c->p_new / xt, o + ex);
     *own = o;
     *spread = ex;
 }
