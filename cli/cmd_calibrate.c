@@ -59,10 +59,13 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
     sb_printf(b, "\n    gemm_scale: %.4f\n    tp_overlap: %.3f\n    dp_overlap: %.3f\n"
                  "    ep_overlap: %.3f\n    fp8_gemm_factor: %.4f\n    layer_overhead_us: %.1f\n"
                  "    moe_overhead: %.3f\n    moe_layer_overhead_us: %.1f\n"
+                 "    moe_expert_overhead_us: %.2f\n%s"
                  "    step_scale: %.4f\n"
                  "    calibrated_runs: %d\n    calibrated_residual: %.4f\n",
               f->gemm_scale, f->tp_overlap, f->dp_overlap, f->ep_overlap, f->fp8_gemm_factor,
               f->layer_overhead_s * 1e6, f->moe_overhead, f->moe_layer_overhead_s * 1e6,
+              f->moe_expert_overhead_s * 1e6,
+              f->moe_fused_dispatch ? "    moe_fused_dispatch: true\n" : "",
               f->step_scale > 0 ? f->step_scale : 1.0, f->calibrated_runs, f->calibrated_residual);
     char src[CAT_TEXT_LEN];
     if (strchr(f->id, '@'))
@@ -181,8 +184,10 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
             for (size_t j = 0; j < cal.n_frameworks; j++) {
                 if (strcasecmp(calfw[j].id, f.id) == 0)
                     calfw[j] = f;
-                else if (strncasecmp(calfw[j].id, f.id, pl) == 0 && calfw[j].id[pl] == '@')
+                else if (strncasecmp(calfw[j].id, f.id, pl) == 0 && calfw[j].id[pl] == '@') {
                     calfw[j].moe_layer_overhead_s = f.moe_layer_overhead_s;
+                    calfw[j].moe_expert_overhead_s = f.moe_expert_overhead_s;
+                }
             }
             fits[nfit++] = f;
         }
@@ -237,8 +242,9 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
     }
     for (int k = 0; k < nfit; k++) {
         if (!strchr(fits[k].id, '@')) {
-            printf("%s: MoE layer overhead %.0f us per layer and pass\n", fits[k].id,
-                   fits[k].moe_layer_overhead_s * 1e6);
+            printf("%s: MoE host cost per layer and pass %.0f us + %.1f us per local expert\n",
+                   fits[k].id, fits[k].moe_layer_overhead_s * 1e6,
+                   fits[k].moe_expert_overhead_s * 1e6);
             continue;
         }
         printf("%s: gemm_scale %.3f, fp8_gemm_factor %.3f, step_scale %.3f — calibrated on %d "

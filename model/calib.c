@@ -200,8 +200,10 @@ static double fit_cost(FitCtx *x)
         size_t pl = strlen(x->prof.id);
         for (size_t i = 0; i < tmp.n_frameworks; i++)
             if (strncasecmp(tmp.frameworks[i].id, x->prof.id, pl) == 0 &&
-                tmp.frameworks[i].id[pl] == '@')
+                tmp.frameworks[i].id[pl] == '@') {
                 tmp.frameworks[i].moe_layer_overhead_s = x->prof.moe_layer_overhead_s;
+                tmp.frameworks[i].moe_expert_overhead_s = x->prof.moe_expert_overhead_s;
+            }
     }
     double sum = 0;
     for (int i = 0; i < x->n; i++) {
@@ -336,8 +338,18 @@ int calib_fit_moe(const CalibRun *runs, int n, const Catalog *cat, const char *f
     if (!base)
         return 0;
     x.prof = *base;
-    /* per MoE layer and pass: between 1 µs and 20 ms */
-    golden(&x, &x.prof.moe_layer_overhead_s, 1e-6, 2e-2);
+    /* Two host costs per MoE layer and pass (model/train.c layer_cost): a
+     * fixed one (dropless sync, dispatcher launches; 1 µs – 20 ms) and one
+     * per local expert (0.1 µs – 1 ms); runs with different E/ep separate
+     * them.  Coordinate descent from the profile's values. */
+    if (!(x.prof.moe_layer_overhead_s > 1e-6))
+        x.prof.moe_layer_overhead_s = 1e-4;
+    if (!(x.prof.moe_expert_overhead_s > 1e-7))
+        x.prof.moe_expert_overhead_s = 1e-5;
+    for (int k = 0; k < FIT_ROUNDS; k++) {
+        golden(&x, &x.prof.moe_layer_overhead_s, 1e-6, 2e-2);
+        golden(&x, &x.prof.moe_expert_overhead_s, 1e-7, 1e-3);
+    }
     *out = x.prof;
     return used;
 }

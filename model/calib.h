@@ -62,8 +62,9 @@ void calib_stats(const CalibRun *runs, int n, int half, double *mean_abs, double
 int calib_fit(const CalibRun *runs, int n, const Catalog *cat, const char *fw,
               const char *acc, bool fit_only, Framework *out);
 
-/* Least-squares fit of the base profile `fw`'s per-MoE-layer overhead
- * (moe_layer_overhead_s) over the MoE runs of that framework on every
+/* Least-squares fit of the base profile `fw`'s MoE host costs per layer
+ * and pass (moe_layer_overhead_s, and moe_expert_overhead_s per local
+ * expert) over the MoE runs of that framework on every
  * accelerator (held_out excluded when fit_only).  *out = the base profile
  * with the fitted value.  Returns the runs used. */
 int calib_fit_moe(const CalibRun *runs, int n, const Catalog *cat, const char *fw,

@@ -115,6 +115,13 @@ typedef struct {
                                    * device-to-host sync of the per-expert token counts
                                    * before the all-to-all, and the per-expert kernel
                                    * launches of the grouped GEMM */
+    double moe_expert_overhead_s; /* per local expert, MoE layer and pass: the kernels a
+                                   * grouped GEMM issues per expert (per-expert FP8
+                                   * quantisation with its amax, per-expert GEMM launches
+                                   * of Transformer Engine's GroupedLinear) */
+    bool moe_fused_dispatch;      /* dispatch/combine kernels permute tokens while they
+                                   * communicate (DeepEP): no separate permute, un-permute
+                                   * or chunk-sort passes */
     double step_scale;            /* × the whole modelled step (0 = 1): what a site does
                                    * that the model does not itemise (power caps, clocks,
                                    * stragglers, jitter); fitted by gpuplan calibrate */

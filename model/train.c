@@ -396,6 +396,8 @@ typedef struct {
     double layer_oh;       /* seconds per layer per pass */
     double moe_oh;         /* MoE overhead per routed token copy, h-wide passes */
     double moe_layer_oh;   /* seconds per MoE layer per pass */
+    double moe_expert_oh;  /* seconds per local expert per MoE layer per pass */
+    bool moe_fused;        /* permutation fused into dispatch/combine (DeepEP) */
     double step_scale;     /* × the whole step (calibrated site factor) */
     int etp;               /* > 0: MoE parallel folding with this expert TP */
     double win_frac;       /* attention-core share left by sliding windows (1 = none) */
@@ -600,8 +602,8 @@ static double elementwise_fwd_bytes(const Env *e, const Layout *l, double T, boo
      * (GELU read/write F; SwiGLU read 2F write F), split by t. */
     double rep = 11.0 * sh->h / (l->sp ? t : 1);
     double actw = sh->glu ? 3.0 : 2.0;
-    double act = moe_layer ? (sh->k + sh->S) * actw * sh->Fe + 4.0 * sh->k * sh->h
-                           : actw * sh->F;
+    /* (a MoE layer's routing and token permutation: moe_route_bytes) */
+    double act = moe_layer ? (sh->k + sh->S) * actw * sh->Fe : actw * sh->F;
     double bytes = 2.0 * T * (rep + act / t);
     if (!e->flash) /* the (s/c)×s scores in 16-bit: written by QK^T, read and
                     * written by the fused scale-mask-softmax, read and written
@@ -628,6 +630,68 @@ static int expert_tp(const Layout *l)
     return l->etp > 0 ? l->etp : l->tp;
 }
 
+/* Token copies one GPU dispatches per micro-batch and MoE layer: its T
+ * tokens (split over the TP ranks with sequence parallelism or a folded
+ * expert layout, as the dispatcher sees them) × k routed experts. */
+static double moe_copies(const Env *e, const Layout *l, double T)
+{
+    double dsp = l->sp || l->etp > 0 ? l->tp : 1;
+    return T / dsp * e->sh.k;
+}
+
+/* Expert load imbalance: the busiest EP rank's routed token copies over the
+ * mean.  Dropless routing makes every rank wait for the busiest one at the
+ * combine all-to-all.  With tokens routed independently (what the
+ * published Megatron-Bridge MoE rows do: --moe-router-force-load-balancing,
+ * random logits) the copies are balls thrown into ep bins: m = C·ep copies,
+ * expected maximum m/n + sqrt(2·(m/n)·ln n) for m ≫ n·ln n (Raab & Steger
+ * 1998, "Balls into bins — a simple and tight analysis", Thm 1), i.e.
+ * 1 + sqrt(2·ln(ep)/C).  A trained router with an auxiliary loss is less
+ * even than this (Wang et al. 2024, arXiv 2408.15664, MaxVio); this is the
+ * floor every dropless run pays. */
+static double moe_imbalance(const Env *e, const Layout *l, double T)
+{
+    double C = moe_copies(e, l, T);
+    if (l->ep <= 1 || !(C > 1))
+        return 1.0;
+    return 1.0 + sqrt(2.0 * log((double)l->ep) / C);
+}
+
+/* Bytes one GPU moves per micro-batch and MoE layer, forward, for routing
+ * and token permutation (Megatron-Core MoEAlltoAllTokenDispatcher and
+ * TopKRouter; the backward moves the same again twice, as for all
+ * element-wise work here):
+ *  - router in fp32 (--moe-router-dtype fp32): the gating GEMM writes T×E
+ *    logits, softmax/sigmoid reads and writes them, top-k and the load-
+ *    balancing loss read them: 5 passes of 4 bytes per logit, plus the k
+ *    probabilities (fp32) and indices (int64) per token;
+ *  - permute: read T·h, write the C = T·k copies grouped by expert; un-
+ *    permute: read the C copies and their probabilities, write T·h (16-bit);
+ *  - with EP and more than one local expert the received chunks are sorted
+ *    by local expert after the dispatch and back before the combine
+ *    (sort_chunks_by_idxs): read + write C·h twice, on the busiest rank's
+ *    `imb` × C copies.  ("If EP size increased to the number of experts,
+ *    the local token permutation/un-permutation for experts computation are
+ *    omitted" — Megatron-Core MoE README, performance best practice.)
+ * Frameworks whose dispatch/combine kernels gather rows straight from the
+ * token tensor into expert order and reduce the weighted expert outputs in
+ * place (DeepEP, DeepSeek-V3 report §3.2.2; frameworks.yaml
+ * moe_fused_dispatch) move only the router's bytes here: the rows travel
+ * inside the all-to-all. */
+static double moe_route_bytes(const Env *e, const Layout *l, double T, double imb)
+{
+    const Shape *sh = &e->sh;
+    double dsp = l->sp || l->etp > 0 ? l->tp : 1;
+    double Tr = T / dsp, C = moe_copies(e, l, T);
+    double router = 4.0 * 5.0 * Tr * sh->E + (4.0 + 8.0) * C;
+    if (e->moe_fused)
+        return router;
+    double permute = 2.0 * (Tr + C) * sh->h + 2.0 * (C + Tr) * sh->h + 4.0 * C;
+    double local = sh->E / (l->ep > 0 ? l->ep : 1);
+    double sort = l->ep > 1 && local > 1 ? 2.0 * 2.0 * 2.0 * imb * C * sh->h : 0;
+    return router + permute + sort;
+}
+
 static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost *c, double *x_out,
                        double *eff_out)
 {
@@ -642,6 +706,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     double f_dense = 2.0 * T * dense_w / t;
     double t_gemm = f_dense / (e->peak * eff * e->gemm_scale);
     double f_exp = 0;
+    double imb = moe_layer ? moe_imbalance(e, l, T) : 1.0;
     bool fp8 = e->gemm_scale < 1;
     /* GEMM input elements per token on this rank (FP8 casts): QKV and fc1
      * read h, the output projection a·dh/t, fc2 F/t. */
@@ -663,7 +728,8 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
             xe = sh->h / t;
         if (tok_e < xe)
             xe = tok_e;
-        t_gemm += f_exp / (e->peak * env_curve(e, xe) * e->gemm_scale);
+        /* the busiest EP rank computes imb × its share (moe_imbalance) */
+        t_gemm += imb * f_exp / (e->peak * env_curve(e, xe) * e->gemm_scale);
         if (fp8) /* expert fc1 inputs h per routed copy, fc2 inputs Fe/etp */
             cast_el += sh->k * (sh->h + sh->Fe) / t + sh->S * (sh->h + sh->Fe) / t;
     }
@@ -672,12 +738,29 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     double t_ew = elementwise_fwd_bytes(e, l, T, moe_layer) / e->ew_bw;
     if (fp8)
         t_ew += FP8_CAST_BYTES * T * cast_el / e->ew_bw;
-    /* MoE beyond the GEMMs: router softmax/top-k, permutation index
-     * building and the grouped GEMM's per-expert padding, per routed token
-     * copy (framework profile moe_overhead, in h-wide 16-bit passes). */
-    if (moe_layer && e->moe_oh > 0)
-        t_ew += 2.0 * T * sh->k * sh->h * e->moe_oh / t / e->ew_bw;
-    double fwd = t_gemm + t_core + t_ew + e->layer_oh + (moe_layer ? e->moe_layer_oh : 0);
+    double t_moe = 0;
+    if (moe_layer) {
+        /* routing and permutation bytes; the routed experts' activation
+         * function runs on the busiest rank's imb × copies */
+        double actw = sh->glu ? 3.0 : 2.0;
+        t_ew += (moe_route_bytes(e, l, T, imb) +
+                 (imb - 1.0) * 2.0 * T * sh->k * actw * sh->Fe / t) / e->ew_bw;
+        /* a framework's extra per-copy passes (frameworks.yaml moe_overhead) */
+        if (e->moe_oh > 0)
+            t_ew += 2.0 * T * sh->k * sh->h * e->moe_oh / t / e->ew_bw;
+        /* Host-side cost per MoE layer and pass (frameworks.yaml, fitted by
+         * gpuplan calibrate): dropless routing copies the per-expert token
+         * counts to the host before the all-to-all (the split sizes), which
+         * drains the launch queue (moe_layer_overhead_us); the grouped GEMM
+         * then issues kernels per local expert — Transformer Engine's
+         * GroupedLinear splits its input by those counts and quantises each
+         * expert's input and weight as separate FP8 tensors (amax + cast per
+         * tensor), and on Hopper runs one GEMM per expert on several streams
+         * (moe_expert_overhead_us × E/ep local experts). */
+        double local = sh->E / (l->ep > 0 ? l->ep : 1);
+        t_moe = e->moe_layer_oh + e->moe_expert_oh * local;
+    }
+    double fwd = t_gemm + t_core + t_ew + e->layer_oh + t_moe;
     double passes = 3.0 + (l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0);
     c->fwd = fwd;
     c->comp = passes * fwd;
@@ -764,7 +847,9 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
          * §3.3.2: FP8 dispatch, BF16 combine), combine in 16-bit */
         double db = precision_bytes(e->w->precision) < 2 ? precision_bytes(e->w->precision) : 2;
         double tok = T * sh->k * sh->h / (l->sp || l->etp > 0 ? t : 1);
-        double a2a = net_alltoall_s(db * tok, l->ep, bw, lat) + net_alltoall_s(2.0 * tok, l->ep, bw, lat);
+        /* the busiest rank receives imb × its share (moe_imbalance) */
+        double a2a = imb * (net_alltoall_s(db * tok, l->ep, bw, lat) +
+                            net_alltoall_s(2.0 * tok, l->ep, bw, lat));
         double ov = e->w->ep_overlap > 0 ? (e->w->ep_overlap < 1 ? e->w->ep_overlap : 1) : e->ep_ov;
         /* the hidden share still slows the compute it runs under */
         c->ep = (1.0 - ov + OVERLAP_SLOWDOWN * ov) * fwd_coll * a2a;
@@ -1315,6 +1400,8 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->layer_oh = fw->layer_overhead_s;
     e->moe_oh = fw->moe_overhead;
     e->moe_layer_oh = fw->moe_layer_overhead_s;
+    e->moe_expert_oh = fw->moe_expert_overhead_s;
+    e->moe_fused = fw->moe_fused_dispatch;
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
     if (e->gemm_scale < 1)
         e->gemm_scale = fw->fp8_gemm_factor > 0 ? fw->fp8_gemm_factor : FP8_GEMM_FACTOR;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calib.h"
 #include "catalog_yaml.h"
 #include "check_main.h"
 #include "plan.h"
@@ -574,8 +575,10 @@ START_TEST(deepseek_v3_gpu_hours_within_10pct)
     /* DeepSeek-V3 technical report §3–4: 14.8T tokens in 2.664M H800
      * GPU-hours (180K per trillion tokens) on 2048 H800: PP16, EP64 over 8
      * nodes, ZeRO-1, no TP, FP8 GEMMs, seq 4096, batch 15360; DualPipe hides
-     * the all-to-alls (ep_overlap 1).  H800 = H100 compute with NVLink cut to
-     * 400 GB/s bidirectional.  1543 tokens/s per GPU. Tolerance 10 %. */
+     * the all-to-alls (ep_overlap 1) and DeepEP's kernels permute while they
+     * communicate (catalog framework `deepseek`).  H800 = H100 compute with
+     * NVLink cut to 400 GB/s bidirectional.  1543 tokens/s per GPU.
+     * Tolerance 10 %. */
     Accelerator h800 = *acc("H100-SXM");
     snprintf(h800.id, sizeof h800.id, "H800");
     h800.scaleup_bw = 200e9;
@@ -587,6 +590,7 @@ START_TEST(deepseek_v3_gpu_hours_within_10pct)
     w.parallel = (ParallelSpec){.tp = 1, .pp = 16, .cp = 1, .ep = 64, .sp = 0};
     w.zero = 1;
     w.ep_overlap = 1;
+    snprintf(w.framework, sizeof w.framework, "deepseek");
     PlanResult *r;
     ck_assert_msg(size(&p, &w, &h800, &r), "%s", r->workloads[0].error);
     const TrainResult *t = &r->workloads[0].train;
@@ -1044,6 +1048,91 @@ START_TEST(framework_profiles_change_the_modelled_step)
 }
 END_TEST
 
+/* A small fine-grained MoE (16 experts of 512, top-2) on H100. */
+static Workload small_moe(int gpus, int ep)
+{
+    ModelShape m = gpt(4, 1024, 8, 32000);
+    m.glu = true;
+    m.ffn_hidden = 2816;
+    m.experts = 16;
+    m.experts_per_token = 2;
+    m.expert_ffn_hidden = 512;
+    Workload w = training(m, 2048, 64, 1e9);
+    w.gpus = gpus;
+    w.micro_batch = 1;
+    w.recompute = RECOMPUTE_NONE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = ep, .sp = 0};
+    return w;
+}
+
+/* compute seconds of w under the catalog's megatron profile changed by f */
+static double moe_compute_s(Workload *w, void (*change)(Framework *))
+{
+    load_catalog();
+    const Framework *base = catalog_find_framework(&cat, "megatron");
+    ck_assert_ptr_nonnull(base);
+    Framework f = *base;
+    change(&f);
+    Catalog tmp;
+    ck_assert(calib_catalog_with(&cat, &f, &tmp));
+    Plan p;
+    plan_init(&p);
+    PlanResult *r = calloc(1, sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_msg(train_size(&p, w, acc("H100-SXM"), &tmp, &r->workloads[0], r), "%s",
+                  r->workloads[0].error);
+    double c = r->workloads[0].train.step.compute;
+    free(r);
+    calib_catalog_free(&tmp);
+    return c;
+}
+
+static void fw_plain(Framework *f) { (void)f; }
+static void fw_expert_100us(Framework *f) { f->moe_expert_overhead_s = 100e-6; }
+static void fw_layer_1ms(Framework *f) { f->moe_layer_overhead_s = 1e-3; }
+static void fw_fused(Framework *f) { f->moe_fused_dispatch = true; }
+
+START_TEST(moe_host_costs_are_paid_per_layer_pass_and_per_local_expert)
+{
+    /* One GPU holds all 16 experts: 64 micro-batches × 4 MoE layers × 3
+     * passes (forward, 2× backward) of the profile's host costs. */
+    Workload w = small_moe(1, 1);
+    double c0 = moe_compute_s(&w, fw_plain);
+    double ce = moe_compute_s(&w, fw_expert_100us);
+    double cl = moe_compute_s(&w, fw_layer_1ms);
+    ck_assert_msg(fabs((ce - c0) - 64 * 4 * 3 * 16 * 100e-6) < 1e-9, "per expert: %.6f s",
+                  ce - c0);
+    ck_assert_msg(fabs((cl - c0) - 64 * 4 * 3 * 1e-3) < 1e-9, "per layer: %.6f s", cl - c0);
+    /* EP8: 2 local experts per GPU, 8 micro-batches per step */
+    Workload w8 = small_moe(8, 8);
+    double d0 = moe_compute_s(&w8, fw_plain);
+    double de = moe_compute_s(&w8, fw_expert_100us);
+    ck_assert_msg(fabs((de - d0) - 8 * 4 * 3 * 2 * 100e-6) < 1e-9, "EP8 per expert: %.6f s",
+                  de - d0);
+}
+END_TEST
+
+START_TEST(fused_dispatch_drops_permute_and_chunk_sort_bytes)
+{
+    /* EP8, 2 local experts: per micro-batch and layer forward the Megatron
+     * all-to-all dispatcher permutes (read T·h, write C·h), un-permutes
+     * (read C·h + fp32 probabilities, write T·h) and sorts the received
+     * chunks by local expert twice (read + write C·h each) on the busiest
+     * rank's 1 + sqrt(2·ln 8 / C) share (balls into bins), all 16-bit;
+     * DeepEP-style fused kernels move none of it outside the all-to-all. */
+    Workload w8 = small_moe(8, 8);
+    double plain = moe_compute_s(&w8, fw_plain);
+    double fused = moe_compute_s(&w8, fw_fused);
+    double T = 2048, k = 2, h = 1024, C = T * k;
+    double imb = 1 + sqrt(2 * log(8.0) / C);
+    double bytes = 2 * (T + C) * h * 2 + 4 * C + 8 * imb * C * h;
+    double ew_bw = 3.35e12 * 0.70; /* H100 hbm_bw × elementwise_eff (catalog) */
+    double want = 8 * 4 * 3 * bytes / ew_bw;
+    ck_assert_msg(fabs((plain - fused) / want - 1) < 1e-6, "saved %.6f s, expected %.6f s",
+                  plain - fused, want);
+}
+END_TEST
+
 START_TEST(fp8_speedup_over_bf16_is_between_published_ratios)
 {
     /* Published FP8/BF16 step ratios of tuned NeMo recipes: 1.25-1.53x
@@ -1308,6 +1397,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, nvl72_keeps_strided_groups_on_nvlink);
     tcase_add_test(tc, sliding_window_cuts_the_attention_core_exactly);
     tcase_add_test(tc, framework_profiles_change_the_modelled_step);
+    tcase_add_test(tc, moe_host_costs_are_paid_per_layer_pass_and_per_local_expert);
+    tcase_add_test(tc, fused_dispatch_drops_permute_and_chunk_sort_bytes);
     tcase_add_test(tc, fp8_speedup_over_bf16_is_between_published_ratios);
     tcase_add_test(tc, error_band_brackets_step_days_hours_and_gpus);
     tcase_add_test(tc, rejects_zero_tokens);
