@@ -885,19 +885,44 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     double T = (double)l->micro_batch * e->s / l->cp;
 
     /* Logits on the last stage: 2·T·h·V/t forward, ×3 with backward, plus
-     * the fp32 cross-entropy over T×V/t (read/write ≈ 3 passes of 4 bytes). */
+     * the fp32 cross-entropy over T×V/t (read/write ≈ 3 passes of 4 bytes).
+     * The output layer is its own GEMM, M = T tokens, K = h (all-gathered
+     * with SP), N = V/t: its narrowest side is min(T, h, V/t), not the
+     * layer's h/t.  It runs in BF16 even in FP8 recipes: Megatron-Core's
+     * GPTModel builds output_layer as tensor_parallel.ColumnParallelLinear,
+     * not a Transformer Engine module, so TE's fp8_autocast does not reach
+     * it (megatron/core/models/gpt/gpt_model.py). */
     double f_log = 2.0 * T * sh->h * sh->V / l->tp;
-    double t_log = 3.0 * f_log / (e->peak * eff * e->gemm_scale) +
+    double x_log = T < sh->h ? T : sh->h;
+    if (sh->V / l->tp < x_log)
+        x_log = sh->V / l->tp;
+    double t_log = 3.0 * f_log / (e->peak16 * env_curve(e, x_log)) +
                    3.0 * 4.0 * T * sh->V / l->tp / e->ew_bw;
 
-    /* Heaviest stage: ceil(L/p) layers, or floor(L/p) layers plus the
-     * logits when the planner gives the last stage one layer fewer (Llama 3,
-     * Dubey et al. 2024 §3.3.2). */
-    int L = (int)sh->L, lo = L / l->pp, hi = stage_layers(sh, l->pp);
-    double st_hi = hi * (lc.comp + lc.tp + lc.ep);
-    double st_lo = lo * (lc.comp + lc.tp + lc.ep) + t_log;
-    double layers_h = st_hi >= st_lo ? hi : lo;
-    double logits = st_hi >= st_lo ? 0 : t_log;
+    /* Heaviest stage.  Layers that divide evenly are split evenly
+     * (Megatron's default), the last stage adding the output layer and
+     * loss.  When they do not, the planner must place the remainder and
+     * gives the last stage n ≤ floor(L/p) layers, the other L − n spread
+     * over p − 1 stages (ceil((L − n)/(p − 1)) on the fullest), with n
+     * chosen so the slowest stage is fastest: Llama 3 ran 126 layers on
+     * 16 stages with one fewer on the last (Dubey et al. 2024 §3.3.2);
+     * Megatron-Core takes the count (--decoder-last-pipeline-num-layers);
+     * DeepSeek-V3's 61 layers on 16 stages carry a BF16 129K × 7168
+     * output head worth several layers. */
+    int L = (int)sh->L, lo = L / l->pp;
+    double per_layer = lc.comp + lc.tp + lc.ep;
+    double layers_h = 0, logits = 0, heavy = INFINITY;
+    int n_min = L % l->pp == 0 ? lo : 1;
+    for (int n = lo; n >= n_min && l->pp > 1; n--) {
+        int others = (L - n + l->pp - 2) / (l->pp - 1);
+        double so = others * per_layer, sl = n * per_layer + t_log;
+        double hv = so >= sl ? so : sl;
+        if (hv < heavy) {
+            heavy = hv;
+            layers_h = so >= sl ? others : n;
+            logits = so >= sl ? 0 : t_log;
+        }
+    }
     if (l->pp == 1) {
         layers_h = L;
         logits = t_log;
