@@ -53,6 +53,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "infer.h"
@@ -1044,6 +1045,58 @@ static void fill_result(const Ctx *c, const Rep *r, int replicas, double bmax, d
                                  : 0.0;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Replicas vs TPOT for the chosen degree r: the rate split evenly over
+ * replica counts from one below the fewest that can carry it at the batch
+ * cap (saturated: shown as such) to twice the chosen count, geometrically
+ * spaced, the chosen count always included (its point is the result's
+ * own).  The same queueing model as the sizing (op_at, batch_for_rate). */
+static void replicas_curve(const Ctx *c, const Rep *r, double rate, InferResult *ir)
+{
+    ir->n_curve = 0;
+    int chosen = ir->replicas;
+    double cap = op_at(c, r, r->max_batch).lambda;
+    if (chosen < 1 || !(cap > 0) || !isfinite(rate / cap))
+        return;
+    double fewest = fmax(1.0, ceil(rate / cap - 1e-9));
+    int lo = (int)fmin(fmax(1.0, fewest - 1), (double)chosen);
+    int hi = chosen * 2 > chosen + 3 ? chosen * 2 : chosen + 3;
+    int counts[INFER_CURVE_MAX], n = 0;
+    counts[n++] = chosen;
+    const int steps = INFER_CURVE_MAX - 1;
+    for (int k = 0; k < steps && n < INFER_CURVE_MAX; k++) {
+        int v = (int)lround(lo * pow((double)hi / lo, (double)k / (steps - 1)));
+        bool seen = false;
+        for (int i = 0; i < n; i++)
+            seen |= counts[i] == v;
+        if (!seen)
+            counts[n++] = v;
+    }
+    qsort(counts, (size_t)n, sizeof counts[0], cmp_int);
+    for (int i = 0; i < n; i++) {
+        int k = ir->n_curve++;
+        ir->curve_replicas[k] = counts[i];
+        if (counts[i] == chosen) {
+            ir->curve_tpot_s[k] = ir->tpot_s;
+            ir->curve_ttft_s[k] = ir->ttft_s;
+            continue;
+        }
+        double per = rate / counts[i];
+        if (per > cap * (1 + 1e-9)) {
+            ir->curve_tpot_s[k] = ir->curve_ttft_s[k] = 0.0;
+            continue;
+        }
+        Op o = op_at(c, r, batch_for_rate(c, r, per, r->max_batch));
+        ir->curve_tpot_s[k] = o.tpot;
+        ir->curve_ttft_s[k] = o.ttft;
+    }
+}
+
 /* ------------------------------------------------------ disaggregation
  *
  * Prefill pool: replicas that only prefill, packing queued prompts into
@@ -1515,6 +1568,7 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         }
         const Rep *rep = &reps[pick];
         fill_result(&c, rep, replicas, bmax, rate, ir);
+        replicas_curve(&c, rep, rate, ir);
         bool overloaded = ir->output_tokens_per_s < rate * c.output * (1 - 1e-6);
         ir->meets_slo = meets && !overloaded;
         /* best_tpot_s names the latency that can be reached when the latency

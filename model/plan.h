@@ -343,6 +343,7 @@ typedef struct {
 } StepBreakdown;
 
 #define TRAIN_CURVE_MAX 10
+#define INFER_CURVE_MAX 8
 
 typedef struct {
     int gpus;
@@ -445,6 +446,15 @@ typedef struct {
     int decode_tp, decode_replicas, decode_gpus, decode_ep;
     double kv_transfer_s;            /* moving one prompt's KV from prefill to decode */
     int aggregated_gpus, disaggregated_gpus;
+    /* Replicas vs TPOT (aggregated services): the chosen layout at other
+     * replica counts with the rate split evenly, ascending; the chosen
+     * count is among them.  curve_tpot_s 0 = that count cannot carry the
+     * rate (every replica saturated at its batch cap).  n_curve 0 = none
+     * (disaggregated pools). */
+    int curve_replicas[INFER_CURVE_MAX];
+    double curve_tpot_s[INFER_CURVE_MAX];
+    double curve_ttft_s[INFER_CURVE_MAX];
+    int n_curve;
 } InferResult;
 
 /* The same workload on another accelerator (Sizing pane ranking). */

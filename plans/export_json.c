@@ -99,6 +99,18 @@ static void training_json(Ctx *c, json_t *o, const TrainResult *t)
     setn(c, o, "tokens_per_second", t->tokens_per_s);
     setn(c, o, "train_days", t->train_days);
     setb(o, "meets_target", t->meets_target);
+    /* what limits the run and the edit that lifts it (the dashboard shows
+     * both next to the result) */
+    sets(o, "binding", t->binding);
+    sets(o, "fix", t->fix);
+    json_t *cv = json_array();
+    for (int i = 0; i < t->n_curve; i++) {
+        json_t *pt = json_object();
+        seti(pt, "gpus", t->curve_gpus[i]);
+        setn(c, pt, "train_days", t->curve_days[i]);
+        json_array_append_new(cv, pt);
+    }
+    json_object_set_new(o, "gpus_days_curve", cv);
     setn(c, o, "gpu_hours", t->gpu_hours);
     setn(c, o, "step_seconds_low", t->step_s_low);
     setn(c, o, "step_seconds_high", t->step_s_high);
@@ -155,6 +167,15 @@ static void inference_json(Ctx *c, json_t *o, const InferResult *i)
     setn(c, o, "output_tokens_per_second_per_replica", i->output_tokens_per_s_per_replica);
     setn(c, o, "gpu_hours_per_million_tokens", i->gpu_hours_per_mtok);
     setb(o, "meets_slo", i->meets_slo);
+    json_t *cv = json_array();
+    for (int k = 0; k < i->n_curve; k++) {
+        json_t *pt = json_object();
+        seti(pt, "replicas", i->curve_replicas[k]);
+        setn(c, pt, "tpot_ms", i->curve_tpot_s[k] * 1e3);
+        setn(c, pt, "ttft_ms", i->curve_ttft_s[k] * 1e3);
+        json_array_append_new(cv, pt);
+    }
+    json_object_set_new(o, "replicas_tpot_curve", cv);
     sets(o, "engine", i->engine);
     seti(o, "max_batch", i->max_batch);
     seti(o, "redundant_experts", i->redundant_experts);

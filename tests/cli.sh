@@ -36,6 +36,14 @@ has "eval --json has the cluster part" "$tmp/out" '"nvlink_domains"'
 nonfinite='(:|\[|,) *-?(nan|inf|infinity|NaN|Infinity) *(,|\]|$)'
 if grep -Eq "$nonfinite" "$tmp/out"; then not_ok "eval --json has only finite numbers" "$(grep -En "$nonfinite" "$tmp/out" | head -3)"; else ok "eval --json has only finite numbers"; fi
 
+# a late training run: what binds it and the fix, as on the dashboard
+sed 's/target_days: 90 /target_days: 60 /' "$ex/frontier-2027.yaml" >"$tmp/late.yaml"
+check "eval --json of a late run exits 0" 0 "$bin" --db "$db" eval "$tmp/late.yaml" --json
+has "eval --json names what binds a late run" "$tmp/out" '"binding": "global batch 2048 caps data parallelism: fastest [0-9.]+ d on 16,384 GPUs"'
+has "eval --json names the fix" "$tmp/out" '"fix": "raise global_batch to 3072 to use 24,576 GPUs \([0-9.]+ d\)"'
+has "eval --json has the GPUs-vs-days curve" "$tmp/out" '"gpus_days_curve": \['
+has "eval --json has a service's replicas-vs-TPOT curve" "$tmp/out" '"replicas_tpot_curve": \['
+
 # bad input: file:line:col, exit 1, nothing crashes
 printf 'format: 1\nname: bad\nworkloads:\n  - name: w\n    kind: training\n    model: {preset: llama-3-8b}\n    tokens: -5T\n' >"$tmp/bad.yaml"
 check "a negative quantity is an invalid plan (1)" 1 "$bin" --db "$db" eval "$tmp/bad.yaml"

@@ -441,6 +441,52 @@ START_TEST(invalid_fixed_tp_is_an_error)
 }
 END_TEST
 
+/* The Sizing pane's replicas-vs-TPOT curve: the chosen count with the
+ * result's own latencies, more replicas never slower (less load each), the
+ * SLO missed below the chosen count and saturation below the fewest that
+ * can carry the rate at the batch cap. */
+START_TEST(replicas_curve_passes_through_the_chosen_point_and_falls_with_replicas)
+{
+    Plan p = plan();
+    Workload w = service(llama3_70b(), PREC_FP8, PREC_FP8, 2048, 256);
+    w.requests_per_s = 40;
+    w.ttft_s = 1.0;
+    w.tpot_s = 0.040;
+    WorkloadResult wr = {0};
+    ck_assert(infer_size(&p, &w, acc("H100-SXM"), &cat, &wr, res));
+    const InferResult *ir = &wr.infer;
+    ck_assert(ir->meets_slo);
+    ck_assert_int_ge(ir->n_curve, 3);
+    ck_assert_int_le(ir->n_curve, INFER_CURVE_MAX);
+    int at = -1, saturated = 0;
+    for (int i = 0; i < ir->n_curve; i++) {
+        if (i > 0)
+            ck_assert_int_gt(ir->curve_replicas[i], ir->curve_replicas[i - 1]);
+        if (ir->curve_replicas[i] == ir->replicas)
+            at = i;
+        if (ir->curve_tpot_s[i] == 0) {
+            saturated++;
+            /* saturation only below the chosen count */
+            ck_assert_int_lt(ir->curve_replicas[i], ir->replicas);
+            continue;
+        }
+        ck_assert(isfinite(ir->curve_tpot_s[i]) && isfinite(ir->curve_ttft_s[i]));
+        if (i > 0 && ir->curve_tpot_s[i - 1] > 0)
+            ck_assert_double_le(ir->curve_tpot_s[i], ir->curve_tpot_s[i - 1] * (1 + 1e-9));
+        /* one replica fewer than the sizing chose misses a target */
+        if (ir->curve_replicas[i] < ir->replicas)
+            ck_assert(ir->curve_tpot_s[i] > w.tpot_s || ir->curve_ttft_s[i] > w.ttft_s);
+    }
+    ck_assert_int_ge(at, 0);
+    ck_assert_double_eq(ir->curve_tpot_s[at], ir->tpot_s);
+    ck_assert_double_eq(ir->curve_ttft_s[at], ir->ttft_s);
+    /* the largest count is twice the chosen one (or three more) */
+    int last = ir->curve_replicas[ir->n_curve - 1];
+    ck_assert_int_eq(last, ir->replicas * 2 > ir->replicas + 3 ? ir->replicas * 2 : ir->replicas + 3);
+    (void)saturated;
+}
+END_TEST
+
 START_TEST(too_few_fixed_replicas_miss_the_slo_with_a_warning)
 {
     Plan p = plan();
@@ -1099,6 +1145,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, more_load_never_needs_fewer_gpus);
     tcase_add_test(tc, fixed_tp_is_honoured);
     tcase_add_test(tc, invalid_fixed_tp_is_an_error);
+    tcase_add_test(tc, replicas_curve_passes_through_the_chosen_point_and_falls_with_replicas);
     tcase_add_test(tc, too_few_fixed_replicas_miss_the_slo_with_a_warning);
     tcase_add_test(tc, unreachable_tpot_is_reported_with_best_tpot);
     tcase_add_test(tc, deepseek_v3_spans_nodes_on_h100_only_when_needed);

@@ -17,6 +17,7 @@
 
 typedef struct {
     int scroll;
+    int detail;                      /* workload shown last; another one starts at the top */
 } SState;
 
 static void *s_create(App *app)
@@ -238,6 +239,44 @@ static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
     (void)app;
 }
 
+/* The x axis under a bar chart: a rule with ticks at 0, half and the full
+ * scale, their values below, and the axis name at the right. */
+static void x_axis(Canvas *c, int x, int w, double full, const char *name,
+                   const char *(*fmt)(double, char *, size_t))
+{
+    int y = canvas_next(c);
+    if (y >= 0) {
+        for (int i = 0; i < w; i++)
+            term_put(y, x + i, 1, ROLE_MUTED,
+                     i == 0 || i == w / 2 || i == w - 1 ? (term_utf8 ? "┬" : "+")
+                                                        : (term_utf8 ? "─" : "-"));
+    }
+    y = canvas_next(c);
+    if (y < 0)
+        return;
+    char a[32], b[32], d[32];
+    fmt(0, a, sizeof a);
+    fmt(full / 2, b, sizeof b);
+    fmt(full, d, sizeof d);
+    term_put(y, x, w, ROLE_MUTED, a);
+    int bl = (int)strlen(b);
+    if (w / 2 - bl / 2 > (int)strlen(a) + 1)
+        term_put(y, x + w / 2 - bl / 2, bl, ROLE_MUTED, b);
+    term_put_right(y, x, w, ROLE_MUTED, d);
+    term_put(y, x + w + 1, 12, ROLE_LABEL, name);
+}
+
+static const char *fmt_days_axis(double v, char *buf, size_t len)
+{
+    return units_days(v, buf, len);
+}
+
+static const char *fmt_ms_axis(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.0f ms", v * 1e3);
+    return buf;
+}
+
 /* GPUs vs days at the counts the batch divides: one bar per count (the
  * y axis, GPUs) against days (the x axis), the plan's count marked, the
  * target drawn as a line through the bars. */
@@ -261,8 +300,11 @@ static void draw_curve(Canvas *c, const App *app, const WorkloadResult *w)
     int lw = 9, vw = 16, bw = c->r.w - lw - vw - 3;
     if (bw < 10)
         bw = 10;
+    int y = canvas_next(c);
+    if (y >= 0)
+        term_put_right(y, c->r.x + 1, lw - 1, ROLE_LABEL, "GPUs");
     for (int i = 0; i < t->n_curve; i++) {
-        int y = canvas_next(c);
+        y = canvas_next(c);
         if (y < 0)
             continue;
         char g[32], d[32];
@@ -277,14 +319,58 @@ static void draw_curve(Canvas *c, const App *app, const WorkloadResult *w)
                  plan ? "  plan" : "");
         term_put(y, c->r.x + 2 + lw + bw, vw, plan ? ROLE_TITLE : ROLE_VALUE, line);
     }
+    x_axis(c, c->r.x + 1 + lw, bw, max * 1.05, "days", fmt_days_axis);
+}
+
+/* Replicas vs TPOT for a service (InferResult.curve_*): one bar per
+ * replica count against TPOT, the TPOT target as a line through the bars,
+ * the chosen count marked, counts that cannot carry the rate named. */
+static void draw_tpot_curve(Canvas *c, const App *app, const WorkloadResult *w)
+{
+    const InferResult *in = &w->infer;
+    if (in->n_curve < 2)
+        return;
+    const Workload *pw = plan_workload(app, w->name);
+    double slo = pw && pw->tpot_s > 0 ? pw->tpot_s : 0;
+    double max = slo;
+    for (int i = 0; i < in->n_curve; i++)
+        if (in->curve_tpot_s[i] > max)
+            max = in->curve_tpot_s[i];
+    char line[300];
+    snprintf(line, sizeof line, "replicas vs TPOT: tp%d replicas sharing %g req/s%s", in->tp,
+             pw ? pw->requests_per_s : 0, slo > 0 ? " (| = TPOT target)" : "");
+    canvas_next(c);
+    canvas_wrap(c, 1, ROLE_TITLE, line);
+    int lw = 9, vw = 22, bw = c->r.w - lw - vw - 3;
+    if (bw < 10)
+        bw = 10;
     int y = canvas_next(c);
     if (y >= 0)
-        term_put(y, c->r.x + 1 + lw, bw, ROLE_MUTED, "0 d");
-    if (y >= 0) {
-        char d[32];
-        units_days(max * 1.05, d, sizeof d);
-        term_put_right(y, c->r.x + 1 + lw, bw, ROLE_MUTED, d);
+        term_put_right(y, c->r.x + 1, lw - 1, ROLE_LABEL, "replicas");
+    for (int i = 0; i < in->n_curve; i++) {
+        y = canvas_next(c);
+        if (y < 0)
+            continue;
+        char n[32], v[32];
+        snprintf(n, sizeof n, "%d", in->curve_replicas[i]);
+        bool plan = in->curve_replicas[i] == in->replicas;
+        double tp = in->curve_tpot_s[i];
+        term_put_right(y, c->r.x + 1, lw - 1, plan ? ROLE_TITLE : ROLE_LABEL, n);
+        if (tp <= 0) {
+            snprintf(line, sizeof line, "saturated: %d replicas cannot carry %g req/s",
+                     in->curve_replicas[i], pw ? pw->requests_per_s : 0);
+            term_put_ellipsis(y, c->r.x + 1 + lw, c->r.w - lw - 1, ROLE_BAD, line);
+            continue;
+        }
+        bool miss = slo > 0 && tp > slo;
+        BarSeg seg = {tp, miss ? ROLE_BAD : plan ? ROLE_GOOD : ROLE_SERIES1};
+        widget_stacked_bar(y, c->r.x + 1 + lw, bw, &seg, 1, max > 0 ? max * 1.05 : 1, slo,
+                           ROLE_WARNING);
+        snprintf(line, sizeof line, "%s%s", units_secs(tp, v, sizeof v),
+                 plan ? "  plan" : miss ? "  misses" : "");
+        term_put(y, c->r.x + 2 + lw + bw, vw, plan ? ROLE_TITLE : miss ? ROLE_BAD : ROLE_VALUE, line);
     }
+    x_axis(c, c->r.x + 1 + lw, bw, max * 1.05, "TPOT", fmt_ms_axis);
 }
 
 static void draw_inference(Canvas *c, const App *app, const WorkloadResult *w)
@@ -444,8 +530,12 @@ static void s_draw(View *v, App *app, Rect r)
         return;
     }
     Canvas c;
-    canvas_begin(&c, r, &s->scroll);
     int d = detail_index(app, res);
+    if (d != s->detail) {
+        s->detail = d;
+        s->scroll = 0;
+    }
+    canvas_begin(&c, r, &s->scroll);
     draw_summary(&c, app, res, d);
     canvas_next(&c);
     if (d >= 0) {
@@ -469,8 +559,10 @@ static void s_draw(View *v, App *app, Rect r)
             draw_training(&c, app, w);
             draw_curve(&c, app, w);
         }
-        else if (w->ok || w->infer.gpus > 0)
+        else if (w->ok || w->infer.gpus > 0) {
             draw_inference(&c, app, w);
+            draw_tpot_curve(&c, app, w);
+        }
         canvas_next(&c);
         draw_alts(&c, w);
         int shown = 0;

@@ -1,0 +1,82 @@
+#!/bin/sh
+# Screen test (issue 15, "curves with axes in the terminal"), at 80x24 and
+# 160x45 on frontier-2027.  Before, a service's Sizing pane had no curve
+# and the GPUs-vs-days chart had no axis; now:
+#  - a service shows replicas vs TPOT: one bar per replica count, the TPOT
+#    target drawn through the bars, the chosen count marked "plan", counts
+#    that miss the target or cannot carry the rate named, a TPOT axis;
+#  - the training run shows GPUs vs days with a days axis;
+#  - the Schedule pane's utilisation and queue sparklines have a time axis.
+# The pane is zoomed (z) and paged until the chart is on screen.
+. "$(dirname "$0")/lib.sh"
+tui_require_tmux
+trap tui_cleanup EXIT
+tap_plan 12
+
+# page_to REGEX: PageDown (at most 8 times) until REGEX is on screen
+page_to() {
+    i=0
+    while [ $i -lt 8 ]; do
+        tui_screen | grep -Eq -- "$1" && return 0
+        tui_keys NPage
+        sleep 0.2
+        i=$((i + 1))
+    done
+    tui_wait "$1" 2
+}
+
+# line_to REGEX: Down (one line, at most 14 times) until REGEX is on screen
+line_to() {
+    i=0
+    while [ $i -lt 14 ]; do
+        tui_screen | grep -Eq -- "$1" && return 0
+        tui_keys Down
+        sleep 0.1
+        i=$((i + 1))
+    done
+    tui_wait "$1" 2
+}
+
+for size in "80 24" "160 45"; do
+    # shellcheck disable=SC2086
+    set -- $size
+    tag="${1}x${2}"
+    tui_start "$1" "$2" frontier-2027
+    tui_open_plan frontier-2027
+
+    # the training run (selected first): GPUs vs days with its axis
+    tui_keys z
+    tui_wait 'Sizing|Size' 5
+    page_to 'GPUs vs days' && line_to ' d days$' && tui_wait 'GPUs vs days' 2 && tui_wait '16,384 .*83\.. d +plan' 2
+    ok $? "$tag: training: GPUs vs days, the plan's count marked, a days axis"
+    tui_keys z
+
+    # the service: replicas vs TPOT
+    tui_wait 'WORKLOADS' 5
+    # shellcheck disable=SC2046
+    tui_click $(tui_find 'chat-70b ')
+    tui_wait '▶ chat-70b' 5 && tui_idle
+    tui_keys z
+    page_to 'replicas vs TPOT: tp2 replicas sharing 40 req/s' && line_to ' ms TPOT$' &&
+        tui_wait 'replicas vs TPOT' 2 && tui_wait '15 .*38\.7 ms +plan' 2
+    ok $? "$tag: service: replicas vs TPOT with the chosen 15 replicas marked"
+    tui_wait ' 1[02] [█#]+[│|][█#]+ +[0-9.]+ ms +misses' 2
+    ok $? "$tag: fewer replicas cross the 40 ms target line and are named as misses"
+    tui_wait 'saturated: 8 replicas cannot carry 40 req/s' 2
+    ok $? "$tag: a count that cannot carry the rate is named, not drawn"
+    tui_wait '0 ms .* ms TPOT' 2
+    ok $? "$tag: the TPOT axis under the bars"
+    tui_keys z
+
+    # the schedule's sparklines: a time axis
+    tui_keys 5
+    tui_keys z
+    tui_wait 'utilisation +[▁▂▃▄▅▆▇█_.:-]+' 10 && tui_wait 'time \(simulated\)' 5 &&
+        tui_wait ' 0 +.*d +[0-9]+ d' 5
+    ok $? "$tag: utilisation and queue sparklines over a time axis"
+
+    tui_keys z
+    tui_keys ':'; tui_type 'q!'; tui_keys Enter
+    tui_wait_exit 10 >/dev/null
+done
+exit $tap_failed
