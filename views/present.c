@@ -162,10 +162,50 @@ static int tiles(const App *app, const PlanResult *r, Tile *t)
             char yrs[32];
             snprintf(t[n].label, sizeof t[n].label, "TCO");
             fmt_usd(o->tco_usd, t[n].value, sizeof t[n].value);
-            snprintf(t[n].sub, sizeof t[n].sub, "%s, %s", o->name,
+            /* the range first (it is what a finance partner asks): the
+             * Monte Carlo P10-P90 over the plan's / catalog's ranges, the
+             * same figures as the header and the Sensitivity tab */
+            const McResult *mc = app_monte_carlo(app);
+            char range[64];
+            if (mc && mc->samples > 0 && mc->tco.p90 > 0) {
+                char lo[24], hi[24];
+                snprintf(range, sizeof range, "P10-P90 %s-%s, ", fmt_usd(mc->tco.p10, lo, sizeof lo),
+                         fmt_usd(mc->tco.p90, hi, sizeof hi));
+            } else {
+                snprintf(range, sizeof range, "%s", app_ranges_stale(app) ? "range computing, " : "");
+            }
+            snprintf(t[n].sub, sizeof t[n].sub, "%s%s, %s", range, o->name,
                      summary_years(app->plan.horizon_years, yrs, sizeof yrs));
             n++;
         }
+    }
+    return n;
+}
+
+/* The top three risks: the plan's warnings (a late run, a missed SLO,
+ * an unpriced part: what is wrong now) in the model's order, then what
+ * would flip the build-vs-buy verdict, then the assumption that swings the
+ * TCO most (the Sensitivity tab's tornado), until there are three. */
+static int risks(const App *app, const PlanResult *r, char out[3][1024])
+{
+    int n = 0;
+    for (int i = 0; i < r->n_warnings && n < 3; i++)
+        snprintf(out[n++], sizeof out[0], "%s", r->warnings[i]);
+    const SensResult *s = app_sensitivity(app);
+    if (!s)
+        return n;
+    if (n < 3 && s->n_deciders > 0 && s->sentence[0])
+        snprintf(out[n++], sizeof out[0], "the verdict is fragile: %s", s->sentence);
+    for (int i = 0; i < s->n_bars && n < 3; i++) {
+        const SensBar *b = &s->bars[i];
+        if (b->flips || !(b->swing_tco > 0))
+            continue;
+        char lo[48], hi[48], sw[24];
+        sens_format_value(b->knob, b->low, lo, sizeof lo);
+        sens_format_value(b->knob, b->high, hi, sizeof hi);
+        snprintf(out[n++], sizeof out[0], "TCO moves by %s as %s ranges %s to %s",
+                 fmt_usd(b->swing_tco, sw, sizeof sw), sens_knob_label(b->knob), lo, hi);
+        break;
     }
     return n;
 }
@@ -217,14 +257,27 @@ static void p_draw(View *v, App *app, Rect r)
     Rect rest = {y, x, r.y + r.h - y, w};
     canvas_begin(&c, rest, &scroll);
     char verdict[1100];
+    /* a short screen keeps the verdict's first sentence and one line per
+     * risk, so all three risks stay on an 80x24 projector */
+    char *stop = tight ? strstr(line, ". ") : NULL;
+    if (stop)
+        stop[1] = '\0';
     snprintf(verdict, sizeof verdict, "VERDICT  %s", line);
     canvas_wrap(&c, 0, ROLE_GOOD, verdict);
+    char risk[3][1024];
+    int nr = risks(app, res, risk);
     int cy = canvas_next(&c);
     if (cy >= 0)
-        term_put(cy, x, w, ROLE_TITLE, res->n_warnings ? "TOP RISKS" : "TOP RISKS  none flagged");
-    for (int i = 0; i < res->n_warnings && i < 3; i++) {
-        snprintf(line, sizeof line, "%d. %s", i + 1, res->warnings[i]);
-        canvas_wrap(&c, 0, ROLE_WARNING, line);
+        term_put(cy, x, w, ROLE_TITLE, nr ? "TOP RISKS" : "TOP RISKS  none flagged");
+    for (int i = 0; i < nr; i++) {
+        snprintf(line, sizeof line, "%d. %.1000s", i + 1, risk[i]);
+        if (tight) {
+            cy = canvas_next(&c);
+            if (cy >= 0)
+                term_put_ellipsis(cy, x, w, ROLE_WARNING, line);
+        } else {
+            canvas_wrap(&c, 0, ROLE_WARNING, line);
+        }
     }
 }
 

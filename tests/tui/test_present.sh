@@ -6,13 +6,15 @@
 #  - e opens "Explain which number?"; TCO shows its formula, inputs,
 #    assumptions and sources; y puts the text on the clipboard (OSC 52,
 #    read back from the tmux buffer);
-#  - P shows the ask, GPUs / days / MW / TCO in large type, the verdict and
-#    the top risks, and P again returns;
+#  - P shows the ask, GPUs / days / MW / TCO in large type (the TCO with
+#    its Monte Carlo P10-P90), the verdict and the top three risks
+#    (warnings, then what flips the verdict, then the largest TCO swing),
+#    and P again returns;
 #  - z zooms the result pane over the whole body and back.
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 22
+tap_plan 26
 
 for size in "80 24" "160 45"; do
     # shellcheck disable=SC2086
@@ -52,6 +54,11 @@ for size in "80 24" "160 45"; do
         tui_wait '██|##' 5
     ok $? "$tag: P shows the ask in large type with the verdict and the risks"
     tui_wait '1\. pretrain-405b: cannot finish' 5; ok $? "$tag: the first risk is the late run"
+    # the range arrives from the worker's Monte Carlo after the result
+    tui_wait 'TCO +P10-P90 \$[0-9.]+[kMB]-\$[0-9.]+[kMB], on-prem' 60
+    ok $? "$tag: the TCO tile shows its Monte Carlo P10-P90 range"
+    tui_wait '^ +3\. ' 10 && tui_wait '^ +2\. ' 1
+    ok $? "$tag: three risks, all on screen"
     tui_keys P
     tui_wait 'WORKLOADS' 5 && tui_wait_gone 'VERDICT' 5; ok $? "$tag: P again returns to the dashboard"
 
