@@ -309,6 +309,10 @@ int scenario_draw_strip(App *app, Rect r)
             } else {
                 delta_text(w->kind, w->a, w->b, t, sizeof t);
                 role = strcmp(t, "=") == 0 ? ROLE_MUTED : w->b < w->a ? ROLE_GOOD : ROLE_BAD;
+                /* a narrow column keeps the difference, not a cut "(+" */
+                char *pct = strstr(t, " (");
+                if (pct && (int)strlen(t) > colw[i])
+                    *pct = '\0';
             }
             term_put_right(y, x, colw[i], role, t);
             x += colw[i] + 1;

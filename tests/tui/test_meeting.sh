@@ -2,13 +2,14 @@
 # Screen test (issue 15): a scripted planning meeting on frontier-2027, at
 # 80x24 and 160x45, with no error on screen at any step:
 #   open -> change the training run's GPUs -> switch the plan to H200 with
-#   its MIG jobs -> read the warning -> compare with the saved version (F4)
-#   -> presenter mode -> explain the TCO -> export (F5).
+#   its MIG jobs -> read the warning -> :fork a live scenario (B: back on
+#   H100-SXM) -> compare A | B | delta -> presenter mode (on A, the H200
+#   plan) -> explain the TCO -> export (F5).
 # Each step waits for its own result on screen (never a fixed sleep).
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 22
+tap_plan 28
 
 ERRORS='invalid:|error|failed|not bound|unknown command|refused|cannot open|cannot write'
 
@@ -54,12 +55,33 @@ for size in "80 24" "160 45"; do
     tui_keys q
     tui_wait_gone 'y copies' 5
 
-    tui_keys F4
-    tui_wait 'COMPARE +A: frontier-2027 v1\+edits \(current\) +B: frontier-2027 v1' 10 &&
-        tui_wait 'metric +A +B' 30 && no_error compare
-    ok $? "$tag: F4 compares the edits with the saved version, labelled apart"
-    tui_keys q
-    tui_wait 'WORKLOADS' 5
+    # a live scenario: B is the working copy moved back to H100-SXM, A stays
+    # the H200 plan; the strip above the pane shows A | B | delta
+    tui_keys ':'; tui_type 'fork h100'; tui_keys Enter
+    tui_wait 'forked frontier-2027 into scenario h100' 10 && no_error fork
+    ok $? "$tag: :fork h100 forks the working copy into scenario B"
+    tui_keys ':'; tui_type 'set accelerator H100-SXM'; tui_keys Enter
+    tui_wait 'accelerator = H100-SXM' 10 && tui_idle && no_error scenario-edit
+    ok $? "$tag: B's accelerator moved back to H100-SXM (MIG job mapped back)"
+    if [ "$1" -ge 120 ]; then
+        tui_wait 'Scenario +A frontier-2027 +B h100 \(editing\) +delta B - A' 10 &&
+            tui_wait 'TCO +\$[0-9.]+[MB] +\$[0-9.]+[MB] +[-+]\$[0-9.]+[kMB] \([-+][0-9]+%\)' 30 &&
+            tui_wait 'days +[0-9.]+ d +[0-9.]+ d +[-+][0-9.]+ d \([-+][0-9]+%\)' 5
+    else
+        tui_wait 'Scenario +GPUs +days +MW +TCO' 10 &&
+            tui_wait 'A frontier-20[^ ]* +[0-9,]+ +[0-9.]+ d' 30 &&
+            tui_wait 'B h100\* +[0-9,]+ +[0-9.]+ d' 30 &&
+            tui_wait 'delta B - A +[-+=]' 5 &&
+            # no delta cut open in its narrow column: every "(" closed
+            tui_screen | grep 'delta B - A' |
+                awk '{ if (gsub(/\(/, "(") != gsub(/\)/, ")")) exit 1 }'
+    fi
+    ok_strip=$?
+    no_error compare; ok $((ok_strip + $?)) "$tag: A | B | delta of GPUs, days, MW and TCO, live"
+    tui_keys ':'; tui_type 'scenario swap'; tui_keys Enter
+    tui_wait 'now editing A frontier-2027' 10 && tui_idle &&
+        tui_wait 'gpuplan .* frontier-2027 v1.* H200 ×' 10 && no_error swap
+    ok $? "$tag: :scenario swap brings the H200 plan (A) back under the keyboard"
 
     tui_keys P
     tui_wait 'VERDICT' 10 && tui_wait 'days to train' 5 && no_error presenter
