@@ -197,6 +197,8 @@ typedef struct {
     bool chunked_prefill;         /* prefill chunks ride in the decode iteration */
     int ep_rank_batch;            /* expert-parallel decode: tokens per rank per dispatch the
                                    * all-to-all library takes (DeepEP low-latency); 0 = none */
+    double ep_skew;               /* busiest expert-parallel rank's routed load over uniform
+                                   * random routing, after the engine's balancer; 0 = 1 */
     double band_low, band_high;   /* measured true/predicted time range (fit half of
                                    * tests/data/serve_runs.yaml); 0 = model default */
     char source[CAT_TEXT_LEN];

@@ -166,6 +166,8 @@ typedef struct {
     /* expert-parallel all-to-alls */
     double disp_b, comb_b;           /* bytes per value dispatched / combined */
     double ep_ov;                    /* share of the all-to-alls hidden under compute */
+    double mb;                       /* decode micro-batches per step (two-batch overlap: 2) */
+    double skew;                     /* routed load skew beyond uniform routing (>= 1) */
 } Ctx;
 
 /* Achieved share of peak for GEMMs whose narrowest per-GPU dimension is x.
@@ -372,6 +374,12 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
     /* SGLang's DeepEP low-latency decode takes at most this many tokens per
      * rank per dispatch (num_max_dispatch_tokens_per_rank, default 128). */
     c->ep_cap = e && e->ep_rank_batch > 0 ? e->ep_rank_batch : 0;
+    /* Real routing is skewed beyond uniform: a few experts are hot, and a
+     * balancer (EPLB's redundant experts) narrows but does not close the
+     * gap (LMSYS large-scale EP blog: default EPLB runs 1.18x slower than
+     * simulated perfectly balanced routing in prefill).  The engine's
+     * ep_skew scales the busiest rank's routed load over balls into bins. */
+    c->skew = e && e->ep_skew >= 1.0 ? e->ep_skew : 1.0;
     if (w->max_batch > 0)
         c->cap = c->ep_cap = w->max_batch;
     if (w->chunk_tokens > 0)
@@ -413,6 +421,15 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
     c->disp_b = w->precision == PREC_FP8 || w->precision == PREC_FP4 ? 1.0 : INFER_ACT_BYTES;
     c->comb_b = INFER_ACT_BYTES;
     c->ep_ov = w->ep_overlap > 0 ? fmin(1.0, w->ep_overlap) : 0.0;
+    /* Two-batch overlap splits each step's batch into two micro-batches
+     * that run every layer one after the other, so one's all-to-all hides
+     * under the other's compute (LMSYS/SGLang large-scale EP blog,
+     * 2025-05-05, "Two-batch Overlap"; DeepSeek's profile-data): every
+     * layer's weights are read and its kernels launched once per
+     * micro-batch, and the all-to-all library's per-dispatch token cap
+     * applies to each micro-batch (the LMSYS decode ran 256 sequences per
+     * GPU under DeepEP's 128-token low-latency cap). */
+    c->mb = c->ep_ov > 0 ? 2.0 : 1.0;
     /* Occupancy.  Capacity is reserved for the worst case: TensorRT-LLM's
      * default GUARANTEED_NO_EVICT scheduler admits a request only when its
      * whole prompt + output KV fits, and vLLM preempts (recomputes) when the
@@ -505,6 +522,30 @@ static double ep_comm(const Ctx *c, double tokens, int n)
     return c->moe_layers * (alltoall(c, vals * c->disp_b, n) + alltoall(c, vals * c->comb_b, n));
 }
 
+/* Dispatch + combine of `tokens` tokens from one rank in DeepEP's normal
+ * (prefill) mode: across nodes a token crosses the scale-out fabric once
+ * per remote node that holds one of its experts, then fans out to the
+ * experts over NVLink (DeepEP README, normal kernels "forwarding data from
+ * NVLink domain to RDMA domain"; DeepSeek-V3 report §2.1.2/§3.2.2: IB then
+ * NVLink forwarding, node-limited routing).  With k experts drawn
+ * uniformly over N nodes a token reaches each other node with probability
+ * 1 − (1 − 1/N)^k.  RDMA and NVLink legs are pipelined: the slower one
+ * counts.  Inside one scale-up domain it is the plain all-to-all. */
+static double ep_comm_prefill(const Ctx *c, double tokens, int n)
+{
+    if (n <= c->domain)
+        return ep_comm(c, tokens, n);
+    double nodes = (double)n / c->domain;
+    double k = c->k_over_e * c->experts;
+    double remote = (nodes - 1.0) * (1.0 - pow(1.0 - 1.0 / nodes, k));
+    double bw = net_scaleout_bw(c->p, c->a, false);
+    double per = tokens * c->h * (c->disp_b + c->comb_b);
+    double rdma = bw > 0 ? per * remote / bw + 2.0 * NET_SCALEOUT_LATENCY_S : INFINITY;
+    double nvl = c->up_bw > 0 ? per * k * (c->domain - 1.0) / c->domain / c->up_bw + 2.0 * c->up_lat
+                              : INFINITY;
+    return c->moe_layers * fmax(rdma, nvl);
+}
+
 /* Busiest / mean load when m routed token-slots fall uniformly at random
  * on n GPUs: m/n + sqrt(2 (m/n) ln n) over m/n (balls into bins, Raab &
  * Steger, RANDOM 1998, m >= n ln n); at least one whole token. */
@@ -517,11 +558,21 @@ static double ep_imbalance(double m, int n)
     return fmax(mx, fmin(1.0, m)) / mu;
 }
 
+/* Compute that runs under an in-flight all-to-all is slower: the
+ * communication kernels hold SMs and share HBM bandwidth (DeepEP's kernels
+ * take 20-24 of 132 SMs; DeepSeek-V3 report §3.2.2).  Lee et al. 2025,
+ * arXiv 2507.03114, measured an average 18.9 % compute slowdown during
+ * overlap on A100/H100 — the figure the training model uses
+ * (model/train.c OVERLAP_SLOWDOWN): the hidden part of an all-to-all still
+ * costs this share of its duration. */
+#define INFER_OVERLAP_SLOWDOWN 0.189
+
 /* The all-to-all time left exposed when a share ep_ov of it hides under
- * `compute`. */
+ * `compute`, plus the slowdown of the compute it hides under. */
 static double ep_exposed(const Ctx *c, double comm, double compute)
 {
-    return comm - fmin(comm * c->ep_ov, compute);
+    double hidden = fmin(comm * c->ep_ov, compute);
+    return comm - hidden * (1.0 - INFER_OVERLAP_SLOWDOWN);
 }
 
 /* Replica layouts.  TP: every layer tensor-parallel over the n GPUs
@@ -602,11 +653,13 @@ static void prefill_dep(const Ctx *c, int n, double xt, double *own, double *spr
     o += c->p_new * c->L * (c->ew_fixed + c->ew_shard) * INFER_ACT_BYTES / c->hbm_bw_eff;
     o += (c->L * c->layer_ovh + c->step_ovh) * c->p_new / xt;
     /* the busiest GPU's expert share of an iteration of n·xt tokens */
-    double imb = ep_imbalance(xt * n * c->experts * c->k_over_e, n);
+    double imb = c->skew * ep_imbalance(xt * n * c->experts * c->k_over_e, n);
     double ex = imb * gemm_time(c, 1, xt * n, 0.0, 2.0 * c->routed_active * c->p_new / n);
     /* the iteration's xt tokens go in one dispatch/combine per layer; the
-     * prompt's share p_new/xt */
-    o += ep_exposed(c, imb * ep_comm(c, xt, n) * c->p_new / xt, o + ex);
+     * prompt's share p_new/xt.  It hides under the GPU's whole compute per
+     * prompt of its own: that prompt's attention/dense work and the expert
+     * work of the n prompts in flight (n·ex). */
+    o += ep_exposed(c, ep_comm_prefill(c, imb * xt, n) * c->p_new / xt, o + n * ex);
     *own = o;
     *spread = ex;
 }
@@ -689,15 +742,20 @@ static double step_dep(const Ctx *c, const Rep *r, double b)
     double per_expert = c->routed_total / c->experts;
     double weights = (c->total - c->lookup_only - c->routed_total) * c->wb +
                      per_expert * r->slots * c->wb * frac;
-    double mem = (weights + bg * c->kv_tok_full * c->ctx_mean / c->attn_eff) / c->hbm_bw_eff;
+    /* weights read once per micro-batch, KV once per sequence */
+    double mem = (c->mb * weights + bg * c->kv_tok_full * c->ctx_mean / c->attn_eff) / c->hbm_bw_eff;
     double dense = bg * q * (2.0 * (c->active - c->lookup_only - c->routed_active) +
                              c->attn_decode_per_ctx * c->ctx_mean);
     /* the busiest GPU's routed tokens (uniform routing, balls into bins) */
-    double imb = ep_imbalance(b * q * c->experts * c->k_over_e, n);
+    double imb = c->skew * ep_imbalance(b * q * c->experts * c->k_over_e, n);
     double comp = gemm_time(c, 1, INFINITY, dense, imb * b * q * 2.0 * c->routed_active / n);
-    double comm = imb * ep_comm(c, bg * q, n);
+    /* The busiest rank moves the larger of what it sends (its own
+     * sequences' tokens) and what it receives (imb × the mean): the load
+     * scales the bytes, not the collective's latency. */
+    double load = fmax(bg, imb * b / n) * q;
+    double comm = c->mb * ep_comm(c, load / c->mb, n);
     double core = fmax(mem, comp);
-    return core + ep_exposed(c, comm, core) + c->L * c->layer_ovh + c->step_ovh +
+    return core + ep_exposed(c, comm, core) + c->mb * c->L * c->layer_ovh + c->step_ovh +
            bg * c->seq_ovh + draft_s(c, core);
 }
 
@@ -733,7 +791,7 @@ static void rep_init(const Ctx *c, int n, bool dep, Rep *r)
     if (room >= r->kv_seq_reserved && r->kv_seq_reserved > 0) {
         /* TP: every GPU holds a slice of every sequence; DEP: each GPU its
          * own sequences.  The engine's cap applies per scheduler. */
-        double cap = dep && c->ep_cap > 0 ? fmin(c->cap, c->ep_cap) : c->cap;
+        double cap = dep && c->ep_cap > 0 ? fmin(c->cap, c->ep_cap * c->mb) : c->cap;
         double per = fmin(floor(room / r->kv_seq_reserved), cap);
         r->max_batch = (int)fmin(per * scheds, 1e8);
         r->fits = true;

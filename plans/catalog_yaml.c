@@ -222,6 +222,7 @@ static const Field engine_fields[] = {
     FNUM("attn_hbm_eff", Engine, attn_hbm_eff, 1, 0, 1, 0),
     FBOOL("chunked_prefill", Engine, chunked_prefill, 0),
     FINT("ep_rank_batch", Engine, ep_rank_batch, 0, 1 << 20, 0),
+    FNUM("ep_skew", Engine, ep_skew, 1, 0, 16, 0),
     FNUM("band_low", Engine, band_low, 1, 0, 1, 0),
     FNUM("band_high", Engine, band_high, 1, 1, 100, 0),
     FSTR("source", Engine, source, F_REQ),
