@@ -68,6 +68,8 @@ typedef struct {
     double scaleup_bw;            /* per-device scale-up bandwidth, bytes/s, one direction */
     double scaleup_eff;           /* achievable busbw / scaleup_bw for large collectives */
     double scaleup_latency_s;     /* per collective step */
+    double host_bw;               /* GPU <-> host memory, bytes/s, one direction
+                                   * (PCIe or NVLink-C2C); 0 = PCIe Gen5 x16 */
     int gpus_per_node;
     int scaleup_domain;           /* GPUs in one NVLink / scale-up domain (8, 72, …) */
     double tdp_w;                 /* per device */

@@ -118,6 +118,9 @@ typedef struct {
     int zero;                        /* 0..3 */
     ParallelSpec parallel;
     Recompute recompute;
+    int offload_layers;              /* per pipeline stage, layers whose activations wait
+                                      * in host memory between forward and backward
+                                      * (Megatron cpu_offloading_num_layers); 0 = none */
     bool flash_attention;
     int gpus;                        /* fixed size; 0 = size for target_days */
     double target_days;

@@ -93,6 +93,14 @@ static const Framework FW_BUILTIN = {
  * micro-batch.  Attention's softmax·V and QK^T stay BF16 (NeMo/Megatron
  * FP8 recipes do not quantise the core attention). */
 #define FP8_CAST_BYTES 5.0
+/* GPU <-> host link per direction when the catalog gives none: PCIe Gen5
+ * x16, 32 GT/s × 16 lanes with 128b/130b coding ≈ 63 GB/s (PCI-SIG PCIe
+ * 5.0 specification). */
+#define HOST_BW_DEFAULT 63e9
+/* Layers' worth of activations an offloading stage keeps on the GPU while
+ * copying: the layer being copied out (forward) or prefetched (backward)
+ * and the one computing (Megatron-Core cpu_offload double buffering). */
+#define OFFLOAD_BUFFER_LAYERS 2.0
 /* Fallbacks when the catalog leaves an efficiency field empty. */
 #define GEMM_EFF_DEFAULT 0.6
 #define EW_EFF_DEFAULT 0.7
@@ -366,6 +374,7 @@ typedef struct {
     double hbm_cap;        /* usable bytes */
     double hbm_bw;         /* catalog, or estimated from the peak when absent */
     double ew_bw;          /* hbm_bw × elementwise_eff */
+    double host_bw;        /* GPU <-> host, one direction (activation offload) */
     double wb, gb, ob;     /* bytes/param: weights, grads, optimizer */
     int zero;
     bool flash;
@@ -530,6 +539,15 @@ static void stage_params(const Shape *sh, int t, int p, double eshard, StagePara
     }
 }
 
+/* Layers per stage whose activations are offloaded to host memory: the
+ * workload's offload_layers, at most the stage's layers. */
+static double env_offload_layers(const Env *e, const Layout *l)
+{
+    int k = e->w->offload_layers;
+    int lps = stage_layers(&e->sh, l->pp);
+    return k <= 0 ? 0.0 : (double)(k < lps ? k : lps);
+}
+
 /* Memory of one stage. inflight: micro-batches whose activations it keeps. */
 static void mem_stage(const Env *e, const Layout *l, double pd, double pe, double inflight,
                       bool last, TrainMemory *m)
@@ -543,7 +561,12 @@ static void mem_stage(const Env *e, const Layout *l, double pd, double pe, doubl
     double lps = stage_layers(sh, l->pp);
     double act = shape_act_avg(sh, e->s, l->micro_batch, l->tp, l->cp, l->sp, l->recompute,
                                e->flash);
-    double acts = act * lps * inflight;
+    /* Activation offloading (Megatron cpu_offloading_num_layers): the
+     * offloaded layers' activations of every in-flight micro-batch wait in
+     * host memory; the GPU keeps a copy buffer of OFFLOAD_BUFFER_LAYERS. */
+    double off = env_offload_layers(e, l);
+    double kept = lps - off + (off > 0 ? (off < OFFLOAD_BUFFER_LAYERS ? off : OFFLOAD_BUFFER_LAYERS) / inflight : 0);
+    double acts = act * kept * inflight;
     if (l->recompute == RECOMPUTE_FULL) /* one layer's full working set while recomputing */
         acts += shape_act_avg(sh, e->s, l->micro_batch, l->tp, l->cp, l->sp, RECOMPUTE_NONE,
                               e->flash);
@@ -928,6 +951,18 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
         logits = t_log;
     }
     double mb_comp = layers_h * lc.comp + logits;
+    /* Offloaded activations go to host memory during the forward and come
+     * back during the backward over the host link (DMA copy engines, no
+     * SMs), each direction hidden under that pass's compute of the stage;
+     * what does not fit under it is exposed. */
+    double off = env_offload_layers(e, l);
+    if (off > 0) {
+        double act = shape_act_avg(sh, e->s, l->micro_batch, l->tp, l->cp, l->sp, l->recompute,
+                                   e->flash);
+        double cp = off * act / e->host_bw;
+        double fwd_s = layers_h * lc.fwd, bwd_s = layers_h * (lc.comp - lc.fwd);
+        mb_comp += (cp > fwd_s ? cp - fwd_s : 0) + (cp > bwd_s ? cp - bwd_s : 0);
+    }
     double mb_tp = layers_h * lc.tp;
     double mb_ep = layers_h * lc.ep;
     double cp_hid = lc.cp < CP_OVERLAP * lc.core ? lc.cp : CP_OVERLAP * lc.core;
@@ -1295,6 +1330,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     if (!(e->hbm_bw > 0)) /* not in the catalog: H100's FLOP:byte ratio, ≈295 (§6) */
         e->hbm_bw = e->peak16 / HBM_FLOP_PER_BYTE_DEFAULT;
     e->ew_bw = e->hbm_bw * ew;
+    e->host_bw = a->host_bw > 0 ? a->host_bw : HOST_BW_DEFAULT;
     if (!(e->ew_bw > 0) || !(e->hbm_cap > 0)) {
         snprintf(err, errlen, "%s has no HBM size or bandwidth in the catalog", a->id);
         return false;
@@ -2015,7 +2051,15 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                           "efficiency; layout only checked for memory)", 100 * w->mfu);
         if (l->pp > 1 && (int)e.sh.L % l->pp != 0)
             result_assume(r, sc, "uneven pipeline: %d layers on %d stages (heaviest stage "
-                          "%d layers)", (int)e.sh.L, l->pp, stage_layers(&e.sh, l->pp));
+                          "%d layers; the last stage, with the output layer, takes fewer "
+                          "when that is faster)", (int)e.sh.L, l->pp, stage_layers(&e.sh, l->pp));
+        if (w->offload_layers > 0)
+            result_assume(r, sc, "activations of %.0f layers per stage offloaded to host memory "
+                          "over %.0f GB/s each way (%s)", env_offload_layers(&e, l),
+                          e.host_bw / 1e9, a->host_bw > 0 ? "catalog" : "PCIe Gen5 x16 assumed");
+        if (w->precision == PREC_FP8 || w->precision == PREC_FP4)
+            result_assume(r, sc, "output layer (logits) in BF16: Megatron-Core runs it outside "
+                          "Transformer Engine's FP8");
         if (!(a->scaleup_bw > 0) && l->tp > 1)
             result_assume(r, sc, "%s scale-up bandwidth not in the catalog: TP collectives "
                           "timed at the scale-out rate", a->id);

@@ -155,6 +155,8 @@ static const Field accel_fields[] = {
     FNUM("scaleup_gbps_bidir", Accelerator, scaleup_bw, 1e9 / 8 / 2, 0, 1e7, F_ALT),
     FNUM("scaleup_eff", Accelerator, scaleup_eff, 1, 0, 1, 0),
     FNUM("scaleup_latency_s", Accelerator, scaleup_latency_s, 1, 0, 1, 0),
+    /* GPU <-> host memory, stored per direction like scale-up. */
+    FNUM("host_gb_s_bidir", Accelerator, host_bw, 0.5e9, 0, 1e6, 0),
     FINT("gpus_per_node", Accelerator, gpus_per_node, 0, 1024, 0),
     FINT("scaleup_domain", Accelerator, scaleup_domain, 0, 1000000, 0),
     FNUM("tdp_w", Accelerator, tdp_w, 1, 0, 1e5, 0),

@@ -404,6 +404,10 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
               wn, w->optimizer_bytes_per_param);
         CHECK(w->zero >= 0 && w->zero <= 3, &w->zero, w,
               "workload '%s': zero must be 0, 1, 2 or 3, got %d", wn, w->zero);
+        CHECK(w->offload_layers >= 0 && w->offload_layers <= (w->model.layers > 0 ? w->model.layers : 0),
+              &w->offload_layers, w,
+              "workload '%s': offload_layers must be between 0 and the model's %d layers, got %d",
+              wn, w->model.layers, w->offload_layers);
         const ParallelSpec *ps = &w->parallel;
         const int *dims[] = {&ps->tp, &ps->pp, &ps->vpp, &ps->cp, &ps->ep};
         static const char *const dim_keys[] = {"tp", "pp", "vpp", "cp", "ep"};
@@ -1659,6 +1663,8 @@ static const Field workload_fields[] = {
     F_M(Workload, parallel, "parallel", parallel_schema, F_TRAIN | F_FLOW, "auto = searched"),
     F_E(Workload, recompute, "recompute", recompute_names, -1, F_TRAIN,
         "auto | none | selective | full"),
+    F_I(Workload, offload_layers, "offload_layers", F_TRAIN | F_OPT,
+        "layers per stage whose activations are offloaded to host memory"),
     F_B(Workload, flash_attention, "flash_attention", F_TRAIN, NULL),
     F_B(Workload, dp_sync_after_backward, "dp_sync_after_backward", F_TRAIN | F_OPT,
         "DP gradient all-reduce after the backward pass (not overlapped)"),

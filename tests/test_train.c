@@ -1017,6 +1017,117 @@ START_TEST(sliding_window_cuts_the_attention_core_exactly)
 }
 END_TEST
 
+/* Megatron cpu_offloading_num_layers (Megatron-Bridge's GB200 Llama 3 70B
+ * FSDP recipe offloads 40 layers): k offloaded layers leave HBM except a
+ * two-layer copy buffer, exactly (k − 2) layers' activations less; over
+ * GB200's NVLink-C2C the copies hide under the other layers' compute, over
+ * a 1 GB/s link they do not. */
+START_TEST(activation_offload_frees_hbm_and_hides_under_compute_on_c2c)
+{
+    const ModelPreset *pr = preset_find("llama-3-70b");
+    ck_assert_ptr_nonnull(pr);
+    Plan p;
+    plan_init(&p);
+    Workload w = training(pr->shape, 8192, 256, 1e12);
+    w.gpus = 64;
+    w.micro_batch = 2;
+    w.zero = 3;
+    w.precision = PREC_FP8;
+    w.recompute = RECOMPUTE_SELECTIVE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+    Accelerator big = *acc("GB200");
+    big.hbm_bytes = 4e12; /* both variants fit */
+    PlanResult *r;
+    ck_assert(size(&p, &w, &big, &r));
+    TrainResult t0 = r->workloads[0].train;
+    free(r);
+    w.offload_layers = 40;
+    ck_assert(size(&p, &w, &big, &r));
+    TrainResult t1 = r->workloads[0].train;
+    free(r);
+    double act = train_activation_bytes(&w.model, 8192, 2, 1, 1, false, RECOMPUTE_SELECTIVE,
+                                        w.flash_attention);
+    ck_assert_msg(rel(t0.mem.activations - t1.mem.activations, 38.0 * act) < 1e-9,
+                  "freed %.4g B, want %.4g", t0.mem.activations - t1.mem.activations, 38.0 * act);
+    ck_assert_msg(rel(t1.step_s, t0.step_s) < 1e-12, "C2C: %.4f vs %.4f s", t1.step_s, t0.step_s);
+    big.host_bw = 1e9;
+    ck_assert(size(&p, &w, &big, &r));
+    ck_assert_msg(r->workloads[0].train.step_s > t0.step_s + 1.0, "1 GB/s: %.3f vs %.3f s",
+                  r->workloads[0].train.step_s, t0.step_s);
+    free(r);
+}
+END_TEST
+
+/* Megatron-Core builds the output layer as a plain ColumnParallelLinear,
+ * outside Transformer Engine's fp8_autocast: the logits GEMM and its
+ * cross-entropy cost the same in FP8 and BF16 runs.  With pp = 1 a larger
+ * vocabulary adds exactly m × [6·T·h·ΔV / (bf16 peak × curve(min(T, h,
+ * V/t))) + 12·T·ΔV / elementwise bandwidth] of compute. */
+START_TEST(output_layer_runs_in_bf16_in_fp8_recipes)
+{
+    ModelShape m = gpt(16, 4096, 32, 128000);
+    m.glu = true;
+    m.ffn_hidden = 14336;
+    m.tied_embeddings = false;
+    const Accelerator *a = acc("H100-SXM");
+    Plan p;
+    plan_init(&p);
+    double d[2];
+    for (int prec = 0; prec < 2; prec++) {
+        double c[2];
+        for (int k = 0; k < 2; k++) {
+            Workload w = training(m, 8192, 64, 1e12);
+            w.model.vocab = k ? 256000 : 128000;
+            w.gpus = 8;
+            w.micro_batch = 1;
+            w.zero = 1;
+            w.recompute = RECOMPUTE_NONE;
+            w.precision = prec ? PREC_FP8 : PREC_BF16;
+            w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+            PlanResult *r;
+            ck_assert_msg(size(&p, &w, a, &r), "%s", r->workloads[0].error);
+            c[k] = r->workloads[0].train.step.compute;
+            free(r);
+        }
+        d[prec] = c[1] - c[0];
+    }
+    double T = 8192, h = 4096, dV = 128000, mb = 64.0 / 8;
+    double eff = curve_eval(&a->gemm_eff, 4096);
+    double want = mb * (6.0 * T * h * dV / (a->peak_flops[PREC_BF16] * eff) +
+                        12.0 * T * dV / (a->hbm_bw * a->elementwise_eff));
+    ck_assert_msg(rel(d[0], want) < 1e-9, "bf16: %.6g vs %.6g s", d[0], want);
+    ck_assert_msg(rel(d[1], want) < 1e-9, "fp8: %.6g vs %.6g s", d[1], want);
+}
+END_TEST
+
+/* 61 layers on 16 stages cannot be split evenly, so the planner gives the
+ * last stage (output layer + loss) fewer layers: a larger vocabulary then
+ * costs nothing while the logits fit in the freed layers' time.  With 64
+ * layers (even split, Megatron's default) it lengthens the last stage. */
+START_TEST(uneven_stages_give_the_last_stage_fewer_layers)
+{
+    const Accelerator *a = acc("H100-SXM");
+    Plan p;
+    plan_init(&p);
+    double c[2][2];
+    for (int even = 0; even < 2; even++)
+        for (int k = 0; k < 2; k++) {
+            ModelShape m = gpt(even ? 64 : 61, 8192, 64, k ? 256000 : 32000);
+            Workload w = training(m, 4096, 256, 1e12);
+            w.gpus = 128;
+            w.micro_batch = 1;
+            w.recompute = RECOMPUTE_SELECTIVE;
+            w.parallel = (ParallelSpec){.tp = 8, .pp = 16, .vpp = 1, .cp = 1, .ep = 1, .sp = 1};
+            PlanResult *r;
+            ck_assert_msg(size(&p, &w, a, &r), "%s", r->workloads[0].error);
+            c[even][k] = r->workloads[0].train.step.compute;
+            free(r);
+        }
+    ck_assert_msg(c[0][1] == c[0][0], "61 layers: %.4f vs %.4f s", c[0][1], c[0][0]);
+    ck_assert_msg(c[1][1] > c[1][0] * 1.01, "64 layers: %.4f vs %.4f s", c[1][1], c[1][0]);
+}
+END_TEST
+
 START_TEST(framework_profiles_change_the_modelled_step)
 {
     /* nemo overlaps TP collectives (TE userbuffers), megatron (2021-22) does
@@ -1396,6 +1507,9 @@ Suite *test_suite(void)
     tcase_add_test(tc, folded_experts_allow_tp2_pp8_ep32_on_256_gpus);
     tcase_add_test(tc, nvl72_keeps_strided_groups_on_nvlink);
     tcase_add_test(tc, sliding_window_cuts_the_attention_core_exactly);
+    tcase_add_test(tc, activation_offload_frees_hbm_and_hides_under_compute_on_c2c);
+    tcase_add_test(tc, output_layer_runs_in_bf16_in_fp8_recipes);
+    tcase_add_test(tc, uneven_stages_give_the_last_stage_fewer_layers);
     tcase_add_test(tc, framework_profiles_change_the_modelled_step);
     tcase_add_test(tc, moe_host_costs_are_paid_per_layer_pass_and_per_local_expert);
     tcase_add_test(tc, fused_dispatch_drops_permute_and_chunk_sort_bytes);
