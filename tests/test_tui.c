@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,10 @@
 
 #include "catalog_yaml.h"
 #include "check_main.h"
+#include "evaluate.h"
 #include "fields.h"
+#include "sensitivity.h"
+#include "tui/headlines.h"
 #include "tui/keys.h"
 #include "tui/theme.h"
 #include "tui/undo.h"
@@ -765,6 +769,87 @@ START_TEST(line_input_edits_by_character)
 }
 END_TEST
 
+/* ---- plan browser headlines (tui/headlines.c) */
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    char *buf = malloc(1 << 20);
+    ck_assert_ptr_nonnull(buf);
+    size_t n = fread(buf, 1, (1 << 20) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Wait (bounded by the wake pipe, 120 s) until the entry leaves PENDING. */
+static HeadNumbers wait_numbers(Headlines *h, int wake, const char *plan, int v, int64_t t)
+{
+    HeadNumbers n = headlines_get(h, plan, v, t);
+    for (int i = 0; i < 1200 && n.state == HEAD_PENDING; i++) {
+        struct pollfd fd = {wake, POLLIN, 0};
+        if (poll(&fd, 1, 100) > 0) {
+            char b[16];
+            ssize_t r = read(wake, b, sizeof b);
+            (void)r;
+        }
+        n = headlines_get(h, plan, v, t);
+    }
+    return n;
+}
+
+START_TEST(browser_headlines_are_the_evaluation_of_the_stored_text)
+{
+    ck_assert(cat_ok);
+    int pfd[2];
+    ck_assert_int_eq(pipe(pfd), 0);
+    Headlines *h = headlines_start(&cat, pfd[1]);
+    ck_assert_ptr_nonnull(h);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/examples/research-a100.yaml", data_dir());
+    char *yaml = read_text(path);
+    ck_assert_int_eq(headlines_get(h, "research-a100", 1, 100).state, HEAD_UNKNOWN);
+    ck_assert_int_eq(headlines_request(h, "research-a100", 1, 100, yaml), 0);
+    ck_assert_int_eq(headlines_request(h, "bad", 1, 100, "format: 1\nname: [\n"), 0);
+    HeadNumbers n = wait_numbers(h, pfd[0], "research-a100", 1, 100);
+    ck_assert_int_eq(n.state, HEAD_DONE);
+    /* the same numbers as evaluating it here (alternatives feed none) */
+    Plan *p = malloc(sizeof *p);
+    PlanResult *r = calloc(1, sizeof *r);
+    Diag d;
+    memset(&d, 0, sizeof d);
+    ck_assert_int_eq(plan_parse(yaml, strlen(yaml), "x", &cat, p, &d), 0);
+    EvalOptions opt = eval_options_default();
+    opt.alternatives = false;
+    ck_assert_int_eq(plan_evaluate_ex(p, &cat, &opt, r), 0);
+    SensOutcome o;
+    sens_outcome(r, &cat, &o);
+    ck_assert_double_eq(n.gpus, o.gpus);
+    ck_assert_double_eq(n.mw, o.mw);
+    ck_assert_double_eq(n.tco, o.tco);
+    ck_assert_double_eq(n.days, o.days);
+    ck_assert_str_eq(n.accelerator, p->accelerator);
+    /* another save time is another version: not known */
+    ck_assert_int_eq(headlines_get(h, "research-a100", 1, 101).state, HEAD_UNKNOWN);
+    /* text that no longer parses is named, not fatal */
+    HeadNumbers bad = wait_numbers(h, pfd[0], "bad", 1, 100);
+    ck_assert_int_eq(bad.state, HEAD_FAILED);
+    ck_assert(strstr(bad.error, "store:bad") != NULL);
+    /* a result recorded by the dashboard is taken as it is */
+    headlines_put(h, "mine", 3, 7, r, &cat, "H100-SXM");
+    HeadNumbers m = headlines_get(h, "mine", 3, 7);
+    ck_assert_int_eq(m.state, HEAD_DONE);
+    ck_assert_double_eq(m.tco, o.tco);
+    headlines_stop(h);
+    close(pfd[0]);
+    close(pfd[1]);
+    free(yaml);
+    free(p);
+    free(r);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("tui");
@@ -796,6 +881,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, a_preset_fills_the_shape_and_an_edit_drops_it);
     tcase_add_test(tc, accelerators_come_from_the_catalog);
     tcase_add_test(tc, every_key_of_the_plan_file_is_editable);
+    tcase_add_test(tc, browser_headlines_are_the_evaluation_of_the_stored_text);
+    tcase_set_timeout(tc, 300);
     suite_add_tcase(s, tc);
     tc = tcase_create("undo and input");
     tcase_add_test(tc, undo_and_redo_walk_the_history);

@@ -1,5 +1,7 @@
-/* views/plans.c — the F3 plan browser: saved plans with their versions and
- * last change, filtered by a regular expression as you type (an invalid one
+/* views/plans.c — the F3 plan browser: saved plans with their versions,
+ * last change and headline numbers (GPUs, days, MW, TCO of the latest
+ * version; per version in the versions list, so v1 against v3 reads off
+ * the screen; tui/headlines.c evaluates them in the background), filtered by a regular expression as you type (an invalid one
  * is shown, not fatal); Enter opens, n new from a template (the demo plans
  * of data/examples), r rename, c duplicate, d delete (soft, asks),
  * U undelete, x show deleted, v versions. */
@@ -13,7 +15,9 @@
 
 #include "datadir.h"
 #include "diag.h"
+#include "fmt.h"
 #include "tui/app.h"
+#include "tui/headlines.h"
 #include "yaml_plan.h"
 
 typedef struct {
@@ -34,6 +38,7 @@ typedef struct {
     char target[PLAN_NAME_LEN];      /* plan being renamed / copied / deleted */
     char templates[64][256];         /* the YAML files of data/examples */
     Plan *template_plan;             /* new plan from a template, before it opens */
+    Headlines *heads;                /* headline numbers per version (started on first show) */
 } BState;
 
 static void *b_create(App *app)
@@ -46,6 +51,7 @@ static void b_destroy(View *v)
 {
     BState *s = v->state;
     if (s) {
+        headlines_stop(s->heads);
         free(s->plans);
         free(s->vers);
         free(s->template_plan);
@@ -99,6 +105,8 @@ static void b_show(View *v, App *app)
 {
     BState *s = v->state;
     s->filtering = false;
+    if (!s->heads)
+        s->heads = headlines_start(&app->cat, app->wake_wr);
     reload(s, app);
     if (s->versions)
         reload_versions(s, app);
@@ -113,24 +121,72 @@ static const char *when(int64_t t, char *buf, size_t len)
     return buf;
 }
 
+/* The headline numbers of one stored version as table cells (GPUs, days,
+ * MW, TCO): the dashboard's own result when it is that version unmodified,
+ * else the background evaluation, asked for here the first time the row is
+ * drawn ("..." until it arrives). */
+static void numbers(BState *s, App *app, const char *plan, int version, int64_t saved,
+                    char cells[4][32])
+{
+    HeadNumbers n = headlines_get(s->heads, plan, version, saved);
+    if (n.state != HEAD_DONE && strcmp(plan, app->plan.name) == 0 && version == app->version &&
+        !app->modified && !app_recomputing(app) && app_result(app)) {
+        headlines_put(s->heads, plan, version, saved, app_result(app), &app->cat,
+                      app->plan.accelerator);
+        n = headlines_get(s->heads, plan, version, saved);
+    }
+    if (n.state == HEAD_UNKNOWN && s->heads && app->store) {
+        char *yaml = NULL;
+        int ver = 0;
+        Diag d;
+        memset(&d, 0, sizeof d);
+        if (store_load(app->store, plan, version, &yaml, &ver, &d) == 0)
+            headlines_request(s->heads, plan, version, saved, yaml);
+        free(yaml);
+        n = headlines_get(s->heads, plan, version, saved);
+    }
+    for (int i = 0; i < 4; i++)
+        snprintf(cells[i], 32, "%s", n.state == HEAD_FAILED ? (i ? "" : "invalid") : term_glyphs->more);
+    if (n.state != HEAD_DONE)
+        return;
+    fmt_int((long long)n.gpus, cells[0], 32);
+    if (n.days > 0)
+        snprintf(cells[1], 32, "%.1f d", n.days);
+    else
+        snprintf(cells[1], 32, "-");
+    fmt_si(n.mw * 1e6, "W", cells[2], 32);
+    fmt_usd(n.tco, cells[3], 32);
+}
+
 static void b_draw(View *v, App *app, Rect r)
 {
     BState *s = v->state;
     term_clear_rect(r, ROLE_NORMAL);
     char line[1200];
+    /* narrow screens drop the times and the days, never the numbers */
+    bool wide = r.w >= 110;
     if (s->versions) {
         snprintf(line, sizeof line, "VERSIONS of %s  (Enter opens, Esc back to plans)", s->vplan);
         term_put(r.y, r.x + 1, r.w - 1, ROLE_TITLE, line);
-        static const TableCol cols[] = {{"version", 9, true}, {"saved", 18, false}, {"note", 0, false}};
-        widget_table_header(r.y + 1, r.x + 2, r.w - 2, cols, 3, ROLE_MUTED);
+        static const TableCol wcols[] = {{"version", 9, true}, {"saved", 18, false}, {"GPUs", 9, true},
+                                         {"days", 8, true}, {"power", 8, true}, {"TCO", 9, true},
+                                         {"note", 0, false}};
+        static const TableCol ncols[] = {{"ver", 4, true}, {"GPUs", 8, true}, {"power", 8, true},
+                                         {"TCO", 8, true}, {"note", 0, false}};
+        const TableCol *cols = wide ? wcols : ncols;
+        int nc = wide ? 7 : 5;
+        widget_table_header(r.y + 1, r.x + 2, r.w - 2, cols, nc, ROLE_MUTED);
         int h = r.h - 2;
         widget_scroll(&s->vtop, s->vsel, h, s->n_vers);
         for (int i = 0; i < h && s->vtop + i < s->n_vers; i++) {
             int k = s->vtop + i;
-            char ver[16], t[32];
+            char ver[16], t[32], num[4][32];
             snprintf(ver, sizeof ver, "v%d", s->vers[k].version);
-            const char *cells[3] = {ver, when(s->vers[k].created, t, sizeof t), s->vers[k].note};
-            widget_table_row(r.y + 2 + i, r.x + 2, r.w - 2, cols, 3, cells,
+            numbers(s, app, s->vplan, s->vers[k].version, s->vers[k].created, num);
+            const char *wc[7] = {ver, when(s->vers[k].created, t, sizeof t), num[0], num[1], num[2],
+                                 num[3], s->vers[k].note};
+            const char *nc5[5] = {ver, num[0], num[2], num[3], s->vers[k].note};
+            widget_table_row(r.y + 2 + i, r.x + 2, r.w - 2, cols, nc, wide ? wc : nc5,
                              k == s->vsel ? ROLE_SELECTION : ROLE_NORMAL, NULL);
         }
         return;
@@ -145,20 +201,33 @@ static void b_draw(View *v, App *app, Rect r)
                  s->filter.buf[0] ? s->filter.buf : "(none; / types a regex)");
     if (s->filter_error[0])
         term_put(r.y + 1, r.x + 34 + used, r.w - 34 - used, ROLE_ERROR, s->filter_error);
-    static const TableCol cols[] = {{"plan", 30, false}, {"versions", 9, true}, {"updated", 18, true},
-                                    {"", 2, false}, {"last note", 0, false}};
-    widget_table_header(r.y + 2, r.x + 2, r.w - 2, cols, 5, ROLE_MUTED);
+    static const TableCol wcols[] = {{"plan", 30, false}, {"versions", 9, true}, {"updated", 18, true},
+                                     {"GPUs", 9, true}, {"days", 8, true}, {"power", 8, true},
+                                     {"TCO", 9, true}, {"", 1, false}, {"last note", 0, false}};
+    static const TableCol ncols[] = {{"plan", 18, false}, {"vers", 4, true}, {"GPUs", 8, true},
+                                     {"power", 8, true}, {"TCO", 8, true}, {"last note", 0, false}};
+    const TableCol *cols = wide ? wcols : ncols;
+    int nc = wide ? 9 : 6;
+    widget_table_header(r.y + 2, r.x + 2, r.w - 2, cols, nc, ROLE_MUTED);
     int h = r.h - 3;
     widget_scroll(&s->top, s->sel, h, s->n);
     for (int i = 0; i < h && s->top + i < s->n; i++) {
         int k = s->top + i;
         const StorePlanInfo *p = &s->plans[k];
-        char vers[16], t[32], name[PLAN_NAME_LEN + 16];
+        char vers[16], t[32], name[PLAN_NAME_LEN + 16], num[4][32];
         snprintf(vers, sizeof vers, "%d", p->versions);
         snprintf(name, sizeof name, "%s%s%s", strcmp(p->name, app->plan.name) == 0 ? term_glyphs->dot : " ", " ", p->name);
-        const char *cells[5] = {name, vers, when(p->updated, t, sizeof t), "", p->deleted ? "(deleted)" : p->note};
+        if (p->deleted)
+            for (int j = 0; j < 4; j++)
+                snprintf(num[j], sizeof num[j], "%s", "");
+        else
+            numbers(s, app, p->name, p->latest, p->updated, num);
+        const char *note = p->deleted ? "(deleted)" : p->note;
+        const char *wc[9] = {name, vers, when(p->updated, t, sizeof t), num[0], num[1], num[2],
+                             num[3], "", note};
+        const char *nc6[6] = {name, vers, num[0], num[2], num[3], note};
         Role role = k == s->sel ? ROLE_SELECTION : p->deleted ? ROLE_MUTED : ROLE_NORMAL;
-        widget_table_row(r.y + 3 + i, r.x + 2, r.w - 2, cols, 5, cells, role, NULL);
+        widget_table_row(r.y + 3 + i, r.x + 2, r.w - 2, cols, nc, wide ? wc : nc6, role, NULL);
     }
     if (s->n == 0)
         term_put(r.y + 3, r.x + 2, r.w - 2, ROLE_MUTED, s->filter.buf[0] ? "no plan matches" : "no saved plans: n for a new one from a template");
