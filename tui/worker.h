@@ -29,7 +29,8 @@ bool worker_take(Worker *w, PlanResult *dst, uint64_t *gen, double *eval_ms);
 
 /* Ranges (the sensitivity pane, the Monte Carlo ranges): when on, after
  * publishing a result the worker runs sens_run and mc_run on the same plan
- * through its stage cache — unless a newer plan is queued, which cancels
+ * through a stage cache of their own (so they do not evict the edited
+ * plan's stages) — unless a newer plan is queued, which cancels
  * them — and publishes both with the plan's generation.  Off by default. */
 void worker_set_ranges(Worker *w, bool on);
 /* When ranges newer than *gen are published, copy them and set *gen and
