@@ -681,6 +681,24 @@ START_TEST(batched_prefill_prices_short_prompts_at_batch_efficiency)
 }
 END_TEST
 
+/* A batched prefill iteration runs one all-reduce per layer for all its
+ * tokens, so the collectives' latency is paid once per iteration, not once
+ * per prompt: 16 prompts of 128 tokens in one 2,048-token iteration on TP2
+ * (ring = one-shot = bytes/bw + 2·latency) pay 2 all-reduces × 80 layers ×
+ * 2 latencies once — exactly 3.2 ms more for 10 µs more latency. */
+START_TEST(batched_prefill_pays_collective_latency_once_per_iteration)
+{
+    Plan p = plan();
+    Workload w = service(llama3_70b(), PREC_FP8, PREC_FP8, 128, 1);
+    Accelerator fast = *acc("H100-SXM"), slow = fast;
+    slow.scaleup_latency_s = fast.scaleup_latency_s + 10e-6;
+    const Engine *e = engine("trtllm");
+    double t_fast = infer_batch_latency_s(&p, &w, &fast, e, 2, false, 16);
+    double t_slow = infer_batch_latency_s(&p, &w, &slow, e, 2, false, 16);
+    ck_assert_double_eq_tol(t_slow - t_fast, 2 * 80 * 2 * 10e-6, 1e-9);
+}
+END_TEST
+
 START_TEST(engine_and_plan_cap_the_batch)
 {
     Plan p = plan();
@@ -1219,6 +1237,7 @@ Suite *test_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, batched_prefill_prices_short_prompts_at_batch_efficiency);
+    tcase_add_test(tc, batched_prefill_pays_collective_latency_once_per_iteration);
     tcase_add_test(tc, engine_and_plan_cap_the_batch);
     tcase_add_test(tc, engine_overheads_change_decode_steps);
     tcase_add_test(tc, unknown_engine_is_an_error);
