@@ -11,9 +11,11 @@
  * gradients and ZeRO shards span that group), routed experts over d·c.
  *
  * Efficiency curve (catalog `gemm_eff`, data/catalog/efficiency.yaml): its x
- * is the narrowest per-GPU dimension of the transformer GEMMs, i.e.
- * min(h/t, tokens per micro-batch and CP rank b·s/c) — for routed experts
- * min(h/t, F_expert/t, tokens per local expert).  y is the achieved share
+ * is the narrowest side of a GEMM, looked up per GEMM of the layer (QKV,
+ * attention output, MLP fc1/fc2, router, logits: layer_dense_gemm_s,
+ * gemm_s) with M = tokens per micro-batch and CP rank b·s/c and N, K the
+ * per-GPU weight sides; the attention core uses min(h/t, b·s/c); routed
+ * experts min(h/t, F_expert/t, tokens per local expert).  y is the achieved share
  * of the precision's dense peak for the layer GEMMs and the attention core
  * (Calculon, Isaev et al. SC'23, models matmul efficiency as a function of
  * the matrix size in the same way).  Memory-bound element-wise work (norms,
@@ -715,6 +717,54 @@ static double moe_route_bytes(const Env *e, const Layout *l, double T, double im
     return router + permute + sort;
 }
 
+/* One GEMM of M×N×K (forward; its dgrad and wgrad have the same three
+ * sides) at the curve's efficiency for its narrowest side.  Tile and wave
+ * quantisation and the roll-off of a GEMM whose M, N or K is small set its
+ * efficiency (NVIDIA, "Matrix Multiplication Background User's Guide":
+ * tile quantisation, wave quantisation, arithmetic intensity
+ * 2·M·N·K / (bytes of A, B, C) falling with the smallest side); Calculon
+ * (Isaev et al. SC'23) likewise looks each GEMM of a layer up by its own
+ * size. */
+static double gemm_s(const Env *e, double M, double N, double K)
+{
+    double x = M < N ? M : N;
+    if (K < x)
+        x = K;
+    return 2.0 * M * N * K / (e->peak * env_curve(e, x) * e->gemm_scale);
+}
+
+/* Forward time of one layer's dense GEMMs on one GPU, each at the
+ * efficiency of its own shape (T tokens on the rank, all-gathered under
+ * sequence parallelism; Megatron's column/row-parallel split over t):
+ *   QKV      M = T, K = h,       N = (a·dqk + 2·g·dh)/t
+ *   out      M = T, K = a·dv/t,  N = h
+ *   fc1      M = T, K = h,       N = (2 with GLU)·F/t
+ *   fc2      M = T, K = F/t,     N = h
+ * MoE layers: the shared experts as fc1/fc2 of width S·Fe, the router
+ * M = T, K = h, N = E.  MLA attention keeps the layer's narrowest side
+ * min(h/t, T) for all of its projections (its down-projections are not
+ * split by t, which the FLOP count does not follow either). */
+static double layer_dense_gemm_s(const Env *e, const Layout *l, double T, bool moe_layer)
+{
+    const Shape *sh = &e->sh;
+    double t = l->tp, h = sh->h;
+    double s;
+    if (sh->mla) {
+        double x = h / t < T ? h / t : T;
+        s = 2.0 * T * sh->attn_w / t / (e->peak * env_curve(e, x) * e->gemm_scale);
+    } else {
+        s = gemm_s(e, T, (sh->a * sh->dqk + 2.0 * sh->g * sh->dh) / t, h) +
+            gemm_s(e, T, h, sh->a * sh->dv / t);
+    }
+    double glu = sh->glu ? 2.0 : 1.0;
+    double F = moe_layer ? sh->S * sh->Fe : sh->F;
+    if (F > 0)
+        s += gemm_s(e, T, glu * F / t, h) + gemm_s(e, T, h, F / t);
+    if (moe_layer && sh->router_w > 0)
+        s += gemm_s(e, T, sh->E / t, h);
+    return s;
+}
+
 static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost *c, double *x_out,
                        double *eff_out)
 {
@@ -727,7 +777,8 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     double eff = env_curve(e, x);
     double dense_w = sh->attn_w + (moe_layer ? sh->shared_w + sh->router_w : sh->mlp_w);
     double f_dense = 2.0 * T * dense_w / t;
-    double t_gemm = f_dense / (e->peak * eff * e->gemm_scale);
+    double t_gemm = layer_dense_gemm_s(e, l, T, moe_layer);
+    double eff_dense = t_gemm > 0 ? f_dense / (t_gemm * e->peak * e->gemm_scale) : eff;
     double f_exp = 0;
     double imb = moe_layer ? moe_imbalance(e, l, T) : 1.0;
     bool fp8 = e->gemm_scale < 1;
@@ -880,7 +931,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     if (x_out)
         *x_out = x;
     if (eff_out)
-        *eff_out = eff;
+        *eff_out = eff_dense;
 }
 
 static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
@@ -2014,8 +2065,10 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         char fp8[64] = "";
         if (e.gemm_scale < 1)
             snprintf(fp8, sizeof fp8, "; FP8 GEMMs at %.2f of that, casts costed", e.gemm_scale);
-        result_assume(r, sc, "GEMM efficiency %.2f at x=min(h/t, b·s/c)=%.0f (%s curve, catalog "
-                      "efficiency.yaml, x%.2f for %s)%s; hardware FLOP utilisation %.1f%% incl. "
+        result_assume(r, sc, "GEMM efficiency %.2f on average over the dense GEMMs, each at the "
+                      "curve value of its narrowest side (M×N×K; attention core at x=min(h/t, b·s/c)=%.0f) "
+                      "(%s curve, catalog efficiency.yaml, x%.2f for %s)%s; hardware FLOP "
+                      "utilisation %.1f%% incl. "
                       "recompute", S->best_ev.gemm_eff, S->best_ev.gemm_x, a->id, e.fw_gemm,
                       e.fw->id, fp8, 100.0 * S->best_ev.flops_exec / (S->best_s * e.peak));
         result_assume(r, sc, "element-wise work at %.0f%% of %.2f TB/s HBM; %s: TP comm %.0f%%, "

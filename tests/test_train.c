@@ -1017,6 +1017,41 @@ START_TEST(sliding_window_cuts_the_attention_core_exactly)
 }
 END_TEST
 
+/* Each GEMM of a layer is looked up on the efficiency curve by its own
+ * narrowest side, not the layer's h/t.  TP8, h = 8192, 2048 tokens: the
+ * MLP GEMMs of an F = 4h model (fc1 N = F/t = 4096, fc2 K = 4096) sit at
+ * x = 2048 (the tokens), those of an F = h model at x = F/t = 1024; the
+ * compute difference is exactly m·L·3 passes of those four GEMMs plus the
+ * activation function's bytes (GELU: read and write F/t per token). */
+START_TEST(each_gemm_is_timed_at_its_own_narrowest_side)
+{
+    const Accelerator *a = acc("H100-SXM");
+    Plan p;
+    plan_init(&p);
+    double c[2];
+    const double h = 8192, t = 8, T = 2048, L = 4, m = 8, F[2] = {4 * 8192.0, 8192.0};
+    for (int k = 0; k < 2; k++) {
+        ModelShape ms = gpt((int)L, (int)h, 64, 32000);
+        ms.ffn_hidden = (int)F[k];
+        Workload w = training(ms, (int)T, (int)m, 1e12);
+        w.gpus = 8;
+        w.micro_batch = 1;
+        w.recompute = RECOMPUTE_NONE;
+        w.parallel = (ParallelSpec){.tp = 8, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 1};
+        PlanResult *r;
+        ck_assert_msg(size(&p, &w, a, &r), "%s", r->workloads[0].error);
+        c[k] = r->workloads[0].train.step.compute;
+        free(r);
+    }
+    double pk = a->peak_flops[PREC_BF16];
+    double g0 = 2 * (2 * T * (F[0] / t) * h) / (pk * curve_eval(&a->gemm_eff, 2048));
+    double g1 = 2 * (2 * T * (F[1] / t) * h) / (pk * curve_eval(&a->gemm_eff, 1024));
+    double ew = 2 * T * 2 * (F[0] - F[1]) / t / (a->hbm_bw * a->elementwise_eff);
+    double want = m * L * 3 * (g0 - g1 + ew);
+    ck_assert_msg(rel(c[0] - c[1], want) < 1e-9, "%.6g vs %.6g s", c[0] - c[1], want);
+}
+END_TEST
+
 /* Megatron cpu_offloading_num_layers (Megatron-Bridge's GB200 Llama 3 70B
  * FSDP recipe offloads 40 layers): k offloaded layers leave HBM except a
  * two-layer copy buffer, exactly (k − 2) layers' activations less; over
@@ -1507,6 +1542,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, folded_experts_allow_tp2_pp8_ep32_on_256_gpus);
     tcase_add_test(tc, nvl72_keeps_strided_groups_on_nvlink);
     tcase_add_test(tc, sliding_window_cuts_the_attention_core_exactly);
+    tcase_add_test(tc, each_gemm_is_timed_at_its_own_narrowest_side);
     tcase_add_test(tc, activation_offload_frees_hbm_and_hides_under_compute_on_c2c);
     tcase_add_test(tc, output_layer_runs_in_bf16_in_fp8_recipes);
     tcase_add_test(tc, uneven_stages_give_the_last_stage_fewer_layers);

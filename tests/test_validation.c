@@ -137,7 +137,7 @@ END_TEST
 /* The figures the shipped catalog reaches (README "Validation"), plus a
  * margin of ~1 point: a regression on either half fails here. */
 #define FIT_MEAN_MAX 0.065
-#define FIT_WORST_MAX 0.22
+#define FIT_WORST_MAX 0.23
 #define HELD_MEAN_MAX 0.095
 #define HELD_WORST_MAX 0.41
 
