@@ -11,11 +11,18 @@
  *            reserved for its whole prompt + output (worst case);
  *   prefill  S = GEMM FLOPs / (peak × GEMM eff) + attention FLOPs (quadratic
  *            in the prompt) + element-wise bytes / (HBM bw × eff)
- *            + 2 all-reduces per layer of prompt·h values;
+ *            + 2 all-reduces per layer of the iteration's tokens, the
+ *            prompt's share of them (a batched iteration pays the
+ *            collectives' latency once);
  *   decode   step(B) = max(bytes read / (HBM bw × eff), FLOPs / (peak × eff))
  *            + 2 small all-reduces per layer + a per-layer launch overhead,
  *            bytes read = weights/tp (experts actually touched, for MoE)
  *            + B × KV in use;
+ *   MoE/EP   dispatch + combine all-to-alls on the busiest rank (balls into
+ *            bins × the engine's ep_skew for real routing), prefill's
+ *            node-deduplicated across scale-out (DeepEP normal mode); a
+ *            two-batch overlap runs two micro-batches and hides ep_overlap
+ *            of the all-to-alls, slowing the compute under them;
  *
  * and then treats the replica as a continuously batched server:
  *
