@@ -25,7 +25,7 @@
 static Catalog cat;
 
 /* Accuracy on tests/data/serve_runs.yaml as README.md reports it. */
-#define VALID_HELD_MEAN 0.13
+#define VALID_HELD_MEAN 0.14
 #define VALID_HELD_WORST 0.56
 #define VALID_FIT_MEAN 0.10
 static PlanResult *res;
