@@ -1,4 +1,5 @@
-/* cli/cmd_calibrate.c — `gpuplan calibrate RUNS.yaml… [-o DIR] [--half H] [--bands]`.
+/* cli/cmd_calibrate.c — `gpuplan calibrate RUNS.yaml… [-o DIR] [--half H] [--bands]
+ * [--bands-all]`.
  *
  * RUNS.yaml are plan files whose training workloads carry a measured step
  * time (measured_step or measured_tokens_per_gpu) for exactly the layout
@@ -11,7 +12,10 @@
  * uses them and says "calibrated on N of your runs, residual R %".
  * --half fit|held-out restricts the fit (and the bands) to that half of the
  * validation split (calib_split); --bands also writes `error_bands:` rows
- * from the residuals after the fit, per class. */
+ * from the residuals after the fit, per class; --bands-all takes those
+ * residuals from every run given, both halves (a band states the model's
+ * measured error on all published runs of its class; it changes no
+ * prediction, so the held-out step-time error stays a held-out figure). */
 #include "config.h"
 
 #include <errno.h>
@@ -38,7 +42,8 @@
 #define BAND_MIN_RUNS 3
 
 static const char *usage_text =
-    "usage: gpuplan calibrate RUNS.yaml... [-o DIR] [--half fit|held-out|all] [--bands]";
+    "usage: gpuplan calibrate RUNS.yaml... [-o DIR] [--half fit|held-out|all] [--bands] "
+    "[--bands-all]";
 
 static void today(char *buf, size_t n)
 {
@@ -72,7 +77,7 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
         snprintf(src, sizeof src, "gpuplan calibrate: least squares on %d measured runs (%.150s)",
                  f->calibrated_runs, files);
     else
-        snprintf(src, sizeof src, "gpuplan calibrate: MoE layer overhead by least squares on "
+        snprintf(src, sizeof src, "gpuplan calibrate: MoE host costs by least squares on "
                  "the MoE runs of %.150s", files);
     sb_printf(b, "    source: ");
     sb_yaml(b, src);
@@ -83,7 +88,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
 {
     const char *files[MAX_FILES], *outdir = NULL;
     int nf = 0, half = -1;
-    bool bands = false;
+    bool bands = false, bands_all = false;
     for (int i = 0; i < argc; i++) {
         if ((cli_is(argv[i], "-o") || cli_is(argv[i], "--output")) && i + 1 < argc) {
             outdir = argv[++i];
@@ -101,6 +106,8 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
             }
         } else if (cli_is(argv[i], "--bands")) {
             bands = true;
+        } else if (cli_is(argv[i], "--bands-all")) {
+            bands = bands_all = true;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             cli_error("calibrate: unexpected argument '%s' (%s)", argv[i], usage_text);
             return EXIT_USAGE;
@@ -275,13 +282,15 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
         for (int k = 0; k < nfit; k++)
             put_framework(&sb, &fits[k], date, names);
         if (bands) {
+            /* the runs the bands describe: the fitted half, or all of them */
+            int bhalf = bands_all ? -1 : half;
             sb_puts(&sb, "error_bands:\n");
             char done_cls[MAX_RUNS][CAT_ID_LEN];
             int nd = 0;
             double glo = 0, ghi = 0, glo_all = 0, ghi_all = 0;
             int gn = 0;
             for (int i = 0, k = 0; i < n; i++) {
-                if (!after[i].ok || (half >= 0 && runs[i].held_out != (half == 1)))
+                if (!after[i].ok || (bhalf >= 0 && runs[i].held_out != (bhalf == 1)))
                     continue;
                 double dev = after[i].measured_s / after[i].predicted_s - 1.0;
                 glo_all = k ? fmin(glo_all, dev) : dev;
@@ -289,7 +298,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                 k++;
             }
             for (int i = 0; i < n; i++) {
-                if (!after[i].ok || (half >= 0 && runs[i].held_out != (half == 1)))
+                if (!after[i].ok || (bhalf >= 0 && runs[i].held_out != (bhalf == 1)))
                     continue;
                 double dev = after[i].measured_s / after[i].predicted_s - 1.0;
                 glo = gn ? fmin(glo, dev) : dev;
@@ -305,7 +314,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                 int c = 0;
                 for (int j = i; j < n; j++) {
                     if (!after[j].ok || strcmp(runs[j].cls, runs[i].cls) != 0 ||
-                        (half >= 0 && runs[j].held_out != (half == 1)))
+                        (bhalf >= 0 && runs[j].held_out != (bhalf == 1)))
                         continue;
                     double d = after[j].measured_s / after[j].predicted_s - 1.0;
                     lo = fmin(lo, d);

@@ -69,13 +69,15 @@ static const Command commands[] = {
      "                   --partition P --time T; k8s: --image IMG --pvc CLAIM)\n"
      "  merge DIR        fold shard files into the store (idempotent; --strict: exit 1\n"
      "                   while shards are missing)"},
-    {"calibrate", cmd_calibrate, "calibrate RUNS.yaml... [-o DIR] [--half fit|held-out|all] [--bands]",
+    {"calibrate", cmd_calibrate,
+     "calibrate RUNS.yaml... [-o DIR] [--half fit|held-out|all] [--bands] [--bands-all]",
      "Fit the training model's framework profile per accelerator x framework to measured\n"
      "runs (plan files whose training workloads give measured_step or\n"
      "measured_tokens_per_gpu) by least squares; print each run's error before and after.\n"
      "  -o DIR     write DIR/calibrated.yaml, a catalog override for --catalog DIR\n"
      "  --half H   fit only the fit or held-out half of the validation split\n"
-     "  --bands    also write error_bands rows from the residuals after the fit"},
+     "  --bands    also write error_bands rows from the residuals after the fit\n"
+     "  --bands-all  the same, from the residuals of every run given (both halves)"},
     {"simulate", cmd_simulate, "simulate FILE|NAME[@VERSION] [--json] [--gpus N]",
      "Run only the scheduling simulation of a plan's tenancy.\n"
      "  --gpus N   simulate a fixed pool of N GPUs instead of the plan's"},

@@ -202,13 +202,16 @@ END_TEST
 
 /* Every class of the fit half has an error_bands row, and its [low, high]
  * (measured/predicted − 1) contains that class's fit-half residuals. */
-START_TEST(error_bands_cover_the_fit_half_residuals)
+/* A band states the model's measured error on the published runs of its
+ * class (refit.sh: calibrate --bands-all), so it covers every one of them,
+ * held-out runs included — where fine-grained MoE is off by 40 %, its band
+ * says so. */
+START_TEST(error_bands_cover_every_published_residual)
 {
     load_all();
     for (int i = 0; i < n_runs; i++) {
         const CalibRun *r = &runs[i];
-        if (r->held_out || !r->ok)
-            continue;
+        ck_assert_msg(r->ok, "%s: %s", r->plan->workloads[r->wi].name, r->why);
         const ErrorBand *b = catalog_find_band(&cat, r->cls);
         ck_assert_msg(b != NULL, "no error_bands row for %s", r->cls);
         double dev = r->measured_s / r->predicted_s - 1.0;
@@ -239,7 +242,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, every_published_layout_is_expressible);
     tcase_add_test(tc, error_on_fit_and_held_out_halves_within_recorded_ceilings);
     tcase_add_test(tc, calibrate_recovers_a_20pct_slower_cluster);
-    tcase_add_test(tc, error_bands_cover_the_fit_half_residuals);
+    tcase_add_test(tc, error_bands_cover_every_published_residual);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2,7 +2,8 @@
 # tests/data/runs/refit.sh — regenerate data/catalog/validation-fit.yaml:
 # `gpuplan calibrate` on the FIT HALF of this validation set (split rule:
 # model/calib.c calib_split), against the shipped catalog WITHOUT the old
-# validation-fit.yaml.  Run after changing a model mechanism, then run
+# validation-fit.yaml; error bands from the residuals of all runs (both
+# halves: a band is the measured spread, it changes no prediction).  Run after changing a model mechanism, then run
 # tests/test_validation for the held-out half and update README.
 # Usage: tests/data/runs/refit.sh [path/to/gpuplan]
 set -eu
@@ -14,7 +15,7 @@ mkdir -p "$tmp/data/catalog"
 for f in "$src"/data/catalog/*.yaml; do
     [ "$(basename "$f")" = validation-fit.yaml ] || cp "$f" "$tmp/data/catalog/"
 done
-GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands -o "$tmp/out" \
+GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all -o "$tmp/out" \
     "$src"/tests/data/runs/a100-fsdp-deepspeed.yaml "$src"/tests/data/runs/nemo-b200.yaml \
     "$src"/tests/data/runs/nemo-gb200.yaml "$src"/tests/data/runs/nemo-h100.yaml \
     "$src"/tests/data/runs/perf-recipes-h100.yaml
@@ -23,11 +24,12 @@ GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands -o "$tmp/out" \
 # gpuplan catalog: the training model's calibration on the FIT HALF of the
 # validation set (tests/data/runs, split rule in model/calib.c calib_split),
 # written verbatim by tests/data/runs/refit.sh, i.e.
-#     gpuplan calibrate --half fit --bands tests/data/runs/*.yaml -o DIR
+#     gpuplan calibrate --half fit --bands-all tests/data/runs/*.yaml -o DIR
 # against the catalog without this file.  Loaded after frameworks.yaml (file
 # name order), so its rows override those field by field.  Regenerate it
 # whenever a model mechanism changes; tests/test_validation.c reports the
-# held-out half.
+# held-out half.  The fitted rows see only the fit half; the error_bands
+# rows are the model's residuals on every run of the set (both halves).
 HDR
     cat "$tmp/out/calibrated.yaml"
 } >"$src/data/catalog/validation-fit.yaml"
