@@ -86,6 +86,11 @@ typedef struct {
     double nic_gbps;              /* per NIC, gigabits/s */
     Curve gemm_eff;               /* GEMM efficiency vs per-GPU GEMM dimension */
     double elementwise_eff;       /* achieved / peak HBM bandwidth for memory-bound kernels */
+    double fp4_gemm_factor;       /* FP4 GEMMs reach this share of what gemm_eff gives at the
+                                   * FP4 peak (block-scaled MMA kernels fill less of their 2x
+                                   * rate); 0 = 1.  Read by the inference model */
+    int fp4_scale_block;          /* FP4 weights carry one 8-bit scale per this many values
+                                   * (NVFP4 16, OCP MXFP4 32); 0 = no block scales */
     MigProfile mig[CAT_MAX_MIG];
     int n_mig;
     char source[CAT_TEXT_LEN];

@@ -109,13 +109,13 @@
  * iteration, per sequence per iteration, decode attention HBM factor. */
 #define INFER_STEP_OVERHEAD_S 500e-6
 #define INFER_SEQ_OVERHEAD_S 4e-6
-#define INFER_ATTN_EFF 0.8
+#define INFER_ATTN_EFF 1.0
 /* Error band when the catalog's engine row has none: the range of
  * true/predicted time over the fit half of tests/data/serve_runs.yaml
  * (the same figures engines.yaml carries; tests/test_infer.c checks they
  * still bound the fit half). */
-#define INFER_BAND_LOW 0.80
-#define INFER_BAND_HIGH 1.39
+#define INFER_BAND_LOW 0.84
+#define INFER_BAND_HIGH 1.14
 /* When a target cannot be met, the service is sized at this multiple of the
  * best achievable TPOT/TTFT (a stated planning choice, not a measurement). */
 #define INFER_SLO_RELAX 1.25
@@ -281,6 +281,12 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
         return false;
     }
     c->peak = peak_for(a, w->precision);
+    /* Block-scaled FP4 GEMMs fill less of their doubled rate than FP8/BF16
+     * ones fill theirs (catalog fp4_gemm_factor, with its GEMM benchmark
+     * source in data/catalog/efficiency.yaml). */
+    if (w->precision == PREC_FP4 && a->peak_flops[PREC_FP4] > 0 && a->fp4_gemm_factor > 0 &&
+        a->fp4_gemm_factor <= 1)
+        c->peak *= a->fp4_gemm_factor;
     c->peak16 = a->peak_flops[PREC_BF16] > 0 ? a->peak_flops[PREC_BF16] : c->peak;
     if (!(c->peak > 0)) {
         set_err(err, errlen, "accelerator has no peak FLOP/s for this precision");
@@ -318,6 +324,11 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
         c->lookup_only = c->head = 0;
 
     c->wb = precision_bytes(w->precision);
+    /* Block-scaled FP4 weights carry one 8-bit scale per block: NVFP4
+     * (16 values, E4M3 scale) stores 4.5 bits per weight, OCP MXFP4 (32,
+     * E8M0) 4.25 (NVIDIA, "Introducing NVFP4", 2025; OCP MX spec v1.0). */
+    if (w->precision == PREC_FP4 && a->fp4_scale_block > 0)
+        c->wb += 1.0 / a->fp4_scale_block;
     c->kvb = precision_bytes(w->kv_precision);
     c->mla = m->kv_lora_rank > 0;
     c->kv_tok_full = infer_kv_bytes_per_token(m, w->kv_precision);
@@ -721,15 +732,20 @@ static double step_tp(const Ctx *c, int tp, double b)
         frac = 1.0 - exp(b * q * log1p(-c->k_over_e));
     double weights = (c->total - c->lookup_only - c->routed_total * (1.0 - frac)) * c->wb / tp;
     double kv = b * kv_tok_gpu(c, tp) * c->ctx_mean;
-    double mem = (weights + kv / c->attn_eff) / c->hbm_bw_eff;
-    double dense = b * q * (2.0 * (c->active - c->lookup_only - c->routed_active) +
-                            c->attn_decode_per_ctx * c->ctx_mean);
-    /* Skinny decode GEMMs are memory-bound; the memory term above carries
-     * that, so the compute term uses the large-GEMM efficiency (no token cap
-     * on x) rather than counting the small-M penalty twice. */
-    double comp = gemm_time(c, tp, INFINITY, dense, b * q * 2.0 * c->routed_active);
+    double dense = b * q * 2.0 * (c->active - c->lookup_only - c->routed_active);
+    /* Skinny decode GEMMs are memory-bound; the memory term carries that,
+     * so the compute term uses the large-GEMM efficiency (no token cap on
+     * x) rather than counting the small-M penalty twice. */
+    double gemm = fmax(weights / c->hbm_bw_eff,
+                       gemm_time(c, tp, INFINITY, dense, b * q * 2.0 * c->routed_active));
+    /* The attention kernel reads the KV cache after the QKV GEMM and before
+     * the output projection: a separate kernel with its own roofline, so
+     * its time adds to the GEMMs' rather than hiding under them. */
+    double attn = fmax(kv / (c->attn_eff * c->hbm_bw_eff),
+                       b * q * c->attn_decode_per_ctx * c->ctx_mean /
+                           (tp * c->peak16 * gemm_eff_x(c, INFINITY)));
     double comm = 2.0 * c->L * allreduce(c, b * q * c->h * INFER_ACT_BYTES, tp);
-    double core = fmax(mem, comp);
+    double core = gemm + attn;
     return core + comm + c->L * c->layer_ovh + c->step_ovh + b * c->seq_ovh +
            draft_s(c, core + comm);
 }
@@ -750,18 +766,21 @@ static double step_dep(const Ctx *c, const Rep *r, double b)
     double weights = (c->total - c->lookup_only - c->routed_total) * c->wb +
                      per_expert * r->slots * c->wb * frac;
     /* weights read once per micro-batch, KV once per sequence */
-    double mem = (c->mb * weights + bg * c->kv_tok_full * c->ctx_mean / c->attn_eff) / c->hbm_bw_eff;
-    double dense = bg * q * (2.0 * (c->active - c->lookup_only - c->routed_active) +
-                             c->attn_decode_per_ctx * c->ctx_mean);
+    double dense = bg * q * 2.0 * (c->active - c->lookup_only - c->routed_active);
     /* the busiest GPU's routed tokens (uniform routing, balls into bins) */
     double imb = c->skew * ep_imbalance(b * q * c->experts * c->k_over_e, n);
-    double comp = gemm_time(c, 1, INFINITY, dense, imb * b * q * 2.0 * c->routed_active / n);
+    double gemm = fmax(c->mb * weights / c->hbm_bw_eff,
+                       gemm_time(c, 1, INFINITY, dense, imb * b * q * 2.0 * c->routed_active / n));
+    /* its attention kernel on its own roofline, as in step_tp */
+    double attn = fmax(bg * c->kv_tok_full * c->ctx_mean / (c->attn_eff * c->hbm_bw_eff),
+                       bg * q * c->attn_decode_per_ctx * c->ctx_mean /
+                           (c->peak16 * gemm_eff_x(c, INFINITY)));
     /* The busiest rank moves the larger of what it sends (its own
      * sequences' tokens) and what it receives (imb × the mean): the load
      * scales the bytes, not the collective's latency. */
     double load = fmax(bg, imb * b / n) * q;
     double comm = c->mb * ep_comm(c, load / c->mb, n);
-    double core = fmax(mem, comp);
+    double core = gemm + attn;
     return core + ep_exposed(c, comm, core) + c->mb * c->L * c->layer_ovh + c->step_ovh +
            bg * c->seq_ovh + draft_s(c, core);
 }
