@@ -699,6 +699,76 @@ START_TEST(batched_prefill_pays_collective_latency_once_per_iteration)
 }
 END_TEST
 
+/* NVFP4 stores an E4M3 scale per 16 FP4 values (NVIDIA, "Introducing
+ * NVFP4"): 4.5 bits per weight on B200 (catalog fp4_scale_block 16), 4 on
+ * a part whose catalog row has no block scale. */
+START_TEST(nvfp4_weights_carry_a_scale_per_16_values)
+{
+    Plan p = plan();
+    Workload w = service(llama3_70b(), PREC_FP8, PREC_FP8, 1000, 1000);
+    Accelerator a = *acc("B200");
+    ck_assert_int_eq(a.fp4_scale_block, 16);
+    InferReplica r8, r4;
+    ck_assert(infer_replica(&p, &w, &a, engine("trtllm"), 1, false, &r8));
+    w.precision = PREC_FP4;
+    ck_assert(infer_replica(&p, &w, &a, engine("trtllm"), 1, false, &r4));
+    ck_assert_double_eq_tol(r4.weights_per_gpu / r8.weights_per_gpu, 4.5 / 8, 1e-12);
+    a.fp4_scale_block = 0;
+    ck_assert(infer_replica(&p, &w, &a, engine("trtllm"), 1, false, &r4));
+    ck_assert_double_eq_tol(r4.weights_per_gpu / r8.weights_per_gpu, 0.5, 1e-12);
+}
+END_TEST
+
+/* FP4 GEMMs run at fp4_gemm_factor of what the curve gives at the FP4
+ * peak (B200: 0.69, vLLM PR #20646's NVFP4 vs BF16 GEMM benchmark): only
+ * the weight-GEMM part of a prefill scales, by 1/f, so
+ * t(f) - t(1) = (t(1/2) - t(1)) (1/f - 1) exactly. */
+START_TEST(fp4_gemms_run_at_the_catalog_share_of_the_fp4_peak)
+{
+    Plan p = plan();
+    Workload w = service(llama3_70b(), PREC_FP4, PREC_FP8, 4096, 128);
+    Accelerator a = *acc("B200");
+    ck_assert_double_eq(a.fp4_gemm_factor, 0.69);
+    InferReplica rf, r1, rh;
+    ck_assert(infer_replica(&p, &w, &a, engine("trtllm"), 1, false, &rf));
+    a.fp4_gemm_factor = 1;
+    ck_assert(infer_replica(&p, &w, &a, engine("trtllm"), 1, false, &r1));
+    a.fp4_gemm_factor = 0.5;
+    ck_assert(infer_replica(&p, &w, &a, engine("trtllm"), 1, false, &rh));
+    ck_assert_double_gt(rf.prefill_s, r1.prefill_s);
+    ck_assert_double_eq_tol(rf.prefill_s - r1.prefill_s,
+                            (rh.prefill_s - r1.prefill_s) * (1 / 0.69 - 1), 1e-12);
+    /* FP8 GEMMs on the same part are untouched by it */
+    w.precision = PREC_FP8;
+    ck_assert(infer_replica(&p, &w, &a, engine("trtllm"), 1, false, &rh));
+    a.fp4_gemm_factor = 0.69;
+    ck_assert(infer_replica(&p, &w, &a, engine("trtllm"), 1, false, &rf));
+    ck_assert_double_eq(rf.prefill_s, rh.prefill_s);
+}
+END_TEST
+
+/* The decode attention kernel has its own roofline and runs between the
+ * GEMMs, so its KV read adds to a compute-bound GEMM phase instead of
+ * hiding under it: on H200 at 1024 sequences of 128/128 (GEMMs
+ * compute-bound) halving the attention kernel's HBM factor adds exactly
+ * the KV bytes it reads / (HBM bw x elementwise_eff) x (1/0.45 - 1/0.9). */
+START_TEST(decode_attention_adds_to_compute_bound_gemms)
+{
+    Plan p = plan();
+    Workload w = service(llama3_70b(), PREC_FP8, PREC_FP8, 128, 128);
+    const Accelerator *a = acc("H200");
+    Engine e1 = *engine("trtllm"), e2 = e1;
+    e1.attn_hbm_eff = 0.9;
+    e2.attn_hbm_eff = 0.45;
+    const double b = 1024;
+    double t1 = infer_decode_step_s(&p, &w, a, &e1, 1, false, b);
+    double t2 = infer_decode_step_s(&p, &w, a, &e2, 1, false, b);
+    double kv = b * 163840.0 * (128 + 128 / 2.0); /* fp8 KV per token x mean context */
+    double bw = a->hbm_bw * a->elementwise_eff;
+    ck_assert_double_eq_tol(t2 - t1, kv / bw * (1 / 0.45 - 1 / 0.9), 1e-9);
+}
+END_TEST
+
 START_TEST(engine_and_plan_cap_the_batch)
 {
     Plan p = plan();
@@ -1238,6 +1308,9 @@ Suite *test_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, batched_prefill_prices_short_prompts_at_batch_efficiency);
     tcase_add_test(tc, batched_prefill_pays_collective_latency_once_per_iteration);
+    tcase_add_test(tc, nvfp4_weights_carry_a_scale_per_16_values);
+    tcase_add_test(tc, fp4_gemms_run_at_the_catalog_share_of_the_fp4_peak);
+    tcase_add_test(tc, decode_attention_adds_to_compute_bound_gemms);
     tcase_add_test(tc, engine_and_plan_cap_the_batch);
     tcase_add_test(tc, engine_overheads_change_decode_steps);
     tcase_add_test(tc, unknown_engine_is_an_error);
