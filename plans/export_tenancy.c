@@ -62,12 +62,22 @@ void export_comment_text(StrBuf *b, const char *s)
     }
 }
 
+/* The longest name each system keeps apart.  Kubernetes: an RFC 1123 label,
+ * 63 bytes.  Slurm: slurmdbd (22.05, accounting_storage/mysql) keys accounts,
+ * QOS, users and associations on the first 42 bytes of the name
+ * (acct_table PRIMARY KEY (name(42)), qos_table UNIQUE KEY (name(42)),
+ * <cluster>_assoc_table UNIQUE KEY (user(42), acct(42), partition(42)) — read
+ * back from a live slurmdbd with SHOW CREATE TABLE): two accounts equal in
+ * their first 42 bytes are a duplicate key ("Problem adding accounts:
+ * Unspecified error"), so a Slurm name is at most 42 bytes. */
+size_t export_name_max(NameRule rule) { return rule == NAMES_K8S ? 63 : 42; }
+
 void export_name(const char *in, NameRule rule, char out[EXPORT_NAME_LEN])
 {
-    size_t n = 0;
+    size_t n = 0, max = export_name_max(rule);
     bool sep = false;
     const char fill = rule == NAMES_K8S ? '-' : '_';
-    for (const unsigned char *s = (const unsigned char *)in; *s && n < EXPORT_NAME_LEN - 1; s++) {
+    for (const unsigned char *s = (const unsigned char *)in; *s && n < max; s++) {
         unsigned char c = *s;
         bool keep = isalnum(c) && c < 0x80;
         if (rule == NAMES_SLURM && (c == '-' || c == '_'))
@@ -76,7 +86,7 @@ void export_name(const char *in, NameRule rule, char out[EXPORT_NAME_LEN])
             sep = true;
             continue;
         }
-        if (sep && n > 0 && n < EXPORT_NAME_LEN - 2)
+        if (sep && n > 0 && n + 1 < max)
             out[n++] = fill;
         sep = false;
         if (n == 0 && (c == '-' || c == '_'))
@@ -113,6 +123,7 @@ void export_team_names(const Plan *p, NameRule rule, char out[][EXPORT_NAME_LEN]
 {
     const char *sys = rule == NAMES_K8S ? "Kubernetes" : "Slurm";
     const char fill = rule == NAMES_K8S ? '-' : '_';
+    const size_t max = export_name_max(rule);
     for (int i = 0; i < p->tenancy.n_teams; i++) {
         const char *team = p->tenancy.teams[i].name;
         char q[160];
@@ -128,7 +139,7 @@ void export_team_names(const Plan *p, NameRule rule, char out[][EXPORT_NAME_LEN]
                                   !strcmp(out[i], "default"); /* PartitionName=DEFAULT */
         if (reserved) {
             char tmp[EXPORT_NAME_LEN];
-            snprintf(tmp, sizeof tmp, "team%c%.*s", fill, EXPORT_NAME_LEN - 6, out[i]);
+            snprintf(tmp, sizeof tmp, "team%c%.*s", fill, (int)max - 5, out[i]);
             size_t l = strlen(tmp);
             while (l > 0 && (tmp[l - 1] == '-' || tmp[l - 1] == '_'))
                 tmp[--l] = '\0';
@@ -146,8 +157,8 @@ void export_team_names(const Plan *p, NameRule rule, char out[][EXPORT_NAME_LEN]
         memcpy(base, out[i], sizeof base);
         uint32_t h = fnv1a(team);
         for (int k = 0;; k++) {
-            /* keep the suffix inside 63 bytes: cut the base first */
-            snprintf(cand, sizeof cand, "%.*s%c%06x", EXPORT_NAME_LEN - 8, base, fill,
+            /* keep the suffix inside the system's length: cut the base first */
+            snprintf(cand, sizeof cand, "%.*s%c%06x", (int)max - 7, base, fill,
                      (unsigned)((h + (uint32_t)k) & 0xffffff));
             if (!name_taken(out, i, cand))
                 break;

@@ -18,12 +18,16 @@
 
 typedef enum {
     NAMES_K8S = 0, /* RFC 1123 label: [a-z0-9]([-a-z0-9]*[a-z0-9])?, ≤ 63 bytes */
-    NAMES_SLURM    /* Slurm account/QOS/partition: [a-z0-9][a-z0-9_-]*, ≤ 63, lower case
-                    * (sacctmgr lower-cases account names) */
+    NAMES_SLURM    /* Slurm account/QOS/partition: [a-z0-9][a-z0-9_-]*, ≤ 42 bytes (slurmdbd
+                    * keys names on their first 42), lower case (sacctmgr lower-cases
+                    * account names) */
 } NameRule;
 
+/* The longest name rule allows (63 for Kubernetes, 42 for Slurm). */
+size_t export_name_max(NameRule rule);
+
 /* Map each team name to rule's form.  Teams whose forms collide (they differ
- * only in case, punctuation, or after 63 bytes) keep distinct names: the
+ * only in case, punctuation, or after 63 bytes — 42 for Slurm) keep distinct names: the
  * later team gets a suffix from a hash of its plan name; names the system
  * reserves get a "team-" / "team_" prefix (Kubernetes: kube-*, default;
  * Slurm: root, default (PartitionName=DEFAULT), and the QOS low, normal, high).  Each such change is described in notes (appended, "# " lines,

@@ -503,16 +503,30 @@ START_TEST(slurm_bundle_has_nodes_partitions_limits_and_accounts)
     ck_assert_ptr_nonnull(strstr(conf, "AccountingStorageType=accounting_storage/slurmdbd\n"));
     ck_assert_ptr_nonnull(strstr(conf, "DefMemPerGPU=231933\n"));
     ck_assert_ptr_nonnull(strstr(conf, "PartitionName=ml_vision Nodes=ALL AllowAccounts=ml_vision "
-                                       "MaxTime=INFINITE State=UP Default=YES"));
+                                       "QOS=ml_vision MaxTime=INFINITE State=UP Default=YES"));
     ck_assert_ptr_nonnull(strstr(conf, "EnforcePartLimits=ALL\n"));
     ck_assert_ptr_nonnull(strstr(conf, "TopologyPlugin=topology/tree\n"));
     ck_assert_ptr_null(strstr(conf, "sacctmgr"));
     ck_assert_ptr_nonnull(strstr(gres, "NodeName=gpu[0001-0011] Name=gpu "
                                        "Type=nvidia_h100_80gb_hbm3 File=/dev/nvidia[0-7]\n"));
     ck_assert_ptr_nonnull(strstr(topo, "SwitchName=spine Switches=leaf[01-03]\n"));
-    ck_assert_ptr_nonnull(strstr(acct, "run add account 'ml_vision' Fairshare=200 "
+    /* the team's ceiling on its partition QOS and on its account; the QOS is
+     * created before slurmctld, the limits after (they name GRES TRES) */
+    const char *qos = strstr(acct, "run add qos 'ml_vision' Description='ML & \"Vision\"'\n");
+    const char *before = strstr(acct, "if [ $before -eq 1 ]; then\n");
+    const char *lim = strstr(acct, "run modify qos where name='ml_vision' set "
+                                   "GrpTRES=gres/gpu:nvidia_h100_80gb_hbm3=92,"
+                                   "gres/gpu:3g.40gb=8,gres/gpu=100\n");
+    ck_assert_ptr_nonnull(qos);
+    ck_assert_ptr_nonnull(before);
+    ck_assert_ptr_nonnull(lim);
+    ck_assert(qos < before && before < lim);
+    ck_assert_ptr_nonnull(strstr(acct, "for t in gres/gpu gres/gpu:nvidia_h100_80gb_hbm3 "
+                                       "gres/gpu:3g.40gb ; do\n"));
+    ck_assert_ptr_nonnull(strstr(acct, "run add account 'ml_vision' Description='ML & \"Vision\"'\n"
+                                       "run modify account where name='ml_vision' set Fairshare=200 "
                                        "GrpTRES=gres/gpu:nvidia_h100_80gb_hbm3=92,"
-                                       "gres/gpu:3g.40gb=8,gres/gpu=100 Description='ML & \"Vision\"'\n"));
+                                       "gres/gpu:3g.40gb=8,gres/gpu=100\n"));
     ck_assert_ptr_nonnull(strstr(acct, "run modify qos where name='normal' set Priority=100\n"));
     ck_assert_int_eq(f[3].mode, 0755);
     export_files_free(f, 4);
@@ -547,6 +561,18 @@ START_TEST(team_names_that_collide_are_disambiguated_with_a_note)
     ck_assert_int_le((int)strlen(names[1]), 63);
     ck_assert_str_ne(names[0], names[1]);
     ck_assert_ptr_nonnull(strstr(notes, "Slurm name"));
+    /* slurmdbd keys accounts and QOS on their first 42 bytes: names that
+     * differ only after byte 42 collide there, so Slurm names stop at 42 */
+    p->tenancy.teams[0].name[63] = 'a';
+    p->tenancy.teams[1].name[50] = 'b';
+    notes[0] = '\0';
+    export_team_names(p, NAMES_SLURM, names, notes, sizeof notes);
+    ck_assert_int_eq((int)strlen(names[0]), 42);
+    ck_assert_int_eq((int)strlen(names[1]), 42);
+    ck_assert_int_ne(strncmp(names[0], names[1], 42), 0);
+    ck_assert_ptr_nonnull(strstr(notes, "both map to the Slurm name"));
+    export_team_names(p, NAMES_K8S, names, notes, sizeof notes);
+    ck_assert_int_eq((int)strlen(names[1]), 63); /* Kubernetes keeps 63: no collision */
     char one[EXPORT_NAME_LEN];
     export_name("--drop table", NAMES_SLURM, one);
     ck_assert_str_eq(one, "drop_table");

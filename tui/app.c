@@ -722,16 +722,11 @@ static void export_write(App *app, const char *path, void *ctx)
     free(text);
 }
 
-void app_export_text(App *app, const char *stem, const char *ext, char *text, const char *path)
+/* <dir>/<stem>-<date><suffix>: the path the export dialog proposes */
+static void export_proposal(const App *app, const char *stem, const char *suffix, char *out,
+                            size_t len)
 {
-    if (path && *path) {
-        app->export_text = text;
-        export_write(app, path, NULL);
-        return;
-    }
-    free(app->export_text);
-    app->export_text = text;
-    char dir[1100], base[PLAN_NAME_LEN * 2 + 8], date[16] = "", proposal[1400];
+    char dir[1100], base[PLAN_NAME_LEN * 2 + 8], date[16] = "";
     export_dir(app, dir, sizeof dir);
     snprintf(base, sizeof base, "%s", stem);
     for (char *c = base; *c; c++)
@@ -741,9 +736,44 @@ void app_export_text(App *app, const char *stem, const char *ext, char *text, co
     struct tm tm;
     if (localtime_r(&now, &tm))
         strftime(date, sizeof date, "%Y-%m-%d", &tm);
-    snprintf(proposal, sizeof proposal, "%s/%s-%s.%s", strcmp(dir, "/") ? dir : "", base, date,
-             ext);
+    snprintf(out, len, "%s/%s-%s%s", strcmp(dir, "/") ? dir : "", base, date, suffix);
+}
+
+void app_export_text(App *app, const char *stem, const char *ext, char *text, const char *path)
+{
+    if (path && *path) {
+        app->export_text = text;
+        export_write(app, path, NULL);
+        return;
+    }
+    free(app->export_text);
+    app->export_text = text;
+    char proposal[1400], suffix[40];
+    snprintf(suffix, sizeof suffix, ".%s", ext);
+    export_proposal(app, stem, suffix, proposal, sizeof proposal);
     app_prompt_text(app, "Export to: ", proposal, export_write, NULL);
+}
+
+static void export_bundle_drop(App *app)
+{
+    export_files_free(app->export_bundle, app->export_bundle_n);
+    app->export_bundle_n = 0;
+}
+
+/* The Slurm bundle into the directory at path (created when missing). */
+static void export_write_bundle(App *app, const char *path, void *ctx)
+{
+    (void)ctx;
+    if (app->export_bundle_n <= 0)
+        return;
+    char err[1200];
+    if (!*path)
+        app_status(app, false, "export cancelled");
+    else if (export_write_dir(path, app->export_bundle, app->export_bundle_n, err, sizeof err) != 0)
+        app_status(app, true, "export failed: %s", err);
+    else
+        app_status(app, false, "wrote %s/{slurm.conf,gres.conf,topology.conf,accounts.sh}", path);
+    export_bundle_drop(app);
 }
 
 void app_export(App *app, int format, const char *path)
@@ -755,11 +785,6 @@ void app_export(App *app, int format, const char *path)
         app_status(app, true, "export: the result is still being computed; try again in a moment");
         return;
     }
-    char *text = export_plan((ExportFormat)format, &app->plan, r, &app->cat, app->version);
-    if (!text) {
-        app_status(app, true, "export failed (out of memory)");
-        return;
-    }
     /* the plan, its version (+ when edited since) and the date */
     char stem[PLAN_NAME_LEN + 32];
     if (app->version > 0)
@@ -767,6 +792,29 @@ void app_export(App *app, int format, const char *path)
                  app->modified ? "+" : "");
     else
         snprintf(stem, sizeof stem, "%s-unsaved", app->plan.name);
+    if (format == EXPORT_SLURM) {
+        export_bundle_drop(app);
+        int n = export_slurm_files(&app->plan, r, &app->cat, app->export_bundle);
+        if (n < 0) {
+            app_status(app, true, "export failed (out of memory)");
+            return;
+        }
+        app->export_bundle_n = n;
+        if (path && *path) {
+            export_write_bundle(app, path, NULL);
+            return;
+        }
+        char proposal[1400];
+        export_proposal(app, stem, "-slurm", proposal, sizeof proposal);
+        app_prompt_text(app, "Slurm bundle directory: ", proposal,
+                        export_write_bundle, NULL);
+        return;
+    }
+    char *text = export_plan((ExportFormat)format, &app->plan, r, &app->cat, app->version);
+    if (!text) {
+        app_status(app, true, "export failed (out of memory)");
+        return;
+    }
     app_export_text(app, stem, export_format_extension((ExportFormat)format), text, path);
 }
 
@@ -1854,6 +1902,7 @@ out_nocat:
     free(app->clean_yaml);
     free(app->info_text);
     free(app->export_text);
+    export_files_free(app->export_bundle, app->export_bundle_n);
     free(app);
     return status;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "catalog.h"
+#include "export.h"
 #include "fields.h"
 #include "keys.h"
 #include "plan.h"
@@ -154,6 +155,8 @@ struct App {
     bool zoom;               /* the result pane over the whole body */
     char theme_before_present[64]; /* restored when presenter mode ends */
     char *export_text;       /* waiting for the export dialog's path (heap) */
+    ExportFile export_bundle[4]; /* the Slurm bundle waiting for its directory */
+    int export_bundle_n;     /* 0 = none */
     char plan_dir[900];      /* directory of the plan file opened, "" = from the store */
     /* drafts: the working copy autosaved to the store (issue 15) */
     char draft_name[PLAN_NAME_LEN]; /* the name it is kept under (the plan as opened) */
@@ -219,7 +222,9 @@ int app_draft_sync(App *app);
 /* Forget the plan's draft (the user discarded the edits). */
 void app_draft_drop(App *app);
 /* Export the plan in format; path NULL or "" opens the export dialog with a
- * proposed path (see app_export_text). */
+ * proposed path (see app_export_text).  The Slurm bundle is a directory
+ * (slurm.conf, gres.conf, topology.conf, accounts.sh — the files of
+ * `gpuplan export --format slurm -o DIR`), proposed as <dir>/<stem>-<date>-slurm. */
 void app_export(App *app, int format, const char *path);
 /* Write text (taken over, freed) to path, or when path is NULL/"" ask for
  * the path, proposing <dir>/<stem>-<date>.<ext> where dir is the plan

@@ -1,10 +1,12 @@
 #!/bin/bash
 # The Slurm export on a real Slurm cluster (tests/slurm/harness.sh): for every
 # demo plan and the hostile-name plans, slurmctld/slurmd start from the
-# exported slurm.conf, gres.conf and topology.conf, accounts.sh creates the
-# accounts, limits and priority QOS in slurmdbd, and each team's GPU ceiling is ENFORCED: a
-# job filling the team's whole-GPU ceiling runs, one GPU more pends with a
-# AssocGrpGRES reason, a team cannot submit to another team's partition.
+# exported slurm.conf, gres.conf and topology.conf in the documented order
+# (slurmdbd; accounts.sh --before-slurmctld creates the QOS the partitions
+# name; slurmctld; accounts.sh sets the limits, accounts and users), and each
+# team's GPU ceiling is ENFORCED by its partition QOS: a job filling the
+# team's whole-GPU ceiling runs, one GPU more pends with reason QOSGrpGRES,
+# a team cannot submit to another team's partition.
 # Then the cluster's own `sacct --parsable2` output replays through
 # `gpuplan simulate` (plan → Slurm → sacct → simulation).
 #
@@ -26,10 +28,9 @@ trap finish EXIT
 trap 'exit 130' INT TERM
 export SLURM_HARNESS_NO_TRAP=1
 since=$(date +%Y-%m-%dT%H:%M:%S)
-# KNOWN FAILURE (issue 16, open): tests/data/hostile/hostile-case.yaml — accounts.sh fails on a real
-# slurmdbd for its colliding / 63-byte team names (the users step; accounts are added); run it with
-# GPUPLAN_SLURM_PLANS=…/hostile-case.yaml.  It is left out of the default list until fixed.
-plans=${GPUPLAN_SLURM_PLANS:-"$src/data/examples/*.yaml $src/tests/data/hostile/hostile-shell.yaml"}
+# every demo plan and both hostile-name plans (names that collide in case or
+# in their first 42 bytes — slurmdbd's key length —, shell metacharacters)
+plans=${GPUPLAN_SLURM_PLANS:-"$src/data/examples/*.yaml $src/tests/data/hostile/*.yaml"}
 
 # grow_first_node BUNDLE GPUS: the first node gets GPUS GPUs (and at least
 # GPUS CPUs); its gres.conf line is split off with File=/dev/nvidia[0-GPUS-1].
@@ -83,9 +84,10 @@ open(d + "/gres.conf", "w").write("\n".join(out))
 PY
 }
 
-# whole-GPU ceiling per account from accounts.sh: "ACCOUNT TYPE N" lines
+# whole-GPU ceiling per team from its partition QOS in accounts.sh: "QOS TYPE N" lines
+# (team, partition, QOS and account share one name)
 ceilings() {
-    sed -n -E "s/^run add account '([^']+)'.* GrpTRES=gres\/gpu:([^=,]+)=([0-9]+),.*/\1 \2 \3/p" "$1"
+    sed -n -E "s/^run modify qos where name='([^']+)' set GrpTRES=gres\/gpu:([^=,]+)=([0-9]+),.*/\1 \2 \3/p" "$1"
 }
 
 replay_done=0
@@ -104,13 +106,22 @@ for plan in $plans; do
     unset SLURM_NODE
     accts=$(sed -n -E "s/^run add account '([^']+)'.*/\1/p" "$b/accounts.sh")
     for a in $accts; do echo "$a $(id -un)"; done >"$work/users"
+    # with slurmdbd up and slurmctld not yet: a plain run refuses (no GRES TRES yet, exit 3),
+    # --before-slurmctld creates the QOS slurm.conf's partitions name
+    SLURM_BEFORE_CTLD="sh '$b/accounts.sh' '$work/users' >'$work/acct0.log' 2>&1; echo \$? >'$work/acct0.rc';
+                       sh '$b/accounts.sh' --before-slurmctld"
+    export SLURM_BEFORE_CTLD
     if ! slurm_start "$b" 2>"$work/start.err"; then
         ok 1 "$name: slurmctld and slurmd start from the bundle"
         grep -v -E "^(20[0-9][0-9]-|munged:|slurmdbd:|Version:)" "$work/start.err" | sed 's/^/# /' | head -n 40
         slurm_stop
         continue
     fi
-    ok 0 "$name: slurmctld and slurmd start from the bundle (topology/tree, gres, slurmdbd)"
+    ok 0 "$name: slurmctld and slurmd start from the bundle (topology/tree, gres, slurmdbd, partition QOS)"
+    if [ -n "$(ceilings "$b/accounts.sh")" ]; then
+        [ "$(cat "$work/acct0.rc")" = 3 ] && grep -q "has no TRES gres/gpu" "$work/acct0.log"
+        ok $? "$name: accounts.sh before slurmctld refuses the GPU limits with a clear message"
+    fi
 
     # the order a site follows: slurmdbd, slurmctld (registers the GRES TRES), accounts.sh
     sh "$b/accounts.sh" "$work/users" >"$work/acct.log" 2>&1
@@ -124,6 +135,15 @@ for plan in $plans; do
     ok $? "$name: accounts.sh runs again without error"
     qos_args=()
     grep -q "^run add qos 'high'" "$b/accounts.sh" && qos_args=(--qos=normal)
+
+    r=0
+    for a in $accts; do
+        q=$(scontrol -o show partition "$a" | sed -n -E 's/.* QoS=([^ ]+).*/\1/p')
+        l=$(sacctmgr -n -P show qos where name="$a" format=GrpTRES)
+        grep -q "^run modify qos where name='$a' set GrpTRES=" "$b/accounts.sh" || l=unlimited
+        [ "$q" = "$a" ] && [ -n "$l" ] || { r=1; note "partition $a: QoS=$q GrpTRES=$l"; }
+    done
+    ok $r "$name: each team's partition runs under its own QOS carrying the GPU limits"
 
     mapfile -t lims < <(ceilings "$b/accounts.sh")
     for lim in "${lims[@]}"; do
@@ -140,9 +160,9 @@ for plan in $plans; do
         c=$(slurm_sbatch -p "$acct" -A "$acct" "${qos_args[@]}" --gres="gpu:$type:1" \
             --cpus-per-gpu=1 --mem-per-gpu=16 --wrap 'sleep 300' 2>"$work/sb.err")
         jobs+=("$c")
-        slurm_wait_reason "$c" '^(QOS|Assoc)Grp(GRES|TRES)' 30
+        slurm_wait_reason "$c" '^QOSGrpGRES$' 30
         r=$?; [ $r -eq 0 ] || note "job $c: $(slurm_state "$c") reason $(slurm_reason "$c") $(cat "$work/sb.err")"
-        ok $r "$name: team $acct's next GPU pends on its quota ($(slurm_reason "$c"))"
+        ok $r "$name: team $acct's next GPU pends on its partition QOS ($(slurm_reason "$c"))"
         scancel "${jobs[@]}" 2>/dev/null
         for j in "${jobs[@]}"; do
             for _ in $(seq 50); do [ -z "$(squeue -h -j "$j" 2>/dev/null)" ] && break; sleep 0.2; done

@@ -2,12 +2,13 @@
 # Screen test (issue 15): F5 asks where to export, proposing
 # <plan>-v<N>-<date>.<ext> in $XDG_DOCUMENTS_DIR, else beside the plan
 # store — before, it wrote silently into the directory the dashboard was
-# started from.  :export FORMAT PATH writes to the path given.  At 80x24
-# and 160x45.
+# started from.  :export FORMAT PATH writes to the path given.  The Slurm
+# bundle is a directory holding the files `gpuplan export --format slurm -o
+# DIR` writes (issue 16), not one text.  At 80x24 and 160x45.
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 14
+tap_plan 22
 
 today=$(date +%Y-%m-%d)
 docs="$TUI_TMP/Documents"
@@ -34,6 +35,28 @@ for size in "80 24" "160 45"; do
     tui_keys ':'; tui_type "export json $TUI_TMP/out.json"; tui_keys Enter
     tui_wait "wrote $TUI_TMP/out.json" 10 && grep -q '"plan"' "$TUI_TMP/out.json"
     ok $? "$tag: :export json PATH writes the eval JSON to the path given"
+    # the Slurm bundle: a directory, the same files as the command line's -o DIR
+    rm -rf "$docs/frontier-2027-v1-$today-slurm" "$TUI_TMP/cli-slurm" "$TUI_TMP/colon-slurm"
+    tui_keys F5
+    tui_wait 'Export the plan as' 5 && tui_type 'slurm' && tui_keys Enter &&
+        tui_wait "Slurm bundle directory: .*frontier-2027-v1-$today-slurm" 5
+    ok $? "$tag: F5 slurm proposes a directory for the bundle"
+    tui_keys Enter
+    bundle=$docs/frontier-2027-v1-$today-slurm
+    for _ in $(seq 150); do [ -f "$bundle/accounts.sh" ] && break; sleep 0.1; done
+    tui_wait "wrote .*slurm" 5 && [ -f "$bundle/slurm.conf" ] && [ -f "$bundle/gres.conf" ] &&
+        [ -f "$bundle/topology.conf" ] && [ -x "$bundle/accounts.sh" ] &&
+        ! grep -q '^# ==> ' "$bundle/slurm.conf"
+    ok $? "$tag: it writes slurm.conf, gres.conf, topology.conf and an executable accounts.sh"
+    "$GPUPLAN_BIN" --db "$TUI_DB" export frontier-2027 --format slurm -o "$TUI_TMP/cli-slurm" 2>/dev/null
+    r=0
+    for f in slurm.conf gres.conf topology.conf accounts.sh; do
+        cmp -s "$bundle/$f" "$TUI_TMP/cli-slurm/$f" || r=1
+    done
+    ok $r "$tag: the same four files as gpuplan export --format slurm -o DIR"
+    tui_keys ':'; tui_type "export slurm $TUI_TMP/colon-slurm"; tui_keys Enter
+    tui_wait "wrote $TUI_TMP/colon-slurm/" 15 && [ -x "$TUI_TMP/colon-slurm/accounts.sh" ]
+    ok $? "$tag: :export slurm DIR writes the bundle into DIR"
     tui_keys ':'; tui_type 'export csv'; tui_keys Enter
     tui_wait 'Export to: ' 5 && tui_keys Escape && tui_wait 'cancelled' 5 &&
         ! ls "$docs"/*.csv >/dev/null 2>&1
