@@ -185,8 +185,11 @@ char *sb_finish(StrBuf *b)
         sb_free(b);
         return NULL;
     }
-    if (!b->s && !grow(b, 0))
-        return NULL;
+    if (!b->s) {
+        if (!grow(b, 0))
+            return NULL;
+        b->s[0] = '\0'; /* nothing was written: "", not uninitialised bytes */
+    }
     char *s = b->s;
     sb_init(b);
     return s;

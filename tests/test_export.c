@@ -530,6 +530,14 @@ START_TEST(slurm_bundle_has_nodes_partitions_limits_and_accounts)
     ck_assert_ptr_nonnull(strstr(acct, "run modify qos where name='normal' set Priority=100\n"));
     ck_assert_int_eq(f[3].mode, 0755);
     export_files_free(f, 4);
+    /* no team with a ceiling: no limits and no TRES check (an empty list) */
+    for (int i = 0; i < p->tenancy.n_teams; i++)
+        p->tenancy.teams[i].borrow_gpus = -1;
+    ck_assert_int_eq(export_slurm_files(p, r, &c, f), 4);
+    ck_assert_ptr_null(strstr(f[3].text, " GrpTRES="));
+    ck_assert_ptr_null(strstr(f[3].text, "for t in"));
+    ck_assert_ptr_nonnull(strstr(f[3].text, "run add qos 'ml_vision' Description="));
+    export_files_free(f, 4);
     free(p);
     free(r);
 }
@@ -657,6 +665,10 @@ START_TEST(strbuf_escapes_and_names)
     sb_yaml(&b, "a\"b\\c\nd");
     char *s = sb_finish(&b);
     ck_assert_str_eq(s, "n-code-team-42|x|'=SUM(A1)|\"a\\\"b\\\\c\\nd\"");
+    free(s);
+    sb_init(&b); /* nothing written: the empty string */
+    s = sb_finish(&b);
+    ck_assert_str_eq(s, "");
     free(s);
     /* the formula guard: quoted cells, "-2+3", TAB and CR too; numbers pass */
     const char *in[] = {"=1+2,\"x\"", "-2+3", "-2", "+1.5e3", "\tcmd", "@SUM(A1)", "\r=1", "-"};

@@ -91,8 +91,10 @@ ceilings() {
 }
 
 replay_done=0
+t_all=$(date +%s)
 for plan in $plans; do
     name=$(basename "$plan" .yaml)
+    t_plan=$(date +%s)
     b=$work/$name
     "$bin" --catalog "$src/data/catalog" export "$plan" --format slurm -o "$b" 2>/dev/null
     ok $? "$name: export --format slurm -o DIR writes the bundle"
@@ -118,6 +120,7 @@ for plan in $plans; do
         continue
     fi
     ok 0 "$name: slurmctld and slurmd start from the bundle (topology/tree, gres, slurmdbd, partition QOS)"
+    note "$name: cluster up in $(($(date +%s) - t_plan)) s"
     if [ -n "$(ceilings "$b/accounts.sh")" ]; then
         [ "$(cat "$work/acct0.rc")" = 3 ] && grep -q "has no TRES gres/gpu" "$work/acct0.log"
         ok $? "$name: accounts.sh before slurmctld refuses the GPU limits with a clear message"
@@ -210,4 +213,6 @@ for plan in $plans; do
         ok $? "the replay submits the $want jobs, each to its team (got: $got)"
     fi
     slurm_stop
+    note "$name: $(($(date +%s) - t_plan)) s in all"
 done
+note "all plans: $(($(date +%s) - t_all)) s"
