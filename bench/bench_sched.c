@@ -101,30 +101,38 @@ static void run(const char *label, int gpus, double jobs, double load, bool pree
             best_wall = w;
     }
     printf("%-30s jobs %8d  GPUs %6d  %7.1f ms cpu (%7.1f wall)  events %8llu  %5.2f M events/s"
-           "  util %.3f  mean wait %.2f h  backfilled %llu  violations %llu  rc %d  target %.0f ms: %s\n",
+           "  util %.3f  mean wait %.2f h  backfilled %llu  violations %llu  digest %016llx  rc %d"
+           "  target %.0f ms: %s\n",
            label, r->jobs_submitted, r->gpus, best, best_wall, (unsigned long long)r->events,
            r->events / (best / 1e3) / 1e6, r->utilization, st.mean_wait_s / 3600,
-           (unsigned long long)st.backfilled, (unsigned long long)st.invariant_violations, rc,
+           (unsigned long long)st.backfilled, (unsigned long long)st.invariant_violations,
+           (unsigned long long)st.start_digest, rc,
            target_ms,
            target_ms <= 0 ? "none" : best < target_ms ? "met" : "MISSED");
     free(p);
     free(r);
 }
 
-int main(void)
+/* `bench_sched [N]` runs only case N (1-4), e.g. under a profiler. */
+int main(int argc, char **argv)
 {
+    int only = argc > 1 ? atoi(argv[1]) : 0;
     Accelerator acc[2];
     memset(acc, 0, sizeof acc);
     strcpy(acc[0].id, "H100-SXM");
     acc[0].gpus_per_node = 8;
     acc[0].scaleup_domain = 8;
     Catalog cat = {.accelerators = acc, .n_accelerators = 1};
-    run("100k jobs / 4,096 GPUs", 4096, 100000, 0.9, false, 5, 100, &cat);
-    run("1M jobs / 100,000 GPUs", 100000, 1000000, 0.9, false, 2, 5000, &cat);
+    if (only == 0 || only == 1)
+        run("100k jobs / 4,096 GPUs", 4096, 100000, 0.9, false, 5, 100, &cat);
+    if (only == 0 || only == 2)
+        run("1M jobs / 100,000 GPUs", 100000, 1000000, 0.9, false, 2, 5000, &cat);
     /* at 90 % a 100k-GPU pool hardly queues (Erlang); at 100 % the queue
      * holds thousands and backfill works on every pass: the hard case */
-    run("1M jobs / 100,000 GPUs, 100 %", 100000, 1000000, 1.0, false, 1, 5000, &cat);
+    if (only == 0 || only == 3)
+        run("1M jobs / 100,000 GPUs, 100 %", 100000, 1000000, 1.0, false, 1, 5000, &cat);
     /* the 100k case with quota reclaim and priority preemption on */
-    run("100k jobs + preemption", 4096, 100000, 0.9, true, 3, 0, &cat);
+    if (only == 0 || only == 4)
+        run("100k jobs + preemption", 4096, 100000, 0.9, true, 3, 0, &cat);
     return 0;
 }

@@ -76,6 +76,11 @@ typedef struct {
     uint64_t failure_kills;          /* jobs killed by GPU failures */
     uint64_t preempted;              /* preemption victims */
     double checkpoint_cost_s;        /* δ of Young's interval */
+    /* Fingerprint of the schedule: every start (job index, time, first GPU
+     * and count held) folded in order.  Two runs with the same digest
+     * started the same jobs at the same times on the same GPUs; the
+     * differential tests and bench/bench_sched compare it. */
+    uint64_t start_digest;
 } SchedStats;
 
 /* One run on a fixed pool of `gpus` GPUs (the CLI's `gpuplan simulate`, the

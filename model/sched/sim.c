@@ -481,6 +481,23 @@ static bool place(Sim *s, int j, int exclude)
     return true;
 }
 
+/* Fold a start into st.start_digest (splitmix64's finaliser as the mixer:
+ * Steele, Lea & Flood, "Fast splittable pseudorandom number generators",
+ * OOPSLA 2014). */
+static void digest_start(Sim *s, int j)
+{
+    const Job *J = &s->jobs[j];
+    double t = s->now;
+    uint64_t tb;
+    memcpy(&tb, &t, sizeof tb);
+    int where = spec(s, j)->kind == SJ_WHOLE ? (J->alloc > 0 ? s->gpool[J->off] : -1) : J->sgpu;
+    uint64_t v[3] = {(uint64_t)j, tb, ((uint64_t)(uint32_t)where << 32) | (uint32_t)J->alloc};
+    for (int i = 0; i < 3; i++) {
+        uint64_t x = s->st.start_digest ^ v[i];
+        s->st.start_digest = sched_splitmix64(&x);
+    }
+}
+
 /* Start a queued job whose placement is done. */
 static void start_placed(Sim *s, int j)
 {
@@ -502,6 +519,7 @@ static void start_placed(Sim *s, int j)
     J->res_s = -1;
     J->state = JS_RUNNING;
     J->start_t = s->now;
+    digest_start(s, j);
     if (!J->restarted) {
         s->started++;
         if (J->wait > 0)
