@@ -369,6 +369,14 @@ bool sched_place_whole(SchedCluster *cl, int g, int exclude, int32_t *out)
     return true;
 }
 
+int sched_max_node_free(const SchedCluster *cl)
+{
+    for (int k = cl->gpn; k > 0; k--)
+        if (cl->bk_head[k] >= 0)
+            return k;
+    return 0;
+}
+
 int sched_grow_whole(SchedCluster *cl, int k, int near, int32_t *out)
 {
     int got = 0;

@@ -175,6 +175,9 @@ void sched_release_gpus(SchedCluster *cl, const int32_t *gpus, int n);
 /* Gang placement of g whole GPUs (all or none) avoiding node `exclude`
  * (-1 = none); writes the GPUs to out[0..g). */
 bool sched_place_whole(SchedCluster *cl, int g, int exclude, int32_t *out);
+/* The most whole GPUs free on any one node (0 when none): a single-node gang
+ * of more cannot be placed, whatever node a reservation excludes. */
+int sched_max_node_free(const SchedCluster *cl);
 /* Up to k more whole GPUs, near the node `near` first; returns how many. */
 int sched_grow_whole(SchedCluster *cl, int k, int near, int32_t *out);
 /* A MIG instance (kind 1, amount = profile) or a fraction (kind 2, amount =

@@ -137,8 +137,9 @@ static inline const SchedJobSpec *spec(const Sim *s, int j)
     return &s->w->jobs[j];
 }
 
-/* GPU-equivalents a job holds at its requested size. */
-static double job_need(const Sim *s, int j)
+/* GPU-equivalents a job holds at its requested size (inline: the backfill
+ * scan and the team order ask for it millions of times). */
+static inline double job_need(const Sim *s, int j)
 {
     const SchedJobSpec *sp = spec(s, j);
     if (sp->kind == SJ_WHOLE)
@@ -316,50 +317,67 @@ static double share_of(const Sim *s, int t, double usage)
     return (usage - s->w->teams[t].quota) / s->w->teams[t].weight;
 }
 
-/* Does team a (head ja) go before team b (head jb)?  fifo: older head;
- * priority: higher class, then older; fair-share: a team whose head keeps it
- * within its quota before any borrower, then the lower weighted share of
- * the GPUs it borrows (Kueue fair sharing, KEP-1714, one resource: GPUs are
- * the dominant resource; dividing by the cohort's lendable capacity, the
- * same for every team, would not change the order), then priority and
- * age. */
-static bool team_before(const Sim *s, int a, int ja, int b, int jb)
+/* A team's place in the policy order, computed once per team and pass:
+ * its head, whether the head keeps it within its quota, and its weighted
+ * share of what it borrows. */
+typedef struct {
+    int team, head, prio;
+    bool under;
+    double share;
+} TeamKey;
+
+/* Does team a go before team b?  fifo: older head; priority: higher class,
+ * then older; fair-share: a team whose head keeps it within its quota before
+ * any borrower, then the lower weighted share of the GPUs it borrows (Kueue
+ * fair sharing, KEP-1714, one resource: GPUs are the dominant resource;
+ * dividing by the cohort's lendable capacity, the same for every team, would
+ * not change the order), then priority and age. */
+static bool team_before(const Sim *s, const TeamKey *a, const TeamKey *b)
 {
-    const SchedJobSpec *x = spec(s, ja), *y = spec(s, jb);
     if (s->policy == POLICY_FAIR_SHARE) {
-        bool ua = under_quota(s, a, job_need(s, ja)), ub = under_quota(s, b, job_need(s, jb));
-        if (ua != ub)
-            return ua;
-        if (!ua) {
-            double sa = share_of(s, a, s->usage[a]), sb = share_of(s, b, s->usage[b]);
+        if (a->under != b->under)
+            return a->under;
+        if (!a->under) {
+            double sa = a->share, sb = b->share;
             if (sa < sb - EPS || sa > sb + EPS)
                 return sa < sb;
         }
     }
-    if (s->policy != POLICY_FIFO && x->prio != y->prio)
-        return x->prio > y->prio;
-    return ja < jb;
+    if (s->policy != POLICY_FIFO && a->prio != b->prio)
+        return a->prio > b->prio;
+    return a->head < b->head;
 }
 
 /* Teams with an eligible head (within their borrowing limit), in policy
  * order, into order[]; returns how many. */
 static int team_order(const Sim *s, int *order, int *heads)
 {
+    TeamKey k[PLAN_MAX_TEAMS + 1];
     int n = 0;
     for (int t = 0; t < s->nt; t++) {
         if (s->qn[t] == 0)
             continue;
         int h = team_head(s, t);
-        if (h < 0 || !borrow_ok(s, t, job_need(s, h)))
+        if (h < 0)
             continue;
+        double need = job_need(s, h);
+        if (!borrow_ok(s, t, need))
+            continue;
+        TeamKey x = {.team = t, .head = h, .prio = spec(s, h)->prio};
+        if (s->policy == POLICY_FAIR_SHARE) {
+            x.under = under_quota(s, t, need);
+            x.share = share_of(s, t, s->usage[t]);
+        }
         int i = n++;
-        while (i > 0 && team_before(s, t, h, order[i - 1], heads[i - 1])) {
-            order[i] = order[i - 1];
-            heads[i] = heads[i - 1];
+        while (i > 0 && team_before(s, &x, &k[i - 1])) {
+            k[i] = k[i - 1];
             i--;
         }
-        order[i] = t;
-        heads[i] = h;
+        k[i] = x;
+    }
+    for (int i = 0; i < n; i++) {
+        order[i] = k[i].team;
+        heads[i] = k[i].head;
     }
     return n;
 }
@@ -995,6 +1013,12 @@ static void backfill(Sim *s, int head, const int *order, int nteams)
     if (per_team < BF_TEAM_MIN)
         per_team = BF_TEAM_MIN;
     int scanned = 0;
+    /* Most candidates of a saturated pool are single-node gangs larger than
+     * any node's free GPUs: sched_place_whole() would fail for them with or
+     * without the reserved node excluded, so they are passed over without
+     * estimating or placing them (exact: the pass only takes GPUs, so the
+     * bound only falls; it is re-read after each start). */
+    int node_max = sched_max_node_free(&s->cl);
     for (int ti = 0; ti < nteams && scanned < BF_DEPTH; ti++) {
         int t = order[ti], from_team = 0;
         for (int pr = 2; pr >= 0 && from_team < per_team && scanned < BF_DEPTH; pr--) {
@@ -1019,6 +1043,10 @@ static void backfill(Sim *s, int head, const int *order, int nteams)
                     r = reserve(s, head);
                 if (r.mode == 0)
                     return;
+                if (sc->kind == SJ_WHOLE && sc->gpus <= s->cl.gpn && sc->gpus > node_max) {
+                    c = next;
+                    continue;
+                }
                 bool before = s->now + run_estimate(s, c) <= r.S + 1e-9;
                 bool started = false;
                 /* a job of the head's own team that runs past S must also
@@ -1042,8 +1070,10 @@ static void backfill(Sim *s, int head, const int *order, int nteams)
                             r.extra -= whole;
                     }
                 }
-                if (started)
+                if (started) {
                     s->st.backfilled++;
+                    node_max = sched_max_node_free(&s->cl);
+                }
                 if (s->cl.total_free == 0 && s->cl.n_shared == 0)
                     return;
                 c = next;
