@@ -1061,6 +1061,130 @@ START_TEST(invariants_hold_on_random_small_plans)
 }
 END_TEST
 
+/* ------------------------------------------------------------ kept reservation */
+
+/* Runs p with the backfill reservation walked afresh on every pass (the
+ * reference) and kept between passes (checked against a walk on every
+ * pass): the schedules must be identical start for start. */
+static void assert_same_schedule(const Plan *p, int gpus, uint64_t *kept)
+{
+    ScheduleResult *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    SchedStats sa, sb;
+    ck_assert_int_eq(sched_simulate_with(p, &g_cat, NULL, gpus, SCHED_RES_REFERENCE, a, &sa), 0);
+    ck_assert_int_eq(sched_simulate_with(p, &g_cat, NULL, gpus, SCHED_RES_CHECK, b, &sb), 0);
+    ck_assert_uint_eq(sb.reservation_mismatches, 0);
+    ck_assert_uint_eq(sa.reservations_kept, 0);
+    ck_assert_uint_eq(sa.start_digest, sb.start_digest);
+    ck_assert_uint_eq(sa.reservations, sb.reservations);
+    ck_assert_uint_eq(sa.backfilled, sb.backfilled);
+    ck_assert_uint_eq(sa.backfill_delays, sb.backfill_delays);
+    ck_assert_double_eq(a->utilization, b->utilization);
+    ck_assert_double_eq(sa.mean_wait_s, sb.mean_wait_s);
+    ck_assert_int_eq(a->jobs_completed, b->jobs_completed);
+    /* and the default run (kept, no checking walk) is the same again */
+    ScheduleResult *c = calloc(1, sizeof *c);
+    ck_assert_ptr_nonnull(c);
+    SchedStats sc;
+    ck_assert_int_eq(sched_simulate(p, &g_cat, NULL, gpus, c, &sc), 0);
+    ck_assert_uint_eq(sa.start_digest, sc.start_digest);
+    *kept += sc.reservations_kept;
+    free(a);
+    free(b);
+    free(c);
+}
+
+/* Random queues: policies, team quotas and borrowing, gangs of 1-64 GPUs
+ * on 8- and 4-GPU nodes, priorities, preemption, failures, elastic, MIG
+ * and fractional jobs, loads from light to overloaded. */
+START_TEST(kept_reservation_schedules_exactly_like_the_walk_on_random_queues)
+{
+    SchedRng g;
+    sched_rng_seed(&g, 1414);
+    const char *migs[] = {"1g.10gb", "3g.40gb", "7g.80gb", "2g.20gb"};
+    uint64_t kept = 0;
+    for (int it = 0; it < 150; it++) {
+        Plan *p = new_plan((SchedPolicy)sched_rng_below(&g, 3), 8 + (int)sched_rng_below(&g, 400),
+                           50 + 400 * sched_rng_uniform(&g));
+        strcpy(p->accelerator, sched_rng_uniform(&g) < 0.6 ? "H100-SXM" : "GB200");
+        p->tenancy.backfill = true;
+        p->tenancy.preemption = sched_rng_uniform(&g) < 0.3;
+        p->tenancy.mtbf_gpu_h = sched_rng_uniform(&g) < 0.6 ? 0 : 500 + 5000 * sched_rng_uniform(&g);
+        p->tenancy.seed = (uint64_t)it;
+        p->network.switch_ports = 8 + (int)sched_rng_below(&g, 60);
+        bool shared = sched_rng_uniform(&g) < 0.2, elastic = sched_rng_uniform(&g) < 0.2;
+        int nt = 1 + (int)sched_rng_below(&g, 6);
+        double load = 0.7 + 0.6 * sched_rng_uniform(&g); /* offered / pool */
+        for (int k = 0; k < nt; k++) {
+            char name[16];
+            snprintf(name, sizeof name, "t%d", k);
+            Team *t = add_team(p, name, 0.5 + 3 * sched_rng_uniform(&g),
+                               (int)sched_rng_below(&g, (uint64_t)(p->tenancy.gpus / nt + 1)),
+                               sched_rng_uniform(&g) < 0.6 ? -1 : (int)sched_rng_below(&g, 200));
+            int nc = 1 + (int)sched_rng_below(&g, 4);
+            for (int c = 0; c < nc; c++) {
+                static const double sizes[] = {1, 1, 2, 4, 8, 8, 16, 32, 64};
+                double gp = sizes[sched_rng_below(&g, 9)];
+                double hours = 0.2 + 10 * sched_rng_uniform(&g);
+                /* rate so the classes together offer `load` of the pool */
+                double rate = load * p->tenancy.gpus / (nt * nc) / (gp * hours);
+                JobClass *j = add_class(t, "c", rate, gp, hours,
+                                        (DurationDist)sched_rng_below(&g, 3));
+                j->cv = 2 * sched_rng_uniform(&g);
+                j->priority = (JobPriority)sched_rng_below(&g, 3);
+                double kind = sched_rng_uniform(&g);
+                if (shared && kind < 0.3) {
+                    strcpy(j->mig, migs[sched_rng_below(&g, 4)]);
+                } else if (shared && kind < 0.5) {
+                    j->gpus = 0.05 + 0.9 * sched_rng_uniform(&g);
+                } else if (elastic && kind < 0.3) {
+                    j->gpus = 0;
+                    j->min_gpus = 1 + (int)sched_rng_below(&g, 4);
+                    j->max_gpus = j->min_gpus + (int)sched_rng_below(&g, 16);
+                }
+            }
+        }
+        assert_same_schedule(p, 0, &kept);
+        free(p);
+    }
+    ck_assert_uint_gt(kept, 10000); /* the kept path did the work */
+}
+END_TEST
+
+/* Random traces replayed on small pools: bursts, heavy-tailed run times and
+ * gangs up to 32 GPUs, fifo and fair-share. */
+START_TEST(kept_reservation_schedules_exactly_like_the_walk_on_random_traces)
+{
+    SchedRng g;
+    sched_rng_seed(&g, 99);
+    uint64_t kept = 0;
+    for (int it = 0; it < 40; it++) {
+        size_t n = 500 + sched_rng_below(&g, 3000);
+        TraceJob *jobs = calloc(n, sizeof *jobs);
+        ck_assert_ptr_nonnull(jobs);
+        double t = 0;
+        int teams = 1 + (int)sched_rng_below(&g, 4);
+        for (size_t i = 0; i < n; i++) {
+            static const double sizes[] = {1, 1, 1, 2, 4, 8, 8, 16, 32};
+            t += sched_rng_uniform(&g) < 0.1 ? 0 : sched_rng_exp(&g, 120);
+            jobs[i].submit_s = t;
+            jobs[i].duration_s = sched_rng_lognormal(&g, 3600, 3);
+            jobs[i].gpus = sizes[sched_rng_below(&g, 9)];
+            jobs[i].team = (int)sched_rng_below(&g, (uint64_t)teams);
+            jobs[i].priority = PRIO_NORMAL;
+        }
+        Plan *p = trace_plan(it % 2 ? POLICY_FAIR_SHARE : POLICY_FIFO, 32 + (int)sched_rng_below(&g, 96),
+                             jobs, n, teams);
+        p->tenancy.backfill = true;
+        assert_same_schedule(p, 0, &kept);
+        free(p);
+        free(jobs);
+    }
+    ck_assert_uint_gt(kept, 1000);
+}
+END_TEST
+
 /* 1-GPU jobs only: the head is blocked only when no GPU is free, so the
  * fragmentation (free GPUs the head cannot use) is exactly 0. */
 START_TEST(fragmentation_is_zero_when_every_job_fits_any_gpu)
@@ -1236,6 +1360,8 @@ Suite *test_suite(void)
     tcase_add_test(c, cancel_flag_stops_the_run);
     tcase_add_test(c, invariants_hold_on_a_big_random_run);
     tcase_add_test(c, invariants_hold_on_random_small_plans);
+    tcase_add_test(c, kept_reservation_schedules_exactly_like_the_walk_on_random_queues);
+    tcase_add_test(c, kept_reservation_schedules_exactly_like_the_walk_on_random_traces);
     tcase_add_test(c, fragmentation_is_zero_when_every_job_fits_any_gpu);
     tcase_add_test(c, generator_matches_rate_mean_and_cv);
     suite_add_tcase(s, c);

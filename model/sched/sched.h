@@ -71,6 +71,7 @@ typedef struct {
     double mean_busy_gpus;           /* time-averaged GPU-equivalents allocated */
     double team_mean_gpus[PLAN_MAX_TEAMS + 1]; /* time-averaged allocation per team */
     uint64_t reservations;           /* backfill reservations computed */
+    uint64_t reservations_kept;      /* of which kept from an earlier pass, not walked */
     uint64_t backfilled;             /* jobs started by backfill */
     uint64_t elastic_resizes;
     uint64_t failure_kills;          /* jobs killed by GPU failures */
@@ -81,6 +82,9 @@ typedef struct {
      * started the same jobs at the same times on the same GPUs; the
      * differential tests and bench/bench_sched compare it. */
     uint64_t start_digest;
+    /* SCHED_RES_CHECK runs only (sched_int.h): passes where the kept backfill
+     * reservation differed from a fresh walk; must stay 0. */
+    uint64_t reservation_mismatches;
 } SchedStats;
 
 /* One run on a fixed pool of `gpus` GPUs (the CLI's `gpuplan simulate`, the

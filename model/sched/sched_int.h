@@ -194,5 +194,16 @@ double sched_cluster_busy(const SchedCluster *cl);
  * gpd and leaf groups of gpl GPUs.  Same contract as sched_simulate(). */
 int sched_run(const Plan *p, const SchedWorkload *w, const Accelerator *a, const EvalOptions *opt,
               int gpus, int gpn, int gpd, int gpl, ScheduleResult *out, SchedStats *st);
+/* How a blocked head's backfill reservation is found: kept between passes
+ * and updated on starts and finishes (the default), walked afresh over the
+ * finish events on every pass (the reference), or both, counting in
+ * SchedStats.reservation_mismatches every pass where they disagree. */
+enum { SCHED_RES_KEPT = 0, SCHED_RES_REFERENCE, SCHED_RES_CHECK };
+int sched_run_with(const Plan *p, const SchedWorkload *w, const Accelerator *a,
+                   const EvalOptions *opt, int gpus, int gpn, int gpd, int gpl, int res_mode,
+                   ScheduleResult *out, SchedStats *st);
+/* sched_simulate() with the reservation computed as res_mode says. */
+int sched_simulate_with(const Plan *p, const Catalog *c, const EvalOptions *opt, int gpus,
+                        int res_mode, ScheduleResult *out, SchedStats *st);
 
 #endif

@@ -55,6 +55,12 @@ static bool has_tenancy(const Plan *p)
 int sched_simulate(const Plan *p, const Catalog *c, const EvalOptions *opt, int gpus,
                    ScheduleResult *out, SchedStats *st)
 {
+    return sched_simulate_with(p, c, opt, gpus, SCHED_RES_KEPT, out, st);
+}
+
+int sched_simulate_with(const Plan *p, const Catalog *c, const EvalOptions *opt, int gpus,
+                        int res_mode, ScheduleResult *out, SchedStats *st)
+{
     memset(out, 0, sizeof *out);
     if (st)
         memset(st, 0, sizeof *st);
@@ -74,7 +80,7 @@ int sched_simulate(const Plan *p, const Catalog *c, const EvalOptions *opt, int 
         }
         return -2;
     }
-    int rc = sched_run(p, &w, g.a, opt, gpus, g.gpn, g.gpd, g.gpl, out, st);
+    int rc = sched_run_with(p, &w, g.a, opt, gpus, g.gpn, g.gpd, g.gpl, res_mode, out, st);
     sched_workload_free(&w);
     return rc;
 }

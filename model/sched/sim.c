@@ -117,6 +117,16 @@ typedef struct {
     uint64_t epoch;           /* bumps whenever a job starts, stops or resizes */
     uint64_t pf_epoch;        /* the epoch at which preempting for pf_job failed */
     int32_t pf_job;
+    /* The blocked head's reservation, kept between passes (see reserve()). */
+    struct {
+        bool valid;
+        int32_t head;
+        int mode, node, extra;
+        double S;
+        SchedEvent hit;     /* the finish event that reaches it */
+        int rank;           /* heap entries (live or stale) ordered <= hit */
+    } rc;
+    int res_mode;             /* SCHED_RES_*: incremental, reference walk, or both */
     int failures, preemptions, submitted, completed;
     uint64_t events;
     int started, started_waited;
@@ -131,6 +141,8 @@ typedef struct {
 } Sim;
 
 /* ------------------------------------------------------------ helpers */
+
+static void rc_on_start(Sim *s, int j, double finish, uint64_t seq);
 
 static inline const SchedJobSpec *spec(const Sim *s, int j)
 {
@@ -393,8 +405,11 @@ static void seg_begin(Sim *s, int j)
     J->rate = job_held(s, j) * J->fck;
     J->finish = J->prog_from + (J->work - J->done0) / J->rate;
     J->ver++;
+    uint64_t seq = s->heap.seq;
     if (sched_heap_push(&s->heap, J->finish, (uint32_t)j, J->ver) < 0)
         s->st.unaccounted++; /* out of memory mid-run: the job is lost; reported */
+    if (s->rc.valid)
+        rc_on_start(s, j, J->finish, seq);
 }
 
 /* Work retained so far in the current segment. */
@@ -563,6 +578,7 @@ static void kill_job(Sim *s, int j, bool released)
 {
     Job *J = &s->jobs[j];
     const SchedJobSpec *sp = spec(s, j);
+    s->rc.valid = false; /* a kill changes what the kept reservation counted on */
     seg_end(s, j);
     double ck = J->ck_work > 0 ? floor(J->done0 / J->ck_work) * J->ck_work : 0;
     if (ck > J->done0)
@@ -611,6 +627,7 @@ static void resize(Sim *s, int j, int new_alloc)
 {
     Job *J = &s->jobs[j];
     const SchedJobSpec *sp = spec(s, j);
+    s->rc.valid = false; /* so does a resize */
     seg_end(s, j);
     int d = new_alloc - J->alloc;
     if (d < 0)
@@ -861,7 +878,8 @@ static bool ev_less(const SchedEvent *a, const SchedEvent *b)
 /* Walk finish events in time order without disturbing the heap: a
  * best-first search over the heap's tree with a small side heap of
  * indices.  Calls visit() on each live event until it returns true. */
-static double walk_finishes(Sim *s, bool (*visit)(Sim *, int, void *), void *ctx)
+static double walk_finishes(Sim *s, bool (*visit)(Sim *, int, void *), void *ctx,
+                            SchedEvent *hit, int *rank)
 {
     const SchedHeap *h = &s->heap;
     size_t *aux = s->aux, na = 0;
@@ -897,8 +915,13 @@ static double walk_finishes(Sim *s, bool (*visit)(Sim *, int, void *), void *ctx
         const Job *J = &s->jobs[e->job];
         if (J->state != JS_RUNNING || J->ver != e->ver)
             continue;
-        if (visit(s, (int)e->job, ctx))
+        if (visit(s, (int)e->job, ctx)) {
+            if (hit)
+                *hit = *e;
+            if (rank)
+                *rank = pops;
             return e->t;
+        }
     }
     return -1;
 }
@@ -961,24 +984,128 @@ static bool first_visit(Sim *s, int j, void *ctx)
     return true;
 }
 
-static Reservation reserve(Sim *s, int h)
+/* The reference computation: walk the finish events in time order from the
+ * top of the heap (up to RES_MAX of them).  hit/rank: the event reached and
+ * its position among all heap entries, for the kept reservation. */
+static Reservation reserve_walk(Sim *s, int h, SchedEvent *hit, int *rank)
 {
     Reservation r = {.S = -1, .node = -1, .extra = 0, .mode = 0};
     const SchedJobSpec *sp = spec(s, h);
     s->stamp++;
     if (sp->kind != SJ_WHOLE) {
-        r.S = walk_finishes(s, first_visit, NULL);
+        r.S = walk_finishes(s, first_visit, NULL, NULL, NULL);
         r.mode = r.S >= 0 ? 3 : 0;
     } else if (sp->gpus <= s->cl.gpn) {
         ResCtx c = {.g = sp->gpus, .hit_node = -1, .single = true};
-        r.S = walk_finishes(s, res_visit, &c);
+        r.S = walk_finishes(s, res_visit, &c, hit, rank);
         r.node = c.hit_node;
         r.mode = r.S >= 0 ? 1 : 0;
     } else {
         ResCtx c = {.g = sp->gpus - s->cl.total_free, .single = false};
-        r.S = walk_finishes(s, res_visit, &c);
+        r.S = walk_finishes(s, res_visit, &c, hit, rank);
         r.extra = s->cl.total_free + c.freed - sp->gpus;
         r.mode = r.S >= 0 ? 2 : 0;
+    }
+    return r;
+}
+
+static inline bool key_less(double t, uint64_t seq, const SchedEvent *k)
+{
+    return t < k->t || (t == k->t && seq < k->seq);
+}
+
+static void rc_drop(Sim *s)
+{
+    s->rc.valid = false;
+}
+
+/* Keeping the reservation of a blocked head between passes (EASY backfill
+ * re-walked the finish events on every pass while the head waited).  The
+ * walk's answer is a function of the running jobs, the free GPUs and the
+ * heap's order; between two passes with the same head it changes only in
+ * the ways below, so the kept one is updated exactly instead:
+ *  - a finish before the hit event: its GPUs were counted at that event and
+ *    are now free from the start; the walk reaches the same event with the
+ *    same node / spare GPUs, one heap entry earlier (rank - 1);
+ *  - a start whose finish event orders before the hit: its GPUs leave the
+ *    free count and come back before the hit (rank + 1);
+ *  - a start finishing after the hit: count mode loses that many spare
+ *    GPUs (still reached at the same event while extra >= 0); single-node
+ *    mode keeps its node unless the job sits on it (a lower count on
+ *    another node never makes an earlier hit).
+ * Everything else — the head starting or changing, the hit event finishing,
+ * a kill, a resize, any shared (MIG / fractional) job, rank past RES_MAX —
+ * drops it, and the next pass walks again.  SCHED_RES_CHECK walks anyway
+ * and counts disagreements (tests/test_sched: differential test). */
+static void rc_on_start(Sim *s, int j, double finish, uint64_t seq)
+{
+    if (!s->rc.valid)
+        return;
+    const SchedJobSpec *sp = spec(s, j);
+    if (j == s->rc.head || sp->kind != SJ_WHOLE) {
+        rc_drop(s);
+        return;
+    }
+    if (key_less(finish, seq, &s->rc.hit)) {
+        if (++s->rc.rank > RES_MAX)
+            rc_drop(s);
+        return;
+    }
+    const Job *J = &s->jobs[j];
+    if (s->rc.mode == 2) {
+        s->rc.extra -= J->alloc;
+        if (s->rc.extra < 0)
+            rc_drop(s);
+        return;
+    }
+    for (int i = 0; i < J->alloc; i++)
+        if (sched_node_of(&s->cl, s->gpool[J->off + i]) == s->rc.node) {
+            rc_drop(s);
+            return;
+        }
+}
+
+/* A heap entry popped by the event loop (live or stale). */
+static void rc_on_pop(Sim *s, const SchedEvent *e)
+{
+    if (!s->rc.valid)
+        return;
+    if (e->seq == s->rc.hit.seq)
+        rc_drop(s);
+    else
+        s->rc.rank--;
+}
+
+static Reservation reserve(Sim *s, int h)
+{
+    Reservation r;
+    const SchedJobSpec *sp = spec(s, h);
+    bool keepable = sp->kind == SJ_WHOLE && s->cl.n_shared == 0;
+    if (s->res_mode != SCHED_RES_REFERENCE && keepable && s->rc.valid && s->rc.head == h) {
+        r = (Reservation){.S = s->rc.S, .node = s->rc.node, .extra = s->rc.extra,
+                          .mode = s->rc.mode};
+        s->st.reservations_kept++;
+        if (s->res_mode == SCHED_RES_CHECK) {
+            Reservation w = reserve_walk(s, h, NULL, NULL);
+            if (w.mode != r.mode || w.S != r.S || w.node != r.node ||
+                (r.mode == 2 && w.extra != r.extra))
+                s->st.reservation_mismatches++;
+        }
+    } else {
+        SchedEvent hit;
+        int rank = 0;
+        r = reserve_walk(s, h, &hit, &rank);
+        s->rc.valid = s->res_mode != SCHED_RES_REFERENCE && keepable &&
+                      (r.mode == 1 || r.mode == 2);
+        if (s->rc.valid) {
+            s->rc.head = h;
+            s->rc.mode = r.mode;
+            s->rc.node = r.node;
+            s->rc.extra = r.extra;
+            s->rc.S = r.S;
+            s->rc.hit = hit;
+            s->rc.rank = rank;
+        }
     }
     if (r.mode == 0)
         return r;
@@ -1503,10 +1630,18 @@ static void sim_free(Sim *s)
 int sched_run(const Plan *p, const SchedWorkload *w, const Accelerator *a, const EvalOptions *opt,
               int gpus, int gpn, int gpd, int gpl, ScheduleResult *out, SchedStats *st)
 {
+    return sched_run_with(p, w, a, opt, gpus, gpn, gpd, gpl, SCHED_RES_KEPT, out, st);
+}
+
+int sched_run_with(const Plan *p, const SchedWorkload *w, const Accelerator *a,
+                   const EvalOptions *opt, int gpus, int gpn, int gpd, int gpl, int res_mode,
+                   ScheduleResult *out, SchedStats *st)
+{
     memset(out, 0, sizeof *out);
     Sim *s = calloc(1, sizeof *s);
     if (!s)
         return -2;
+    s->res_mode = res_mode;
     s->w = w;
     s->p = p;
     s->opt = opt;
@@ -1595,6 +1730,7 @@ int sched_run(const Plan *p, const SchedWorkload *w, const Accelerator *a, const
             break;
         if (tf <= tx && tf <= ta) {
             SchedEvent e = sched_heap_pop(&s->heap);
+            rc_on_pop(s, &e);
             Job *J = &s->jobs[e.job];
             if (J->state != JS_RUNNING || J->ver != e.ver)
                 continue; /* stale: resized or killed since */
