@@ -13,29 +13,20 @@ tui_require_tmux
 trap tui_cleanup EXIT
 tap_plan 12
 
-# page_to REGEX: PageDown (at most 8 times) until REGEX is on screen
-page_to() {
+# scroll_to KEY TIMES REGEX: press KEY (NPage a page, Down a line) at most
+# TIMES times until REGEX is on screen
+scroll_to() {
     i=0
-    while [ $i -lt 8 ]; do
-        tui_screen | grep -Eq -- "$1" && return 0
-        tui_keys NPage
-        sleep 0.2
-        i=$((i + 1))
-    done
-    tui_wait "$1" 2
-}
-
-# line_to REGEX: Down (one line, at most 14 times) until REGEX is on screen
-line_to() {
-    i=0
-    while [ $i -lt 14 ]; do
-        tui_screen | grep -Eq -- "$1" && return 0
-        tui_keys Down
+    while [ $i -lt "$2" ]; do
+        tui_screen | grep -Eq -- "$3" && return 0
+        tui_keys "$1"
         sleep 0.1
         i=$((i + 1))
     done
-    tui_wait "$1" 2
+    tui_wait "$3" 2
 }
+page_to() { scroll_to NPage 8 "$1"; }
+line_to() { scroll_to Down 14 "$1"; }
 
 for size in "80 24" "160 45"; do
     # shellcheck disable=SC2086
