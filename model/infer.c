@@ -1596,6 +1596,7 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         bool meets = pick >= 0;
         bool latency_ok = meets;
         double best_tpot = INFINITY;
+        double tpot_r = tpot_t, ttft_r = ttft_t; /* the targets the service was sized for */
         if (!meets) {
             /* The degree closest to the targets with a lone request. */
             double best_ratio = INFINITY;
@@ -1640,8 +1641,8 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             } else {
                 /* Size at INFER_SLO_RELAX x what the closest degree can do. */
                 Op o = op_at(&c, &reps[closest], 1e-6);
-                double tpot_r = fmax(tpot_t, INFER_SLO_RELAX * o.tpot);
-                double ttft_r = fmax(ttft_t, INFER_SLO_RELAX * o.ttft);
+                tpot_r = fmax(tpot_t, INFER_SLO_RELAX * o.tpot);
+                ttft_r = fmax(ttft_t, INFER_SLO_RELAX * o.ttft);
                 if (choose(&c, &reps[closest], 1, rate, 0, tpot_r, ttft_r, &replicas, &bmax) <
                     0)
                     return fail(wr, "requests_per_s is beyond any replica count");
@@ -1664,6 +1665,33 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                               ? 0.0
                               : (isfinite(best_tpot) ? best_tpot : ir->tpot_s);
         wr->ok = true;
+        /* what binds a missed service and the edit that meets it (shown next
+         * to the result and in eval --json, as for training runs) */
+        if (!latency_ok) {
+            Op lone = op_at(&c, rep, 1e-6);
+            bool tpot_binds = lone.tpot > tpot_t;
+            snprintf(ir->binding, sizeof ir->binding,
+                     "%s target %.3g ms is below the %.3g ms one request takes on tp%d",
+                     tpot_binds ? "TPOT" : "TTFT", (tpot_binds ? tpot_t : ttft_t) * 1e3,
+                     (tpot_binds ? lone.tpot : lone.ttft) * 1e3, rep->tp);
+            if (w->replicas <= 0) {
+                char both[64] = "";
+                if (tpot_r > tpot_t && ttft_r > ttft_t)
+                    snprintf(both, sizeof both, " and ttft_ms to %.3g", ttft_r * 1e3);
+                snprintf(ir->fix, sizeof ir->fix, "raise %s_ms to %.3g%s to serve %g req/s on %d GPUs",
+                         tpot_r > tpot_t ? "tpot" : "ttft",
+                         (tpot_r > tpot_t ? tpot_r : ttft_r) * 1e3, tpot_r > tpot_t ? both : "",
+                         rate, ir->gpus);
+            }
+        } else if (overloaded) {
+            int need = 0;
+            double b = 0;
+            snprintf(ir->binding, sizeof ir->binding, "%d replicas carry %.3g of %g req/s at the targets",
+                     replicas, ir->output_tokens_per_s / c.output, rate);
+            if (choose(&c, rep, 1, rate, 0, tpot_t, ttft_t, &need, &b) >= 0)
+                snprintf(ir->fix, sizeof ir->fix, "raise replicas to %d (%d GPUs)", need,
+                         need * rep->tp);
+        }
         /* bands: sized again with every modelled time scaled by the band
          * ends (a replica q× slower carries 1/q of the rate and must meet
          * the targets with times q× longer). */

@@ -424,6 +424,10 @@ typedef struct {
     double ttft_s;
     double tpot_s;
     double best_tpot_s;              /* fastest achievable, when the target is missed */
+    char binding[PLAN_TEXT_LEN];     /* why the targets are missed ("TPOT target 5 ms is
+                                      * below the 7.3 ms one request takes on tp8"), "" = met */
+    char fix[PLAN_TEXT_LEN];         /* the edit that meets them ("raise tpot_ms to 9.2 …"),
+                                      * "" = none found */
     double output_tokens_per_s;      /* whole service */
     double output_tokens_per_s_per_gpu;
     double output_tokens_per_s_per_replica;

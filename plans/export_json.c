@@ -167,6 +167,8 @@ static void inference_json(Ctx *c, json_t *o, const InferResult *i)
     setn(c, o, "output_tokens_per_second_per_replica", i->output_tokens_per_s_per_replica);
     setn(c, o, "gpu_hours_per_million_tokens", i->gpu_hours_per_mtok);
     setb(o, "meets_slo", i->meets_slo);
+    sets(o, "binding", i->binding);
+    sets(o, "fix", i->fix);
     json_t *cv = json_array();
     for (int k = 0; k < i->n_curve; k++) {
         json_t *pt = json_object();

@@ -529,6 +529,57 @@ START_TEST(unreachable_tpot_is_reported_with_best_tpot)
 }
 END_TEST
 
+/* A target below what one request takes names itself as the binding
+ * constraint, and the fix is the target the service was sized for: met
+ * when applied. */
+START_TEST(unreachable_tpot_names_the_binding_target_and_a_fix_that_meets_it)
+{
+    Plan p = plan();
+    Workload w = service(llama3_70b(), PREC_BF16, PREC_BF16, 1024, 256);
+    w.tpot_s = 0.001;
+    w.requests_per_s = 10;
+    WorkloadResult wr = {0};
+    ck_assert(infer_size(&p, &w, acc("H100-SXM"), &cat, &wr, res));
+    ck_assert_ptr_nonnull(strstr(wr.infer.binding, "TPOT target 1 ms is below the "));
+    double ms = 0;
+    int gpus = 0;
+    ck_assert_int_eq(sscanf(strstr(wr.infer.fix, "raise tpot_ms to ") + 17, "%lf", &ms), 1);
+    ck_assert_ptr_nonnull(strstr(wr.infer.fix, " GPUs"));
+    ck_assert_int_eq(sscanf(strstr(wr.infer.fix, " on ") + 4, "%d", &gpus), 1);
+    ck_assert_int_eq(gpus, wr.infer.gpus);
+    /* %.3g rounds: a hair above the printed value is the same target */
+    w.tpot_s = ms * 1.001e-3;
+    WorkloadResult again = {0};
+    ck_assert(infer_size(&p, &w, acc("H100-SXM"), &cat, &again, res));
+    ck_assert(again.infer.meets_slo);
+    ck_assert_str_eq(again.infer.binding, "");
+    ck_assert_str_eq(again.infer.fix, "");
+}
+END_TEST
+
+/* Too few fixed replicas: the binding is the rate they carry, the fix the
+ * replica count the sizing would choose. */
+START_TEST(too_few_fixed_replicas_name_the_count_that_carries_the_rate)
+{
+    Plan p = plan();
+    Workload w = service(llama3_70b(), PREC_FP8, PREC_FP8, 2048, 256);
+    w.requests_per_s = 200;
+    w.replicas = 1;
+    WorkloadResult wr = {0};
+    ck_assert(infer_size(&p, &w, acc("H100-SXM"), &cat, &wr, res));
+    ck_assert_ptr_nonnull(strstr(wr.infer.binding, "1 replicas carry "));
+    int need = 0;
+    ck_assert_int_eq(sscanf(wr.infer.fix, "raise replicas to %d", &need), 1);
+    w.replicas = need;
+    WorkloadResult again = {0};
+    ck_assert(infer_size(&p, &w, acc("H100-SXM"), &cat, &again, res));
+    ck_assert(again.infer.meets_slo);
+    w.replicas = need - 1;
+    ck_assert(infer_size(&p, &w, acc("H100-SXM"), &cat, &again, res));
+    ck_assert(!again.infer.meets_slo);
+}
+END_TEST
+
 /* DeepSeek-V3 in FP8 is 671 GB: more than one 8×H100 node holds
  * (8 × 76 GB usable), so the replica spans two nodes; one 8×H200 node
  * (8 × 134 GB) holds it. */
@@ -1287,6 +1338,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, invalid_fixed_tp_is_an_error);
     tcase_add_test(tc, replicas_curve_passes_through_the_chosen_point_and_falls_with_replicas);
     tcase_add_test(tc, too_few_fixed_replicas_miss_the_slo_with_a_warning);
+    tcase_add_test(tc, too_few_fixed_replicas_name_the_count_that_carries_the_rate);
+    tcase_add_test(tc, unreachable_tpot_names_the_binding_target_and_a_fix_that_meets_it);
     tcase_add_test(tc, unreachable_tpot_is_reported_with_best_tpot);
     tcase_add_test(tc, deepseek_v3_spans_nodes_on_h100_only_when_needed);
     tcase_add_test(tc, moe_service_reports_its_layout);

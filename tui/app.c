@@ -246,13 +246,14 @@ static void show_warnings(App *app)
     bool head = false;
     for (int i = 0; i < r->n_workloads; i++) {
         const WorkloadResult *w = &r->workloads[i];
-        if (w->kind != WL_TRAINING || !w->train.binding[0])
+        const char *bind = w->kind == WL_TRAINING ? w->train.binding : w->infer.binding;
+        const char *fix = w->kind == WL_TRAINING ? w->train.fix : w->infer.fix;
+        if (!bind[0])
             continue;
         if (!head)
             sb_puts(&b, "\n# binding constraints\n");
         head = true;
-        sb_printf(&b, "%s: %s%s%s\n", w->name, w->train.binding, w->train.fix[0] ? "; fix: " : "",
-                  w->train.fix);
+        sb_printf(&b, "%s: %s%s%s\n", w->name, bind, fix[0] ? "; fix: " : "", fix);
     }
     char *text = sb_finish(&b);
     char title[PLAN_NAME_LEN + 64];

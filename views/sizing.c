@@ -153,10 +153,12 @@ static void draw_summary(Canvas *c, const App *app, const PlanResult *r, int det
         if (y >= 0)
             widget_table_row(y, c->r.x + 1, c->r.w - 1, cols, 7, cells, ROLE_NORMAL, roles);
         /* the binding constraint next to the result, with its fix */
-        if (w->ok && w->kind == WL_TRAINING && w->train.binding[0]) {
+        const char *bind = w->kind == WL_TRAINING ? w->train.binding : w->infer.binding;
+        const char *fix = w->kind == WL_TRAINING ? w->train.fix : w->infer.fix;
+        if (w->ok && bind[0]) {
             char why[2 * PLAN_TEXT_LEN + 16];
-            snprintf(why, sizeof why, "%s %s%s%s", term_utf8 ? "↳" : "->", w->train.binding,
-                     w->train.fix[0] ? (term_utf8 ? " → " : " -> ") : "", w->train.fix);
+            snprintf(why, sizeof why, "%s %s%s%s", term_utf8 ? "↳" : "->", bind,
+                     fix[0] ? (term_utf8 ? " → " : " -> ") : "", fix);
             canvas_wrap(c, 3, ROLE_WARNING, why);
         }
     }
@@ -545,12 +547,14 @@ static void s_draw(View *v, App *app, Rect r)
         text(&c, 1, ROLE_TITLE, head);
         if (!w->ok)
             canvas_wrap(&c, 1, ROLE_BAD, w->error[0] ? w->error : "no layout fits");
-        if (w->ok && w->kind == WL_TRAINING && w->train.binding[0]) {
+        const char *bind = w->kind == WL_TRAINING ? w->train.binding : w->infer.binding;
+        const char *fix = w->kind == WL_TRAINING ? w->train.fix : w->infer.fix;
+        if (w->ok && bind[0]) {
             char line[PLAN_TEXT_LEN + 16];
-            snprintf(line, sizeof line, "binding  %s", w->train.binding);
+            snprintf(line, sizeof line, "binding  %s", bind);
             canvas_wrap(&c, 1, ROLE_WARNING, line);
-            if (w->train.fix[0]) {
-                snprintf(line, sizeof line, "fix      %s", w->train.fix);
+            if (fix[0]) {
+                snprintf(line, sizeof line, "fix      %s", fix);
                 canvas_wrap(&c, 1, ROLE_GOOD, line);
             }
         }

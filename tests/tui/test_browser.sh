@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 12
+tap_plan 14
 
 for size in "80 24" "160 45"; do
     # shellcheck disable=SC2086
@@ -57,6 +57,7 @@ for size in "80 24" "160 45"; do
     ok $? "$tag: v2's TCO ($a) differs from v1's \$1.15B without F4"
     tui_keys Escape Escape
     tui_keys ':'; tui_type 'q!'; tui_keys Enter
-    tui_wait_exit 10 >/dev/null
+    tui_wait_exit 30 >/dev/null
+    tui_check_stderr
 done
 exit $tap_failed

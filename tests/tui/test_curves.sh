@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 12
+tap_plan 14
 
 # scroll_to KEY TIMES REGEX: press KEY (NPage a page, Down a line) at most
 # TIMES times until REGEX is on screen
@@ -68,6 +68,7 @@ for size in "80 24" "160 45"; do
 
     tui_keys z
     tui_keys ':'; tui_type 'q!'; tui_keys Enter
-    tui_wait_exit 10 >/dev/null
+    tui_wait_exit 30 >/dev/null
+    tui_check_stderr
 done
 exit $tap_failed
