@@ -6,12 +6,14 @@
 #    target drawn through the bars, the chosen count marked "plan", counts
 #    that miss the target or cannot carry the rate named, a TPOT axis;
 #  - the training run shows GPUs vs days with a days axis;
+#  - a service that misses its TPOT target names the binding target and
+#    the fix beside its result;
 #  - the Schedule pane's utilisation and queue sparklines have a time axis.
 # The pane is zoomed (z) and paged until the chart is on screen.
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 14
+tap_plan 18
 
 # scroll_to KEY TIMES REGEX: press KEY (NPage a page, Down a line) at most
 # TIMES times until REGEX is on screen
@@ -58,6 +60,15 @@ for size in "80 24" "160 45"; do
     tui_wait '0 ms .* ms TPOT' 2
     ok $? "$tag: the TPOT axis under the bars"
     tui_keys z
+
+    # a TPOT target no layout reaches: what binds it and the fix, next to
+    # the result (and in `w`)
+    tui_keys ':'; tui_type 'set chat-70b.tpot_ms 5'; tui_keys Enter
+    tui_wait 'tpot_ms = 5' 10 && tui_idle; tui_keys Home
+    tui_wait 'chat-70b .*misses SLO' 10 && tui_wait 'TPOT target 5 ms is below the [0-9.]+ ms' 5
+    ok $? "$tag: a service's binding target is shown next to its result"
+    tui_wait 'raise tpot_ms to [0-9.]+' 5
+    ok $? "$tag: with the fix (the target it was sized for)"
 
     # the schedule's sparklines: a time axis
     tui_keys 5
