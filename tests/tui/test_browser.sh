@@ -20,10 +20,16 @@ for size in "80 24" "160 45"; do
     rm -f "$TUI_DB" "$TUI_DB-wal" "$TUI_DB-shm"
     tui_start "$1" "$2" frontier-2027
     tui_open_plan frontier-2027
+    # the numbers the header shows for the open plan (the model is refitted
+    # by others: the test compares, it does not pin them)
+    hdr=$(tui_screen | head -n 1)
+    g=$(echo "$hdr" | sed -n 's/.*×\([0-9,]*\) │.*/\1/p')
+    mw=$(echo "$hdr" | sed -n 's/.* │ \([0-9.]*\) MW │.*/\1/p')
+    tco=$(echo "$hdr" | sed -n 's/.* │ \$\([0-9.]*[kMB]\)[ (].*/\1/p')
     tui_keys F3
-    tui_wait 'PLANS in' 5 && tui_wait 'GPUs +.*power +TCO' 5 &&
-        tui_wait 'frontier-2027 +.* 18,808 +(83\.. d +)?31\.0 MW +\$1\.15B' 10
-    ok $? "$tag: the open plan's row has its GPUs, power and TCO"
+    tui_wait 'PLANS in' 5 && tui_wait 'GPUs +.*power +TCO' 5 && [ -n "$g" ] && [ -n "$tco" ] &&
+        tui_wait "frontier-2027 +.* $g +([0-9.]+ d +)?$mw MW +\\\$$tco " 10
+    ok $? "$tag: the open plan's row has the header's GPUs ($g), power ($mw MW) and TCO (\$$tco)"
     tui_wait 'moe-gb200 +.* [0-9,]+ +([0-9.]+ d +)?[0-9.]+ [kM]W +\$[0-9.]+[kMB]' 60 &&
         tui_wait 'research-a100 +.* [0-9,]+ +(- +)?[0-9.]+ [kM]W +\$[0-9.]+[kMB]' 60 &&
         tui_wait 'tiresias-replay +.* [0-9,]+ +(- +)?[0-9.]+ [kM]W +\$[0-9.]+[kMB]' 60
@@ -50,11 +56,11 @@ for size in "80 24" "160 45"; do
     tui_keys v
     tui_wait 'VERSIONS of frontier-2027' 5 &&
         tui_wait 'v2 +.*[0-9],[0-9]{3} +(1[0-9]{2}\.. d +)?[0-9.]+ MW +\$[0-9.]+[MB] +8k GPUs' 30 &&
-        tui_wait 'v1 +.*18,808 +(83\.. d +)?31\.0 MW +\$1\.15B +demo plan' 30
+        tui_wait "v1 +.*$g +([0-9.]+ d +)?$mw MW +\\\$$tco +demo plan" 30
     ok $? "$tag: the versions list shows v2 and v1 with their numbers and notes"
     a=$(tui_screen | sed -n 's/^ *v2 .* \(\$[0-9.]*[MB]\) .*/\1/p')
-    [ -n "$a" ] && [ "$a" != '$1.15B' ]
-    ok $? "$tag: v2's TCO ($a) differs from v1's \$1.15B without F4"
+    [ -n "$a" ] && [ "$a" != "\$$tco" ]
+    ok $? "$tag: v2's TCO ($a) differs from v1's \$$tco without F4"
     tui_keys Escape Escape
     tui_keys ':'; tui_type 'q!'; tui_keys Enter
     tui_wait_exit 30 >/dev/null
