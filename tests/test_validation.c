@@ -155,6 +155,49 @@ START_TEST(error_on_fit_and_held_out_halves_within_recorded_ceilings)
 }
 END_TEST
 
+/* FP8 speed-up as the recipes get it: the DGX Cloud benchmarking recipes
+ * (NeMo 24.12, H100) publish the same model and layout in BF16 and FP8, so
+ * each pair's step-time ratio is a published figure (1.35× for Llama 3.1
+ * 8B … 1.59× for 405B).  The model's ratio of each pair — GEMMs at the FP8
+ * rate and fp8_gemm_factor, attention core and output layer in BF16, casts
+ * as bytes, communication unchanged — is within 10 % of the published one,
+ * and the model orders 8B below 405B as the recipes do. */
+static const CalibRun *find_run(const char *plan, const char *name)
+{
+    for (int i = 0; i < n_runs; i++)
+        if (strcmp(runs[i].plan->name, plan) == 0 &&
+            strcmp(runs[i].plan->workloads[runs[i].wi].name, name) == 0)
+            return &runs[i];
+    return NULL;
+}
+
+START_TEST(fp8_speedup_within_10pct_of_published_bf16_fp8_pairs)
+{
+    load_all();
+    static const char *const pairs[][2] = {
+        {"llama31-8b-bf16-8", "llama31-8b-fp8-8"},
+        {"llama31-70b-bf16-64", "llama31-70b-fp8-64"},
+        {"llama31-405b-bf16-576", "llama31-405b-fp8-576"},
+        {"nemotron4-15b-bf16-64", "nemotron4-15b-fp8-64"},
+        {"nemotron4-340b-bf16-128", "nemotron4-340b-fp8-128-sel"},
+        {"gpt3-175b-bf16-128", "gpt3-175b-fp8-128-vp12"},
+    };
+    double model[6];
+    for (int i = 0; i < 6; i++) {
+        const CalibRun *b = find_run("validation-perf-recipes-h100", pairs[i][0]);
+        const CalibRun *f = find_run("validation-perf-recipes-h100", pairs[i][1]);
+        ck_assert_msg(b && f && b->ok && f->ok, "pair %d missing", i);
+        double pub = b->measured_s / f->measured_s;
+        model[i] = b->predicted_s / f->predicted_s;
+        fprintf(stderr, "FP8/BF16 %-26s published %.3fx model %.3fx (%+.1f %%)\n", pairs[i][1],
+                pub, model[i], 100 * (model[i] / pub - 1));
+        ck_assert_msg(fabs(model[i] / pub - 1) <= 0.10, "%s: model %.3fx vs published %.3fx",
+                      pairs[i][1], model[i], pub);
+    }
+    ck_assert_msg(model[0] < model[2], "8B %.3fx vs 405B %.3fx", model[0], model[2]);
+}
+END_TEST
+
 /* Calibration recovers a known perturbation: the B200 NeMo runs measured
  * 0.8× as fast as published (step times / 0.8) are fitted, and the fitted
  * profile predicts those perturbed runs within 2 % on average. */
@@ -241,6 +284,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, split_alternates_within_each_class);
     tcase_add_test(tc, every_published_layout_is_expressible);
     tcase_add_test(tc, error_on_fit_and_held_out_halves_within_recorded_ceilings);
+    tcase_add_test(tc, fp8_speedup_within_10pct_of_published_bf16_fp8_pairs);
     tcase_add_test(tc, calibrate_recovers_a_20pct_slower_cluster);
     tcase_add_test(tc, error_bands_cover_every_published_residual);
     suite_add_tcase(s, tc);
