@@ -1095,11 +1095,27 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     double dp_raw = dp_rs + dp_ag;
     double dp_exp;
     if (v > 1 && !e->w->dp_sync_after_backward) {
-        /* interleaved: reduce-scatter under the cool-down (half the
-         * bubble's span) and the last backward, all-gather under the
-         * warm-up and the first forward */
-        double rs_exp = dp_rs - ov * (bwd_last + 0.5 * bubble_comp);
-        double ag_exp = dp_ag - ov * (fwd_first + 0.5 * bubble_comp);
+        /* Interleaved: a chunk's gradients are final once its backward
+         * has run for the last group of p micro-batches, and the schedule
+         * runs that group chunk by chunk (v−1 first, 0 last; Narayanan et
+         * al. 2021 §2.2, Megatron-Core schedules.py), so the reduce-scatter
+         * of chunks v−1 … 1 hides under the later chunks' backward of that
+         * group, p·(v−1)/v of one micro-batch's stage backward, and chunk
+         * 0's under its own last backward, 1/v of it (Megatron-Core
+         * distributed optimizer: "the reduction for a model chunk starts
+         * when its last micro-batch's backward is done").  Mirror-wise the
+         * next step's parameter all-gather of chunk c hides under the
+         * first group's forward of chunks < c.  The cool-down/warm-up idle
+         * time (half the bubble) is an alternative window; the larger one
+         * counts. */
+        double grp = (p * (v - 1.0) + 1.0) / v;
+        double rs_win = bwd_last * grp, ag_win = fwd_first * grp;
+        if (rs_win < bwd_last + 0.5 * bubble_comp)
+            rs_win = bwd_last + 0.5 * bubble_comp;
+        if (ag_win < fwd_first + 0.5 * bubble_comp)
+            ag_win = fwd_first + 0.5 * bubble_comp;
+        double rs_exp = dp_rs - ov * rs_win;
+        double ag_exp = dp_ag - ov * ag_win;
         dp_exp = (rs_exp > 0 ? rs_exp : 0) + (ag_exp > 0 ? ag_exp : 0);
     } else {
         dp_exp = dp_raw - ov * bwd_last;

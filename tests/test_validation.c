@@ -136,7 +136,7 @@ END_TEST
 
 /* The figures the shipped catalog reaches (README "Validation"), plus a
  * margin of ~1 point: a regression on either half fails here. */
-#define FIT_MEAN_MAX 0.06
+#define FIT_MEAN_MAX 0.055
 #define FIT_WORST_MAX 0.21
 #define HELD_MEAN_MAX 0.09
 #define HELD_WORST_MAX 0.40
