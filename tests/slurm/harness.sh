@@ -31,6 +31,12 @@
 # $SLURM_CPUS CPUs (default 64), $SLURM_MEM MB (default 262144), in partition
 # `gpu` (default), accounting through slurmdbd, backfill, cons_tres.
 #
+# SLURM_HARNESS_DB_TEMPLATE=DIR (optional, for a test that starts several
+# clusters): the first start keeps its freshly initialised MariaDB datadir in
+# DIR (before the server ever runs on it), later starts copy it instead of
+# running mariadb-install-db again (~2 s instead of ~13 s at load 20).  The
+# caller owns and removes DIR.
+#
 # Environment after slurm_start: SLURM_CONF, SLURM_HARNESS_DIR, SLURM_NODE,
 # SLURM_CLUSTER.  Logs: $SLURM_HARNESS_DIR/log/*.log (slurm_dump_logs prints
 # their tails).  Set SLURM_HARNESS_KEEP=1 to keep the directory after stop.
@@ -120,9 +126,18 @@ _slurm_start_mariadb() {
     local d=$SLURM_HARNESS_DIR user
     user=$(id -un)
     mkdir -p "$d/db"
-    "$(_slurm_bin mariadb-install-db)" --no-defaults --datadir="$d/db" --user="$user" \
-        --auth-root-authentication-method=socket --skip-test-db >"$d/log/mariadb-install.log" 2>&1 ||
-        { _slurm_fail "mariadb-install-db failed"; return 1; }
+    local tpl=${SLURM_HARNESS_DB_TEMPLATE:-}
+    if [ -n "$tpl" ] && [ -d "$tpl/mysql" ]; then
+        cp -a "$tpl/." "$d/db/" || { _slurm_fail "cannot copy the database template $tpl"; return 1; }
+    else
+        "$(_slurm_bin mariadb-install-db)" --no-defaults --datadir="$d/db" --user="$user" \
+            --auth-root-authentication-method=socket --skip-test-db >"$d/log/mariadb-install.log" 2>&1 ||
+            { _slurm_fail "mariadb-install-db failed"; return 1; }
+        # the fresh datadir, before any server ran on it, for the next start
+        if [ -n "$tpl" ]; then
+            rm -rf "$tpl" && cp -a "$d/db" "$tpl" || slurm_log "cannot keep the database template $tpl"
+        fi
+    fi
     _slurm_spawn mariadbd "$(_slurm_bin mariadbd)" --no-defaults --datadir="$d/db" --user="$user" \
         --socket="$d/run/mysqld.sock" --skip-networking --pid-file="$d/run/mysqld.pid" \
         --log-error="$d/log/mariadb.log" --innodb-buffer-pool-size=16M --innodb-log-file-size=8M \

@@ -27,6 +27,8 @@ finish() { slurm_stop; rm -rf "$work"; echo "1..$tn"; }
 trap finish EXIT
 trap 'exit 130' INT TERM
 export SLURM_HARNESS_NO_TRAP=1
+# one mariadb-install-db for all the plans' clusters (harness.sh)
+export SLURM_HARNESS_DB_TEMPLATE=$work/db-template
 since=$(date +%Y-%m-%dT%H:%M:%S)
 # every demo plan and both hostile-name plans (names that collide in case or
 # in their first 42 bytes — slurmdbd's key length —, shell metacharacters)
@@ -120,7 +122,7 @@ for plan in $plans; do
         continue
     fi
     ok 0 "$name: slurmctld and slurmd start from the bundle (topology/tree, gres, slurmdbd, partition QOS)"
-    note "$name: cluster up in $(($(date +%s) - t_plan)) s"
+    note "$name: cluster up in $(($(date +%s) - t_plan)) s ($(sed -n -E 's/^slurm-harness: ([0-9:]+) starting (.*)/\2 \1/p' "$work/start.err" | paste -sd, -))"
     if [ -n "$(ceilings "$b/accounts.sh")" ]; then
         [ "$(cat "$work/acct0.rc")" = 3 ] && grep -q "has no TRES gres/gpu" "$work/acct0.log"
         ok $? "$name: accounts.sh before slurmctld refuses the GPU limits with a clear message"
