@@ -180,8 +180,8 @@ for plan in $plans; do
         ok $? "$name: team $2 cannot submit to team $1's partition"
     fi
 
-    # plan → Slurm → sacct → simulate, once (the first plan)
-    if [ $replay_done -eq 0 ]; then
+    # plan → Slurm → sacct → simulate, once (the first plan with teams)
+    if [ $replay_done -eq 0 ] && [ -n "$accts" ]; then
         replay_done=1
         for a in $accts; do
             for _ in 1 2; do
