@@ -62,6 +62,12 @@ for plan in frontier-2027 moe-gb200 research-a100 startup-h200; do
         tui_keys ':'; tui_type "set accelerator $acc"; tui_keys Enter
         tui_wait "accelerator = $acc" 10 && tui_idle 120
         i=$((i + 1))
+        # a slow build (sanitizers, a loaded machine) may still be evaluating:
+        # wait (bounded) for this edit's result before the next edit supersedes it
+        t=0
+        while [ "$(grep -c '^result ' "$TUI_TMP/latency.log")" -lt $i ] && [ $t -lt 300 ]; do
+            sleep 0.1; t=$((t + 1))
+        done
     done
     n=$(grep -c '^result ' "$TUI_TMP/latency.log")
     [ "$n" -ge "$i" ] && [ "$i" -ge "$EDITS" ]
