@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_tmpstore.h"
 #include "store.h"
 #include "trace.h"
 
@@ -51,14 +52,10 @@ int main(void)
     if (bench_trace(path, 20) < 0)
         return 1;
 
-    const char *tmp = getenv("TMPDIR");
-    char dir[1024], db[1100];
-    snprintf(dir, sizeof dir, "%s/gpuplan-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
+    BenchTmpStore tmp;
+    if (bench_tmpstore_make(&tmp, "bench") != 0)
         return 1;
-    }
-    snprintf(db, sizeof db, "%s/plans.db", dir);
+    const char *db = tmp.db;
     Diag d = {0};
     double t0 = now_ms();
     Store *s = store_open(db, NULL, false, &d);
@@ -115,12 +112,6 @@ int main(void)
     printf("store_open (existing, quick_check of %d versions): %.2f ms\n", saves, now_ms() - t0);
     store_close(s);
     free(yaml);
-    char side[1200];
-    unlink(db);
-    snprintf(side, sizeof side, "%s-wal", db);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", db);
-    unlink(side);
-    rmdir(dir);
+    bench_tmpstore_remove(&tmp);
     return 0;
 }

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_tmpstore.h"
 #include "catalog_yaml.h"
 #include "store.h"
 #include "sweep.h"
@@ -102,16 +103,15 @@ int main(void)
         return 1;
     }
 
-    char db[] = "/tmp/gpuplan-bench-sweep-XXXXXX";
-    int fd = mkstemp(db);
-    if (fd < 0)
+    BenchTmpStore tmp;
+    if (bench_tmpstore_make(&tmp, "bench-sweep") != 0)
         return 1;
-    close(fd);
-    unlink(db);
-    Store *st = store_open(db, NULL, false, &d);
+    Store *st = store_open(tmp.db, NULL, false, &d);
     if (!st || store_save_version(st, "frontier-2027", "format: 1\nname: frontier-2027\n", "",
                                   NULL, &d) != 0) {
         fprintf(stderr, "bench_sweep: %s\n", d.msg);
+        store_close(st);
+        bench_tmpstore_remove(&tmp);
         return 1;
     }
     double w0 = clock_s(CLOCK_MONOTONIC);
@@ -121,12 +121,7 @@ int main(void)
            "evaluated, JSON, stored: %.2f s CPU (%.1f us/point), %.2f s wall\n",
            s->n_points, one, one / s->n_points * 1e6, wall);
     store_close(st);
-    char side[4200];
-    unlink(db);
-    snprintf(side, sizeof side, "%s-wal", db);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", db);
-    unlink(side);
+    bench_tmpstore_remove(&tmp);
 
     /* the same points as N shards, each in its own process with a cold cache */
     double base = run(s, p, &cat, 0, s->n_points, NULL);
