@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "export_tenancy.h"
+#include "hash.h"
 
 static void note_add(char *notes, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -100,16 +101,6 @@ void export_name(const char *in, NameRule rule, char out[EXPORT_NAME_LEN])
         snprintf(out, EXPORT_NAME_LEN, "team");
 }
 
-static uint32_t fnv1a(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 16777619u;
-    }
-    return h;
-}
-
 static bool name_taken(char out[][EXPORT_NAME_LEN], int n, const char *name)
 {
     for (int j = 0; j < n; j++)
@@ -155,7 +146,7 @@ void export_team_names(const Plan *p, NameRule rule, char out[][EXPORT_NAME_LEN]
             continue;
         char base[EXPORT_NAME_LEN], cand[EXPORT_NAME_LEN];
         memcpy(base, out[i], sizeof base);
-        uint32_t h = fnv1a(team);
+        uint32_t h = hash_fnv1a32(team);
         for (int k = 0;; k++) {
             /* keep the suffix inside the system's length: cut the base first */
             snprintf(cand, sizeof cand, "%.*s%c%06x", (int)max - 7, base, fill,

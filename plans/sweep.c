@@ -12,6 +12,7 @@
 
 #include "diag.h"
 #include "evaluate.h"
+#include "hash.h"
 #include "quantity.h"
 #include "sweep.h"
 #include "yaml_plan.h"
@@ -574,22 +575,12 @@ int sweep_spec_vary(const char *spec_json, char **out, int max, long long *sampl
     return n;
 }
 
-/* FNV-1a, 64-bit (Fowler, Noll, Vo; IETF draft-eastlake-fnv). */
-static uint64_t fnv1a(uint64_t h, const char *s)
-{
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 void sweep_fingerprint(const char *plan_yaml, const char *spec_json, char out[17])
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    h = fnv1a(h, plan_yaml);
-    h = fnv1a(h, "\n--\n");
-    h = fnv1a(h, spec_json);
-    h = fnv1a(h, "\n--\n" PACKAGE_STRING);
+    uint64_t h = HASH_FNV1A64_BASIS;
+    h = hash_fnv1a64(h, plan_yaml);
+    h = hash_fnv1a64(h, "\n--\n");
+    h = hash_fnv1a64(h, spec_json);
+    h = hash_fnv1a64(h, "\n--\n" PACKAGE_STRING);
     snprintf(out, 17, "%016llx", (unsigned long long)h);
 }

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "datadir.h"
+#include "hash.h"
 #include "safeio.h"
 #include "trace.h"
 
@@ -422,16 +423,6 @@ static void add_job(Ctx *c, double submit, double duration, double gpus, int tea
     c->n_rows++;
 }
 
-/* FNV-1a, 64-bit (Fowler, Noll, Vo; IETF draft-eastlake-fnv). */
-static uint64_t fnv1a(const char *s)
-{
-    uint64_t h = 14695981039346656037ull;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
 
 /* Index of team `name` (trimmed, truncated to PLAN_NAME_LEN-1), adding it
  * on first sight; -1 for an empty name or on ENOMEM (c->oom set). */
@@ -450,7 +441,7 @@ static int team_index(Ctx *c, const char *raw)
             return -1;
         }
         for (size_t i = 0; i < t->n_teams; i++) {
-            size_t h = (size_t)fnv1a(t->teams[i]) & (nc - 1);
+            size_t h = (size_t)hash_fnv1a64(HASH_FNV1A64_BASIS, t->teams[i]) & (nc - 1);
             while (nh[h])
                 h = (h + 1) & (nc - 1);
             nh[h] = i + 1;
@@ -459,7 +450,7 @@ static int team_index(Ctx *c, const char *raw)
         c->team_hash = nh;
         c->hash_cap = nc;
     }
-    size_t h = (size_t)fnv1a(name) & (c->hash_cap - 1);
+    size_t h = (size_t)hash_fnv1a64(HASH_FNV1A64_BASIS, name) & (c->hash_cap - 1);
     while (c->team_hash[h]) {
         size_t i = c->team_hash[h] - 1;
         if (strcmp(t->teams[i], name) == 0)
