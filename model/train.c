@@ -655,13 +655,19 @@ static int expert_tp(const Layout *l)
     return l->etp > 0 ? l->etp : l->tp;
 }
 
-/* Token copies one GPU dispatches per micro-batch and MoE layer: its T
- * tokens (split over the TP ranks with sequence parallelism or a folded
- * expert layout, as the dispatcher sees them) × k routed experts. */
+/* Tokens of a micro-batch's T one GPU routes: split over the TP ranks
+ * with sequence parallelism or a folded expert layout, as the dispatcher
+ * sees them. */
+static double moe_routed_tokens(const Layout *l, double T)
+{
+    return T / (l->sp || l->etp > 0 ? l->tp : 1);
+}
+
+/* Token copies one GPU dispatches per micro-batch and MoE layer: its
+ * routed tokens × k routed experts. */
 static double moe_copies(const Env *e, const Layout *l, double T)
 {
-    double dsp = l->sp || l->etp > 0 ? l->tp : 1;
-    return T / dsp * e->sh.k;
+    return moe_routed_tokens(l, T) * e->sh.k;
 }
 
 /* Expert load imbalance: the busiest EP rank's routed token copies over the
@@ -706,8 +712,7 @@ static double moe_imbalance(const Env *e, const Layout *l, double T)
 static double moe_route_bytes(const Env *e, const Layout *l, double T, double imb)
 {
     const Shape *sh = &e->sh;
-    double dsp = l->sp || l->etp > 0 ? l->tp : 1;
-    double Tr = T / dsp, C = moe_copies(e, l, T);
+    double Tr = moe_routed_tokens(l, T), C = moe_copies(e, l, T);
     double router = 4.0 * 5.0 * Tr * sh->E + (4.0 + 8.0) * C;
     if (e->moe_fused)
         return router;
@@ -920,7 +925,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         /* dispatch in the GEMM precision when it is 8-bit or less (DeepSeek-V3
          * §3.3.2: FP8 dispatch, BF16 combine), combine in 16-bit */
         double db = precision_bytes(e->w->precision) < 2 ? precision_bytes(e->w->precision) : 2;
-        double tok = T * sh->k * sh->h / (l->sp || l->etp > 0 ? t : 1);
+        double tok = moe_copies(e, l, T) * sh->h;
         /* the busiest rank receives imb × its share (moe_imbalance) */
         double a2a = imb * (net_alltoall_s(db * tok, l->ep, bw, lat) +
                             net_alltoall_s(2.0 * tok, l->ep, bw, lat));
