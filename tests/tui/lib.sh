@@ -105,9 +105,25 @@ tui_open_plan() {
     tui_idle
 }
 
-# tui_idle: wait until no recompute is in flight (header spinner gone).
+# tui_busy: a recompute is in flight.  The header's last glyph is the
+# spinner while one is (the tab line's "recomputing" is drawn only when the
+# tabs leave room for it, so it alone cannot tell).
+tui_busy() {
+    tui_screen | head -n 1 | sed 's/ *$//' | grep -Eq '(⠋|⠙|⠹|⠸|⠼|⠴|⠦|⠧|[|/\\-])$' ||
+        tui_screen | grep -q 'recomputing'
+}
+
+# tui_idle [SECONDS]: wait until no recompute is in flight.
 tui_idle() {
-    tui_wait_gone 'recomputing' "${1:-$TUI_TIMEOUT}"
+    limit=${1:-$TUI_TIMEOUT}
+    deadline=$(( $(date +%s) + limit ))
+    while [ "$(date +%s)" -le "$deadline" ]; do
+        tui_busy || return 0
+        sleep 0.05
+    done
+    echo "# still recomputing after ${limit} s" >&2
+    tui_screen | sed 's/^/# | /' >&2
+    return 1
 }
 
 tui_keys() {
