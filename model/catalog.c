@@ -120,7 +120,7 @@ const Framework *catalog_find_framework(const Catalog *c, const char *id)
 const Framework *catalog_framework_for(const Catalog *c, const char *fw, const char *acc)
 {
     if (!fw || !*fw)
-        fw = "megatron";
+        fw = CATALOG_DEFAULT_FRAMEWORK;
     if (acc && *acc) {
         char key[2 * 48 + 2];
         snprintf(key, sizeof key, "%s@%s", fw, acc);

@@ -290,6 +290,10 @@ const Framework *catalog_find_framework(const Catalog *c, const char *id);
 /* The profile of framework `fw` ("" = megatron) on accelerator `acc`: a
  * calibrated "fw@acc" row when the catalog has one, else "fw"; NULL when
  * neither exists. */
+/* What an empty `framework:` / `engine:` means. */
+#define CATALOG_DEFAULT_FRAMEWORK "megatron"
+#define CATALOG_DEFAULT_ENGINE "trtllm"
+
 const Framework *catalog_framework_for(const Catalog *c, const char *fw, const char *acc);
 const ErrorBand *catalog_find_band(const Catalog *c, const char *id);
 const MigProfile *accelerator_find_mig(const Accelerator *a, const char *profile);

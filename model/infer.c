@@ -1396,7 +1396,7 @@ static long agg_gpus(const Ctx *c, const Rep *reps, int n, double rate, int fixe
 static const Engine *engine_for(const Catalog *cat, const Workload *w, bool *unknown)
 {
     *unknown = false;
-    const char *id = w->engine[0] ? w->engine : "trtllm";
+    const char *id = w->engine[0] ? w->engine : CATALOG_DEFAULT_ENGINE;
     const Engine *e = cat ? catalog_find_engine(cat, id) : NULL;
     if (!e && w->engine[0] && cat && cat->n_engines > 0)
         *unknown = true;
@@ -1551,7 +1551,7 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         return fail(wr, msg);
     }
     InferResult *ir = &wr->infer;
-    snprintf(ir->engine, sizeof ir->engine, "%s", eng ? eng->id : "trtllm");
+    snprintf(ir->engine, sizeof ir->engine, "%s", eng ? eng->id : CATALOG_DEFAULT_ENGINE);
 
     /* Disaggregated candidates (pools searched over the whole degree list;
      * a fixed tp applies to the aggregated layout only). */

@@ -88,7 +88,7 @@ static const FieldDef field_table[] = {
     {"flash_attention", "flash_attn", FS_WORKLOAD, FT_BOOL, FF_TRAIN, OFF(Workload, flash_attention), QTY_NUMBER, 0, 1, "", EN_NONE, ""},
     {"dp_sync_after_backward", "dp_sync_late", FS_WORKLOAD, FT_BOOL, FF_TRAIN, OFF(Workload, dp_sync_after_backward), QTY_NUMBER, 0, 1, "", EN_NONE, "DP all-reduce after the backward pass (not overlapped)"},
     {"ep_overlap", "ep_overlap", FS_WORKLOAD, FT_REAL, FF_TRAIN, OFF(Workload, ep_overlap), QTY_FRACTION, 0, 1, "", EN_NONE, "share of MoE all-to-alls hidden under compute, 0-1"},
-    {"framework", "framework", FS_WORKLOAD, FT_STR, FF_TRAIN, OFF(Workload, framework), QTY_NUMBER, 0, 1, "", EN_NONE, "megatron | nemo | deepspeed | fsdp | maxtext"},
+    {"framework", "framework", FS_WORKLOAD, FT_STR, FF_TRAIN | FF_FRAMEWORK, OFF(Workload, framework), QTY_NUMBER, 0, 1, "", EN_NONE, "catalog profile: megatron | nemo | deepspeed | fsdp | maxtext …"},
     {"checkpoint_interval", "ckpt_every", FS_WORKLOAD, FT_REAL, FF_TRAIN | FF_AUTO0, OFF(Workload, checkpoint_interval_s), QTY_DURATION, MIN, 1, "min", EN_NONE, "auto = Young/Daly optimum"},
     {"parallel", "parallel", FS_WORKLOAD, FT_HEADING, FF_TRAIN, 0, 0, QTY_NUMBER, 0, 1, "", EN_NONE, ""},
     {"parallel.tp", "  tp", FS_WORKLOAD, FT_INT, FF_TRAIN | FF_AUTO0, OFF(Workload, parallel.tp), QTY_COUNT, 0, 1, "", EN_NONE, "tensor parallel; auto = searched"},
@@ -107,7 +107,7 @@ static const FieldDef field_table[] = {
     {"tpot_ms", "tpot", FS_WORKLOAD, FT_REAL, FF_INFER, OFF(Workload, tpot_s), QTY_DURATION, MS, 1, "ms", EN_NONE, "time-per-output-token target"},
     {"tp", "tp", FS_WORKLOAD, FT_INT, FF_INFER | FF_AUTO0, OFF(Workload, tp), QTY_COUNT, 0, 1, "GPUs", EN_NONE, "GPUs per replica; auto = searched"},
     {"replicas", "replicas", FS_WORKLOAD, FT_INT, FF_INFER | FF_AUTO0, OFF(Workload, replicas), QTY_COUNT, 0, 1, "", EN_NONE, "auto = enough for the rate"},
-    {"engine", "engine", FS_WORKLOAD, FT_STR, FF_INFER, OFF(Workload, engine), QTY_NUMBER, 0, 1, "", EN_NONE, "vllm | sglang | trtllm | tgi; empty = trtllm"},
+    {"engine", "engine", FS_WORKLOAD, FT_STR, FF_INFER | FF_ENGINE, OFF(Workload, engine), QTY_NUMBER, 0, 1, "", EN_NONE, "catalog engine: vllm | sglang | trtllm | tgi …"},
     {"max_batch", "max_batch", FS_WORKLOAD, FT_INT, FF_INFER | FF_AUTO0, OFF(Workload, max_batch), QTY_COUNT, 0, 1, "seqs", EN_NONE, "sequences in flight; auto = the engine's"},
     {"chunk_tokens", "chunk_tokens", FS_WORKLOAD, FT_INT, FF_INFER | FF_AUTO0, OFF(Workload, chunk_tokens), QTY_COUNT, 0, 1, "tok", EN_NONE, "tokens per iteration; auto = the engine's"},
     {"prefix_cache_hit", "prefix_hit", FS_WORKLOAD, FT_REAL, FF_INFER, OFF(Workload, prefix_cache_hit), QTY_FRACTION, 0, 1, "", EN_NONE, "share of prompt tokens from a prefix cache, 0-0.99"},
@@ -252,6 +252,14 @@ static NodeQuote *node_quote_of(Plan *p, bool create)
 }
 
 /* The struct a field's offset is in. */
+/* The catalog default an empty framework / engine falls back to, else NULL. */
+static const char *field_default_id(const FieldDef *f)
+{
+    return (f->flags & FF_FRAMEWORK) ? CATALOG_DEFAULT_FRAMEWORK
+           : (f->flags & FF_ENGINE)  ? CATALOG_DEFAULT_ENGINE
+                                     : NULL;
+}
+
 static void *field_base(Plan *p, const FieldDef *f, FieldTarget t, bool create)
 {
     if (f->flags & FF_NODEQ)
@@ -446,6 +454,8 @@ const char *field_format(const FieldDef *f, const Plan *p, FieldTarget t, char *
     case FT_STR:
         if ((f->flags & FF_PLANDEF) && !*at)
             snprintf(buf, len, "(plan)");
+        else if (field_default_id(f) && !*at)
+            snprintf(buf, len, "%s (default)", field_default_id(f));
         else
             snprintf(buf, len, "%s", at);
         break;
@@ -538,32 +548,35 @@ static int set_catalog_id(const FieldDef *f, char *dst, const char *s, const Cat
         dst[0] = '\0';
         return 0;
     }
+    if (field_default_id(f) && !*s) {
+        dst[0] = '\0';
+        return 0;
+    }
     const char *id = NULL;
     if (f->flags & FF_ACCEL) {
         const Accelerator *a = cat ? catalog_find_accelerator(cat, s) : NULL;
         if (a)
             id = a->id;
-    } else {
+    } else if (f->flags & FF_INSTANCE) {
         const Instance *in = cat ? catalog_find_instance(cat, s) : NULL;
         if (in)
             id = in->id;
     }
-    if (!id) {
-        const char *cands[256];
-        size_t n = 0;
-        if (cat && (f->flags & FF_ACCEL))
-            for (size_t i = 0; i < cat->n_accelerators && n < 256; i++)
-                cands[n++] = cat->accelerators[i].id;
-        else if (cat)
-            for (size_t i = 0; i < cat->n_instances && n < 256; i++)
-                cands[n++] = cat->instances[i].id;
-        const char *near = n ? diag_nearest(s, cands, n) : NULL;
+    const char *cands[256];
+    int n = field_choices(f, NULL, cat, cands, 256);
+    for (int i = 0; !id && i < n; i++)
+        if (strcasecmp(cands[i], s) == 0)
+            id = cands[i];
+    if (!id || strcmp(id, "(plan)") == 0) {
+        const char *near = n ? diag_nearest(s, cands, (size_t)n) : NULL;
         char hint[96] = "";
         if (near)
             snprintf(hint, sizeof hint, " (did you mean %s?)", near);
-        return fail(err, errlen, (f->flags & FF_ACCEL) ? "'%s' is not an accelerator of the catalog%s"
-                                                      : "'%s' is not an instance of the catalog%s",
-                    s, hint);
+        const char *fmt = (f->flags & FF_ACCEL)      ? "'%s' is not an accelerator of the catalog%s"
+                          : (f->flags & FF_INSTANCE)   ? "'%s' is not an instance of the catalog%s"
+                          : (f->flags & FF_FRAMEWORK) ? "'%s' is not a training framework of the catalog%s"
+                                                       : "'%s' is not a serving engine of the catalog%s";
+        return fail(err, errlen, fmt, s, hint);
     }
     snprintf(dst, f->size, "%s", id);
     return 0;
@@ -683,7 +696,7 @@ int field_edit(const FieldDef *f, Plan *p, FieldTarget t, const char *text, cons
             rc = fail(err, errlen, "%s must not be empty%s", f->key, "");
         } else if (strlen(s) >= f->size) {
             rc = fail(err, errlen, "'%s' is too long for %s", s, f->key);
-        } else if (f->flags & (FF_ACCEL | FF_INSTANCE)) {
+        } else if (f->flags & (FF_ACCEL | FF_INSTANCE | FF_FRAMEWORK | FF_ENGINE)) {
             rc = set_catalog_id(f, at, s, cat, err, errlen);
         } else if (f->flags & FF_PRESET) {
             Workload *w = (Workload *)b;
@@ -805,7 +818,28 @@ int field_edit(const FieldDef *f, Plan *p, FieldTarget t, const char *text, cons
 bool field_is_choice(const FieldDef *f)
 {
     return f->type == FT_ENUM || f->type == FT_BOOL || f->type == FT_TRI ||
-           (f->flags & (FF_ACCEL | FF_INSTANCE | FF_PRESET));
+           (f->flags & (FF_ACCEL | FF_INSTANCE | FF_PRESET | FF_FRAMEWORK | FF_ENGINE));
+}
+
+bool field_is_inherited(const FieldDef *f, const Plan *p, FieldTarget t)
+{
+    if (f->type != FT_STR || !(f->flags & FF_PLANDEF || field_default_id(f)))
+        return false;
+    const void *b = field_base((Plan *)p, f, t, false);
+    return b && !*((const char *)b + f->off);
+}
+
+int field_choice_index(const FieldDef *f, const Plan *p, FieldTarget t, const char *const *ch, int n)
+{
+    char cur[PLAN_TEXT_LEN];
+    if (field_is_inherited(f, p, t))
+        snprintf(cur, sizeof cur, "%s", (f->flags & FF_PLANDEF) ? "(plan)" : field_default_id(f));
+    else
+        field_format(f, p, t, cur, sizeof cur);
+    for (int i = 0; i < n; i++)
+        if (strcasecmp(ch[i], cur) == 0)
+            return i;
+    return -1;
 }
 
 int field_choices(const FieldDef *f, const Plan *p, const Catalog *cat, const char **out, int max)
@@ -832,6 +866,22 @@ int field_choices(const FieldDef *f, const Plan *p, const Catalog *cat, const ch
     } else if (f->flags & FF_INSTANCE) {
         for (size_t i = 0; cat && i < cat->n_instances && n < max; i++)
             out[n++] = cat->instances[i].id;
+    } else if (f->flags & FF_FRAMEWORK) {
+        /* profiles only: "megatron@GB200" rows are calibrations of one */
+        for (size_t i = 0; cat && i < cat->n_frameworks && n < max; i++)
+            if (!strchr(cat->frameworks[i].id, '@'))
+                out[n++] = cat->frameworks[i].id;
+    } else if (f->flags & FF_ENGINE) {
+        for (size_t i = 0; cat && i < cat->n_engines && n < max; i++)
+            out[n++] = cat->engines[i].id;
+    } else if (f->flags & FF_FRAMEWORK) {
+        /* profiles only: "megatron@GB200" rows are calibrations of one */
+        for (size_t i = 0; cat && i < cat->n_frameworks && n < max; i++)
+            if (!strchr(cat->frameworks[i].id, '@'))
+                out[n++] = cat->frameworks[i].id;
+    } else if (f->flags & FF_ENGINE) {
+        for (size_t i = 0; cat && i < cat->n_engines && n < max; i++)
+            out[n++] = cat->engines[i].id;
     } else if (f->flags & FF_PRESET) {
         size_t np = 0;
         const ModelPreset *all = preset_all(&np);
@@ -855,14 +905,7 @@ int field_step(const FieldDef *f, Plan *p, FieldTarget t, int dir, const Catalog
     int n = field_choices(f, p, cat, ch, 256);
     if (n == 0)
         return -1;
-    char cur[PLAN_TEXT_LEN];
-    field_format(f, p, t, cur, sizeof cur);
-    if ((f->flags & FF_PLANDEF) && strncmp(cur, "(plan", 5) == 0)
-        snprintf(cur, sizeof cur, "(plan)");
-    int idx = -1;
-    for (int i = 0; i < n; i++)
-        if (strcasecmp(ch[i], cur) == 0)
-            idx = i;
+    int idx = field_choice_index(f, p, t, ch, n);
     idx = idx < 0 ? 0 : ((idx + dir) % n + n) % n;
     char err[256];
     return field_edit(f, p, t, ch[idx], cat, note, notelen, err, sizeof err);

@@ -31,6 +31,8 @@ typedef enum { FT_STR = 0, FT_INT, FT_REAL, FT_ENUM, FT_BOOL, FT_TRI, FT_U64, FT
 #define FF_NAME 0x200u      /* a name: non-empty */
 #define FF_QUOTE 0x400u     /* a site.prices quote: an edit fills an empty source ("entered
                              * in the dashboard") and date (today, UTC) */
+#define FF_FRAMEWORK 0x1000u /* a catalog training framework id; "" = the default */
+#define FF_ENGINE 0x2000u    /* a catalog serving engine id; "" = the default */
 #define FF_NODEQ 0x800u     /* off is within the NodeQuote of the plan's accelerator
                              * (site.prices.nodes; an edit adds it, "none" removes it) */
 
@@ -123,5 +125,11 @@ int field_cycle(const FieldDef *f, Plan *p, FieldTarget t, int dir, const Catalo
 bool field_is_choice(const FieldDef *f);
 /* The choices of a choice field (names as typed); returns count. */
 int field_choices(const FieldDef *f, const Plan *p, const Catalog *cat, const char **out, int max);
+/* The index among ch[0..n) of the field's current value ("(plan)" or the
+ * catalog default when it is unset), or -1. */
+int field_choice_index(const FieldDef *f, const Plan *p, FieldTarget t, const char *const *ch, int n);
+/* True when the field is unset and shows what it inherits ("(plan)",
+ * "megatron (default)"): an edit starts from empty text. */
+bool field_is_inherited(const FieldDef *f, const Plan *p, FieldTarget t);
 
 #endif

@@ -548,6 +548,57 @@ START_TEST(accelerators_come_from_the_catalog)
 }
 END_TEST
 
+/* Training frameworks and serving engines are catalog choices too: the
+ * pick list is the catalog's profiles (not its per-accelerator
+ * calibrations), unset shows the default, cycling starts from it, and a
+ * typo names the nearest profile. */
+START_TEST(frameworks_and_engines_come_from_the_catalog)
+{
+    ck_assert_msg(cat_ok, "catalog did not load from %s/catalog", data_dir());
+    Plan *p = demo_plan();
+    FieldTarget t;
+    char err[300], buf[PLAN_TEXT_LEN];
+    const FieldDef *f = fields_find(p, T_TRAIN, "framework", &t);
+    ck_assert_ptr_nonnull(f);
+    ck_assert(field_is_choice(f));
+    const char *ch[128];
+    int k = field_choices(f, p, &cat, ch, 128);
+    int profiles = 0;
+    for (size_t i = 0; i < cat.n_frameworks; i++)
+        profiles += strchr(cat.frameworks[i].id, '@') == NULL;
+    ck_assert_int_eq(k, profiles);
+    for (int i = 0; i < k; i++)
+        ck_assert_ptr_null(strchr(ch[i], '@'));
+    ck_assert_str_eq(p->workloads[0].framework, "");
+    ck_assert_str_eq(field_format(f, p, t, buf, sizeof buf), CATALOG_DEFAULT_FRAMEWORK " (default)");
+    ck_assert(field_is_inherited(f, p, t));
+    int at = field_choice_index(f, p, t, ch, k);
+    ck_assert_int_ge(at, 0);
+    ck_assert_str_eq(ch[at], CATALOG_DEFAULT_FRAMEWORK);
+    ck_assert_int_eq(field_cycle(f, p, t, 1, &cat), 0);
+    ck_assert_str_eq(p->workloads[0].framework, ch[(at + 1) % k]);
+    ck_assert(!field_is_inherited(f, p, t));
+    ck_assert_int_eq(field_set(f, p, t, "FSDP", &cat, err, sizeof err), 0);
+    ck_assert_str_eq(p->workloads[0].framework, "fsdp");
+    ck_assert_int_eq(field_set(f, p, t, "deepsped", &cat, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "training framework") && strstr(err, "did you mean deepspeed"), "%s", err);
+    ck_assert_str_eq(p->workloads[0].framework, "fsdp");
+    ck_assert_int_eq(field_set(f, p, t, "", &cat, err, sizeof err), 0);
+    ck_assert_str_eq(p->workloads[0].framework, "");
+
+    f = fields_find(p, T_SERVE, "engine", &t);
+    ck_assert_ptr_nonnull(f);
+    k = field_choices(f, p, &cat, ch, 128);
+    ck_assert_int_eq(k, (int)cat.n_engines);
+    ck_assert_str_eq(field_format(f, p, t, buf, sizeof buf), CATALOG_DEFAULT_ENGINE " (default)");
+    ck_assert_int_eq(field_set(f, p, t, "vllm", &cat, err, sizeof err), 0);
+    ck_assert_str_eq(field_format(f, p, t, buf, sizeof buf), "vllm");
+    ck_assert_int_eq(field_set(f, p, t, "tensorrt", &cat, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "serving engine"), "%s", err);
+    free(p);
+}
+END_TEST
+
 /* Every key the canonical YAML writer emits must be editable in the form:
  * walk plan_to_yaml() of a plan with both workload kinds, a team and a job
  * class, and look each key up in the field table for its object. */
@@ -880,6 +931,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, renaming_a_team_keeps_its_workloads);
     tcase_add_test(tc, a_preset_fills_the_shape_and_an_edit_drops_it);
     tcase_add_test(tc, accelerators_come_from_the_catalog);
+    tcase_add_test(tc, frameworks_and_engines_come_from_the_catalog);
     tcase_add_test(tc, every_key_of_the_plan_file_is_editable);
     tcase_add_test(tc, browser_headlines_are_the_evaluation_of_the_stored_text);
     tcase_set_timeout(tc, 300);

@@ -241,7 +241,7 @@ static void start_edit(WState *s, App *app, const FieldDef *f, const char *initi
         input_set(&s->edit, initial);
     } else {
         field_format(f, &app->plan, app->sel, cur, sizeof cur);
-        if ((f->flags & FF_PLANDEF) && strncmp(cur, "(plan", 5) == 0)
+        if (field_is_inherited(f, &app->plan, app->sel))
             cur[0] = '\0';
         input_set(&s->edit, cur);
     }
@@ -335,12 +335,9 @@ static void open_pick(WState *s, App *app)
     }
     const char *ch[PICK_MAX];
     int k = field_choices(f, &app->plan, &app->cat, ch, PICK_MAX);
-    char cur[PLAN_TEXT_LEN];
-    field_format(f, &app->plan, app->sel, cur, sizeof cur);
-    int sel = 0;
-    for (int i = 0; i < k; i++)
-        if (strcasecmp(ch[i], cur) == 0 || (i == 0 && strncmp(cur, "(plan", 5) == 0 && strcmp(ch[0], "(plan)") == 0))
-            sel = i;
+    int sel = field_choice_index(f, &app->plan, app->sel, ch, k);
+    if (sel < 0)
+        sel = 0;
     s->pick_field = f;
     char title[96];
     snprintf(title, sizeof title, "%s", f->key);
