@@ -27,6 +27,8 @@ static const char *const range_names[RANGE_COUNT] = {
     [RANGE_POWER_PRICE] = "power_price",             [RANGE_PUE] = "pue",
     [RANGE_HORIZON] = "horizon",                     [RANGE_MTBF] = "mtbf_gpu",
     [RANGE_TOKENS] = "tokens",                       [RANGE_ARRIVALS] = "arrivals",
+    [RANGE_UTILIZATION] = "utilization",             [RANGE_RESALE] = "resale",
+    [RANGE_MODEL_BAND] = "model_band",
 };
 
 const char *range_knob_name(RangeKnob k)

@@ -247,6 +247,11 @@ typedef enum {
     RANGE_MTBF,                  /* per-GPU MTBF, hours */
     RANGE_TOKENS,                /* multiplier on every training workload's tokens */
     RANGE_ARRIVALS,              /* multiplier on every job class's arrival rate */
+    RANGE_UTILIZATION,           /* multiplier on the modelled share of installed GPU-hours
+                                  * used (capped at 1): what pay-per-use cloud bills */
+    RANGE_RESALE,                /* fraction of the hardware price recovered at the horizon */
+    RANGE_MODEL_BAND,            /* where each workload's modelled time lands in its measured
+                                  * error band: -1 the low end, 0 the point, +1 the high end */
     RANGE_COUNT
 } RangeKnob;
 

@@ -240,8 +240,11 @@ static Need need_alt(const Plan *p, const PlanResult *r, const char *acc)
         }
     }
     n.mtok_gpu_hours = tok > 0 ? weighted / tok : 0;
-    n.busy = need;
     n.gpus = (int)ceil(need * (1 + nonneg(p->site.headroom)) - 1e-9);
+    /* busy: what the workloads need; a sensitivity point moves the share
+     * used on every accelerator alike */
+    double scale = p->perturb.utilization > 0 ? p->perturb.utilization : 1;
+    n.busy = fmin(need * scale, (double)n.gpus);
     return n;
 }
 
@@ -340,6 +343,15 @@ static double fleet_busy(Ctx *x, int gpus)
     double util = gpus > 0 ? busy / gpus : 0;
     if (util > 1)
         util = 1;
+    double scale = x->p->perturb.utilization;
+    if (scale > 0) { /* a sensitivity point: x the modelled share */
+        util *= scale;
+        if (util > 1)
+            util = 1;
+        result_assume(r, "cost", "utilisation moved to %.2fx the modelled share (a sensitivity "
+                                 "point)",
+                      scale);
+    }
     r->cost.utilization = util;
     result_assume(r, "cost",
                   "utilisation %.1f %%: training and inference GPUs busy, pool at %.0f %%, "
@@ -369,6 +381,17 @@ static void spot_rule(const Plan *p, const PlanResult *r, CostResult *cr)
               "no spot: the shared pool is sized for a p95 queue wait, which reclaimed capacity "
               "would break, and its jobs are not known to checkpoint");
     }
+}
+
+double cost_resale_fraction(const Plan *p, const Catalog *c)
+{
+    const PriceSpec *ps = &p->site.prices;
+    if (ps->resale.source[0])
+        return ps->resale.value > 1 ? 1 : nonneg(ps->resale.value);
+    double life = ps->depreciation_years.source[0] ? ps->depreciation_years.value
+                                                   : c->costs.depreciation_years;
+    double years = nonneg(p->horizon_years);
+    return life > 0 && years < life ? 1 - years / life : 0;
 }
 
 static void onprem_option(Ctx *x)
@@ -440,11 +463,7 @@ static void onprem_option(Ctx *x)
     double energy = nonneg(r->power.energy_usd_per_year);
     /* residual value at the horizon: the quoted resale, else the
      * straight-line book value of what is left of the hardware's life */
-    double frac;
-    if (x->resale.quoted)
-        frac = x->resale.value > 1 ? 1 : x->resale.value;
-    else
-        frac = x->life.value > 0 && x->years < x->life.value ? 1 - x->years / x->life.value : 0;
+    double frac = cost_resale_fraction(p, c);
     x->hw = hw;
     x->nodes_usd = nodes_usd;
     x->facility = facility;

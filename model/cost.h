@@ -7,4 +7,9 @@
 
 void cost_stage(const Plan *p, const Catalog *c, PlanResult *r);
 
+/* The fraction of the on-prem hardware price credited at the horizon: the
+ * quoted site.prices.resale, else the straight-line book value left
+ * (site.prices.depreciation_years, else the catalog's life). */
+double cost_resale_fraction(const Plan *p, const Catalog *c);
+
 #endif

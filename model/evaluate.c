@@ -173,6 +173,7 @@ static void key_common(Plan *k)
     k->horizon_years = 0;
     memset(&k->site, 0, sizeof k->site);
     memset(&k->ranges, 0, sizeof k->ranges);
+    k->perturb.utilization = 0; /* read by the cost stage only */
 }
 
 static void key_sizing(const Plan *p, Plan *k)
@@ -192,6 +193,7 @@ static void key_sched(const Plan *p, Plan *k)
     key_common(k);
     memset(k->workloads, 0, sizeof k->workloads);
     k->n_workloads = 0;
+    k->perturb.band = 0; /* moves the workloads' sizing, not the job classes */
     double stall = k->storage.checkpoint_stall_s;
     memset(&k->storage, 0, sizeof k->storage);
     k->storage.checkpoint_stall_s = stall;

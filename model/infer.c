@@ -1526,6 +1526,19 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     double ttft_t = w->ttft_s > 0 ? w->ttft_s : INFINITY;
     double band_lo = eng && eng->band_low > 0 ? eng->band_low : INFER_BAND_LOW;
     double band_hi = eng && eng->band_high > 0 ? eng->band_high : INFER_BAND_HIGH;
+    /* a sensitivity point (Plan.perturb.band): every modelled time q x
+     * longer, sized as the band ends are (a replica q x slower carries 1/q
+     * of the rate and meets the targets with times q x longer); the
+     * reported times and throughputs are scaled back after sizing */
+    double z = p->perturb.band;
+    double q = z < 0 ? 1 + -z * (band_lo - 1) : 1 + z * (band_hi - 1);
+    if (!(q > 0.05))
+        q = 1;
+    if (q != 1) {
+        rate *= q;
+        tpot_t /= q;
+        ttft_t /= q;
+    }
 
     Rep reps[INFER_MAX_CANDIDATES];
     int n = candidates(&c, w->tp, reps);
@@ -1721,6 +1734,16 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         ir->gpus_low = ir->gpus;
     if (ir->gpus_high && ir->gpus_high < ir->gpus)
         ir->gpus_high = ir->gpus;
+    if (q != 1) {
+        ir->prefill_s *= q;
+        ir->queue_s *= q;
+        ir->ttft_s *= q;
+        ir->tpot_s *= q;
+        ir->output_tokens_per_s /= q;
+        ir->output_tokens_per_s_per_gpu /= q;
+        ir->output_tokens_per_s_per_replica /= q;
+        ir->gpu_hours_per_mtok *= q;
+    }
     ir->ttft_s_low = ir->ttft_s * band_lo;
     ir->ttft_s_high = ir->ttft_s * band_hi;
     ir->tpot_s_low = ir->tpot_s * band_lo;

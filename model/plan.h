@@ -285,6 +285,18 @@ typedef struct {
     uint64_t seed;                   /* Monte Carlo seed */
 } RangesSpec;
 
+/* What a sensitivity or Monte Carlo point perturbs that no plan key states
+ * (model/sensitivity.c sets it on its working copy; never read from or
+ * written to a plan file; all 0 in a loaded plan = the model as it is). */
+typedef struct {
+    double utilization;              /* > 0: x the modelled share of installed GPU-hours
+                                      * used (cost.c; capped at 1) */
+    double band;                     /* -1..+1 (0 = the point estimate): each workload's
+                                      * modelled time moved to this position in its measured
+                                      * error band, -1 its low end, +1 its high end (train.c
+                                      * error_bands, infer.c engine bands) */
+} PlanPerturb;
+
 typedef struct {
     int format;
     char name[PLAN_NAME_LEN];
@@ -298,6 +310,7 @@ typedef struct {
     StorageSpec storage;
     TenancySpec tenancy;
     RangesSpec ranges;
+    PlanPerturb perturb;
 } Plan;
 
 /* Fill *p with every default of PLAN-FORMAT.md (no workloads, no teams). */

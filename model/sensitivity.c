@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "sched/sched_int.h"
+#include "cost.h"
 #include "sensitivity.h"
 
 /* Bisection steps for a flip value: 2^-16 of the distance from the nominal
@@ -26,6 +27,8 @@ static const char *const knob_labels[RANGE_COUNT] = {
     [RANGE_POWER_PRICE] = "power price",           [RANGE_PUE] = "PUE",
     [RANGE_HORIZON] = "horizon",                   [RANGE_MTBF] = "GPU MTBF",
     [RANGE_TOKENS] = "training tokens",            [RANGE_ARRIVALS] = "job arrivals",
+    [RANGE_UTILIZATION] = "utilisation",           [RANGE_RESALE] = "resale value",
+    [RANGE_MODEL_BAND] = "model error band",
 };
 
 const char *sens_knob_label(RangeKnob k)
@@ -44,6 +47,9 @@ void sens_format_value(RangeKnob k, double v, char *buf, size_t len)
     case RANGE_NODE_PRICE: snprintf(buf, len, "%.2fx the catalog", v); break;
     case RANGE_TOKENS:
     case RANGE_ARRIVALS: snprintf(buf, len, "%.2fx the plan", v); break;
+    case RANGE_UTILIZATION: snprintf(buf, len, "%.2fx the modelled", v); break;
+    case RANGE_RESALE: snprintf(buf, len, "%.0f %% of the hardware", v * 100); break;
+    case RANGE_MODEL_BAND: snprintf(buf, len, "%+.2f of the band", v); break;
     default: snprintf(buf, len, "%g", v); break;
     }
 }
@@ -58,7 +64,10 @@ void sens_format_short(RangeKnob k, double v, char *buf, size_t len)
     case RANGE_MTBF: snprintf(buf, len, "%.0fk h", v / 1000); break;
     case RANGE_NODE_PRICE:
     case RANGE_TOKENS:
+    case RANGE_UTILIZATION:
     case RANGE_ARRIVALS: snprintf(buf, len, "x%.2f", v); break;
+    case RANGE_RESALE: snprintf(buf, len, "%.0f%%", v * 100); break;
+    case RANGE_MODEL_BAND: snprintf(buf, len, "%+.2f", v); break;
     default: snprintf(buf, len, "%.3g", v); break;
     }
 }
@@ -66,7 +75,7 @@ void sens_format_short(RangeKnob k, double v, char *buf, size_t len)
 /* Assumptions that rerun the training search or the scheduler. */
 static bool knob_expensive(RangeKnob k)
 {
-    return k == RANGE_MTBF || k == RANGE_TOKENS || k == RANGE_ARRIVALS;
+    return k == RANGE_MTBF || k == RANGE_TOKENS || k == RANGE_ARRIVALS || k == RANGE_MODEL_BAND;
 }
 
 static bool same_acc(const char *a, const char *b)
@@ -95,6 +104,7 @@ void sens_outcome(const PlanResult *r, const Catalog *cat, SensOutcome *o)
     }
     o->mw = r->power.facility_kw / 1000.0;
     const CostResult *c = &r->cost;
+    o->utilization = c->utilization;
     int pick = c->chosen >= 0 ? c->chosen : c->cheapest;
     if (pick >= 0 && pick < c->n_options)
         o->tco = c->options[pick].tco_usd;
@@ -230,6 +240,16 @@ static void ws_apply(Ws *w, const double *v)
                     w->work.tenancy.teams[t].jobs[j].per_day =
                         p->tenancy.teams[t].jobs[j].per_day * x;
             break;
+        case RANGE_UTILIZATION: w->work.perturb.utilization = x > 0 ? x : 1e-6; break;
+        case RANGE_RESALE: {
+            /* the residual fraction, as if quoted (cost.c credits it) */
+            Quote *q = &w->work.site.prices.resale;
+            q->value = x;
+            snprintf(q->source, sizeof q->source, "sensitivity range (ranges.resale)");
+            q->date[0] = '\0';
+            break;
+        }
+        case RANGE_MODEL_BAND: w->work.perturb.band = x; break;
         default: break;
         }
     }
@@ -267,6 +287,11 @@ static void ws_ranges(Ws *w, const SensOutcome *base)
             }
         }
     }
+    bool payg = false; /* a pay-per-use cloud option on the plan's accelerator */
+    for (int i = 0; i < w->res.cost.n_options; i++) {
+        const CostOption *x = &w->res.cost.options[i];
+        payg |= x->pay_as_you_go && !x->sized && x->tco_usd > 0;
+    }
     double mtbf = p->tenancy.mtbf_gpu_h > 0                 ? p->tenancy.mtbf_gpu_h
                   : c->costs.mtbf_gpu_hours_default > 0 ? c->costs.mtbf_gpu_hours_default
                                                         : 50000;
@@ -279,6 +304,9 @@ static void ws_ranges(Ws *w, const SensOutcome *base)
         [RANGE_MTBF] = true,
         [RANGE_TOKENS] = training,
         [RANGE_ARRIVALS] = classes,
+        [RANGE_UTILIZATION] = payg && base->utilization > 0,
+        [RANGE_RESALE] = base->onprem_tco > 0,
+        [RANGE_MODEL_BAND] = p->n_workloads > 0,
     };
     double nominal[RANGE_COUNT] = {
         [RANGE_RESERVED_DISCOUNT] = rival_discount,
@@ -289,6 +317,9 @@ static void ws_ranges(Ws *w, const SensOutcome *base)
         [RANGE_MTBF] = mtbf,
         [RANGE_TOKENS] = 1,
         [RANGE_ARRIVALS] = 1,
+        [RANGE_UTILIZATION] = 1,
+        [RANGE_RESALE] = cost_resale_fraction(p, c),
+        [RANGE_MODEL_BAND] = 0,
     };
     for (int k = 0; k < RANGE_COUNT; k++) {
         w->nominal[k] = nominal[k];
@@ -359,6 +390,9 @@ static const char *knob_phrase(RangeKnob k)
     case RANGE_MTBF: return "GPU MTBF";
     case RANGE_TOKENS: return "training tokens";
     case RANGE_ARRIVALS: return "job arrivals";
+    case RANGE_UTILIZATION: return "utilisation";
+    case RANGE_RESALE: return "the resale value";
+    case RANGE_MODEL_BAND: return "the model's error";
     default: return "?";
     }
 }
@@ -402,8 +436,13 @@ static void write_sentence(SensResult *s)
     size_t at = (size_t)snprintf(b, n, "%s wins if ", other);
     for (int i = 0; i < s->n_deciders && at < n; i++) {
         const SensBar *bar = &s->bars[s->deciders[i]];
-        char val[48];
-        sens_format_value(bar->knob, bar->flip_value, val, sizeof val);
+        char val[64];
+        if (bar->knob == RANGE_UTILIZATION && s->base.utilization > 0)
+            /* said as the share itself: "utilisation < 71 %" */
+            snprintf(val, sizeof val, "%.0f %%",
+                     fmin(1, bar->flip_value * s->base.utilization) * 100);
+        else
+            sens_format_value(bar->knob, bar->flip_value, val, sizeof val);
         at += (size_t)snprintf(b + at, n - at, "%s%s %s %s", i ? " or " : "",
                                knob_phrase(bar->knob), bar->flip_side < 0 ? "<" : ">", val);
     }

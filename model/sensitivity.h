@@ -35,6 +35,7 @@ typedef struct {
     double mw;                       /* facility MW */
     double tco;                      /* the plan's own site option (else the cheapest) */
     double wait_p95_h;               /* the worst team's p95 wait, 0 = no tenancy */
+    double utilization;              /* share of installed GPU-hours used (cost stage) */
     Verdict verdict;                 /* cheaper of the best on-prem / best cloud option
                                       * on the plan's accelerator */
     double onprem_tco, cloud_tco;    /* the two sides of the verdict, 0 = absent */

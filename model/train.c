@@ -1368,6 +1368,26 @@ static void env_checkpoint(const Env *e, const Catalog *cat, int G, Ckpt *k)
 
 /* ------------------------------------------------------------ set-up */
 
+/* The catalog's error_bands row of this workload's class "<family>/<dense|
+ * moe>/<bf16|fp8>" (family = the accelerator's `family`, else its id), else
+ * the "default" row, else NULL; *cls gets the class ("default", "" = none). */
+static const ErrorBand *class_band(const Env *e, const Catalog *cat, char *cls, size_t len)
+{
+    const Accelerator *a = e->a;
+    const char *fam = a->family[0] ? a->family : a->id;
+    snprintf(cls, len, "%.32s/%s/%s", fam, e->sh.moe ? "moe" : "dense",
+             e->gemm_scale < 1 ? "fp8" : "bf16");
+    const ErrorBand *b = cat ? catalog_find_band(cat, cls) : NULL;
+    if (!b && cat) {
+        b = catalog_find_band(cat, "default");
+        if (b)
+            snprintf(cls, len, "default");
+    }
+    if (!b)
+        cls[0] = '\0';
+    return b;
+}
+
 static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator *a,
                      const Catalog *cat, char *err, size_t errlen)
 {
@@ -1536,6 +1556,15 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->moe_expert_oh = fw->moe_expert_overhead_s;
     e->moe_fused = fw->moe_fused_dispatch;
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
+    if (p && p->perturb.band != 0) {
+        /* a sensitivity point: the step lands at this position of the
+         * class's measured error band (the search then sizes for it) */
+        char cls[CAT_ID_LEN];
+        const ErrorBand *b = class_band(e, cat, cls, sizeof cls);
+        double z = p->perturb.band, rel = b ? (z < 0 ? -z * b->low : z * b->high) : 0;
+        if (rel > -0.95)
+            e->step_scale *= 1 + rel;
+    }
     if (e->gemm_scale < 1)
         e->gemm_scale = fw->fp8_gemm_factor > 0 ? fw->fp8_gemm_factor : FP8_GEMM_FACTOR;
     e->etp = sh->moe ? ps->etp : 0;
@@ -1864,21 +1893,9 @@ static const char *group3(int v, char *buf, size_t len)
  * speed (days ∝ 1/GPUs, rounded up to whole nodes). */
 static void train_band(const Env *e, const Catalog *cat, TrainResult *tr)
 {
-    const Accelerator *a = e->a;
-    const char *fam = a->family[0] ? a->family : a->id;
-    bool lowp = e->gemm_scale < 1;
-    snprintf(tr->band_class, sizeof tr->band_class, "%.32s/%s/%s", fam,
-             e->sh.moe ? "moe" : "dense", lowp ? "fp8" : "bf16");
-    const ErrorBand *b = cat ? catalog_find_band(cat, tr->band_class) : NULL;
-    if (!b && cat) {
-        b = catalog_find_band(cat, "default");
-        if (b)
-            snprintf(tr->band_class, sizeof tr->band_class, "default");
-    }
+    const ErrorBand *b = class_band(e, cat, tr->band_class, sizeof tr->band_class);
     double lo = b ? b->low : 0, hi = b ? b->high : 0;
     tr->band_runs = b ? b->runs : 0;
-    if (!b)
-        tr->band_class[0] = '\0';
     tr->step_s_low = tr->step_s * (1 + lo);
     tr->step_s_high = tr->step_s * (1 + hi);
     tr->train_days_low = tr->train_days * (1 + lo);

@@ -271,8 +271,8 @@ static const Field eff_fields[] = {
 /* The stated uncertainty of one assumption (a plan's default range).
  * Bounds are generous: each knob has its own unit (model/catalog.h). */
 static const Field range_fields[] = {
-    FNUM("low", CatalogRange, low, 1, 0, 1e9, 0),
-    FNUM("high", CatalogRange, high, 1, 0, 1e9, 0),
+    FNUM("low", CatalogRange, low, 1, -1e9, 1e9, 0),
+    FNUM("high", CatalogRange, high, 1, -1e9, 1e9, 0),
     FSTR("source", CatalogRange, source, 0),
     FDATE("as_of", CatalogRange, as_of, 0),
     FSTR("notes", CatalogRange, notes, 0),

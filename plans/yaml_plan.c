@@ -646,11 +646,13 @@ static int check_ranges(Rules *r, const RangesSpec *g)
     static const double lo[RANGE_COUNT] = {
         [RANGE_RESERVED_DISCOUNT] = 0, [RANGE_NODE_PRICE] = 0.01, [RANGE_POWER_PRICE] = 0,
         [RANGE_PUE] = 1, [RANGE_HORIZON] = 0.1, [RANGE_MTBF] = 100, [RANGE_TOKENS] = 0.01,
-        [RANGE_ARRIVALS] = 0.01};
+        [RANGE_ARRIVALS] = 0.01, [RANGE_UTILIZATION] = 0.01, [RANGE_RESALE] = 0,
+        [RANGE_MODEL_BAND] = -3};
     static const double hi[RANGE_COUNT] = {
         [RANGE_RESERVED_DISCOUNT] = 0.95, [RANGE_NODE_PRICE] = 100, [RANGE_POWER_PRICE] = 10,
         [RANGE_PUE] = 5, [RANGE_HORIZON] = 30, [RANGE_MTBF] = 1e8, [RANGE_TOKENS] = 100,
-        [RANGE_ARRIVALS] = 100};
+        [RANGE_ARRIVALS] = 100, [RANGE_UTILIZATION] = 10, [RANGE_RESALE] = 1,
+        [RANGE_MODEL_BAND] = 3};
     CHECK(g->samples >= 1 && g->samples <= 100000, &g->samples, NULL,
           "ranges samples must be between 1 and 100000, got %d", g->samples);
     for (int k = 0; k < RANGE_COUNT; k++) {
@@ -910,6 +912,7 @@ enum {
     F_FLOW = 1 << 4,   /* written as a one-line flow mapping (T_MAP / T_SEQ items) */
     F_NOWRITE = 1 << 5,/* input-only alias (global_batch_tokens) */
     F_LINES = 1 << 6,  /* text that may span lines (description) */
+    F_SIGNED = 1 << 7, /* a number that may be negative (ranges model_band) */
 };
 
 typedef struct Ctx Ctx;
@@ -1057,6 +1060,19 @@ static const char *expected_text(const Field *f)
  * -1 with a message (without the key) in err. */
 static int parse_number(const Field *f, const char *text, double *out, char *err, size_t errlen)
 {
+    if (f->flags & F_SIGNED) {
+        const char *t = text;
+        while (isspace((unsigned char)*t))
+            t++;
+        if (*t == '-' && t[1] != '-' && t[1] != '+') {
+            Field pos = *f;
+            pos.flags &= ~(unsigned)F_SIGNED;
+            if (parse_number(&pos, t + 1, out, err, errlen))
+                return -1;
+            *out = -*out;
+            return 0;
+        }
+    }
     if (f->keyword && strcasecmp(text, f->keyword) == 0) {
         *out = f->keyword_value;
         return 0;
@@ -1863,6 +1879,12 @@ static const Field range_num_fields[] = {
 };
 static const Schema range_num_schema = {"range", range_num_fields, COUNT_OF(range_num_fields), 0,
                                         init_none, NULL, NULL};
+static const Field range_signed_fields[] = {
+    F_D(RangeSpec, low, "low", QTY_NUMBER, F_SIGNED, NULL),
+    F_D(RangeSpec, high, "high", QTY_NUMBER, F_SIGNED, NULL),
+};
+static const Schema range_signed_schema = {"range", range_signed_fields,
+                                           COUNT_OF(range_signed_fields), 0, init_none, NULL, NULL};
 static const Field range_frac_fields[] = {
     F_D(RangeSpec, low, "low", QTY_FRACTION, 0, NULL),
     F_D(RangeSpec, high, "high", QTY_FRACTION, 0, NULL),
@@ -1900,6 +1922,12 @@ static const Field ranges_fields[] = {
          "x every training workload's tokens"),
     F_MO(RangesSpec, knobs[RANGE_ARRIVALS], "arrivals", range_num_schema, F_OPT | F_FLOW,
          "x every job class's per_day"),
+    F_MO(RangesSpec, knobs[RANGE_UTILIZATION], "utilization", range_num_schema, F_OPT | F_FLOW,
+         "x the modelled share of GPU-hours used"),
+    F_MO(RangesSpec, knobs[RANGE_RESALE], "resale", range_frac_schema, F_OPT | F_FLOW,
+         "hardware value recovered at the horizon"),
+    F_MO(RangesSpec, knobs[RANGE_MODEL_BAND], "model_band", range_signed_schema, F_OPT | F_FLOW,
+         "position in the model's error band, -1 .. +1"),
 };
 static const Schema ranges_schema = {"ranges", ranges_fields, COUNT_OF(ranges_fields), 0,
                                      init_none, NULL, NULL};
@@ -1942,11 +1970,12 @@ static int check_writable_map(const Schema *s, const void *obj, const char *what
             double v = *(const double *)at;
             if (f->keyword && v == f->keyword_value)
                 break;
-            if (!isfinite(v) || v < 0 || (f->qty == QTY_FRACTION && v > 1))
+            if (!isfinite(v) || (v < 0 && !(f->flags & F_SIGNED)) ||
+                (f->qty == QTY_FRACTION && v > 1))
                 return rule_fail(r, at, obj, "%s: %s must be %s, got %g", what, f->key,
                                  f->qty == QTY_FRACTION ? "a fraction between 0 and 1"
                                                         : "a finite number, not negative", v);
-            if (v != 0 && v < DBL_MIN) /* quantity_parse refuses subnormals */
+            if (v != 0 && fabs(v) < DBL_MIN) /* quantity_parse refuses subnormals */
                 return rule_fail(r, at, obj, "%s: %s must be 0 or at least 2.2e-308, got %g",
                                  what, f->key, v);
             break;

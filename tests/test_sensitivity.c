@@ -359,6 +359,141 @@ START_TEST(no_cloud_rival_gives_no_discount_bar)
 }
 END_TEST
 
+static const SensBar *find_bar(const SensResult *s, RangeKnob k)
+{
+    for (int i = 0; i < s->n_bars; i++)
+        if (s->bars[i].knob == k)
+            return &s->bars[i];
+    return NULL;
+}
+
+/* Utilisation moves what pay-per-use cloud bills, never the on-prem cash;
+ * the verdict flips where the cheapest on-demand option's break-even
+ * utilisation (on-prem TCO / (rate x on-prem GPUs x horizon hours), cost.c)
+ * lies, recomputed here from the plain evaluation. */
+START_TEST(utilisation_flips_at_the_break_even_by_hand)
+{
+    SensResult *s = malloc(sizeof *s);
+    Plan q = plan;
+    q.ranges.knobs[RANGE_UTILIZATION] = (RangeSpec){.low = 0.2, .high = 1.0};
+    ck_assert_int_eq(sens_run(&q, &cat, NULL, s), 0);
+    const SensBar *b = find_bar(s, RANGE_UTILIZATION);
+    ck_assert_ptr_nonnull(b);
+    ck_assert(b->from_plan);
+    ck_assert_double_eq(b->nominal, 1);
+    /* lower utilisation: cheaper cloud, the same on-prem cash */
+    ck_assert(b->at_low.cloud_tco < s->base.cloud_tco);
+    ck_assert_double_eq_tol(b->at_high.cloud_tco, s->base.cloud_tco, 1e-6 * s->base.cloud_tco);
+    ck_assert_double_eq(b->at_low.onprem_tco, s->base.onprem_tco);
+    ck_assert_double_eq(b->at_high.onprem_tco, s->base.onprem_tco);
+    ck_assert_double_eq_tol(b->at_low.utilization, 0.2 * s->base.utilization, 1e-12);
+    /* by hand */
+    ck_assert_int_eq(plan_evaluate(&plan, &cat, &got), 0);
+    double u0 = got.cost.utilization, best = 0, hours = plan.horizon_years * 8760.0;
+    const CostOption *on = NULL;
+    for (int i = 0; i < got.cost.n_options; i++) {
+        const CostOption *o = &got.cost.options[i];
+        if (o->kind == COST_ONPREM && (!on || o->tco_usd < on->tco_usd))
+            on = o;
+    }
+    ck_assert_ptr_nonnull(on);
+    for (int i = 0; i < got.cost.n_options; i++) {
+        const CostOption *o = &got.cost.options[i];
+        if (o->kind != COST_CLOUD || !o->pay_as_you_go || o->sized)
+            continue;
+        double rate = o->tco_usd / o->gpu_hours_billed; /* list $/GPU-h */
+        double be = on->tco_usd / (rate * on->gpus * hours);
+        best = be > best ? be : best;
+    }
+    ck_assert(best > 0.2 * u0 && best < u0);
+    ck_assert(b->flips);
+    ck_assert_int_eq(b->flip_side, -1);
+    ck_assert_msg(fabs(b->flip_value * u0 - best) < 1e-4, "flip %g x %g vs break-even %g",
+                  b->flip_value, u0, best);
+    /* said as the share itself */
+    char want_s[64];
+    snprintf(want_s, sizeof want_s, "utilisation < %.0f %%", best * 100);
+    ck_assert_msg(strstr(s->sentence, want_s) != NULL, "%s (want %s)", s->sentence, want_s);
+    free(s);
+}
+END_TEST
+
+/* Resale credits fraction x hardware: the swing is (high - low) x the
+ * hardware price, read back from the point estimate's residual. */
+START_TEST(resale_moves_the_onprem_tco_by_the_hardware_price)
+{
+    SensResult *s = malloc(sizeof *s);
+    ck_assert_int_eq(sens_run(&plan, &cat, NULL, s), 0);
+    const SensBar *b = find_bar(s, RANGE_RESALE);
+    ck_assert_ptr_nonnull(b);
+    ck_assert(!b->from_plan);
+    /* no quote: the book value, 1 - 3 / 5 years */
+    ck_assert_double_eq_tol(b->nominal, 1 - 3.0 / 5.0, 1e-12);
+    ck_assert_double_eq(b->low, cat.ranges[RANGE_RESALE].low);
+    ck_assert_double_eq(b->high, cat.ranges[RANGE_RESALE].high);
+    ck_assert(b->at_low.onprem_tco > s->base.onprem_tco);
+    ck_assert(s->base.onprem_tco > b->at_high.onprem_tco);
+    ck_assert_int_eq(plan_evaluate(&plan, &cat, &got), 0);
+    double hw = got.cost.options[got.cost.onprem].residual_usd / b->nominal;
+    ck_assert_double_eq_tol(b->at_low.onprem_tco - b->at_high.onprem_tco,
+                            (b->high - b->low) * hw, 1e-6 * hw);
+    /* the cloud side does not move */
+    ck_assert_double_eq(b->at_low.cloud_tco, s->base.cloud_tco);
+    /* a quoted resale is the nominal */
+    Plan q = plan;
+    q.site.prices.resale = (Quote){.value = 0.25, .source = "broker quote", .date = "2026-11-01"};
+    ck_assert_int_eq(sens_run(&q, &cat, NULL, s), 0);
+    b = find_bar(s, RANGE_RESALE);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_double_eq(b->nominal, 0.25);
+    free(s);
+}
+END_TEST
+
+/* The model band at its ends reproduces the band the evaluation reports:
+ * the 405B run's step at +1 takes train_days_high (the step scales, the
+ * layout and the count the batch allows stay), at -1 train_days_low; the
+ * service is sized again, so the GPUs follow. */
+START_TEST(model_band_ends_are_the_reported_band)
+{
+    SensResult *s = malloc(sizeof *s);
+    ck_assert_int_eq(sens_run(&plan, &cat, NULL, s), 0);
+    const SensBar *b = find_bar(s, RANGE_MODEL_BAND);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_double_eq(b->nominal, 0);
+    ck_assert_double_eq(b->low, -1);
+    ck_assert_double_eq(b->high, 1);
+    ck_assert_int_eq(plan_evaluate(&plan, &cat, &got), 0);
+    double lo = 0, hi = 0;
+    int inf_hi = 0, inf_lo = 0, inf = 0;
+    for (int i = 0; i < got.n_workloads; i++) {
+        const WorkloadResult *w = &got.workloads[i];
+        if (w->kind == WL_TRAINING) {
+            lo = fmax(lo, w->train.train_days_low);
+            hi = fmax(hi, w->train.train_days_high);
+        } else {
+            inf += w->infer.gpus;
+            inf_lo += w->infer.gpus_low;
+            inf_hi += w->infer.gpus_high;
+        }
+    }
+    ck_assert(lo < s->base.days && s->base.days < hi);
+    ck_assert_double_eq_tol(b->at_low.days, lo, 1e-9 * lo);
+    ck_assert_double_eq_tol(b->at_high.days, hi, 1e-9 * hi);
+    ck_assert(inf_lo < inf && inf < inf_hi);
+    ck_assert(b->at_low.gpus < s->base.gpus && s->base.gpus < b->at_high.gpus);
+    ck_assert(b->at_low.tco < s->base.tco && s->base.tco < b->at_high.tco);
+    /* half-way: between the point and the end */
+    Plan q = plan;
+    q.perturb.band = 0.5;
+    ck_assert_int_eq(plan_evaluate(&q, &cat, &want), 0);
+    SensOutcome o;
+    sens_outcome(&want, &cat, &o);
+    ck_assert(s->base.days < o.days && o.days < hi);
+    free(s);
+}
+END_TEST
+
 /* ----------------------------------------------------------- Monte Carlo */
 
 START_TEST(monte_carlo_is_seeded_and_reproducible)
@@ -405,9 +540,9 @@ START_TEST(monte_carlo_reuses_the_expensive_stages)
     McResult m;
     ck_assert_int_eq(mc_run(&plan, &cat, &o, 400, &m), 0);
     EvalCacheStats s = eval_cache_stats(k);
-    /* MTBF x tokens strata for sizing, MTBF x arrivals for the scheduler,
-     * plus the point estimate */
-    ck_assert_uint_le(s.sizing_runs, MC_STRATA * MC_STRATA + 1);
+    /* MTBF x tokens x model band strata for sizing, MTBF x arrivals for
+     * the scheduler, plus the point estimate */
+    ck_assert_uint_le(s.sizing_runs, MC_STRATA * MC_STRATA * MC_STRATA + 1);
     ck_assert_uint_le(s.sched_runs, MC_STRATA * MC_STRATA + 1);
     ck_assert_uint_eq(s.sizing_runs + s.sizing_hits, 401);
     eval_cache_free(k);
@@ -502,6 +637,33 @@ START_TEST(plan_ranges_round_trip_and_validate)
     ck_assert_int_ne(plan_parse(bad, strlen(bad), "bad.yaml", &cat, &a, &d), 0);
     ck_assert_msg(strstr(d.msg, "low 1.4 is above high 1.2") != NULL, "%s", d.msg);
     ck_assert_int_eq(d.line, 10);
+    /* the three knobs beyond the catalog's prices: parsed in their units,
+     * written back, and refused out of range at their position */
+    const char *more = "format: 1\nname: r\naccelerator: H100-SXM\n"
+                       "tenancy:\n  teams:\n    - name: a\n      jobs:\n"
+                       "        - {name: j, per_day: 10, gpus: 8, hours: 2}\n"
+                       "ranges:\n  utilization: {low: 0.5, high: 1.05}\n"
+                       "  resale: {low: 10%, high: 30%}\n"
+                       "  model_band: {low: -1, high: 0.5}\n";
+    memset(&d, 0, sizeof d);
+    ck_assert_msg(plan_parse(more, strlen(more), "m.yaml", &cat, &a, &d) == 0, "%s", d.msg);
+    ck_assert_double_eq(a.ranges.knobs[RANGE_UTILIZATION].high, 1.05);
+    ck_assert_double_eq_tol(a.ranges.knobs[RANGE_RESALE].low, 0.10, 1e-12);
+    ck_assert_double_eq(a.ranges.knobs[RANGE_MODEL_BAND].low, -1);
+    y = plan_to_yaml(&a);
+    ck_assert_msg(plan_parse(y, strlen(y), "m2.yaml", &cat, &b, &d) == 0, "%s", d.msg);
+    ck_assert(memcmp(&a.ranges, &b.ranges, sizeof a.ranges) == 0);
+    free(y);
+    const char *bad2 = "format: 1\nname: r\naccelerator: H100-SXM\n"
+                       "tenancy:\n  teams:\n    - name: a\n      jobs:\n"
+                       "        - {name: j, per_day: 10, gpus: 8, hours: 2}\n"
+                       "ranges:\n  resale: {low: 10%, high: 30%}\n"
+                       "  model_band: {low: -4, high: 1}\n";
+    memset(&d, 0, sizeof d);
+    ck_assert_int_ne(plan_parse(bad2, strlen(bad2), "bad2.yaml", &cat, &a, &d), 0);
+    ck_assert_msg(strstr(d.msg, "model_band low must be between -3 and 3") != NULL, "%s", d.msg);
+    ck_assert_int_eq(d.line, 11);
+    ck_assert_int_gt(d.col, 1);
 }
 END_TEST
 
@@ -528,6 +690,9 @@ Suite *test_suite(void)
     tcase_add_test(tc, tornado_flip_value_separates_the_verdicts);
     tcase_add_test(tc, plan_range_overrides_the_catalog);
     tcase_add_test(tc, no_cloud_rival_gives_no_discount_bar);
+    tcase_add_test(tc, utilisation_flips_at_the_break_even_by_hand);
+    tcase_add_test(tc, resale_moves_the_onprem_tco_by_the_hardware_price);
+    tcase_add_test(tc, model_band_ends_are_the_reported_band);
     tcase_add_test(tc, monte_carlo_is_seeded_and_reproducible);
     tcase_add_test(tc, monte_carlo_without_ranges_is_the_point_estimate);
     tcase_add_test(tc, monte_carlo_reuses_the_expensive_stages);
