@@ -154,6 +154,10 @@ int sched_cluster_init(SchedCluster *cl, int gpus, int gpn, int gpd, int gpl, co
     cl->bk_prev = calloc(N, sizeof *cl->bk_prev);
     cl->dom_free = calloc((size_t)cl->n_dom, sizeof *cl->dom_free);
     cl->leaf_free = calloc((size_t)cl->n_leaf, sizeof *cl->leaf_free);
+    cl->leaf_tsz = 1;
+    while (cl->leaf_tsz < cl->n_leaf)
+        cl->leaf_tsz *= 2;
+    cl->leaf_tree = malloc(2 * (size_t)cl->leaf_tsz * sizeof *cl->leaf_tree);
     cl->mode = calloc(G, 1);
     cl->sh_used = calloc(G, sizeof *cl->sh_used);
     cl->sh_mem = calloc(G, sizeof *cl->sh_mem);
@@ -162,7 +166,7 @@ int sched_cluster_init(SchedCluster *cl, int gpus, int gpn, int gpd, int gpl, co
     cl->sh_next = calloc(G, sizeof *cl->sh_next);
     cl->sh_prev = calloc(G, sizeof *cl->sh_prev);
     if (!cl->node_cap || !cl->node_free || !cl->node_mask || !cl->bk_head || !cl->bk_next ||
-        !cl->bk_prev || !cl->dom_free || !cl->leaf_free || !cl->mode || !cl->sh_used ||
+        !cl->bk_prev || !cl->dom_free || !cl->leaf_free || !cl->leaf_tree || !cl->mode || !cl->sh_used ||
         !cl->sh_mem || !cl->sh_n || !cl->sh_cnt || !cl->sh_next || !cl->sh_prev) {
         sched_cluster_free(cl);
         return -1;
@@ -180,6 +184,11 @@ int sched_cluster_init(SchedCluster *cl, int gpus, int gpn, int gpd, int gpl, co
         cl->leaf_free[n / cl->nodes_per_leaf] += cap;
         bk_link(cl, n);
     }
+    for (size_t k = 0; k < (size_t)cl->leaf_tsz; k++)
+        cl->leaf_tree[cl->leaf_tsz + k] = (int)k < cl->n_leaf ? cl->leaf_free[k] : -1;
+    for (size_t k = (size_t)cl->leaf_tsz - 1; k >= 1; k--)
+        cl->leaf_tree[k] = cl->leaf_tree[2 * k] > cl->leaf_tree[2 * k + 1] ? cl->leaf_tree[2 * k]
+                                                                          : cl->leaf_tree[2 * k + 1];
     cl->total_free = gpus;
     mig_geometry(cl, a);
     return 0;
@@ -195,6 +204,7 @@ void sched_cluster_free(SchedCluster *cl)
     free(cl->bk_prev);
     free(cl->dom_free);
     free(cl->leaf_free);
+    free(cl->leaf_tree);
     free(cl->mode);
     free(cl->sh_used);
     free(cl->sh_mem);
@@ -205,13 +215,40 @@ void sched_cluster_free(SchedCluster *cl)
     memset(cl, 0, sizeof *cl);
 }
 
+/* Set leaf l's value in the max tree; parents are recomputed up to the
+ * first that does not change. */
+static void lt_set(SchedCluster *cl, int l, int32_t v)
+{
+    int32_t *t = cl->leaf_tree;
+    size_t k = (size_t)cl->leaf_tsz + (size_t)l;
+    t[k] = v;
+    for (k >>= 1; k >= 1; k >>= 1) {
+        int32_t m = t[2 * k] > t[2 * k + 1] ? t[2 * k] : t[2 * k + 1];
+        if (t[k] == m)
+            break;
+        t[k] = m;
+    }
+}
+
+/* The lowest-numbered leaf holding the most free GPUs (the tree's max). */
+static int lt_first_max(const SchedCluster *cl)
+{
+    const int32_t *t = cl->leaf_tree;
+    size_t k = 1, n = (size_t)cl->leaf_tsz;
+    while (k < n)
+        k = t[2 * k] == t[k] ? 2 * k : 2 * k + 1;
+    return (int)(k - n);
+}
+
 static void node_adjust(SchedCluster *cl, int n, int delta)
 {
     bk_unlink(cl, n);
     cl->node_free[n] += delta;
     bk_link(cl, n);
     cl->dom_free[n / cl->nodes_per_dom] += delta;
-    cl->leaf_free[n / cl->nodes_per_leaf] += delta;
+    int l = n / cl->nodes_per_leaf;
+    cl->leaf_free[l] += delta;
+    lt_set(cl, l, cl->leaf_free[l]);
     cl->total_free += delta;
 }
 
@@ -336,8 +373,16 @@ bool sched_place_whole(SchedCluster *cl, int g, int exclude, int32_t *out)
             return true;
         }
     }
+    /* the excluded node's free GPUs do not count for its leaf: its tree
+     * value is lowered for the queries below and put back before any take */
+    int le = exclude >= 0 ? exclude / cl->nodes_per_leaf : -1;
+    if (le >= 0)
+        lt_set(cl, le, cl->leaf_free[le] - cl->node_free[exclude]);
+    bool one_leaf = cl->leaf_tree[1] >= g; /* some leaf holds the whole gang */
+    if (le >= 0)
+        lt_set(cl, le, cl->leaf_free[le]);
     int best = -1, bf = 0;
-    for (int l = 0; l < cl->n_leaf; l++) {
+    for (int l = 0; one_leaf && l < cl->n_leaf; l++) {
         int f = cl->leaf_free[l] - excl_free_in(cl, exclude, cl->nodes_per_leaf, l);
         if (f >= g && (best < 0 || f < bf)) {
             best = l;
@@ -349,17 +394,16 @@ bool sched_place_whole(SchedCluster *cl, int g, int exclude, int32_t *out)
         take_range(cl, n0, n1 < cl->n_nodes ? n1 : cl->n_nodes, g, exclude, out);
         return true;
     }
-    /* fewest leaves: repeatedly the leaf with the most free GPUs */
+    /* fewest leaves: repeatedly the leaf with the most free GPUs (the
+     * lowest-numbered among equals) */
     int got = 0;
     while (got < g) {
-        int lb = -1, lf = 0;
-        for (int l = 0; l < cl->n_leaf; l++) {
-            int f = cl->leaf_free[l] - excl_free_in(cl, exclude, cl->nodes_per_leaf, l);
-            if (f > lf) {
-                lb = l;
-                lf = f;
-            }
-        }
+        if (le >= 0)
+            lt_set(cl, le, cl->leaf_free[le] - cl->node_free[exclude]);
+        int lf = cl->leaf_tree[1];
+        int lb = lf > 0 ? lt_first_max(cl) : -1;
+        if (le >= 0)
+            lt_set(cl, le, cl->leaf_free[le]);
         if (lb < 0)
             break;
         int want = g - got < lf ? g - got : lf;

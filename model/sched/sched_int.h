@@ -147,6 +147,11 @@ typedef struct {
     int32_t *bk_head;         /* [gpn+1] nodes by free count, for best fit */
     int32_t *bk_next, *bk_prev;
     int32_t *dom_free, *leaf_free;
+    /* leaf_free as a max tree (leaf_tree[1] the largest, leaves at
+     * leaf_tsz + l, padding -1): the multi-leaf placement asks for the
+     * fullest leaf in O(log leaves) instead of scanning every leaf */
+    int32_t *leaf_tree;
+    int leaf_tsz;
     int total_free;           /* whole free GPUs */
     /* shared GPUs (MIG slices or time-shared fractions) */
     uint8_t *mode;            /* per GPU: 0 whole, 1 MIG, 2 fractional */
