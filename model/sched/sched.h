@@ -73,6 +73,7 @@ typedef struct {
     uint64_t reservations;           /* backfill reservations computed */
     uint64_t reservations_kept;      /* of which kept from an earlier pass, not walked */
     uint64_t backfilled;             /* jobs started by backfill */
+    uint64_t passes_skipped;         /* arrivals that provably start nothing: no pass */
     uint64_t elastic_resizes;
     uint64_t failure_kills;          /* jobs killed by GPU failures */
     uint64_t preempted;              /* preemption victims */

@@ -199,10 +199,14 @@ double sched_cluster_busy(const SchedCluster *cl);
  * gpd and leaf groups of gpl GPUs.  Same contract as sched_simulate(). */
 int sched_run(const Plan *p, const SchedWorkload *w, const Accelerator *a, const EvalOptions *opt,
               int gpus, int gpn, int gpd, int gpl, ScheduleResult *out, SchedStats *st);
-/* How a blocked head's backfill reservation is found: kept between passes
- * and updated on starts and finishes (the default), walked afresh over the
- * finish events on every pass (the reference), or both, counting in
- * SchedStats.reservation_mismatches every pass where they disagree. */
+/* How much a run may reuse between scheduling passes.  The default keeps
+ * a blocked head's backfill reservation between passes (updated on starts
+ * and finishes) and skips the pass after an arrival that provably starts
+ * nothing (SchedStats.passes_skipped); the reference runs a pass after
+ * every event and walks the reservation afresh over the finish events each
+ * time (the simulator before issue 14); CHECK is the default plus a walk on
+ * every pass, counting in SchedStats.reservation_mismatches every pass
+ * where the kept reservation disagrees. */
 enum { SCHED_RES_KEPT = 0, SCHED_RES_REFERENCE, SCHED_RES_CHECK };
 int sched_run_with(const Plan *p, const SchedWorkload *w, const Accelerator *a,
                    const EvalOptions *opt, int gpus, int gpn, int gpd, int gpl, int res_mode,
