@@ -1135,22 +1135,17 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Replicas vs TPOT for the chosen degree r: the rate split evenly over
- * replica counts from one below the fewest that can carry it at the batch
- * cap (saturated: shown as such) to twice the chosen count, geometrically
- * spaced, the chosen count always included (its point is the result's
- * own).  The same queueing model as the sizing (op_at, batch_for_rate). */
-static void replicas_curve(const Ctx *c, const Rep *r, double rate, InferResult *ir)
+/* The replica counts of a curve: from one below `fewest` (the fewest that
+ * can carry the rate; the one below shows saturation) to twice `chosen`,
+ * geometrically spaced, `chosen` always included; ascending.  Returns how
+ * many (0 when chosen < 1). */
+static int curve_counts(int chosen, double fewest, int counts[INFER_CURVE_MAX])
 {
-    ir->n_curve = 0;
-    int chosen = ir->replicas;
-    double cap = op_at(c, r, r->max_batch).lambda;
-    if (chosen < 1 || !(cap > 0) || !isfinite(rate / cap))
-        return;
-    double fewest = fmax(1.0, ceil(rate / cap - 1e-9));
+    if (chosen < 1)
+        return 0;
     int lo = (int)fmin(fmax(1.0, fewest - 1), (double)chosen);
     int hi = chosen * 2 > chosen + 3 ? chosen * 2 : chosen + 3;
-    int counts[INFER_CURVE_MAX], n = 0;
+    int n = 0;
     counts[n++] = chosen;
     const int steps = INFER_CURVE_MAX - 1;
     for (int k = 0; k < steps && n < INFER_CURVE_MAX; k++) {
@@ -1162,6 +1157,21 @@ static void replicas_curve(const Ctx *c, const Rep *r, double rate, InferResult 
             counts[n++] = v;
     }
     qsort(counts, (size_t)n, sizeof counts[0], cmp_int);
+    return n;
+}
+
+/* Replicas vs TPOT for the chosen degree r: the rate split evenly over
+ * the counts of curve_counts, the chosen count's point the result's own.
+ * The same queueing model as the sizing (op_at, batch_for_rate). */
+static void replicas_curve(const Ctx *c, const Rep *r, double rate, InferResult *ir)
+{
+    ir->n_curve = 0;
+    int chosen = ir->replicas;
+    double cap = op_at(c, r, r->max_batch).lambda;
+    if (chosen < 1 || !(cap > 0) || !isfinite(rate / cap))
+        return;
+    int counts[INFER_CURVE_MAX];
+    int n = curve_counts(chosen, fmax(1.0, ceil(rate / cap - 1e-9)), counts);
     for (int i = 0; i < n; i++) {
         int k = ir->n_curve++;
         ir->curve_replicas[k] = counts[i];
@@ -1381,6 +1391,182 @@ static void fill_disagg(const Ctx *c, const Rep *reps, const Disagg *d, double r
     ir->gpu_hours_per_mtok = ir->gpus / 3600.0 / ir->output_tokens_per_s * 1e6;
 }
 
+/* Decode batch per replica that carries `per` requests/s (λ(b) = per),
+ * at most the memory/engine cap. */
+static double decode_batch_for(const Ctx *c, const Rep *r, double per)
+{
+    double lo = 0, hi = r->max_batch;
+    for (int i = 0; i < 60 && hi - lo > 1e-6 * hi; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (decode_lambda(c, r, mid) < per)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+/* GPUs vs latency for both pools of a disaggregated service (InferResult
+ * decode_curve_* / prefill_curve_*): each pool's layout at the counts of
+ * curve_counts with the rate split evenly, the other pool as chosen.  The
+ * same queueing model as size_disagg: a decode replica carries
+ * λ(b) = b/(out_steps·step(b)) at TPOT step(b)/E, its cap at max_batch
+ * (not the TPOT target: a curve shows where the target is crossed); a
+ * prefill replica is an M/D/1 server of service time S. */
+static void pool_curves(const Ctx *c, const Rep *reps, const Disagg *d, double rate,
+                        InferResult *ir)
+{
+    const Rep *pr = &reps[d->pre], *dr = &reps[d->dec];
+    int counts[INFER_CURVE_MAX], n;
+    ir->n_decode_curve = ir->n_prefill_curve = 0;
+    double dcap = decode_lambda(c, dr, dr->max_batch);
+    if (dcap > 0 && isfinite(rate / dcap)) {
+        n = curve_counts(d->dec_replicas, fmax(1.0, ceil(rate / dcap - 1e-9)), counts);
+        for (int i = 0; i < n; i++) {
+            int k = ir->n_decode_curve++;
+            ir->decode_curve_replicas[k] = counts[i];
+            ir->decode_curve_gpus[k] = counts[i] * dr->tp;
+            double per = rate / counts[i];
+            if (counts[i] == d->dec_replicas)
+                ir->decode_curve_tpot_s[k] = ir->tpot_s;
+            else if (per > dcap * (1 + 1e-9))
+                ir->decode_curve_tpot_s[k] = 0.0;
+            else
+                ir->decode_curve_tpot_s[k] =
+                    step_s(c, dr, decode_batch_for(c, dr, per)) / c->tok_per_step;
+        }
+    }
+    double S = prefill_pool_s(c, pr);
+    double dstep = step_s(c, dr, d->dec_b);
+    if (S > 0 && isfinite(rate * S)) {
+        n = curve_counts(d->pre_replicas, fmax(1.0, floor(rate * S) + 1), counts);
+        for (int i = 0; i < n; i++) {
+            int k = ir->n_prefill_curve++;
+            ir->prefill_curve_replicas[k] = counts[i];
+            ir->prefill_curve_gpus[k] = counts[i] * pr->tp;
+            double rho = rate / counts[i] * S;
+            if (counts[i] == d->pre_replicas)
+                ir->prefill_curve_ttft_s[k] = ir->ttft_s;
+            else if (rho >= 1.0)
+                ir->prefill_curve_ttft_s[k] = 0.0;
+            else
+                ir->prefill_curve_ttft_s[k] =
+                    rho * S / (2.0 * (1.0 - rho)) + pr->S_lat + d->t_kv + dstep / 2.0;
+        }
+    }
+}
+
+/* disaggregated: true and no pool pair meets the targets: name what binds
+ * and the edit that meets it (InferResult.binding / fix, as for an
+ * aggregated service).  A latency target below what a lone request takes
+ * on every degree of its pool: the pools sized at INFER_SLO_RELAX x that
+ * latency, reported as missing the SLO (ok, meets_slo false, a warning),
+ * the fix the targets they were sized for.  A fixed pool that cannot carry
+ * the rate at reachable targets: a failed sizing whose error carries the
+ * pool size that would.  *out: the pools filled (for the explanation). */
+static bool disagg_missed(const Ctx *c, const Rep *reps, int n, double rate, double tpot_t,
+                          double ttft_t, const DisaggSpec *ds, const char *name,
+                          WorkloadResult *wr, PlanResult *r, Disagg *out)
+{
+    static const char generic[] = "disaggregated: no prefill/decode pool pair meets the targets "
+                                  "(try disaggregated: auto, or looser ttft_ms / tpot_ms)";
+    InferResult *ir = &wr->infer;
+    DisaggSpec sized = *ds;          /* the same degrees, both pools sized */
+    sized.prefill_gpus = sized.decode_gpus = 0;
+    /* decode: the fastest lone-sequence step over the pool's degrees */
+    double lone_tpot = INFINITY;
+    int lone_dec = -1;
+    for (int i = 0; i < n; i++) {
+        const Rep *q = &reps[i];
+        if (!q->fits || (ds->decode_tp > 0 && q->tp != ds->decode_tp))
+            continue;
+        double t = step_s(c, q, 1.0) / c->tok_per_step;
+        if (t < lone_tpot) {
+            lone_tpot = t;
+            lone_dec = i;
+        }
+    }
+    if (lone_dec < 0)
+        return fail(wr, generic);
+    double tpot_r = lone_tpot > tpot_t ? INFER_SLO_RELAX * lone_tpot : tpot_t;
+    /* prefill: the fastest lone prompt (prefill, KV transfer, half the
+     * decode step) next to the decode pool sized at tpot_r */
+    Disagg d0 = size_disagg(c, reps, n, rate, tpot_r, INFINITY, &sized);
+    if (!d0.ok)
+        return fail(wr, generic);
+    const Rep *d0r = &reps[d0.dec];
+    double half = step_s(c, d0r, d0.dec_b) / 2.0;
+    double lone_ttft = INFINITY;
+    int lone_pre = -1;
+    for (int i = 0; i < n; i++) {
+        const Rep *q = &reps[i];
+        if (!q->fits || (ds->prefill_tp > 0 && q->tp != ds->prefill_tp))
+            continue;
+        double t = q->S_lat + kv_transfer_s(c, q, d0r) + half;
+        if (t < lone_ttft) {
+            lone_ttft = t;
+            lone_pre = i;
+        }
+    }
+    if (lone_pre < 0 || !isfinite(lone_ttft))
+        return fail(wr, generic);
+    double ttft_r = lone_ttft >= ttft_t ? INFER_SLO_RELAX * lone_ttft : ttft_t;
+    bool tpot_binds = tpot_r > tpot_t, ttft_binds = ttft_r > ttft_t;
+    if (!tpot_binds && !ttft_binds) {
+        /* the targets are reachable: a fixed pool size binds */
+        Disagg a = size_disagg(c, reps, n, rate, tpot_t, ttft_t, &sized);
+        if (!a.ok)
+            return fail(wr, generic);
+        DisaggSpec dec_only = *ds;
+        dec_only.prefill_gpus = 0;
+        bool dec_binds = ds->decode_gpus > 0 &&
+                         !size_disagg(c, reps, n, rate, tpot_t, ttft_t, &dec_only).ok;
+        int fixed = dec_binds ? ds->decode_gpus : ds->prefill_gpus;
+        int need = dec_binds ? a.dec_replicas * reps[a.dec].tp : a.pre_replicas * reps[a.pre].tp;
+        snprintf(ir->binding, sizeof ir->binding,
+                 "%s_gpus %d cannot carry %g req/s at the %.3g ms %s target in whole replicas",
+                 dec_binds ? "decode" : "prefill", fixed, rate,
+                 (dec_binds ? tpot_t : ttft_t) * 1e3, dec_binds ? "TPOT" : "TTFT");
+        snprintf(ir->fix, sizeof ir->fix, "set %s_gpus to %d (%s%d x %d)",
+                 dec_binds ? "decode" : "prefill", need,
+                 (dec_binds ? reps[a.dec].dep : reps[a.pre].dep) ? "DEP" : "tp",
+                 dec_binds ? reps[a.dec].tp : reps[a.pre].tp,
+                 dec_binds ? a.dec_replicas : a.pre_replicas);
+        wr->ok = false;
+        snprintf(wr->error, sizeof wr->error, "disaggregated: %.120s; %.110s", ir->binding,
+                 ir->fix);
+        return false;
+    }
+    Disagg d = size_disagg(c, reps, n, rate, tpot_r, ttft_r, ds);
+    if (!d.ok)
+        return fail(wr, generic);
+    fill_disagg(c, reps, &d, rate, ir);
+    pool_curves(c, reps, &d, rate, ir);
+    ir->meets_slo = false;
+    ir->best_tpot_s = tpot_binds ? lone_tpot : 0.0;
+    ir->gpus_low = ir->gpus_high = ir->gpus;
+    wr->ok = true;
+    const Rep *bq = tpot_binds ? &reps[lone_dec] : &reps[lone_pre];
+    snprintf(ir->binding, sizeof ir->binding,
+             "%s target %.3g ms is below the %.3g ms %s takes on %s%d",
+             tpot_binds ? "TPOT" : "TTFT", (tpot_binds ? tpot_t : ttft_t) * 1e3,
+             (tpot_binds ? lone_tpot : lone_ttft) * 1e3,
+             tpot_binds ? "one decode step" : "a lone prompt (prefill, KV transfer, half a step)",
+             bq->dep ? "DEP" : "tp", bq->tp);
+    char both[64] = "";
+    if (tpot_binds && ttft_binds)
+        snprintf(both, sizeof both, " and ttft_ms to %.3g", ttft_r * 1e3);
+    snprintf(ir->fix, sizeof ir->fix, "raise %s_ms to %.3g%s to serve %g req/s on %d GPUs",
+             tpot_binds ? "tpot" : "ttft", (tpot_binds ? tpot_r : ttft_r) * 1e3, both, rate,
+             ir->gpus);
+    if (r)
+        result_warn(r, "%s: latency target not met by the disaggregated pools (%s); sized at "
+                       "%.2fx the best achievable",
+                    name, ir->binding, INFER_SLO_RELAX);
+    *out = d;
+    return true;
+}
+
 /* GPUs an aggregated sizing needs, or 0 when no degree meets the targets. */
 static long agg_gpus(const Ctx *c, const Rep *reps, int n, double rate, int fixed_replicas,
                      double tpot_t, double ttft_t)
@@ -1407,13 +1593,13 @@ static const Engine *engine_for(const Catalog *cat, const Workload *w, bool *unk
  * that decided between an aggregated and a disaggregated service. */
 static void infer_explain(const Ctx *c, const Workload *w, const Accelerator *a,
                           const Engine *eng, const Rep *dreps, const Rep *reps,
-                          const Disagg *dg, const InferResult *ir, long agg, double band_lo,
-                          double band_hi, PlanResult *r)
+                          const Disagg *dg, const Disagg *pools, const InferResult *ir,
+                          long agg, double band_lo, double band_hi, PlanResult *r)
 {
     const char *sc = w->name;
     const Rep *rep = NULL;
     if (ir->disaggregated) {
-        rep = &dreps[dg->dec];
+        rep = &dreps[pools->dec];
     } else {
         for (int i = 0; i < INFER_MAX_CANDIDATES && !rep; i++)
             if (reps[i].tp == ir->tp && reps[i].dep == (ir->ep > 0))
@@ -1488,7 +1674,7 @@ static void infer_explain(const Ctx *c, const Workload *w, const Accelerator *a,
                       "aggregated %s vs disaggregated %s -> %s; KV transfer %.1f ms per prompt "
                       "over scale-out (not overlapped)",
                       ag, dg_s, ir->disaggregated ? "disaggregated" : "aggregated",
-                      dg->ok ? dg->t_kv * 1e3 : 0.0);
+                      ir->disaggregated ? pools->t_kv * 1e3 : dg->ok ? dg->t_kv * 1e3 : 0.0);
     }
 }
 
@@ -1586,12 +1772,13 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     bool use_disagg = ds->mode == 1 ? dg.ok
                       : ds->mode == -1 ? dg.ok && (agg == 0 || dg.gpus < agg)
                                        : false;
-    if (ds->mode == 1 && !dg.ok)
-        return fail(wr, "disaggregated: no prefill/decode pool pair meets the targets (try "
-                        "disaggregated: auto, or looser ttft_ms / tpot_ms)");
-
-    if (use_disagg) {
+    Disagg pools = dg; /* the pools the result shows */
+    if (ds->mode == 1 && !dg.ok) {
+        if (!disagg_missed(&c, dreps, dn, rate, tpot_t, ttft_t, ds, w->name, wr, r, &pools))
+            return false;
+    } else if (use_disagg) {
         fill_disagg(&c, dreps, &dg, rate, ir);
+        pool_curves(&c, dreps, &dg, rate, ir);
         ir->meets_slo = true;
         ir->best_tpot_s = 0.0;
         wr->ok = true;
@@ -1750,6 +1937,6 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     ir->tpot_s_high = ir->tpot_s * band_hi;
 
     if (r)
-        infer_explain(&c, w, a, eng, dreps, reps, &dg, ir, agg, band_lo, band_hi, r);
+        infer_explain(&c, w, a, eng, dreps, reps, &dg, &pools, ir, agg, band_lo, band_hi, r);
     return true;
 }

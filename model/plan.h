@@ -470,11 +470,23 @@ typedef struct {
      * replica counts with the rate split evenly, ascending; the chosen
      * count is among them.  curve_tpot_s 0 = that count cannot carry the
      * rate (every replica saturated at its batch cap).  n_curve 0 = none
-     * (disaggregated pools). */
+     * (disaggregated: the pool curves below). */
     int curve_replicas[INFER_CURVE_MAX];
     double curve_tpot_s[INFER_CURVE_MAX];
     double curve_ttft_s[INFER_CURVE_MAX];
     int n_curve;
+    /* Disaggregated: each pool's layout at other replica counts, the rate
+     * split evenly, ascending, the chosen count among them (its point is
+     * the result's own).  Decode pool: GPUs vs TPOT (the decode batch that
+     * carries the share); prefill pool: GPUs vs TTFT (M/D/1 wait + lone
+     * prefill + KV transfer + half the chosen decode pool's step).  0 s =
+     * that many replicas cannot carry the rate.  n_* 0 = aggregated. */
+    int decode_curve_replicas[INFER_CURVE_MAX], decode_curve_gpus[INFER_CURVE_MAX];
+    double decode_curve_tpot_s[INFER_CURVE_MAX];
+    int n_decode_curve;
+    int prefill_curve_replicas[INFER_CURVE_MAX], prefill_curve_gpus[INFER_CURVE_MAX];
+    double prefill_curve_ttft_s[INFER_CURVE_MAX];
+    int n_prefill_curve;
 } InferResult;
 
 /* The same workload on another accelerator (Sizing pane ranking). */

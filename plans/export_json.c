@@ -205,6 +205,24 @@ static void inference_json(Ctx *c, json_t *o, const InferResult *i)
         seti(dp, "gpus", i->decode_gpus);
         json_object_set_new(o, "decode_pool", dp);
         setn(c, o, "kv_transfer_ms", i->kv_transfer_s * 1e3);
+        json_t *dc = json_array();
+        for (int k = 0; k < i->n_decode_curve; k++) {
+            json_t *pt = json_object();
+            seti(pt, "replicas", i->decode_curve_replicas[k]);
+            seti(pt, "gpus", i->decode_curve_gpus[k]);
+            setn(c, pt, "tpot_ms", i->decode_curve_tpot_s[k] * 1e3);
+            json_array_append_new(dc, pt);
+        }
+        json_object_set_new(o, "decode_gpus_tpot_curve", dc);
+        json_t *pc = json_array();
+        for (int k = 0; k < i->n_prefill_curve; k++) {
+            json_t *pt = json_object();
+            seti(pt, "replicas", i->prefill_curve_replicas[k]);
+            seti(pt, "gpus", i->prefill_curve_gpus[k]);
+            setn(c, pt, "ttft_ms", i->prefill_curve_ttft_s[k] * 1e3);
+            json_array_append_new(pc, pt);
+        }
+        json_object_set_new(o, "prefill_gpus_ttft_curve", pc);
     }
 }
 

@@ -974,6 +974,144 @@ START_TEST(disaggregated_deepseek_v3_sizes_both_pools)
 }
 END_TEST
 
+/* A disaggregated service's pool curves: each pool's layout at other
+ * replica counts, ascending, the chosen count's point the result's own,
+ * more GPUs never slower, counts below the fewest that carry the rate
+ * saturated (0); the aggregated curve is empty. */
+START_TEST(disaggregated_pool_curves_bracket_the_chosen_pools)
+{
+    Plan p = plan();
+    Workload w = service(deepseek_v3(), PREC_FP8, PREC_FP8, 2000, 500);
+    snprintf(w.engine, sizeof w.engine, "sglang");
+    w.requests_per_s = 100;
+    w.ttft_s = 2.0;
+    w.tpot_s = 0.05;
+    w.disaggregated.mode = 1;
+    WorkloadResult wr = {0};
+    ck_assert(infer_size(&p, &w, acc("H100-SXM"), &cat, &wr, res));
+    const InferResult *ir = &wr.infer;
+    ck_assert(ir->disaggregated);
+    ck_assert_int_eq(ir->n_curve, 0);
+    ck_assert_int_ge(ir->n_decode_curve, 2);
+    ck_assert_int_ge(ir->n_prefill_curve, 2);
+    bool dec_seen = false, pre_seen = false;
+    double last = INFINITY;
+    bool carried = false;
+    for (int k = 0; k < ir->n_decode_curve; k++) {
+        ck_assert_int_eq(ir->decode_curve_gpus[k], ir->decode_curve_replicas[k] * ir->decode_tp);
+        if (k > 0)
+            ck_assert_int_gt(ir->decode_curve_replicas[k], ir->decode_curve_replicas[k - 1]);
+        double t = ir->decode_curve_tpot_s[k];
+        if (ir->decode_curve_replicas[k] == ir->decode_replicas) {
+            dec_seen = true;
+            ck_assert_double_eq(t, ir->tpot_s);
+        }
+        if (t <= 0) {
+            ck_assert(!carried); /* saturation only below the counts that carry */
+            continue;
+        }
+        carried = true;
+        ck_assert_double_le(t, last * (1 + 1e-9));
+        last = t;
+    }
+    last = INFINITY;
+    carried = false;
+    for (int k = 0; k < ir->n_prefill_curve; k++) {
+        ck_assert_int_eq(ir->prefill_curve_gpus[k], ir->prefill_curve_replicas[k] * ir->prefill_tp);
+        double t = ir->prefill_curve_ttft_s[k];
+        if (ir->prefill_curve_replicas[k] == ir->prefill_replicas) {
+            pre_seen = true;
+            ck_assert_double_eq(t, ir->ttft_s);
+        }
+        if (t <= 0) {
+            ck_assert(!carried);
+            continue;
+        }
+        carried = true;
+        ck_assert_double_le(t, last * (1 + 1e-9));
+        /* never below a lone prompt: prefill + KV transfer */
+        ck_assert_double_ge(t, ir->prefill_s + ir->kv_transfer_s);
+        last = t;
+    }
+    ck_assert(dec_seen && pre_seen);
+    /* the largest decode pool is at least twice the chosen one */
+    ck_assert_int_ge(ir->decode_curve_replicas[ir->n_decode_curve - 1], 2 * ir->decode_replicas);
+}
+END_TEST
+
+/* disaggregated: on with a TPOT target below any decode step: sized at the
+ * relaxed target with the binding named, and the fix meets the targets
+ * when applied; a fixed decode pool too small for the rate fails with the
+ * pool size that carries it, which then works. */
+START_TEST(disaggregated_binding_and_fix_meet_the_targets_when_applied)
+{
+    Plan p = plan();
+    Workload w = service(deepseek_v3(), PREC_FP8, PREC_FP8, 2000, 500);
+    snprintf(w.engine, sizeof w.engine, "sglang");
+    w.requests_per_s = 100;
+    w.ttft_s = 2.0;
+    w.tpot_s = 0.001;
+    w.disaggregated.mode = 1;
+    WorkloadResult wr = {0};
+    const Accelerator *a = acc("H100-SXM");
+    ck_assert(infer_size(&p, &w, a, &cat, &wr, res));
+    const InferResult *ir = &wr.infer;
+    ck_assert(wr.ok);
+    ck_assert(ir->disaggregated);
+    ck_assert(!ir->meets_slo);
+    ck_assert_ptr_nonnull(strstr(ir->binding, "TPOT target 1 ms is below the "));
+    ck_assert_ptr_nonnull(strstr(ir->binding, "one decode step takes on "));
+    ck_assert_double_gt(ir->best_tpot_s, 0.001);
+    ck_assert_int_ge(ir->n_decode_curve, 2);
+    ck_assert(finite_result(ir));
+    double ms = 0;
+    int gpus = 0;
+    ck_assert_int_eq(sscanf(strstr(ir->fix, "raise tpot_ms to ") + 17, "%lf", &ms), 1);
+    ck_assert_int_eq(sscanf(strstr(ir->fix, " on ") + 4, "%d", &gpus), 1);
+    ck_assert_int_eq(gpus, ir->gpus);
+    ck_assert_double_gt(ms, 1.0);
+    w.tpot_s = ms * 1.001e-3;
+    WorkloadResult again = {0};
+    ck_assert(infer_size(&p, &w, a, &cat, &again, res));
+    ck_assert(again.infer.disaggregated);
+    ck_assert(again.infer.meets_slo);
+    ck_assert_str_eq(again.infer.binding, "");
+    ck_assert_str_eq(again.infer.fix, "");
+
+    /* a TTFT target below a lone prompt */
+    w.tpot_s = 0.05;
+    w.ttft_s = 0.001;
+    memset(&wr, 0, sizeof wr);
+    ck_assert(infer_size(&p, &w, a, &cat, &wr, res));
+    ck_assert(!ir->meets_slo);
+    ck_assert_ptr_nonnull(strstr(ir->binding, "TTFT target 1 ms is below the "));
+    ck_assert_double_eq(ir->best_tpot_s, 0); /* TPOT is reachable */
+    ck_assert_int_eq(sscanf(strstr(ir->fix, "raise ttft_ms to ") + 17, "%lf", &ms), 1);
+    w.ttft_s = ms * 1.001e-3;
+    memset(&again, 0, sizeof again);
+    ck_assert(infer_size(&p, &w, a, &cat, &again, res));
+    ck_assert(again.infer.meets_slo);
+
+    /* a fixed decode pool too small */
+    w.ttft_s = 2.0;
+    w.disaggregated.decode_gpus = 16;
+    w.disaggregated.decode_tp = 16;
+    memset(&wr, 0, sizeof wr);
+    ck_assert(!infer_size(&p, &w, a, &cat, &wr, res));
+    ck_assert_msg(strstr(ir->binding, "decode_gpus 16 cannot carry 100 req/s") != NULL, "%s",
+                  wr.error);
+    ck_assert_ptr_nonnull(strstr(wr.error, "set decode_gpus to "));
+    int need = 0;
+    ck_assert_int_eq(sscanf(ir->fix, "set decode_gpus to %d", &need), 1);
+    ck_assert_int_gt(need, 16);
+    w.disaggregated.decode_gpus = need;
+    memset(&again, 0, sizeof again);
+    ck_assert(infer_size(&p, &w, a, &cat, &again, res));
+    ck_assert(again.infer.meets_slo);
+    ck_assert_int_eq(again.infer.decode_gpus, need);
+}
+END_TEST
+
 /* Two-batch overlap: the step runs as two micro-batches, so the
  * all-to-all library's per-dispatch cap binds each half (the rank holds
  * twice as many sequences), and at one sequence per GPU the weights are
@@ -1370,6 +1508,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, prefix_cache_hits_cut_prefill_not_capacity);
     tcase_add_test(tc, speculative_decoding_yields_expected_tokens_per_step);
     tcase_add_test(tc, disaggregated_deepseek_v3_sizes_both_pools);
+    tcase_add_test(tc, disaggregated_pool_curves_bracket_the_chosen_pools);
+    tcase_add_test(tc, disaggregated_binding_and_fix_meet_the_targets_when_applied);
     tcase_add_test(tc, two_batch_overlap_halves_the_dispatch_and_rereads_weights);
     tcase_add_test(tc, routing_skew_slows_expert_parallel_work_only);
     tcase_add_test(tc, error_bands_bracket_the_estimate);

@@ -324,55 +324,97 @@ static void draw_curve(Canvas *c, const App *app, const WorkloadResult *w)
     x_axis(c, c->r.x + 1 + lw, bw, max * 1.05, "days", fmt_days_axis);
 }
 
-/* Replicas vs TPOT for a service (InferResult.curve_*): one bar per
- * replica count against TPOT, the TPOT target as a line through the bars,
- * the chosen count marked, counts that cannot carry the rate named. */
-static void draw_tpot_curve(Canvas *c, const App *app, const WorkloadResult *w)
+/* A latency curve of a service (model/infer.c computes the points): one
+ * bar per count (the y axis: replicas, or a pool's GPUs) against the
+ * latency (the x axis), the target as a line through the bars, the
+ * chosen count marked "plan", counts that cannot carry the rate (latency
+ * 0) named instead of drawn. */
+typedef struct {
+    const char *ylabel;              /* "replicas", "GPUs" */
+    const int *count;
+    const double *lat_s;
+    int n;
+    int chosen;
+    double target_s;                 /* 0 = none */
+    double rate;
+    const char *axis;                /* "TPOT", "TTFT" */
+} LatCurve;
+
+static void draw_latency_curve(Canvas *c, const char *title, const LatCurve *lc)
 {
-    const InferResult *in = &w->infer;
-    if (in->n_curve < 2)
+    if (lc->n < 2)
         return;
-    const Workload *pw = plan_workload(app, w->name);
-    double slo = pw && pw->tpot_s > 0 ? pw->tpot_s : 0;
-    double max = slo;
-    for (int i = 0; i < in->n_curve; i++)
-        if (in->curve_tpot_s[i] > max)
-            max = in->curve_tpot_s[i];
-    char line[300];
-    snprintf(line, sizeof line, "replicas vs TPOT: tp%d replicas sharing %g req/s%s", in->tp,
-             pw ? pw->requests_per_s : 0, slo > 0 ? " (| = TPOT target)" : "");
+    double max = lc->target_s;
+    for (int i = 0; i < lc->n; i++)
+        if (lc->lat_s[i] > max)
+            max = lc->lat_s[i];
     canvas_next(c);
-    canvas_wrap(c, 1, ROLE_TITLE, line);
+    canvas_wrap(c, 1, ROLE_TITLE, title);
     int lw = 9, vw = 22, bw = c->r.w - lw - vw - 3;
     if (bw < 10)
         bw = 10;
     int y = canvas_next(c);
     if (y >= 0)
-        term_put_right(y, c->r.x + 1, lw - 1, ROLE_LABEL, "replicas");
-    for (int i = 0; i < in->n_curve; i++) {
+        term_put_right(y, c->r.x + 1, lw - 1, ROLE_LABEL, lc->ylabel);
+    char line[300];
+    for (int i = 0; i < lc->n; i++) {
         y = canvas_next(c);
         if (y < 0)
             continue;
         char n[32], v[32];
-        snprintf(n, sizeof n, "%d", in->curve_replicas[i]);
-        bool plan = in->curve_replicas[i] == in->replicas;
-        double tp = in->curve_tpot_s[i];
+        fmt_int(lc->count[i], n, sizeof n);
+        bool plan = lc->count[i] == lc->chosen;
+        double t = lc->lat_s[i];
         term_put_right(y, c->r.x + 1, lw - 1, plan ? ROLE_TITLE : ROLE_LABEL, n);
-        if (tp <= 0) {
-            snprintf(line, sizeof line, "saturated: %d replicas cannot carry %g req/s",
-                     in->curve_replicas[i], pw ? pw->requests_per_s : 0);
+        if (t <= 0) {
+            snprintf(line, sizeof line, "saturated: %s %s cannot carry %g req/s", n, lc->ylabel,
+                     lc->rate);
             term_put_ellipsis(y, c->r.x + 1 + lw, c->r.w - lw - 1, ROLE_BAD, line);
             continue;
         }
-        bool miss = slo > 0 && tp > slo;
-        BarSeg seg = {tp, miss ? ROLE_BAD : plan ? ROLE_GOOD : ROLE_SERIES1};
-        widget_stacked_bar(y, c->r.x + 1 + lw, bw, &seg, 1, max > 0 ? max * 1.05 : 1, slo,
-                           ROLE_WARNING);
-        snprintf(line, sizeof line, "%s%s", units_secs(tp, v, sizeof v),
+        bool miss = lc->target_s > 0 && t > lc->target_s;
+        BarSeg seg = {t, miss ? ROLE_BAD : plan ? ROLE_GOOD : ROLE_SERIES1};
+        widget_stacked_bar(y, c->r.x + 1 + lw, bw, &seg, 1, max > 0 ? max * 1.05 : 1,
+                           lc->target_s, ROLE_WARNING);
+        snprintf(line, sizeof line, "%s%s", units_secs(t, v, sizeof v),
                  plan ? "  plan" : miss ? "  misses" : "");
-        term_put(y, c->r.x + 2 + lw + bw, vw, plan ? ROLE_TITLE : miss ? ROLE_BAD : ROLE_VALUE, line);
+        term_put(y, c->r.x + 2 + lw + bw, vw, plan ? ROLE_TITLE : miss ? ROLE_BAD : ROLE_VALUE,
+                 line);
     }
-    x_axis(c, c->r.x + 1 + lw, bw, max * 1.05, "TPOT", fmt_ms_axis);
+    x_axis(c, c->r.x + 1 + lw, bw, max * 1.05, lc->axis, fmt_ms_axis);
+}
+
+/* Replicas vs TPOT for an aggregated service (InferResult.curve_*); for a
+ * disaggregated one, decode GPUs vs TPOT and prefill GPUs vs TTFT
+ * (InferResult.decode_curve_* / prefill_curve_*). */
+static void draw_tpot_curve(Canvas *c, const App *app, const WorkloadResult *w)
+{
+    const InferResult *in = &w->infer;
+    const Workload *pw = plan_workload(app, w->name);
+    double rate = pw ? pw->requests_per_s : 0;
+    double tpot_t = pw && pw->tpot_s > 0 ? pw->tpot_s : 0;
+    double ttft_t = pw && pw->ttft_s > 0 ? pw->ttft_s : 0;
+    char title[300];
+    if (!in->disaggregated) {
+        snprintf(title, sizeof title, "replicas vs TPOT: tp%d replicas sharing %g req/s%s", in->tp,
+                 rate, tpot_t > 0 ? " (| = TPOT target)" : "");
+        LatCurve lc = {"replicas", in->curve_replicas, in->curve_tpot_s, in->n_curve,
+                       in->replicas, tpot_t, rate, "TPOT"};
+        draw_latency_curve(c, title, &lc);
+        return;
+    }
+    snprintf(title, sizeof title, "decode pool GPUs vs TPOT: %s%d replicas sharing %g req/s%s",
+             in->decode_ep ? "DEP" : "tp", in->decode_tp, rate,
+             tpot_t > 0 ? " (| = TPOT target)" : "");
+    LatCurve dc = {"GPUs", in->decode_curve_gpus, in->decode_curve_tpot_s, in->n_decode_curve,
+                   in->decode_gpus, tpot_t, rate, "TPOT"};
+    draw_latency_curve(c, title, &dc);
+    snprintf(title, sizeof title, "prefill pool GPUs vs TTFT: %s%d replicas sharing %g req/s%s",
+             in->prefill_ep ? "DEP" : "tp", in->prefill_tp, rate,
+             ttft_t > 0 ? " (| = TTFT target)" : "");
+    LatCurve pc = {"GPUs", in->prefill_curve_gpus, in->prefill_curve_ttft_s, in->n_prefill_curve,
+                   in->prefill_gpus, ttft_t, rate, "TTFT"};
+    draw_latency_curve(c, title, &pc);
 }
 
 static void draw_inference(Canvas *c, const App *app, const WorkloadResult *w)
