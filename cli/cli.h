@@ -9,6 +9,7 @@
 #include "diag.h"
 #include "fmt.h"
 #include "plan.h"
+#include "sensitivity.h"
 #include "store.h"
 #include "trace.h"
 
@@ -51,6 +52,10 @@ int cli_load_plan(Cli *cli, const char *ref, LoadedPlan *out);
 void cli_free_plan(LoadedPlan *lp);
 /* Evaluate (heap result, caller frees).  NULL on ENOMEM. */
 PlanResult *cli_evaluate(Cli *cli, const Plan *p);
+/* --ranges: the tornado and the Monte Carlo of p over its ranges (one stage
+ * cache); 0, or -1 after printing the error (*sens, *mc NULL).  The caller
+ * frees both. */
+int cli_ranges(Cli *cli, const Plan *p, SensResult **sens, McResult **mc);
 
 /* Write text to path atomically, or to stdout when path is NULL or "-". */
 int cli_write_output(const char *path, const char *text);

@@ -291,6 +291,26 @@ static void print_ranges(const SensResult *s, const McResult *m)
     }
 }
 
+int cli_ranges(Cli *cli, const Plan *p, SensResult **sens, McResult **mc)
+{
+    *sens = malloc(sizeof **sens);
+    *mc = malloc(sizeof **mc);
+    EvalOptions o = eval_options_default();
+    o.cache = eval_cache_new();
+    int rc = 0;
+    if (!*sens || !*mc || !o.cache || sens_run(p, &cli->catalog, &o, *sens) != 0 ||
+        mc_run(p, &cli->catalog, &o, 0, *mc) != 0) {
+        cli_error("out of memory");
+        free(*sens);
+        free(*mc);
+        *sens = NULL;
+        *mc = NULL;
+        rc = -1;
+    }
+    eval_cache_free(o.cache);
+    return rc;
+}
+
 int cmd_eval(Cli *cli, int argc, char **argv)
 {
     const char *ref = NULL;
@@ -330,25 +350,15 @@ int cmd_eval(Cli *cli, int argc, char **argv)
         return EXIT_IO;
     }
     SensResult *sens = NULL;
-    McResult mc;
-    if (ranges) {
-        sens = malloc(sizeof *sens);
-        EvalOptions o = eval_options_default();
-        o.cache = eval_cache_new();
-        if (!sens || !o.cache || sens_run(&lp->plan, &cli->catalog, &o, sens) != 0 ||
-            mc_run(&lp->plan, &cli->catalog, &o, 0, &mc) != 0) {
-            eval_cache_free(o.cache);
-            cli_error("out of memory");
-            free(sens);
-            free(r);
-            cli_free_plan(lp);
-            free(lp);
-            return EXIT_IO;
-        }
-        eval_cache_free(o.cache);
+    McResult *mc = NULL;
+    if (ranges && cli_ranges(cli, &lp->plan, &sens, &mc) != 0) {
+        free(r);
+        cli_free_plan(lp);
+        free(lp);
+        return EXIT_IO;
     }
     if (json) {
-        char *s = ranges ? export_json_ranges(&lp->plan, r, sens, &mc, 1)
+        char *s = ranges ? export_json_ranges(&lp->plan, r, sens, mc, 1)
                          : export_json(&lp->plan, r, 1);
         if (s)
             fputs(s, stdout);
@@ -356,9 +366,10 @@ int cmd_eval(Cli *cli, int argc, char **argv)
     } else {
         print_report(lp, r);
         if (ranges)
-            print_ranges(sens, &mc);
+            print_ranges(sens, mc);
     }
     free(sens);
+    free(mc);
     rc = strict && plan_unmet(r) ? EXIT_INVALID : EXIT_OK;
     if (rc)
         cli_error("%s: the plan cannot be met (--strict)", ref);

@@ -51,9 +51,12 @@ static int write_slurm_bundle(Cli *cli, const Plan *p, const PlanResult *r, cons
 int cmd_export(Cli *cli, int argc, char **argv)
 {
     const char *ref = NULL, *fmt = NULL, *out = NULL, *kueue_api = NULL;
+    bool ranges = false;
     for (int i = 0; i < argc; i++) {
         if ((cli_is(argv[i], "--format") || cli_is(argv[i], "-f")) && i + 1 < argc)
             fmt = argv[++i];
+        else if (cli_is(argv[i], "--ranges"))
+            ranges = true;
         else if (cli_is(argv[i], "--kueue-version") && i + 1 < argc)
             kueue_api = argv[++i];
         else if (!strncmp(argv[i], "--format=", 9))
@@ -62,7 +65,7 @@ int cmd_export(Cli *cli, int argc, char **argv)
             out = argv[++i];
         else if (argv[i][0] == '-' || ref) {
             cli_error("export: unexpected argument '%s' (usage: gpuplan export FILE|NAME "
-                      "--format F [-o FILE|DIR] [--kueue-version V])", argv[i]);
+                      "--format F [-o FILE|DIR] [--kueue-version V] [--ranges])", argv[i]);
             return EXIT_USAGE;
         } else
             ref = argv[i];
@@ -83,6 +86,11 @@ int cmd_export(Cli *cli, int argc, char **argv)
                   "(older clusters), with --format kueue", kueue_api);
         return EXIT_USAGE;
     }
+    if (ranges && !export_ranges_supported((ExportFormat)f)) {
+        cli_error("export: --ranges adds the \"What moves the answer\" section to md, html "
+                  "or json, not %s", fmt);
+        return EXIT_USAGE;
+    }
     LoadedPlan *lp = calloc(1, sizeof *lp);
     if (!lp)
         return EXIT_IO;
@@ -97,10 +105,19 @@ int cmd_export(Cli *cli, int argc, char **argv)
             free(lp);
             return rc;
         }
+        SensResult *sens = NULL;
+        McResult *mc = NULL;
+        if (r && ranges && cli_ranges(cli, &lp->plan, &sens, &mc) != 0) {
+            free(r);
+            r = NULL;
+        }
         if (r && f == EXPORT_KUEUE && kueue_api)
             text = export_kueue_api(&lp->plan, r, &cli->catalog, kueue_api);
         else if (r)
-            text = export_plan((ExportFormat)f, &lp->plan, r, &cli->catalog, lp->version);
+            text = export_plan_ranges((ExportFormat)f, &lp->plan, r, &cli->catalog,
+                                      lp->version, sens, mc);
+        free(sens);
+        free(mc);
         if (!text) {
             cli_error("export: out of memory");
             rc = EXIT_IO;

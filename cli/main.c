@@ -44,9 +44,11 @@ static const Command commands[] = {
      "  --json     the comparison as JSON: both eval objects and the deltas\n"
      "  --format F write the comparison as md, html, csv or json\n"
      "  -o FILE    write to FILE (atomically) instead of standard output"},
-    {"export", cmd_export, "export FILE|NAME[@VERSION] --format F [-o FILE]",
+    {"export", cmd_export, "export FILE|NAME[@VERSION] --format F [-o FILE] [--ranges]",
      "Export a plan: md | html | csv | json | yaml | kueue | volcano | slurm.\n"
-     "  -o FILE    write to FILE (atomically) instead of standard output"},
+     "  -o FILE    write to FILE (atomically) instead of standard output\n"
+     "  --ranges   md, html, json: add \"What moves the answer\" (the tornado,\n"
+     "             the verdict's flip values, Monte Carlo P10/P50/P90)"},
     {"catalog", cmd_catalog, "catalog [REGEX] [--json]",
      "List catalog accelerators and cloud instances whose id matches REGEX."},
     {"sweep", cmd_sweep,

@@ -49,7 +49,12 @@ void sens_format_value(RangeKnob k, double v, char *buf, size_t len)
     case RANGE_ARRIVALS: snprintf(buf, len, "%.2fx the plan", v); break;
     case RANGE_UTILIZATION: snprintf(buf, len, "%.2fx the modelled", v); break;
     case RANGE_RESALE: snprintf(buf, len, "%.0f %% of the hardware", v * 100); break;
-    case RANGE_MODEL_BAND: snprintf(buf, len, "%+.2f of the band", v); break;
+    case RANGE_MODEL_BAND:
+        if (v == 0)
+            snprintf(buf, len, "the point estimate");
+        else
+            snprintf(buf, len, "%+.2f of the band", v);
+        break;
     default: snprintf(buf, len, "%g", v); break;
     }
 }
@@ -397,6 +402,21 @@ static const char *knob_phrase(RangeKnob k)
     }
 }
 
+void sens_format_flip(const SensResult *s, const SensBar *bar, char *buf, size_t len)
+{
+    if (!bar->flips) {
+        snprintf(buf, len, "%s", "");
+        return;
+    }
+    char val[64];
+    if (bar->knob == RANGE_UTILIZATION && s->base.utilization > 0)
+        /* said as the share itself: "utilisation < 71 %" */
+        snprintf(val, sizeof val, "%.0f %%", fmin(1, bar->flip_value * s->base.utilization) * 100);
+    else
+        sens_format_value(bar->knob, bar->flip_value, val, sizeof val);
+    snprintf(buf, len, "%s %s %s", knob_phrase(bar->knob), bar->flip_side < 0 ? "<" : ">", val);
+}
+
 static void write_sentence(SensResult *s)
 {
     char *b = s->sentence;
@@ -435,16 +455,9 @@ static void write_sentence(SensResult *s)
     }
     size_t at = (size_t)snprintf(b, n, "%s wins if ", other);
     for (int i = 0; i < s->n_deciders && at < n; i++) {
-        const SensBar *bar = &s->bars[s->deciders[i]];
-        char val[64];
-        if (bar->knob == RANGE_UTILIZATION && s->base.utilization > 0)
-            /* said as the share itself: "utilisation < 71 %" */
-            snprintf(val, sizeof val, "%.0f %%",
-                     fmin(1, bar->flip_value * s->base.utilization) * 100);
-        else
-            sens_format_value(bar->knob, bar->flip_value, val, sizeof val);
-        at += (size_t)snprintf(b + at, n - at, "%s%s %s %s", i ? " or " : "",
-                               knob_phrase(bar->knob), bar->flip_side < 0 ? "<" : ">", val);
+        char cond[96];
+        sens_format_flip(s, &s->bars[s->deciders[i]], cond, sizeof cond);
+        at += (size_t)snprintf(b + at, n - at, "%s%s", i ? " or " : "", cond);
     }
 }
 

@@ -79,6 +79,11 @@ typedef struct {
     bool cancelled;
 } SensResult;
 
+/* Where bar flips the verdict, in words: "the 3-year discount > 66 %",
+ * "utilisation < 34 %" (utilisation as the share itself); "" when it does
+ * not flip. */
+void sens_format_flip(const SensResult *s, const SensBar *bar, char *buf, size_t len);
+
 /* Tornado and flips.  Returns 0, -1 when cancelled (out->cancelled), -2 on
  * ENOMEM.  *out is always filled as far as it got. */
 int sens_run(const Plan *p, const Catalog *c, const EvalOptions *opt, SensResult *out);

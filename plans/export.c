@@ -53,11 +53,23 @@ const char *export_format_extension(ExportFormat f)
 char *export_plan(ExportFormat f, const Plan *p, const PlanResult *r, const Catalog *c,
                   int version)
 {
+    return export_plan_ranges(f, p, r, c, version, NULL, NULL);
+}
+
+bool export_ranges_supported(ExportFormat f)
+{
+    return f == EXPORT_MD || f == EXPORT_HTML || f == EXPORT_JSON;
+}
+
+char *export_plan_ranges(ExportFormat f, const Plan *p, const PlanResult *r, const Catalog *c,
+                         int version, const SensResult *sens, const McResult *mc)
+{
     switch (f) {
-    case EXPORT_MD: return export_md(p, r, c, version);
-    case EXPORT_HTML: return export_html(p, r, c, version);
+    case EXPORT_MD: return export_md(p, r, c, version, sens, mc);
+    case EXPORT_HTML: return export_html(p, r, c, version, sens, mc);
     case EXPORT_CSV: return export_csv(p, r);
-    case EXPORT_JSON: return export_json(p, r, 1);
+    case EXPORT_JSON:
+        return sens || mc ? export_json_ranges(p, r, sens, mc, 1) : export_json(p, r, 1);
     case EXPORT_YAML: return plan_to_yaml(p);
     case EXPORT_KUEUE: return export_kueue(p, r, c);
     case EXPORT_VOLCANO: return export_volcano(p, r, c);

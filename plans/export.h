@@ -30,6 +30,13 @@ char *export_json_ranges(const Plan *p, const PlanResult *r, const SensResult *s
 /* One plan in format f. version: stored version (0 = unsaved). */
 char *export_plan(ExportFormat f, const Plan *p, const PlanResult *r, const Catalog *c,
                   int version);
+/* The same with a "What moves the answer" section from the sensitivity and
+ * Monte Carlo results (md, html: a section; json: the keys `sensitivity`
+ * and `monte_carlo`; the other formats ignore them).  Either may be NULL. */
+char *export_plan_ranges(ExportFormat f, const Plan *p, const PlanResult *r, const Catalog *c,
+                         int version, const SensResult *sens, const McResult *mc);
+/* Formats export_plan_ranges() adds the section to. */
+bool export_ranges_supported(ExportFormat f);
 /* Two plans as one JSON object {a, b, deltas[]} (`compare --json`). */
 char *export_compare_json(const Plan *a, const PlanResult *ra, const Plan *b,
                           const PlanResult *rb);

@@ -6,9 +6,14 @@
 
 #include "catalog.h"
 #include "plan.h"
+#include "sensitivity.h"
 
-char *export_md(const Plan *p, const PlanResult *r, const Catalog *c, int version);
-char *export_html(const Plan *p, const PlanResult *r, const Catalog *c, int version);
+/* sens, mc: the "What moves the answer" section (tornado rows, the flip
+ * sentence, Monte Carlo P10/P50/P90); NULL = left out. */
+char *export_md(const Plan *p, const PlanResult *r, const Catalog *c, int version,
+                const SensResult *sens, const McResult *mc);
+char *export_html(const Plan *p, const PlanResult *r, const Catalog *c, int version,
+                  const SensResult *sens, const McResult *mc);
 char *export_csv(const Plan *p, const PlanResult *r);
 char *export_kueue(const Plan *p, const PlanResult *r, const Catalog *c);
 char *export_volcano(const Plan *p, const PlanResult *r, const Catalog *c);

@@ -5,6 +5,7 @@
  * (parses as XML) so it can be checked with xmllint. */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -787,7 +788,192 @@ static void assumptions_section(StrBuf *b, const PlanResult *r)
     summary_assumption_groups(r, b, html_group, html_item, html_end);
 }
 
-char *export_html(const Plan *p, const PlanResult *r, const Catalog *c, int version)
+/* The tornado as SVG: per assumption (largest swing first) a bar from the
+ * plan's TCO to the TCO at the low end (blue) and to the TCO at the high end
+ * (orange), on one money axis; a bar whose end flips the verdict says where. */
+static void tornado_chart(StrBuf *b, const SensResult *s)
+{
+    const int left = 150, right = 270, top = 46, row = 24, bottom = 34, w = 880;
+    int h = top + row * s->n_bars + bottom;
+    double lo = s->base.tco, hi = s->base.tco;
+    for (int i = 0; i < s->n_bars; i++) {
+        lo = fmin(lo, fmin(s->bars[i].at_low.tco, s->bars[i].at_high.tco));
+        hi = fmax(hi, fmax(s->bars[i].at_low.tco, s->bars[i].at_high.tco));
+    }
+    double span = hi - lo;
+    if (!(span > 0))
+        span = fabs(s->base.tco) > 0 ? fabs(s->base.tco) * 0.1 : 1;
+    lo -= span * 0.04;
+    hi = lo + span * 1.08;
+    double pw = w - left - right;
+#define TX(v) (left + pw * ((v) - lo) / (hi - lo))
+    char u[32];
+    sb_printf(b, "<div class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" "
+                 "id=\"chart-tornado\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+                 "role=\"img\" data-bars=\"%d\"><title>TCO over each assumption's range"
+                 "</title><text x=\"0\" y=\"16\" font-weight=\"bold\">TCO over each "
+                 "assumption's range</text>",
+              w, h, w, h, s->n_bars);
+    static const char *const colour[2] = {"#0072B2", "#E69F00"};
+    static const char *const end_name[2] = {"low end", "high end"};
+    for (int k = 0; k < 2; k++)
+        sb_printf(b, "<rect x=\"%d\" y=\"24\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+                     "<text x=\"%d\" y=\"34\">at the range's %s</text>",
+                  left + 190 * k, colour[k], left + 190 * k + 18, end_name[k]);
+    /* money ticks */
+    for (int t = 0; t <= 4; t++) {
+        double v = lo + (hi - lo) * t / 4.0;
+        double x = TX(v);
+        sb_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/>"
+                     "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
+                  x, top - 4, x, h - bottom, x, h - bottom + 16);
+        sb_html(b, fmt_usd(v, u, sizeof u));
+        sb_puts(b, "</text>");
+    }
+    for (int i = 0; i < s->n_bars; i++) {
+        const SensBar *bar = &s->bars[i];
+        int y = top + row * i;
+        sb_printf(b, "<g class=\"bar\" data-assumption=\"%s\" data-tco-low=\"%.0f\" "
+                     "data-tco-high=\"%.0f\" data-flips=\"%s\">",
+                  range_knob_name(bar->knob), bar->at_low.tco, bar->at_high.tco,
+                  bar->flips ? "true" : "false");
+        sb_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", left - 8, y + 16);
+        sb_html(b, sens_knob_label(bar->knob));
+        sb_puts(b, "</text>");
+        const double ends[2] = {bar->at_low.tco, bar->at_high.tco};
+        for (int k = 0; k < 2; k++) {
+            double a = TX(fmin(ends[k], s->base.tco)), z = TX(fmax(ends[k], s->base.tco));
+            sb_printf(b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+                         "fill=\"%s\"><title>",
+                      a, y + 4 + 8 * k, fmax(z - a, 0.5), 8, colour[k]);
+            char v[48];
+            sens_format_value(bar->knob, k ? bar->high : bar->low, v, sizeof v);
+            sb_html(b, sens_knob_label(bar->knob));
+            sb_puts(b, " at ");
+            sb_html(b, v);
+            sb_puts(b, ": TCO ");
+            sb_html(b, fmt_usd(ends[k], u, sizeof u));
+            sb_puts(b, "</title></rect>");
+        }
+        if (bar->flips) {
+            char flip[96];
+            sens_format_flip(s, bar, flip, sizeof flip);
+            sb_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"#b00020\">flips: ",
+                      left + (int)pw + 8, y + 16);
+            sb_html(b, flip);
+            sb_puts(b, "</text>");
+        }
+        sb_puts(b, "</g>");
+    }
+    double bx = TX(s->base.tco);
+    sb_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#1a1a1a\" "
+                 "stroke-width=\"1.5\"/><text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
+                 "plan: ",
+              bx, top - 2, bx, h - bottom, bx, h - 4);
+    sb_html(b, fmt_usd(s->base.tco, u, sizeof u));
+    sb_puts(b, "</text></svg></div>\n");
+#undef TX
+}
+
+static void ranges_section(StrBuf *b, const SensResult *s, const McResult *m)
+{
+    char x[48], y[48], z[48], w[48], line[SENS_SENTENCE_LEN + 64];
+    sb_puts(b, "<h2 id=\"what-moves\">What moves the answer</h2>\n");
+    if (s) {
+        snprintf(line, sizeof line, "Verdict: %s. %c%s.", verdict_name(s->base.verdict),
+                 toupper((unsigned char)s->sentence[0]), s->sentence[0] ? s->sentence + 1 : "");
+        para(b, "rec", line);
+    }
+    if (m && m->samples > 0) {
+        snprintf(line, sizeof line,
+                 "Monte Carlo over the ranges: %d samples, %d assumptions varied, seed %llu; "
+                 "%.0f %% of the samples give another verdict.",
+                 m->samples, m->n_knobs, (unsigned long long)m->seed,
+                 m->share_other_verdict * 100);
+        para(b, "note", line);
+        sb_puts(b, "<table id=\"monte-carlo\"><tr><th></th><th class=\"n\">P10</th>"
+                   "<th class=\"n\">P50</th><th class=\"n\">P90</th>"
+                   "<th class=\"n\">Point estimate</th></tr>\n");
+        const SensOutcome *o = s ? &s->base : NULL;
+        sb_puts(b, "<tr>");
+        td(b, "GPUs", false);
+        tdf(b, true, "%.0f", m->gpus.p10);
+        tdf(b, true, "%.0f", m->gpus.p50);
+        tdf(b, true, "%.0f", m->gpus.p90);
+        if (o)
+            tdf(b, true, "%.0f", o->gpus);
+        else
+            td(b, "", true);
+        sb_puts(b, "</tr>\n");
+        if (m->days.p90 > 0) {
+            sb_puts(b, "<tr>");
+            td(b, "Days to train", false);
+            tdf(b, true, "%.1f", m->days.p10);
+            tdf(b, true, "%.1f", m->days.p50);
+            tdf(b, true, "%.1f", m->days.p90);
+            if (o)
+                tdf(b, true, "%.1f", o->days);
+            else
+                td(b, "", true);
+            sb_puts(b, "</tr>\n");
+        }
+        sb_puts(b, "<tr>");
+        td(b, "Facility MW", false);
+        tdf(b, true, "%.1f", m->mw.p10);
+        tdf(b, true, "%.1f", m->mw.p50);
+        tdf(b, true, "%.1f", m->mw.p90);
+        if (o)
+            tdf(b, true, "%.1f", o->mw);
+        else
+            td(b, "", true);
+        sb_puts(b, "</tr>\n<tr>");
+        td(b, "TCO", false);
+        td(b, fmt_usd(m->tco.p10, x, sizeof x), true);
+        td(b, fmt_usd(m->tco.p50, y, sizeof y), true);
+        td(b, fmt_usd(m->tco.p90, z, sizeof z), true);
+        td(b, o ? fmt_usd(o->tco, w, sizeof w) : "", true);
+        sb_puts(b, "</tr>\n</table>\n");
+    }
+    if (!s || s->n_bars == 0) {
+        if (s)
+            para(b, "note", "No assumption with a range applies to this plan.");
+        return;
+    }
+    tornado_chart(b, s);
+    sb_puts(b, "<table id=\"tornado\"><tr><th>Assumption</th><th>Range</th>"
+               "<th>Plan's value</th><th>Range from</th><th class=\"n\">TCO at low</th>"
+               "<th class=\"n\">TCO at high</th><th>Verdict at low / high</th>"
+               "<th>Flips at</th></tr>\n");
+    for (int i = 0; i < s->n_bars; i++) {
+        const SensBar *bar = &s->bars[i];
+        char lo[48], hi[48], nom[48], flip[96], range[104];
+        sens_format_value(bar->knob, bar->low, lo, sizeof lo);
+        sens_format_value(bar->knob, bar->high, hi, sizeof hi);
+        sens_format_value(bar->knob, bar->nominal, nom, sizeof nom);
+        snprintf(range, sizeof range, "%s – %s", lo, hi);
+        sens_format_flip(s, bar, flip, sizeof flip);
+        sb_puts(b, "<tr>");
+        td(b, sens_knob_label(bar->knob), false);
+        td(b, range, false);
+        td(b, nom, false);
+        td(b, bar->from_plan ? "plan" : "catalog", false);
+        td(b, fmt_usd(bar->at_low.tco, x, sizeof x), true);
+        td(b, fmt_usd(bar->at_high.tco, y, sizeof y), true);
+        tdf(b, false, "%s / %s", verdict_name(bar->at_low.verdict),
+            verdict_name(bar->at_high.verdict));
+        td(b, bar->flips ? flip : "—", false);
+        sb_puts(b, "</tr>\n");
+    }
+    sb_puts(b, "</table>\n");
+    snprintf(line, sizeof line,
+             "Ranges from the plan's ranges:, else the catalog's stated uncertainty "
+             "(data/catalog/uncertainty.yaml, each with its source); %d full evaluations.",
+             s->evaluations);
+    para(b, "sources", line);
+}
+
+char *export_html(const Plan *p, const PlanResult *r, const Catalog *c, int version,
+                  const SensResult *sens, const McResult *mc)
 {
     (void)c;
     StrBuf b;
@@ -833,6 +1019,8 @@ char *export_html(const Plan *p, const PlanResult *r, const Catalog *c, int vers
             cash_section(&b, p, &r->cost);
         }
     }
+    if (sens || mc)
+        ranges_section(&b, sens, mc);
     if (r->have_power) {
         sb_puts(&b, "<h2>Power</h2>\n");
         power_section(&b, p, r);

@@ -4,6 +4,7 @@
  * tables per workload, cluster, power, cost and schedule. */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,7 +142,76 @@ static void showback_table(StrBuf *b, const CostResult *c)
     sb_puts(b, "\n");
 }
 
-static void summary(StrBuf *b, const Plan *p, const PlanResult *r, int version)
+/* "What moves the answer": the flip sentence, the Monte Carlo ranges
+ * beside the point estimate, then one tornado row per assumption. */
+static void ranges_md(StrBuf *b, const SensResult *s, const McResult *m)
+{
+    char x[48], y[48], z[48], w[48];
+    sb_puts(b, "## What moves the answer\n\n");
+    if (s) {
+        char cap[SENS_SENTENCE_LEN];
+        snprintf(cap, sizeof cap, "%s", s->sentence);
+        cap[0] = (char)toupper((unsigned char)cap[0]);
+        sb_printf(b, "**Verdict: %s.** ", verdict_name(s->base.verdict));
+        sb_md(b, cap);
+        sb_puts(b, ".\n\n");
+    }
+    if (m && m->samples > 0) {
+        sb_printf(b, "Monte Carlo over the ranges: %d samples, %d assumptions varied, seed %llu; "
+                     "%.0f %% of the samples give another verdict.\n\n",
+                  m->samples, m->n_knobs, (unsigned long long)m->seed,
+                  m->share_other_verdict * 100);
+        sb_puts(b, "| | P10 | P50 | P90 | Point estimate |\n|---|---:|---:|---:|---:|\n");
+        const SensOutcome *o = s ? &s->base : NULL;
+        sb_printf(b, "| GPUs | %.0f | %.0f | %.0f | %s |\n", m->gpus.p10, m->gpus.p50,
+                  m->gpus.p90, o ? (snprintf(x, sizeof x, "%.0f", o->gpus), x) : "");
+        if (m->days.p90 > 0)
+            sb_printf(b, "| Days to train | %.1f | %.1f | %.1f | %s |\n", m->days.p10,
+                      m->days.p50, m->days.p90,
+                      o ? (snprintf(x, sizeof x, "%.1f", o->days), x) : "");
+        sb_printf(b, "| Facility MW | %.1f | %.1f | %.1f | %s |\n", m->mw.p10, m->mw.p50,
+                  m->mw.p90, o ? (snprintf(x, sizeof x, "%.1f", o->mw), x) : "");
+        sb_printf(b, "| TCO | %s | %s | %s | %s |\n\n", fmt_usd(m->tco.p10, x, sizeof x),
+                  fmt_usd(m->tco.p50, y, sizeof y), fmt_usd(m->tco.p90, z, sizeof z),
+                  o ? fmt_usd(o->tco, w, sizeof w) : "");
+    }
+    if (!s || s->n_bars == 0) {
+        if (s)
+            sb_puts(b, "No assumption with a range applies to this plan.\n\n");
+        return;
+    }
+    sb_printf(b, "Tornado of the plan's TCO (%s at the plan's values), largest swing first: "
+                 "each assumption at the ends of its range, the others at the plan's values.\n\n",
+              fmt_usd(s->base.tco, x, sizeof x));
+    sb_puts(b, "| Assumption | Range | Plan's value | Range from | TCO at low | TCO at high | "
+               "Verdict at low / high | Flips at |\n|---|---|---|---|---:|---:|---|---|\n");
+    for (int i = 0; i < s->n_bars; i++) {
+        const SensBar *bar = &s->bars[i];
+        char lo[48], hi[48], nom[48], flip[96], range[104];
+        sens_format_value(bar->knob, bar->low, lo, sizeof lo);
+        sens_format_value(bar->knob, bar->high, hi, sizeof hi);
+        sens_format_value(bar->knob, bar->nominal, nom, sizeof nom);
+        snprintf(range, sizeof range, "%s – %s", lo, hi);
+        sens_format_flip(s, bar, flip, sizeof flip);
+        sb_puts(b, "| ");
+        sb_md(b, sens_knob_label(bar->knob));
+        sb_puts(b, " | ");
+        sb_md(b, range);
+        sb_puts(b, " | ");
+        sb_md(b, nom);
+        sb_printf(b, " | %s | %s | %s | %s / %s | ", bar->from_plan ? "plan" : "catalog",
+                  fmt_usd(bar->at_low.tco, x, sizeof x), fmt_usd(bar->at_high.tco, y, sizeof y),
+                  verdict_name(bar->at_low.verdict), verdict_name(bar->at_high.verdict));
+        sb_md(b, bar->flips ? flip : "—");
+        sb_puts(b, " |\n");
+    }
+    sb_printf(b, "\nRanges from the plan's `ranges:`, else the catalog's stated uncertainty "
+                 "(data/catalog/uncertainty.yaml, each with its source); %d full evaluations.\n\n",
+              s->evaluations);
+}
+
+static void summary(StrBuf *b, const Plan *p, const PlanResult *r, int version,
+                    const SensResult *sens, const McResult *mc)
 {
     char line[1024], yb[32];
     sb_puts(b, "# ");
@@ -177,6 +247,8 @@ static void summary(StrBuf *b, const Plan *p, const PlanResult *r, int version)
         sb_puts(b, "\n## Assumptions that move the answer\n\n");
         levers_table(b, &r->cost);
     }
+    if (sens || mc)
+        ranges_md(b, sens, mc);
     if (r->have_power) {
         sb_puts(b, "## Power\n\n");
         summary_power(p, r, line, sizeof line);
@@ -389,12 +461,13 @@ static void schedule(StrBuf *b, const Plan *p, const PlanResult *r)
     sb_puts(b, "\n");
 }
 
-char *export_md(const Plan *p, const PlanResult *r, const Catalog *c, int version)
+char *export_md(const Plan *p, const PlanResult *r, const Catalog *c, int version,
+                const SensResult *sens, const McResult *mc)
 {
     (void)c;
     StrBuf b;
     sb_init(&b);
-    summary(&b, p, r, version);
+    summary(&b, p, r, version, sens, mc);
     sb_puts(&b, "---\n\n## Detail\n\n");
     if (r->n_workloads)
         workloads(&b, r);

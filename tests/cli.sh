@@ -102,6 +102,13 @@ for f in md html csv json yaml kueue volcano slurm; do
     if [ -s "$tmp/out.$f" ]; then ok "export $f is not empty"; else not_ok "export $f is not empty"; fi
 done
 check "exported YAML evaluates again" 0 "$bin" --db "$db" eval "$tmp/out.yaml"
+check "export --ranges to a format without the section is a usage error (2)" 2 "$bin" --db "$db" export "$demo" --format csv --ranges
+has "export --ranges names the formats it serves" "$tmp/err" 'md, html or json'
+check "export --format md --ranges" 0 "$bin" --db "$db" export "$demo" --format md --ranges -o "$tmp/ranges.md"
+has "export --ranges adds What moves the answer" "$tmp/ranges.md" '^## What moves the answer$'
+has "export --ranges has the Monte Carlo TCO row" "$tmp/ranges.md" '^\| TCO \| \$[0-9.]+[MB] \| \$[0-9.]+[MB] \| \$[0-9.]+[MB] \|'
+has "export --ranges has a tornado row for the model's error band" "$tmp/ranges.md" '^\| model error band \| -1.00 of the band'
+has "export --ranges has a tornado row for utilisation" "$tmp/ranges.md" '^\| utilisation \| 0.60x the modelled'
 
 # the catalog
 check "catalog lists accelerators" 0 "$bin" catalog H100

@@ -652,6 +652,206 @@ START_TEST(html_element_ids_are_unique_with_more_than_ten_cost_options)
 }
 END_TEST
 
+/* A tornado and Monte Carlo as sens_run / mc_run would fill them, by hand,
+ * so the section's text is fixed: utilisation flips the verdict below the
+ * plan's value, resale moves the on-prem TCO both ways. */
+static void ranges_fixture(SensResult *s, McResult *m)
+{
+    memset(s, 0, sizeof *s);
+    memset(m, 0, sizeof *m);
+    s->base = (SensOutcome){.gpus = 1024, .days = 30, .mw = 1.5, .tco = 1e9, .utilization = 0.8,
+                            .verdict = VERDICT_ONPREM, .onprem_tco = 1e9, .cloud_tco = 1.2e9};
+    SensBar *u = &s->bars[1];
+    u->knob = RANGE_UTILIZATION;
+    u->nominal = 1;
+    u->low = 0.6;
+    u->high = 1.1;
+    u->from_plan = true;
+    u->at_low = s->base;
+    u->at_low.verdict = VERDICT_CLOUD;
+    u->at_low.cloud_tco = 0.8e9;
+    u->at_high = s->base;
+    u->flips = true;
+    u->flip_value = 0.7;
+    u->flip_side = -1;
+    SensBar *r = &s->bars[0];
+    r->knob = RANGE_RESALE;
+    r->nominal = 0.4;
+    r->low = 0;
+    r->high = 0.5;
+    r->at_low = s->base;
+    r->at_low.tco = r->at_low.onprem_tco = 1.25e9;
+    r->at_high = s->base;
+    r->at_high.tco = r->at_high.onprem_tco = 0.95e9;
+    r->swing_tco = 0.3e9;
+    s->n_bars = 2;
+    s->deciders[0] = 1;
+    s->n_deciders = 1;
+    char cond[96];
+    sens_format_flip(s, u, cond, sizeof cond);
+    snprintf(s->sentence, sizeof s->sentence, "cloud wins if %s", cond);
+    s->evaluations = 21;
+    m->samples = 100;
+    m->seed = 5;
+    m->n_knobs = 2;
+    m->gpus = (Percentiles){1024, 1024, 1032};
+    m->days = (Percentiles){28.5, 30.2, 33.9};
+    m->mw = (Percentiles){1.4, 1.5, 1.7};
+    m->tco = (Percentiles){0.97e9, 1.08e9, 1.21e9};
+    m->share_other_verdict = 0.12;
+}
+
+static char *render_ranges(ExportFormat f, const SensResult *sens, const McResult *mc)
+{
+    Plan *p = calloc(1, sizeof *p);
+    PlanResult *r = calloc(1, sizeof *r);
+    Catalog c;
+    Accelerator acc;
+    fixture(p, r, &c, &acc);
+    char *s = export_plan_ranges(f, p, r, &c, 7, sens, mc);
+    free(p);
+    free(r);
+    return s;
+}
+
+START_TEST(ranges_section_in_markdown)
+{
+    SensResult *s = malloc(sizeof *s);
+    McResult m;
+    ranges_fixture(s, &m);
+    ck_assert_str_eq(s->sentence, "cloud wins if utilisation < 56 %");
+    char *md = render_ranges(EXPORT_MD, s, &m);
+    ck_assert_ptr_nonnull(md);
+    const char *sec = strstr(md, "## What moves the answer\n");
+    ck_assert_ptr_nonnull(sec);
+    /* in the summary, before the detail */
+    ck_assert(sec < strstr(md, "## Detail"));
+    static const char *const want[] = {
+        "**Verdict: on-prem.** Cloud wins if utilisation \\< 56 %.",
+        "100 samples, 2 assumptions varied, seed 5; 12 % of the samples give another verdict",
+        "| GPUs | 1024 | 1024 | 1032 | 1024 |",
+        "| Days to train | 28.5 | 30.2 | 33.9 | 30.0 |",
+        "| TCO | $970M | $1.08B | $1.21B | $1.00B |",
+        "| resale value | 0 % of the hardware – 50 % of the hardware | 40 % of the hardware | "
+        "catalog | $1.25B | $950M | on-prem / on-prem | — |",
+        "| utilisation | 0.60x the modelled – 1.10x the modelled | 1.00x the modelled | plan | "
+        "$1.00B | $1.00B | cloud / on-prem | utilisation \\< 56 % |",
+        "21 full evaluations",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(strstr(sec, want[i]) != NULL, "missing: %s\nin:\n%.3000s", want[i], sec);
+    /* resale (largest swing) first, as sens_run sorts */
+    ck_assert(strstr(sec, "| resale value |") < strstr(sec, "| utilisation |"));
+    free(md);
+    /* without ranges: no section, and the plain export is unchanged */
+    md = render_ranges(EXPORT_MD, NULL, NULL);
+    char *plain = render(EXPORT_MD);
+    ck_assert_ptr_null(strstr(md, "What moves the answer"));
+    ck_assert_str_eq(md, plain);
+    free(md);
+    free(plain);
+    free(s);
+}
+END_TEST
+
+START_TEST(ranges_section_in_html_draws_the_tornado)
+{
+    SensResult *s = malloc(sizeof *s);
+    McResult m;
+    ranges_fixture(s, &m);
+    char *h = render_ranges(EXPORT_HTML, s, &m);
+    ck_assert_ptr_nonnull(h);
+    char path[] = "/tmp/gpuplan-html-ranges-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, h, strlen(h)), (ssize_t)strlen(h));
+    close(fd);
+    const char *xmllint = getenv("XMLLINT");
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "%s --noout '%s' 2>&1", xmllint && *xmllint ? xmllint : "xmllint",
+             path);
+    FILE *pp = popen(cmd, "r");
+    ck_assert_ptr_nonnull(pp);
+    char out[2048] = "";
+    size_t n = fread(out, 1, sizeof out - 1, pp);
+    out[n] = '\0';
+    int rc = pclose(pp);
+    unlink(path);
+    ck_assert_msg(rc == 0 && n == 0, "xmllint: %s", out);
+    const char *sec = strstr(h, "<h2 id=\"what-moves\">What moves the answer</h2>");
+    ck_assert_ptr_nonnull(sec);
+    ck_assert_ptr_nonnull(strstr(sec, "Verdict: on-prem. Cloud wins if utilisation &lt; 56 %."));
+    const char *svg = strstr(sec, "id=\"chart-tornado\"");
+    ck_assert_ptr_nonnull(svg);
+    ck_assert_ptr_nonnull(strstr(svg, "data-bars=\"2\""));
+    const char *end = strstr(svg, "</svg>");
+    ck_assert_ptr_nonnull(end);
+    /* one group per bar with its two ends' TCO, in the tornado's order,
+     * each with two rects (low end, high end) */
+    const char *g1 = strstr(svg, "data-assumption=\"resale\" data-tco-low=\"1250000000\" "
+                                 "data-tco-high=\"950000000\" data-flips=\"false\"");
+    const char *g2 = strstr(svg, "data-assumption=\"utilization\" data-tco-low=\"1000000000\" "
+                                 "data-tco-high=\"1000000000\" data-flips=\"true\"");
+    ck_assert(g1 && g2 && g1 < g2 && g2 < end);
+    int rects = 0;
+    for (const char *q = strstr(g1, "<rect"); q && q < end; q = strstr(q + 1, "<rect"))
+        rects++;
+    ck_assert_int_eq(rects, 4);
+    ck_assert_ptr_nonnull(strstr(g2, "flips: utilisation &lt; 56 %"));
+    /* the tables */
+    const char *mc = strstr(sec, "<table id=\"monte-carlo\">");
+    ck_assert_ptr_nonnull(mc);
+    ck_assert_ptr_nonnull(strstr(mc, "<td class=\"n\">$1.08B</td>"));
+    const char *tt = strstr(sec, "<table id=\"tornado\">");
+    ck_assert_ptr_nonnull(tt);
+    int rows = 0;
+    for (const char *q = strstr(tt, "<tr>"); q && q < strstr(tt, "</table>");
+         q = strstr(q + 1, "<tr>"))
+        rows++;
+    ck_assert_int_eq(rows, 3); /* header + two assumptions */
+    free(h);
+    h = render_ranges(EXPORT_HTML, NULL, NULL);
+    ck_assert_ptr_null(strstr(h, "chart-tornado"));
+    free(h);
+    free(s);
+}
+END_TEST
+
+START_TEST(ranges_in_json_are_the_eval_keys)
+{
+    SensResult *s = malloc(sizeof *s);
+    McResult m;
+    ranges_fixture(s, &m);
+    char *t = render_ranges(EXPORT_JSON, s, &m);
+    json_error_t err;
+    json_t *o = json_loads(t, 0, &err);
+    ck_assert_msg(o != NULL, "%s", err.text);
+    json_t *sens = json_object_get(o, "sensitivity");
+    ck_assert_ptr_nonnull(sens);
+    json_t *bars = json_object_get(sens, "tornado");
+    ck_assert_int_eq((int)json_array_size(bars), 2);
+    json_t *u = json_array_get(bars, 1);
+    ck_assert_str_eq(json_string_value(json_object_get(u, "assumption")), "utilization");
+    ck_assert_double_eq(json_number_value(json_object_get(u, "flip_value")), 0.7);
+    ck_assert_str_eq(json_string_value(json_object_get(sens, "sentence")),
+                     "cloud wins if utilisation < 56 %");
+    json_t *mc = json_object_get(o, "monte_carlo");
+    ck_assert_int_eq((int)json_integer_value(json_object_get(mc, "samples")), 100);
+    ck_assert_double_eq(json_number_value(json_object_get(json_object_get(mc, "tco_usd"), "p50")),
+                        1.08e9);
+    json_decref(o);
+    free(t);
+    /* the other formats ignore them */
+    ck_assert(!export_ranges_supported(EXPORT_CSV) && !export_ranges_supported(EXPORT_KUEUE));
+    t = render_ranges(EXPORT_CSV, s, &m);
+    char *plain = render(EXPORT_CSV);
+    ck_assert_str_eq(t, plain);
+    free(t);
+    free(plain);
+    free(s);
+}
+END_TEST
+
 START_TEST(strbuf_escapes_and_names)
 {
     StrBuf b;
@@ -836,6 +1036,9 @@ Suite *test_suite(void)
     tcase_add_test(t, html_element_ids_are_unique_with_more_than_ten_cost_options);
     tcase_add_test(t, markdown_and_csv_escape_special_characters);
     tcase_add_test(t, strbuf_escapes_and_names);
+    tcase_add_test(t, ranges_section_in_markdown);
+    tcase_add_test(t, ranges_section_in_html_draws_the_tornado);
+    tcase_add_test(t, ranges_in_json_are_the_eval_keys);
     tcase_add_test(t, format_names_round_trip);
     suite_add_tcase(s, t);
     TCase *w = tcase_create("writing files");

@@ -811,7 +811,13 @@ void app_export(App *app, int format, const char *path)
                         export_write_bundle, NULL);
         return;
     }
-    char *text = export_plan((ExportFormat)format, &app->plan, r, &app->cat, app->version);
+    /* the Sensitivity pane's ranges go with the export when they are of
+     * the plan as it is now (never a stale one) */
+    bool fresh = !app_ranges_stale(app);
+    const SensResult *sens = fresh ? app_sensitivity(app) : NULL;
+    const McResult *mc = fresh ? app_monte_carlo(app) : NULL;
+    char *text = export_plan_ranges((ExportFormat)format, &app->plan, r, &app->cat,
+                                    app->version, sens, mc);
     if (!text) {
         app_status(app, true, "export failed (out of memory)");
         return;

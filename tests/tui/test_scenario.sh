@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 13
+tap_plan 14
 # the sensitivity and 1,000-sample Monte Carlo run in the background; under
 # the sanitizers they take several times longer
 SLOW=${TUI_SLOW:-120}
@@ -20,6 +20,11 @@ tui_wait 'cloud wins if .* > [0-9]' 10; ok $? "it says in words which assumption
 tui_wait 'TCO \$[0-9.]+[MB] / \$[0-9.]+[MB] / \$[0-9.]+[MB] \(point \$' 10
 ok $? "Monte Carlo P10 / P50 / P90 of the TCO beside the point estimate"
 tui_wait 'P10-P90 \$[0-9.]+[MB]-\$[0-9.]+[MB]' 10; ok $? "the header carries the TCO's P10-P90"
+# an export while the ranges are of the plan as shown carries them
+tui_keys ':'; tui_type "export md $TUI_TMP/ranges.md"; tui_keys Enter
+tui_wait "wrote $TUI_TMP/ranges.md" 20 && grep -q '^## What moves the answer$' "$TUI_TMP/ranges.md" &&
+    grep -q '^| utilisation | 0.60x the modelled' "$TUI_TMP/ranges.md"
+ok $? ":export md carries What moves the answer once the ranges are current"
 tui_keys ':'; tui_type 'fork h200'; tui_keys Enter
 tui_wait 'Scenario +A frontier-2027 +B h200 \(editing\) +delta B - A' 20
 ok $? ":fork h200 shows A | B | delta with B being edited"
