@@ -1152,8 +1152,9 @@ static void backfill(Sim *s, int head, const int *order, int nteams)
     /* Most candidates of a saturated pool are single-node gangs larger than
      * any node's free GPUs: sched_place_whole() would fail for them with or
      * without the reserved node excluded, so they are passed over without
-     * estimating or placing them (exact: the pass only takes GPUs, so the
-     * bound only falls; it is re-read after each start). */
+     * estimating or placing them, and without computing the reservation
+     * for them (exact: the pass only takes GPUs, so the bound only falls;
+     * it is re-read after each start). */
     int node_max = sched_max_node_free(&s->cl);
     for (int ti = 0; ti < nteams && scanned < BF_DEPTH; ti++) {
         int t = order[ti], from_team = 0;
@@ -1168,10 +1169,16 @@ static void backfill(Sim *s, int head, const int *order, int nteams)
                 scanned++;
                 from_team++;
                 const SchedJobSpec *sc = spec(s, c);
+                /* the cheap resource checks first; the reservation is
+                 * computed for the first candidate that passes them all */
+                if (sc->kind == SJ_WHOLE
+                        ? sc->gpus > (sc->gpus <= s->cl.gpn ? node_max : s->cl.total_free)
+                        : s->cl.total_free == 0 && s->cl.n_shared == 0) {
+                    c = next;
+                    continue;
+                }
                 double need = job_need(s, c);
-                if (!borrow_ok(s, t, need) ||
-                    (sc->kind == SJ_WHOLE && sc->gpus > s->cl.total_free) ||
-                    (sc->kind != SJ_WHOLE && s->cl.total_free == 0 && s->cl.n_shared == 0)) {
+                if (!borrow_ok(s, t, need)) {
                     c = next;
                     continue;
                 }
@@ -1179,10 +1186,6 @@ static void backfill(Sim *s, int head, const int *order, int nteams)
                     r = reserve(s, head);
                 if (r.mode == 0)
                     return;
-                if (sc->kind == SJ_WHOLE && sc->gpus <= s->cl.gpn && sc->gpus > node_max) {
-                    c = next;
-                    continue;
-                }
                 bool before = s->now + run_estimate(s, c) <= r.S + 1e-9;
                 bool started = false;
                 /* a job of the head's own team that runs past S must also
