@@ -649,7 +649,12 @@ int mc_run(const Plan *p, const Catalog *c, const EvalOptions *opt, int samples,
                 order[s].strata[k] = st;
                 u = (st + 0.5) / MC_STRATA;
             }
-            *v = mc_triangular(w->low[k], w->nominal[k], w->high[k], u);
+            /* a plan value outside the stated range widens it: the
+             * three-point estimate's mode is the plan's value, never
+             * clamped to an end (a 1-year horizon against the catalog's
+             * 2-5 years drew every sample at 2 years or more) */
+            double lo = fmin(w->low[k], w->nominal[k]), hi = fmax(w->high[k], w->nominal[k]);
+            *v = mc_triangular(lo, w->nominal[k], hi, u);
         }
     }
     qsort(order, (size_t)samples, sizeof *order, cmp_order);

@@ -111,8 +111,9 @@ typedef struct {
 } McResult;
 
 /* Monte Carlo over the ranges: each assumption from a triangular
- * distribution (low, nominal, high) — the three-point estimate of PERT /
- * cost-risk practice (AACE RP 41R-08) — independently, seeded by
+ * distribution (low, nominal, high; a nominal outside the range widens it
+ * to include it) — the three-point estimate of PERT / cost-risk practice
+ * (AACE RP 41R-08) — independently, seeded by
  * plan.ranges.seed; percentiles interpolate linearly between order
  * statistics (Hyndman & Fan 1996, type 7).  samples <= 0: the plan's
  * ranges.samples (default MC_DEFAULT_SAMPLES).  Returns 0, -1 cancelled,

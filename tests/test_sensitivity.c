@@ -532,6 +532,32 @@ START_TEST(monte_carlo_without_ranges_is_the_point_estimate)
 }
 END_TEST
 
+/* A plan value outside the stated range widens the range rather than being
+ * clamped to its end: frontier's 3-year horizon against a 4-5 year range
+ * draws from (3, 3, 5), so TCO's P10 lies between the 3- and 4-year TCO
+ * (before: every sample at 4 years or more). */
+START_TEST(monte_carlo_widens_a_range_to_the_plans_value)
+{
+    Catalog c2 = cat;
+    memset(c2.ranges, 0, sizeof c2.ranges);
+    Plan q = plan;
+    q.ranges.knobs[RANGE_HORIZON] = (RangeSpec){.low = 4, .high = 5};
+    McResult m;
+    ck_assert_int_eq(mc_run(&q, &c2, NULL, 200, &m), 0);
+    ck_assert_int_eq(m.n_knobs, 1);
+    SensOutcome at3, at4;
+    ck_assert_int_eq(plan_evaluate(&q, &c2, &want), 0);
+    sens_outcome(&want, &c2, &at3);
+    Plan q4 = q;
+    q4.horizon_years = 4;
+    ck_assert_int_eq(plan_evaluate(&q4, &c2, &want), 0);
+    sens_outcome(&want, &c2, &at4);
+    ck_assert(at3.tco < at4.tco);
+    ck_assert_msg(m.tco.p10 > at3.tco && m.tco.p10 < at4.tco, "P10 %g outside (%g, %g)",
+                  m.tco.p10, at3.tco, at4.tco);
+}
+END_TEST
+
 START_TEST(monte_carlo_reuses_the_expensive_stages)
 {
     EvalCache *k = eval_cache_new();
@@ -696,6 +722,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, monte_carlo_is_seeded_and_reproducible);
     tcase_add_test(tc, monte_carlo_without_ranges_is_the_point_estimate);
     tcase_add_test(tc, monte_carlo_reuses_the_expensive_stages);
+    tcase_add_test(tc, monte_carlo_widens_a_range_to_the_plans_value);
     tcase_add_test(tc, cancelled_sensitivity_reports_it);
     tcase_add_test(tc, shipped_catalog_states_every_range);
     tcase_add_test(tc, catalog_range_low_above_high_is_refused_with_position);
