@@ -195,8 +195,14 @@ typedef struct {
     char name[CAT_TEXT_LEN];
     double layer_overhead_s;      /* per transformer layer per forward pass (launch/tails) */
     double step_overhead_s;       /* per engine iteration: scheduling, sampling, host sync */
+    double eager_layer_s;         /* host time per layer of a forward pass launched eagerly
+                                   * (no CUDA/HIP graph): a prefill pass takes at least
+                                   * layers x this; 0 = prefill is graph-launched or its
+                                   * launches hide under the GPU work */
     double seq_overhead_s;        /* per sequence per iteration (request bookkeeping, sampling) */
     int max_batch;                /* default cap on sequences in flight (max_num_seqs, …) */
+    int prefill_wait_steps;       /* decode steps waiting prompts are held before a prefill
+                                   * pass takes them all (TGI max_waiting_tokens); 0 = 1 */
     int chunk_tokens;             /* default tokens per iteration (max_num_batched_tokens) */
     int kv_block_tokens;          /* paged-KV block (page) size, tokens */
     double attn_hbm_eff;          /* decode attention: share of the HBM efficiency its

@@ -40,7 +40,10 @@
  *
  *   TTFT = queue wait + S + the rest of the running decode iteration (half a
  *   step when the replica is decoding; with b < 1 sequences in flight it is
- *   idle 1 − b of the time, so min(1, b)·step/2).  The load balancer is
+ *   idle 1 − b of the time, so min(1, b)·step/2; an engine that holds
+ *   waiting prompts for wait_steps steps, TGI, that many times more).  An
+ *   engine that launches prefill eagerly (no graphs) takes at least
+ *   L × eager_layer_us per prefill pass.  The load balancer is
  *   taken to split Poisson arrivals evenly at random, so each replica's
  *   prefill server is M/D/1 (fixed prompt length → deterministic service):
  *   Pollaczek–Khinchine, Wq = ρ·S / (2·(1 − ρ)).  Targets are compared with
@@ -159,6 +162,8 @@ typedef struct {
     /* engine (data/catalog/engines.yaml, plan overrides applied) */
     double layer_ovh, step_ovh;      /* s per layer per pass, s per iteration */
     double seq_ovh;                  /* s per sequence per iteration */
+    double eager_layer;              /* s of host launch work per layer of an eager prefill pass */
+    double wait_steps;               /* decode steps prompts wait to be prefilled together */
     double chunk;                    /* tokens per iteration */
     int cap;                         /* sequences in flight per scheduler */
     int ep_cap;                      /* ... per attention-DP rank of an EP layout; 0 = cap */
@@ -379,6 +384,11 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
     c->layer_ovh = e ? e->layer_overhead_s : INFER_LAYER_OVERHEAD_S;
     c->step_ovh = e ? e->step_overhead_s : INFER_STEP_OVERHEAD_S;
     c->seq_ovh = e ? e->seq_overhead_s : INFER_SEQ_OVERHEAD_S;
+    c->eager_layer = e ? e->eager_layer_s : 0.0;
+    /* TGI's router holds waiting prompts for up to max_waiting_tokens
+     * decode steps (default 20) and prefills them in one pass; vLLM,
+     * SGLang and TensorRT-LLM schedule waiting prompts every iteration. */
+    c->wait_steps = e && e->prefill_wait_steps > 1 ? e->prefill_wait_steps : 1.0;
     c->chunk = e && e->chunk_tokens > 0 ? e->chunk_tokens : INFER_CHUNK_TOKENS;
     c->cap = e && e->max_batch > 0 ? e->max_batch : INFER_MAX_BATCH;
     c->block = e && e->kv_block_tokens > 0 ? e->kv_block_tokens : INFER_BLOCK_TOKENS;
@@ -640,6 +650,22 @@ static double prefill_attn_flops(const Ctx *c)
     return c->attn_prefill_coef * (c->prompt * c->prompt - cached * cached);
 }
 
+/* An engine that launches its prefill passes eagerly (no CUDA/HIP graph:
+ * TGI captures graphs for decode batch sizes only, text-generation-launcher
+ * --cuda-graphs) issues every kernel and collective from the host, one
+ * Python/PyTorch call at a time.  The launches run ahead of the GPU, so an
+ * eager pass takes the longer of its GPU work and its host work: L layers ×
+ * the engine's eager_layer_us, plus the iteration's fixed cost.  Long
+ * prompts hide the host under the GEMMs; short ones are host-bound.  `t` is
+ * the prompt's share p_new/xt of an iteration of xt tokens; so is the
+ * floor. */
+static double eager_floor(const Ctx *c, double t, double xt)
+{
+    if (!(c->eager_layer > 0))
+        return t;
+    return fmax(t, (c->L * c->eager_layer + c->step_ovh) * c->p_new / xt);
+}
+
 /* Replica time of one prompt's prefill on a TP replica when its tokens
  * share the GEMMs of an iteration of `xt` tokens: the GEMMs run at the
  * efficiency of that size (batched / chunked prefill: engines pack queued
@@ -656,7 +682,8 @@ static double prefill_tp(const Ctx *c, int tp, double xt)
      * activations (all xt tokens in one collective, so its latency is paid
      * once per iteration, not once per prompt), the prompt's share p_new/xt. */
     t += 2.0 * c->L * allreduce(c, xt * c->h * INFER_ACT_BYTES, tp) * c->p_new / xt;
-    return t + (c->L * c->layer_ovh + c->step_ovh) * c->p_new / xt;
+    t += (c->L * c->layer_ovh + c->step_ovh) * c->p_new / xt;
+    return eager_floor(c, t, xt);
 }
 
 /* Prefill on a DEP replica: attention and dense layers on the prompt's own
@@ -670,6 +697,7 @@ static void prefill_dep(const Ctx *c, int n, double xt, double *own, double *spr
     o += prefill_attn_flops(c) / (c->peak16 * gemm_eff_x(c, fmin((double)c->h, xt)));
     o += c->p_new * c->L * (c->ew_fixed + c->ew_shard) * INFER_ACT_BYTES / c->hbm_bw_eff;
     o += (c->L * c->layer_ovh + c->step_ovh) * c->p_new / xt;
+    o = eager_floor(c, o, xt);
     /* the busiest GPU's expert share of an iteration of n·xt tokens */
     double imb = c->skew * ep_imbalance(xt * n * c->experts * c->k_over_e, n);
     double ex = imb * gemm_time(c, 1, xt * n, 0.0, 2.0 * c->routed_active * c->p_new / n);
@@ -683,13 +711,15 @@ static void prefill_dep(const Ctx *c, int n, double xt, double *own, double *spr
 }
 
 /* Tokens in the iteration a prompt's prefill shares, at `b` sequences in
- * flight.  In steady state b/out_steps prompts arrive per decode step; a
- * fused (chunked-prefill) engine runs them with the b decode tokens; either
- * way at most chunk_tokens, and a lone prompt fills at least its own. */
+ * flight.  In steady state b/out_steps prompts arrive per decode step (an
+ * engine that holds waiting prompts for wait_steps steps prefills that many
+ * steps' arrivals at once); a fused (chunked-prefill) engine runs them with
+ * the b decode tokens; either way at most chunk_tokens, and a lone prompt
+ * fills at least its own. */
 static double iter_tokens(const Ctx *c, double b, double scheds)
 {
     double per = b / scheds; /* per scheduler (DEP: per attention rank) */
-    double prompts = per / c->out_steps;
+    double prompts = per / c->out_steps * c->wait_steps;
     double t = c->p_new * fmax(1.0, prompts) + (c->fused ? per : 0.0);
     return fmin(c->chunk, fmax(t, fmin(c->p_new, c->chunk)));
 }
@@ -845,7 +875,9 @@ static Op op_at(const Ctx *c, const Rep *r, double b)
     o.lambda = b / (c->out_steps * t);
     o.rho = o.lambda * o.S; /* < 1 by construction */
     o.wq = o.rho * o.S / (2.0 * (1.0 - o.rho));
-    o.residual = fmin(1.0, b) * o.step / 2.0;
+    /* the rest of the running step; an engine that holds waiting prompts
+     * for wait_steps steps adds half that window when it is decoding */
+    o.residual = fmin(1.0, b) * o.step * c->wait_steps / 2.0;
     o.ttft = o.wq + o.residual + r->S_lat;
     return o;
 }
@@ -1624,6 +1656,11 @@ static void infer_explain(const Ctx *c, const Workload *w, const Accelerator *a,
                   ir->engine, eng ? "" : " (built-in defaults)", c->layer_ovh * 1e6,
                   c->step_ovh * 1e6, c->cap, c->chunk,
                   c->fused ? ", riding in the decode iteration" : "", c->block);
+    if (c->eager_layer > 0)
+        result_assume(r, sc,
+                      "engine %s launches prefill eagerly (no graphs): a prefill pass takes "
+                      "at least %.0f us per layer of host launch work",
+                      ir->engine, c->eager_layer * 1e6);
     result_assume(r, sc,
                   "KV reserved for prompt+output (%.0f tokens, worst case) per sequence, "
                   "read at the mean %.0f; %.1f GB/GPU runtime + %.0f-token activation "
