@@ -905,17 +905,42 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         long long stride = l->etp > 0 ? l->etp : (long long)l->tp * l->cp;
         env_link(e, l, l->ep, stride, false, &bw, &lat);
         long long span = (long long)l->ep * stride;
-        if (bw < e->su_bw && span > e->gpn) {
+        /* the scale-up unit: a node, or a multi-node NVLink domain (NVL72) */
+        long long unit = e->domain > e->gpn ? e->domain : e->gpn;
+        if (span > unit) {
             /* An all-to-all leaving the scale-up domain: of each rank's
-             * data the (n − r)/n bound for other nodes goes out through
+             * data the (n − r)/n bound for other domains goes out through
              * its own NIC (one rail per GPU; NCCL's multi-ring trick of
              * env_link does not apply to all-to-all), the rest over
              * NVLink, concurrently (NCCL alltoall = grouped send/recv;
-             * DeepEP's internode kernels: NVLink forwarding + RDMA). */
-            double r = stride < e->gpn ? (double)(e->gpn / stride) : 1.0;
+             * DeepEP's internode kernels: NVLink forwarding + RDMA).
+             * This holds whatever env_link returned: with 8 NICs of
+             * 48 GB/s per H100 node its ring rate (8 × NIC) reaches the
+             * NVLink rate, and the group was priced as if it never left
+             * the node (until 2026-12-01: DeepSeek-V3 EP64 on 1,024 H100
+             * and Qwen3-235B EP32 on 256 H100 ran their all-to-alls at
+             * NVLink speed). */
+            double r = stride < unit ? (double)(unit / stride) : 1.0;
             if (r > l->ep)
                 r = l->ep;
             double out = (l->ep - r) / (double)l->ep, in = (r - 1) / (double)l->ep;
+            if (e->moe_fused && sh->k > 1) {
+                /* Fused dispatch (DeepEP) sends a token over the fabric
+                 * once per remote domain that holds one of its k experts
+                 * and forwards it to the experts there over NVLink
+                 * (DeepSeek-V3 report §3.2.2: "first transmitted via IB to
+                 * the GPUs with the same in-node index on their target
+                 * nodes ... then instantly forwarded via NVLink"); the
+                 * combine reduces inside the domain before sending back.
+                 * With U = ep/r domains and routing spread evenly, a token
+                 * reaches (U − 1)·(1 − (1 − 1/U)^k) remote domains on
+                 * average, against k·(U − 1)/U copies sent one by one.
+                 * (Node-limited routing, DeepSeek-V3's at most 4 nodes per
+                 * token, caps it lower; the shape has no key for it.) */
+                double U = l->ep / r;
+                double reach = (U - 1.0) * (1.0 - pow(1.0 - 1.0 / U, sh->k));
+                out *= reach / (sh->k * (U - 1.0) / U);
+            }
             double so = e->so_bw;
             /* the per-rank NIC rate, expressed as an effective all-to-all bw */
             double t_out = out / so, t_in = in / e->su_bw;

@@ -1292,6 +1292,52 @@ START_TEST(moe_host_costs_are_paid_per_layer_pass_and_per_local_expert)
 }
 END_TEST
 
+START_TEST(ep_alltoall_across_nodes_runs_at_the_nic_rate)
+{
+    /* An expert all-to-all over 8 H100 nodes (EP64, one rank per GPU) is
+     * bound by each GPU's own 400 Gb/s NIC: DeepEP, built for exactly this
+     * traffic, measures 43-58 GB/s "RDMA bottleneck bandwidth" for
+     * internode EP16-EP64 on H800 + CX7 400G (deepseek-ai/DeepEP
+     * docs/legacy.md) and 61 GB/s for EP 8x4 on H100 (README, V2).  The
+     * ring trick of all-reduce (8 NICs per node carry one group's traffic
+     * together) does not apply: until 2026-12-01 this group ran at the
+     * NVLink rate (~330 GB/s implied) because 8 x 48 GB/s reaches it. */
+    ModelShape m = gpt(4, 1024, 8, 32000);
+    m.glu = true;
+    m.ffn_hidden = 2816;
+    m.experts = 64;
+    m.experts_per_token = 2;
+    m.expert_ffn_hidden = 512;
+    Workload w = training(m, 2048, 64, 1e9);
+    w.gpus = 64;
+    w.micro_batch = 1;
+    w.recompute = RECOMPUTE_NONE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 64, .sp = 0};
+    Plan p;
+    plan_init(&p);
+    PlanResult *r;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    double ep_s = r->workloads[0].train.step.ep_comm;
+    free(r);
+    /* one micro-batch per GPU (64 sequences over 64 GPUs), 4 MoE layers,
+     * dispatch + combine forward and again backward, 16-bit both ways, on
+     * the busiest rank's 1 + sqrt(2 ln 64 / C) share; 56 of every 64
+     * bytes leave the node */
+    double C = 2048.0 * 2, h = 1024, imb = 1 + sqrt(2 * log(64.0) / C);
+    double out = 4 * 2 * imb * (2 + 2) * C * h * 56.0 / 64.0;
+    double gbps = out / ep_s / 1e9;
+    ck_assert_msg(gbps > 35 && gbps < 62, "implied RDMA rate %.1f GB/s per GPU", gbps);
+    /* the same per-GPU load inside one node stays on NVLink */
+    w.gpus = 8;
+    w.global_batch = 8;
+    w.parallel.ep = 8;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    double ep8 = r->workloads[0].train.step.ep_comm;
+    free(r);
+    ck_assert_msg(ep_s / ep8 > 5, "EP64 over IB %.4f s vs EP8 on NVLink %.4f s", ep_s, ep8);
+}
+END_TEST
+
 START_TEST(fused_dispatch_drops_permute_and_chunk_sort_bytes)
 {
     /* EP8, 2 local experts: per micro-batch and layer forward the Megatron
@@ -1583,6 +1629,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, uneven_stages_give_the_last_stage_fewer_layers);
     tcase_add_test(tc, framework_profiles_change_the_modelled_step);
     tcase_add_test(tc, moe_host_costs_are_paid_per_layer_pass_and_per_local_expert);
+    tcase_add_test(tc, ep_alltoall_across_nodes_runs_at_the_nic_rate);
     tcase_add_test(tc, fused_dispatch_drops_permute_and_chunk_sort_bytes);
     tcase_add_test(tc, fp8_speedup_over_bf16_is_between_published_ratios);
     tcase_add_test(tc, error_band_brackets_step_days_hours_and_gpus);

@@ -135,11 +135,15 @@ START_TEST(every_published_layout_is_expressible)
 END_TEST
 
 /* The figures the shipped catalog reaches (README "Validation"), plus a
- * margin of ~1 point: a regression on either half fails here. */
+ * margin of ~1 point: a regression on either half fails here.  (Held-out
+ * worst 38.7 -> 42.1 % on 2026-12-01: expert all-to-alls that leave an
+ * H100 node are NIC-bound now, no longer priced at the NVLink rate, so the
+ * refit no longer lends Qwen3-30B-A3B on H100 the MoE host cost the
+ * Qwen3-235B H100 fit run had absorbed; fit worst 19.7 -> 12.0 %.) */
 #define FIT_MEAN_MAX 0.055
-#define FIT_WORST_MAX 0.21
-#define HELD_MEAN_MAX 0.09
-#define HELD_WORST_MAX 0.40
+#define FIT_WORST_MAX 0.13
+#define HELD_MEAN_MAX 0.095
+#define HELD_WORST_MAX 0.43
 
 START_TEST(error_on_fit_and_held_out_halves_within_recorded_ceilings)
 {
