@@ -28,6 +28,7 @@ const SweepMetric sweep_metrics[] = {
     {"usd_per_gpu_hour", "$ per GPU-hour", "USD", ROW_D(usd_per_gpu_hour)},
     {"wait_p95_h", "Wait p95 (worst team)", "h", ROW_D(wait_p95_h)},
     {"utilization", "Pool utilisation", "", ROW_D(utilization)},
+    {"build_margin_pct", "Verdict margin (+ build, - buy)", "%", ROW_D(build_margin_pct)},
 };
 const int sweep_n_metrics = (int)(sizeof sweep_metrics / sizeof sweep_metrics[0]);
 
@@ -401,6 +402,10 @@ void sweep_row_outputs(const PlanResult *r, SweepRow *row)
     snprintf(row->verdict, sizeof row->verdict, "%s",
              r->have_cost && c->verdict >= 0 && c->verdict < (int)(sizeof kinds / sizeof *kinds)
                  ? kinds[c->verdict] : "");
+    /* signed so a sweep shows where the verdict flips: + build, - buy */
+    row->build_margin_pct = !r->have_cost || c->onprem < 0 || c->cloud < 0 ? NAN
+                            : c->verdict == COST_VERDICT_BUILD ? c->margin_pct
+                            : c->verdict == COST_VERDICT_BUY ? -c->margin_pct : NAN;
     bool sched = r->have_schedule && r->schedule.ran;
     row->utilization = sched ? r->schedule.utilization : NAN;
     row->wait_p95_h = NAN;

@@ -66,7 +66,9 @@ typedef struct {
     char error[PLAN_TEXT_LEN];      /* "" = evaluated; else why the point has no outputs */
     bool fits;                      /* every workload fits and meets its target / SLO */
     double gpus, train_days, it_mw, facility_mw, tco_usd, cheapest_tco_usd,
-        usd_per_gpu_hour, wait_p95_h, utilization;
+        usd_per_gpu_hour, wait_p95_h, utilization,
+        build_margin_pct;           /* the verdict's margin, signed: + on-prem cheaper than the
+                                     * cloud by that % of the dearer, - the cloud cheaper */
     char verdict[16];               /* cost.verdict.kind of eval --json: build | buy |
                                      * unpriced | cloud-only | none */
     char cheapest[PLAN_NAME_LEN];   /* the cheapest option's name */

@@ -1390,7 +1390,7 @@ static int handle_global(App *app, Action a)
         view_show(app, app->tab);
         return HR_REDRAW;
     case ACT_TAB_1: case ACT_TAB_2: case ACT_TAB_3: case ACT_TAB_4: case ACT_TAB_5:
-    case ACT_TAB_6:
+    case ACT_TAB_6: case ACT_TAB_7:
         app->tab = TAB_FIRST + (a - ACT_TAB_1);
         view_show(app, app->tab);
         return HR_REDRAW;
@@ -1686,7 +1686,7 @@ static void main_loop(App *app)
 
 static const ViewOps *const view_table[VIEW_COUNT] = {
     &view_workloads_ops, &view_sizing_ops, &view_topology_ops, &view_power_ops,
-    &view_cost_ops, &view_schedule_ops, &view_sensitivity_ops, &view_plans_ops,
+    &view_cost_ops, &view_schedule_ops, &view_sensitivity_ops, &view_sweeps_ops, &view_plans_ops,
     &view_compare_ops, &view_help_ops, &view_info_ops, &view_present_ops,
 };
 

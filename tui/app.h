@@ -57,11 +57,11 @@ struct View {
 
 typedef enum {
     VIEW_WORKLOADS = 0, VIEW_SIZING, VIEW_TOPOLOGY, VIEW_POWER, VIEW_COST, VIEW_SCHEDULE,
-    VIEW_SENSITIVITY, VIEW_PLANS, VIEW_COMPARE, VIEW_HELP, VIEW_INFO, VIEW_PRESENT, VIEW_COUNT
+    VIEW_SENSITIVITY, VIEW_SWEEPS, VIEW_PLANS, VIEW_COMPARE, VIEW_HELP, VIEW_INFO, VIEW_PRESENT, VIEW_COUNT
 } ViewId;
 
 #define TAB_FIRST VIEW_SIZING
-#define TAB_COUNT 6
+#define TAB_COUNT 7
 
 typedef enum { FOCUS_LIST = 0, FOCUS_FORM, FOCUS_PANE } Focus;
 
@@ -254,7 +254,7 @@ int palette_complete(App *app, LineInput *in);
 
 /* ---- views: one file each under views/ */
 extern const ViewOps view_workloads_ops, view_sizing_ops, view_topology_ops, view_power_ops,
-    view_cost_ops, view_schedule_ops, view_sensitivity_ops, view_plans_ops, view_compare_ops,
+    view_cost_ops, view_schedule_ops, view_sensitivity_ops, view_sweeps_ops, view_plans_ops, view_compare_ops,
     view_help_ops, view_info_ops, view_present_ops;
 /* Live scenarios (views/scenario.c): `fork NAME` and `scenario swap|a|b|save|close`
  * commands (returns HR_* bits, -1 when cmd is not one of them); take the

@@ -21,12 +21,13 @@ static const KeyBinding table[] = {
     {KEY_BTAB, CTX_MAIN, ACT_FOCUS_PREV, 0, "S-Tab", "Pane", "focus the previous pane"},
     {']', CTX_MAIN, ACT_TAB_NEXT, 0, "]", "Next tab", "next result tab"},
     {'[', CTX_MAIN, ACT_TAB_PREV, 0, "[", "Prev tab", "previous result tab"},
-    {'1', CTX_MAIN, ACT_TAB_1, 0, "1..6", "Tab", "show Sizing, Topology, Power, Cost, Schedule, Sensitivity (in the form a digit starts editing a number: use ] and [ there)"},
+    {'1', CTX_MAIN, ACT_TAB_1, 0, "1..7", "Tab", "show Sizing, Topology, Power, Cost, Schedule, Sensitivity, Sweeps (in the form a digit starts editing a number: use ] and [ there)"},
     {'2', CTX_MAIN, ACT_TAB_2, H, "2", "", ""},
     {'3', CTX_MAIN, ACT_TAB_3, H, "3", "", ""},
     {'4', CTX_MAIN, ACT_TAB_4, H, "4", "", ""},
     {'5', CTX_MAIN, ACT_TAB_5, H, "5", "", ""},
     {'6', CTX_MAIN, ACT_TAB_6, H, "6", "", ""},
+    {'7', CTX_MAIN, ACT_TAB_7, H, "7", "", ""},
     /* left list */
     {'a', CTX_LIST, ACT_ADD, F, "a", "Add", "add a workload, team or job class (asks which)"},
     {'d', CTX_LIST, ACT_DELETE, F, "d", "Del", "delete the selected workload, team or job class (asks)"},
@@ -40,6 +41,14 @@ static const KeyBinding table[] = {
     {'p', CTX_SCHEDULE, ACT_POLICY, F, "p", "Policy", "cycle the scheduling policy (fifo, fair-share, priority)"},
     {'P', CTX_SCHEDULE, ACT_PREEMPT, F, "P", "Preempt", "toggle preemption"},
     {'b', CTX_SCHEDULE, ACT_BACKFILL, F, "b", "Backfill", "toggle backfill"},
+    /* sweeps pane: the plan's stored sweeps drawn with axes */
+    {'s', CTX_SWEEP, ACT_SWEEP_PICK, F, "s", "Sweep", "pick one of the plan's stored sweeps (gpuplan sweep)"},
+    {'m', CTX_SWEEP, ACT_METRIC_NEXT, F, "m", "Output", "next output drawn: TCO, GPUs, days, MW, verdict margin, p95 wait, ... (M: previous)"},
+    {'M', CTX_SWEEP, ACT_METRIC_PREV, H, "M", "", ""},
+    {'x', CTX_SWEEP, ACT_AXIS_X, F, "x", "X axis", "next varied input on the x axis"},
+    {'y', CTX_SWEEP, ACT_AXIS_Y, F, "y", "Y axis", "next varied input on the y axis (none: a curve; two: a heat map)"},
+    {'f', CTX_SWEEP, ACT_HOLD_NEXT, 0, "f", "Held", "next value of the inputs held fixed (a sweep of three keys or more)"},
+    {'r', CTX_SWEEP, ACT_SWEEP_RELOAD, 0, "r", "Reload", "read the plan's sweeps again (one made in another shell)"},
     /* plan browser */
     {'\r', CTX_PLANS, ACT_ENTER, F, "Enter", "Open", "open the plan (or the version)"},
     {'/', CTX_PLANS, ACT_FILTER, F, "/", "Filter", "filter by regular expression as you type"},
@@ -101,12 +110,13 @@ static const KeyBinding table[] = {
 static const char *const action_names[ACT_COUNT] = {
     "none", "help", "save", "plans", "compare", "export", "command", "quit", "close",
     "undo", "redo", "focus-next", "focus-prev", "tab-next", "tab-prev", "tab-1", "tab-2",
-    "tab-3", "tab-4", "tab-5", "tab-6", "find", "find-next", "find-prev", "redraw", "theme-next",
+    "tab-3", "tab-4", "tab-5", "tab-6", "tab-7", "find", "find-next", "find-prev", "redraw", "theme-next",
     "up", "down", "page-up", "page-down", "top", "bottom", "left", "right", "enter",
     "toggle", "pick", "add", "delete", "clone", "new", "rename", "duplicate", "versions",
     "show-deleted", "undelete", "filter", "pick-a", "pick-b", "swap", "policy",
     "preemption", "backfill", "fork", "find-apply", "explain", "copy", "present", "warnings",
-    "zoom", "suspend",
+    "zoom", "suspend", "sweep-pick", "sweep-reload", "metric-next", "metric-prev", "axis-x",
+    "axis-y", "hold-next",
 };
 
 Action keys_lookup(int key, unsigned ctx)
@@ -165,6 +175,7 @@ const char *keys_ctx_name(unsigned bit)
     case CTX_FORM: return "form";
     case CTX_PANE: return "results";
     case CTX_SCHEDULE: return "schedule";
+    case CTX_SWEEP: return "sweeps";
     case CTX_PLANS: return "plans";
     case CTX_COMPARE: return "compare";
     case CTX_HELP: return "help";

@@ -16,7 +16,8 @@
 #define CTX_HELP 0x40u       /* F1 help */
 #define CTX_INFO 0x80u       /* a text page: warnings (w), an explanation (e) */
 #define CTX_PRESENT 0x100u   /* presenter mode (P) */
-#define CTX_MAIN (CTX_LIST | CTX_FORM | CTX_PANE | CTX_SCHEDULE)
+#define CTX_SWEEP 0x200u     /* right: the Sweeps pane (sweep, output, axes) */
+#define CTX_MAIN (CTX_LIST | CTX_FORM | CTX_PANE | CTX_SCHEDULE | CTX_SWEEP)
 #define CTX_OVERLAY (CTX_PLANS | CTX_COMPARE | CTX_HELP | CTX_INFO | CTX_PRESENT)
 #define CTX_ALL (CTX_MAIN | CTX_OVERLAY)
 
@@ -24,7 +25,8 @@ typedef enum {
     ACT_NONE = 0,
     ACT_HELP, ACT_SAVE, ACT_PLANS, ACT_COMPARE, ACT_EXPORT, ACT_COMMAND, ACT_QUIT,
     ACT_CLOSE, ACT_UNDO, ACT_REDO, ACT_FOCUS_NEXT, ACT_FOCUS_PREV, ACT_TAB_NEXT,
-    ACT_TAB_PREV, ACT_TAB_1, ACT_TAB_2, ACT_TAB_3, ACT_TAB_4, ACT_TAB_5, ACT_TAB_6, ACT_FIND,
+    ACT_TAB_PREV, ACT_TAB_1, ACT_TAB_2, ACT_TAB_3, ACT_TAB_4, ACT_TAB_5, ACT_TAB_6, ACT_TAB_7,
+    ACT_FIND,
     ACT_FIND_NEXT, ACT_FIND_PREV, ACT_REDRAW, ACT_THEME_NEXT,
     ACT_UP, ACT_DOWN, ACT_PGUP, ACT_PGDN, ACT_TOP, ACT_BOTTOM, ACT_LEFT, ACT_RIGHT,
     ACT_ENTER, ACT_TOGGLE, ACT_PICK,
@@ -36,6 +38,8 @@ typedef enum {
     ACT_FORK,
     ACT_FIND_APPLY,          /* not a key: the find text changed, select the first match */
     ACT_EXPLAIN, ACT_COPY, ACT_PRESENT, ACT_WARNINGS, ACT_ZOOM, ACT_SUSPEND,
+    ACT_SWEEP_PICK, ACT_SWEEP_RELOAD, ACT_METRIC_NEXT, ACT_METRIC_PREV, ACT_AXIS_X, ACT_AXIS_Y,
+    ACT_HOLD_NEXT,
     ACT_COUNT
 } Action;
 

@@ -180,10 +180,35 @@ static void draw_tabs(App *app)
     Geometry *g = &app->geo;
     int y = g->tabs.y, x = g->tabs.x, w = g->tabs.w;
     term_fill(y, x, w, ROLE_TAB, " ");
+    /* Full names where they fit: while the line is too narrow, the longest
+     * full name gives way to its abbreviation (narrow screens: all of them). */
+    bool abbrev[TAB_COUNT];
+    int total = 1;
+    for (int i = 0; i < TAB_COUNT; i++) {
+        const ViewOps *ops = app->views[TAB_FIRST + i].ops;
+        abbrev[i] = g->abbrev_tabs;
+        total += term_strwidth(abbrev[i] ? ops->abbrev : ops->name) + 5; /* " N name " + " " */
+    }
+    while (total > w) {
+        int longest = -1, lw = 0;
+        for (int i = 0; i < TAB_COUNT; i++) {
+            const ViewOps *ops = app->views[TAB_FIRST + i].ops;
+            int saves = term_strwidth(ops->name) - term_strwidth(ops->abbrev);
+            if (!abbrev[i] && saves > 0 && term_strwidth(ops->name) > lw) {
+                longest = i;
+                lw = term_strwidth(ops->name);
+            }
+        }
+        if (longest < 0)
+            break;
+        const ViewOps *ops = app->views[TAB_FIRST + longest].ops;
+        total -= term_strwidth(ops->name) - term_strwidth(ops->abbrev);
+        abbrev[longest] = true;
+    }
     int used = 1;
     for (int i = 0; i < TAB_COUNT; i++) {
         const ViewOps *ops = app->views[TAB_FIRST + i].ops;
-        const char *name = g->abbrev_tabs ? ops->abbrev : ops->name;
+        const char *name = abbrev[i] ? ops->abbrev : ops->name;
         char label[48];
         snprintf(label, sizeof label, " %d %s ", i + 1, name);
         g->tab_x[i] = x + used;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "widgets.h"
 
@@ -93,4 +94,29 @@ int widget_legend(int y, int x, int w, const BarSeg *segs, const char *const *la
         used += term_put(y, x + used, w - used, ROLE_LABEL, labels[i]);
     }
     return used;
+}
+
+void canvas_bar_axis(Canvas *c, int x, int w, double lo, double hi, const char *name, AxisFmt fmt,
+                     const void *ctx)
+{
+    int y = canvas_next(c);
+    if (y >= 0) {
+        for (int i = 0; i < w; i++)
+            term_put(y, x + i, 1, ROLE_MUTED,
+                     i == 0 || i == w / 2 || i == w - 1 ? (term_utf8 ? "┬" : "+")
+                                                        : (term_utf8 ? "─" : "-"));
+    }
+    y = canvas_next(c);
+    if (y < 0)
+        return;
+    char a[32], b[32], d[32];
+    fmt(lo, a, sizeof a, ctx);
+    fmt((lo + hi) / 2, b, sizeof b, ctx);
+    fmt(hi, d, sizeof d, ctx);
+    term_put(y, x, w, ROLE_MUTED, a);
+    int bl = (int)strlen(b);
+    if (w / 2 - bl / 2 > (int)strlen(a) + 1)
+        term_put(y, x + w / 2 - bl / 2, bl, ROLE_MUTED, b);
+    term_put_right(y, x, w, ROLE_MUTED, d);
+    term_put(y, x + w + 1, 12, ROLE_LABEL, name);
 }

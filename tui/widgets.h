@@ -6,6 +6,7 @@
 #define GPUPLAN_TUI_WIDGETS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "term.h"
 
@@ -31,6 +32,9 @@ void widget_stacked_bar(int y, int x, int w, const BarSeg *segs, int n, double s
                         double limit, Role limit_role);
 /* "■ label  ■ label …" on one row; returns columns used. */
 int widget_legend(int y, int x, int w, const BarSeg *segs, const char *const *labels, int n);
+
+/* A value formatter for axis ticks (ctx: the caller's, may be NULL). */
+typedef const char *(*AxisFmt)(double v, char *buf, size_t len, const void *ctx);
 
 /* ---- w_spark.c */
 /* A sparkline of v[0..n) resampled to w cells, scaled to max (≤0 = the
@@ -76,6 +80,11 @@ int canvas_fields_hang(Canvas *c, int indent, int hang, Role role, const char *c
 /* The same fields on one row of w columns, in order, leaving out those that
  * do not fit (list them by priority).  Returns columns used. */
 int widget_fields(int y, int x, int w, Role role, const char *const *items, int n);
+/* The value axis under a column of bars (two content lines): a rule over
+ * w cells from x with ticks at lo, the middle and hi, their values below
+ * (fmt), and the axis name after the rule's end. */
+void canvas_bar_axis(Canvas *c, int x, int w, double lo, double hi, const char *name, AxisFmt fmt,
+                     const void *ctx);
 /* Finish: clamps *scroll to the content drawn (total lines). */
 void canvas_end(Canvas *c, int *scroll);
 /* True (once) when a canvas_end since the last call pulled a scroll offset

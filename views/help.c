@@ -29,6 +29,7 @@ static const struct { unsigned ctx; const char *title; } groups[] = {
     {CTX_LIST, "workloads list (left)"},
     {CTX_FORM, "field form (left)"},
     {CTX_SCHEDULE, "Schedule pane"},
+    {CTX_SWEEP, "Sweeps pane (arrows move the heat map's cell)"},
     {CTX_PLANS, "plan browser (F3)"},
     {CTX_COMPARE, "compare (F4)"},
     {CTX_OVERLAY, "F1 / F3 / F4 screens"},

@@ -241,40 +241,15 @@ static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
     (void)app;
 }
 
-/* The x axis under a bar chart: a rule with ticks at 0, half and the full
- * scale, their values below, and the axis name at the right. */
-static void x_axis(Canvas *c, int x, int w, double full, const char *name,
-                   const char *(*fmt)(double, char *, size_t))
+static const char *fmt_days_axis(double v, char *buf, size_t len, const void *ctx)
 {
-    int y = canvas_next(c);
-    if (y >= 0) {
-        for (int i = 0; i < w; i++)
-            term_put(y, x + i, 1, ROLE_MUTED,
-                     i == 0 || i == w / 2 || i == w - 1 ? (term_utf8 ? "┬" : "+")
-                                                        : (term_utf8 ? "─" : "-"));
-    }
-    y = canvas_next(c);
-    if (y < 0)
-        return;
-    char a[32], b[32], d[32];
-    fmt(0, a, sizeof a);
-    fmt(full / 2, b, sizeof b);
-    fmt(full, d, sizeof d);
-    term_put(y, x, w, ROLE_MUTED, a);
-    int bl = (int)strlen(b);
-    if (w / 2 - bl / 2 > (int)strlen(a) + 1)
-        term_put(y, x + w / 2 - bl / 2, bl, ROLE_MUTED, b);
-    term_put_right(y, x, w, ROLE_MUTED, d);
-    term_put(y, x + w + 1, 12, ROLE_LABEL, name);
-}
-
-static const char *fmt_days_axis(double v, char *buf, size_t len)
-{
+    (void)ctx;
     return units_days(v, buf, len);
 }
 
-static const char *fmt_ms_axis(double v, char *buf, size_t len)
+static const char *fmt_ms_axis(double v, char *buf, size_t len, const void *ctx)
 {
+    (void)ctx;
     snprintf(buf, len, "%.0f ms", v * 1e3);
     return buf;
 }
@@ -321,7 +296,7 @@ static void draw_curve(Canvas *c, const App *app, const WorkloadResult *w)
                  plan ? "  plan" : "");
         term_put(y, c->r.x + 2 + lw + bw, vw, plan ? ROLE_TITLE : ROLE_VALUE, line);
     }
-    x_axis(c, c->r.x + 1 + lw, bw, max * 1.05, "days", fmt_days_axis);
+    canvas_bar_axis(c, c->r.x + 1 + lw, bw, 0, max * 1.05, "days", fmt_days_axis, NULL);
 }
 
 /* A latency curve of a service (model/infer.c computes the points): one
@@ -381,7 +356,7 @@ static void draw_latency_curve(Canvas *c, const char *title, const LatCurve *lc)
         term_put(y, c->r.x + 2 + lw + bw, vw, plan ? ROLE_TITLE : miss ? ROLE_BAD : ROLE_VALUE,
                  line);
     }
-    x_axis(c, c->r.x + 1 + lw, bw, max * 1.05, lc->axis, fmt_ms_axis);
+    canvas_bar_axis(c, c->r.x + 1 + lw, bw, 0, max * 1.05, lc->axis, fmt_ms_axis, NULL);
 }
 
 /* Replicas vs TPOT for an aggregated service (InferResult.curve_*); for a
