@@ -93,6 +93,74 @@ tui_wait_exit() {
     return 1
 }
 
+# tui_wait_exit_discarding [SECONDS]: after a quit, wait until the program
+# has exited, answering n (discard) if it asks about unsaved changes;
+# prints its status.  (Not "wait for the exit, and on a timeout press n":
+# that spends a whole timeout whenever the question comes.)
+tui_wait_exit_discarding() {
+    limit=${1:-$TUI_TIMEOUT}
+    deadline=$(( $(date +%s) + limit ))
+    answered=0
+    while [ "$(date +%s)" -le "$deadline" ]; do
+        if [ -s "$TUI_TMP/status" ]; then
+            cat "$TUI_TMP/status"
+            return 0
+        fi
+        if [ $answered = 0 ] && tui_screen | grep -q 'Unsaved changes'; then
+            tui_keys n
+            answered=1
+        fi
+        sleep 0.05
+    done
+    return 1
+}
+
+# tui_stable [SECONDS]: wait until no recompute is in flight and two
+# captures 0.2 s apart are the same (a frame is not still arriving).
+tui_stable() {
+    limit=${1:-$TUI_TIMEOUT}
+    deadline=$(( $(date +%s) + limit ))
+    prev=""
+    while [ "$(date +%s)" -le "$deadline" ]; do
+        if ! tui_busy; then
+            cur=$(tui_screen | cksum)
+            [ "$cur" = "$prev" ] && return 0
+            prev=$cur
+        else
+            prev=""
+        fi
+        sleep 0.2
+    done
+    echo "# screen still changing after ${limit} s" >&2
+    return 1
+}
+
+# tui_keys_redrawn KEY...: send keys, then wait (at most 5 s: a key that
+# changes nothing, such as G on the last page, is not an error) for the
+# screen to change, so that a check after it reads the new screen.
+tui_keys_redrawn() {
+    before=$(tui_screen | cksum)
+    tui_keys "$@"
+    pace=$(( $(date +%s) + 5 ))
+    while [ "$(tui_screen | cksum)" = "$before" ] && [ "$(date +%s)" -le "$pace" ]; do
+        sleep 0.05
+    done
+}
+
+# tui_scroll_to KEY TIMES REGEX: press KEY (NPage, Down, ...) at most TIMES
+# times until REGEX is on screen, after each key waiting for the redraw
+# (the screen changes; a key at the end of the content changes nothing,
+# hence the pacing bound, which only slows the loop), then wait for REGEX.
+tui_scroll_to() {
+    i=0
+    while [ $i -lt "$2" ]; do
+        tui_screen | grep -Eq -- "$3" && return 0
+        tui_keys_redrawn "$1"
+        i=$((i + 1))
+    done
+    tui_wait "$3"
+}
+
 # tui_open_plan NAME: after a start, make sure NAME (a demo plan) is the
 # plan on screen — a new store opens its most recently updated plan, and
 # the seeded demo plans may differ in their timestamps — then wait idle.

@@ -15,20 +15,8 @@ tui_require_tmux
 trap tui_cleanup EXIT
 tap_plan 18
 
-# scroll_to KEY TIMES REGEX: press KEY (NPage a page, Down a line) at most
-# TIMES times until REGEX is on screen
-scroll_to() {
-    i=0
-    while [ $i -lt "$2" ]; do
-        tui_screen | grep -Eq -- "$3" && return 0
-        tui_keys "$1"
-        sleep 0.1
-        i=$((i + 1))
-    done
-    tui_wait "$3" 2
-}
-page_to() { scroll_to NPage 8 "$1"; }
-line_to() { scroll_to Down 14 "$1"; }
+page_to() { tui_scroll_to NPage 8 "$1"; }
+line_to() { tui_scroll_to Down 14 "$1"; }
 
 # the replica count the sizing chooses for chat-70b (the model is refitted
 # by others: read it from `gpuplan eval`, do not pin it)
@@ -44,43 +32,46 @@ for size in "80 24" "160 45"; do
 
     # the training run (selected first): GPUs vs days with its axis
     tui_keys z
-    tui_wait 'Sizing|Size' 5
-    page_to 'GPUs vs days' && line_to ' d days$' && tui_wait 'GPUs vs days' 2 && tui_wait '16,384 .*[0-9.]+ d +plan' 2
+    tui_wait 'zoomed: z restores'
+    page_to 'GPUs vs days' && line_to ' d days$' && tui_wait 'GPUs vs days' && tui_wait '16,384 .*[0-9.]+ d +plan'
     ok $? "$tag: training: GPUs vs days, the plan's count marked, a days axis"
     tui_keys z
+    tui_wait 'zoom off'
 
     # the service: replicas vs TPOT
-    tui_wait 'WORKLOADS' 5
+    tui_wait 'WORKLOADS'
     # shellcheck disable=SC2046
     tui_click $(tui_find 'chat-70b ')
-    tui_wait '▶ chat-70b' 5 && tui_idle
+    tui_wait '▶ chat-70b' && tui_idle
     tui_keys z
+    tui_wait 'zoomed: z restores'
     page_to 'replicas vs TPOT: tp[0-9]+ replicas sharing 40 req/s' && line_to ' ms TPOT$' &&
-        tui_wait 'replicas vs TPOT' 2 && [ -n "$reps" ] &&
-        tui_wait "^ +$reps [█#]+.* [0-9.]+ ms +plan" 2
+        tui_wait 'replicas vs TPOT' && [ -n "$reps" ] &&
+        tui_wait "^ +$reps [█#]+.* [0-9.]+ ms +plan"
     ok $? "$tag: service: replicas vs TPOT with the chosen $reps replicas marked"
-    tui_wait ' [0-9]+ [█#]+[│|][█#]+ +[0-9.]+ ms +misses' 2
+    tui_wait ' [0-9]+ [█#]+[│|][█#]+ +[0-9.]+ ms +misses'
     ok $? "$tag: fewer replicas cross the 40 ms target line and are named as misses"
-    tui_wait 'saturated: [0-9]+ replicas cannot carry 40 req/s' 2
+    tui_wait 'saturated: [0-9]+ replicas cannot carry 40 req/s'
     ok $? "$tag: a count that cannot carry the rate is named, not drawn"
-    tui_wait '0 ms .* ms TPOT' 2
+    tui_wait '0 ms .* ms TPOT'
     ok $? "$tag: the TPOT axis under the bars"
     tui_keys z
+    tui_wait 'zoom off'
 
     # a TPOT target no layout reaches: what binds it and the fix, next to
     # the result (and in `w`)
     tui_keys ':'; tui_type 'set chat-70b.tpot_ms 5'; tui_keys Enter
-    tui_wait 'tpot_ms = 5' 10 && tui_idle; tui_keys Home
-    tui_wait 'chat-70b .*misses SLO' 10 && tui_wait 'TPOT target 5 ms is below the [0-9.]+ ms' 5
+    tui_wait 'tpot_ms = 5' && tui_idle; tui_keys Home
+    tui_wait 'chat-70b .*misses SLO' && tui_wait 'TPOT target 5 ms is below the [0-9.]+ ms'
     ok $? "$tag: a service's binding target is shown next to its result"
-    tui_wait 'raise tpot_ms to [0-9.]+' 5
+    tui_wait 'raise tpot_ms to [0-9.]+'
     ok $? "$tag: with the fix (the target it was sized for)"
 
     # the schedule's sparklines: a time axis
     tui_keys 5
     tui_keys z
-    tui_wait 'utilisation +[▁▂▃▄▅▆▇█_.:-]+' 10 && tui_wait 'time \(simulated\)' 5 &&
-        tui_wait ' 0 +.*d +[0-9]+ d' 5
+    tui_wait 'utilisation +[▁▂▃▄▅▆▇█_.:-]+' && tui_wait 'time \(simulated\)' &&
+        tui_wait ' 0 +.*d +[0-9]+ d'
     ok $? "$tag: utilisation and queue sparklines over a time axis"
 
     tui_keys z

@@ -48,7 +48,7 @@ for plan in frontier-2027 moe-gb200 research-a100 startup-h200; do
     i=1
     while [ $i -le "$EDITS" ]; do
         tui_keys ':'; tui_type "set site.pue 1.2$i"; tui_keys Enter
-        tui_wait "site.pue = 1.2$i" 10 && tui_idle 60
+        tui_wait "site.pue = 1.2$i" && tui_idle 60
         i=$((i + 1))
     done
     report "$plan" light
@@ -60,13 +60,13 @@ for plan in frontier-2027 moe-gb200 research-a100 startup-h200; do
         [ "$acc" = "$own" ] && continue
         [ $i -ge "$EDITS" ] && break
         tui_keys ':'; tui_type "set accelerator $acc"; tui_keys Enter
-        tui_wait "accelerator = $acc" 10 && tui_idle 120
+        tui_wait "accelerator = $acc" && tui_idle 120
         i=$((i + 1))
         # a slow build (sanitizers, a loaded machine) may still be evaluating:
         # wait (bounded) for this edit's result before the next edit supersedes it
-        t=0
-        while [ "$(grep -c '^result ' "$TUI_TMP/latency.log")" -lt $i ] && [ $t -lt 300 ]; do
-            sleep 0.1; t=$((t + 1))
+        deadline=$(( $(date +%s) + 120 ))
+        while [ "$(grep -c '^result ' "$TUI_TMP/latency.log")" -lt $i ] && [ "$(date +%s)" -le "$deadline" ]; do
+            sleep 0.1
         done
     done
     n=$(grep -c '^result ' "$TUI_TMP/latency.log")

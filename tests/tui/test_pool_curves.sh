@@ -16,24 +16,8 @@ tui_require_tmux
 trap tui_cleanup EXIT
 tap_plan 16
 
-# scroll_to KEY TIMES REGEX: press KEY at most TIMES times until REGEX is
-# on screen, waiting for each key's redraw (the screen changes) first
-scroll_to() {
-    i=0
-    while [ $i -lt "$2" ]; do
-        tui_screen | grep -Eq -- "$3" && return 0
-        before=$(tui_screen | md5sum)
-        tui_keys "$1"
-        deadline=$(( $(date +%s) + TUI_TIMEOUT ))
-        while [ "$(tui_screen | md5sum)" = "$before" ] && [ "$(date +%s)" -le "$deadline" ]; do
-            sleep 0.05
-        done
-        i=$((i + 1))
-    done
-    tui_wait "$3"
-}
-page_to() { scroll_to NPage 8 "$1"; }
-line_to() { scroll_to Down 30 "$1"; }
+page_to() { tui_scroll_to NPage 8 "$1"; }
+line_to() { tui_scroll_to Down 30 "$1"; }
 
 # the pools the sizing chooses (the model is refitted by others: read
 # them from `gpuplan eval`, do not pin them)
@@ -54,7 +38,7 @@ for size in "80 24" "160 45"; do
     tui_click $(tui_find 'v3-chat ')
     tui_wait '▶ v3-chat' && tui_idle
     tui_keys z
-    tui_wait 'zoomed'
+    tui_wait 'zoomed: z restores'
 
     page_to 'decode pool GPUs vs TPOT: (DEP|tp)[0-9]+ replicas sharing 100 req/s' &&
         line_to ' ms TPOT$' && [ -n "$dec" ] &&
@@ -68,7 +52,7 @@ for size in "80 24" "160 45"; do
     tui_wait '0 ms .* ms TTFT$'
     ok $? "$tag: the TTFT axis under the prefill bars"
     tui_keys z
-    tui_wait_gone 'zoomed'
+    tui_wait 'zoom off'
 
     # disaggregated on, a TPOT target below any decode step: the binding
     # and its fix next to the result
@@ -78,7 +62,7 @@ for size in "80 24" "160 45"; do
     tui_wait 'tpot_ms = 2' && tui_idle
     tui_keys Home
     tui_wait 'v3-chat .*misses SLO' && tui_wait 'binding +TPOT target 2 ms is below the [0-9.]+ ms' &&
-        tui_keys z && tui_wait 'zoomed' && tui_wait 'one decode step takes on (DEP|tp)[0-9]+'
+        tui_keys z && tui_wait 'zoomed: z restores' && tui_wait 'one decode step takes on (DEP|tp)[0-9]+'
     ok $? "$tag: the disaggregated service names its binding target (a decode step)"
     tui_wait 'fix +raise tpot_ms to [0-9.]+'
     ok $? "$tag: with the fix (the target its pools were sized for)"

@@ -20,59 +20,59 @@ for size in "80 24" "160 45"; do
 
     # `/` appended to the previous query and said "not found" after a hit
     tui_keys /; tui_type 'chat'; tui_keys Enter
-    tui_wait 'chat-70b +\(inference\)' 5
+    tui_wait 'chat-70b +\(inference\)'
     tui_keys /
-    tui_wait '^/ *$' 5 && tui_type 'research' && tui_keys Enter &&
-        tui_wait 'research +\(team\)' 5 && ! tui_screen | grep -q 'not found'
+    tui_wait '^/ *$' && tui_type 'research' && tui_keys Enter &&
+        tui_wait 'research +\(team\)' && ! tui_screen | grep -q 'not found'
     ok $? "$tag: / starts a new search, and a hit leaves no 'not found'"
 
     # :set on a named workload was refused unless it was selected
     tui_keys Up
     cmd 'set chat-70b.requests_per_s 60'
-    tui_wait 'chat-70b.requests_per_s = 60' 5; ok $? "$tag: :set chat-70b.requests_per_s 60 from another selection"
+    tui_wait 'chat-70b.requests_per_s = 60'; ok $? "$tag: :set chat-70b.requests_per_s 60 from another selection"
 
     # a status message outlived the next key
     tui_keys Down
-    tui_wait_gone 'requests_per_s = 60' 5; ok $? "$tag: the next key clears the last message"
+    tui_wait_gone 'requests_per_s = 60'; ok $? "$tag: the next key clears the last message"
 
     # Tab completion of site.* showed nothing
     tui_keys ':'; tui_type 'set site.p'; tui_keys Tab
-    tui_wait 'site.pricing +site.pue +site.power_price_kwh' 5; ok $? "$tag: Tab lists the site.* candidates"
+    tui_wait 'site.pricing +site.pue +site.power_price_kwh'; ok $? "$tag: Tab lists the site.* candidates"
     tui_keys Escape
 
     # j / k were typed into pick lists
     tui_keys F5
-    tui_wait 'Export the plan as' 5 && tui_keys j j
-    tui_wait 'filter: *$|filter: *│' 5 && ! tui_screen | grep -q 'filter: j'
+    tui_wait 'Export the plan as' && tui_keys j j
+    tui_wait 'filter: *$|filter: *│' && ! tui_screen | grep -q 'filter: j'
     ok $? "$tag: j moves in a pick list instead of filtering"
     tui_keys Escape
 
     # End/G scrolled to a blank page; panes kept stale offsets
     tui_keys Tab Tab 1 G
-    tui_wait 'assumptions|GEMM efficiency|sized to' 5; ok $? "$tag: G shows the last page of the pane, not a blank one"
+    tui_wait 'assumptions|GEMM efficiency|sized to'; ok $? "$tag: G shows the last page of the pane, not a blank one"
     tui_keys 2 1
-    tui_wait 'workload +kind +accel' 5; ok $? "$tag: a tab shown again starts from the top"
+    tui_wait 'workload +kind +accel'; ok $? "$tag: a tab shown again starts from the top"
 
     # MIG slices read as "GPUs 0.429"
     tui_keys 5 G
-    tui_wait 'notebooks +[0-9,]+ +3g\.40gb' 10; ok $? "$tag: a MIG class shows its slice (3g.40gb)"
+    tui_wait 'notebooks +[0-9,]+ +3g\.40gb'; ok $? "$tag: a MIG class shows its slice (3g.40gb)"
 
     # a workload on its own accelerator vanished from the header
     cmd 'set pretrain-405b.accelerator H200'
-    tui_idle
-    tui_wait 'H100-SXM ×[0-9,]+ \+ H200 ×[0-9,]+' 10; ok $? "$tag: the header lists both accelerators"
+    tui_wait 'accelerator = H200' && tui_idle
+    tui_wait 'H100-SXM ×[0-9,]+ \+ H200 ×[0-9,]+'; ok $? "$tag: the header lists both accelerators"
 
     # compare: double prefixes, % for percentage points
     tui_keys F4
-    tui_wait 'metric +A +B' 30
-    tui_keys G
+    tui_wait 'metric +A +B' && tui_idle
+    tui_keys_redrawn G
     ! tui_screen | grep -Eq 'kkW|MGPU|kGPU'; ok $? "$tag: no double SI prefix in the comparison"
     tui_keys g
-    tui_wait 'MFU .* pp' 10; ok $? "$tag: a difference of two shares reads in pp"
+    tui_wait 'MFU .* pp'; ok $? "$tag: a difference of two shares reads in pp"
     tui_keys q
 
     tui_keys ':'; tui_type 'q!'; tui_keys Enter
-    tui_wait_exit 10 >/dev/null; ok $? "$tag: quits"
+    tui_wait_exit >/dev/null; ok $? "$tag: quits"
     tui_check_stderr
 done
 exit $tap_failed

@@ -17,7 +17,7 @@ for sig in TERM INT SEGV ABRT; do
     tui_open_plan frontier-2027
     [ "$(tmx display -p '#{alternate_on}')" = 1 ]; ok $? "SIG$sig: the dashboard runs on the alternate screen"
     kill -s "$sig" "$(gpuplan_pid)"
-    st=$(tui_wait_exit 10)
+    st=$(tui_wait_exit)
     case $sig in TERM) want=143 ;; INT) want=130 ;; SEGV) want=139 ;; ABRT) want=134 ;; esac
     [ "$st" = "$want" ]; ok $? "SIG$sig: the process dies of the signal (status $st)"
     [ "$(tmx display -p '#{alternate_on}')" = 0 ]; ok $? "SIG$sig: the alternate screen is left"

@@ -30,41 +30,41 @@ for size in "80 24" "160 45"; do
     tui_wait 'pretrain-405b' && tui_idle
 
     cmd 'set gpus 8192'
-    tui_wait 'target_days cleared' 10; ok $? "$tag: :set gpus 8192 on a run with target_days is accepted, target_days cleared with a note"
+    tui_wait 'target_days cleared'; ok $? "$tag: :set gpus 8192 on a run with target_days is accepted, target_days cleared with a note"
     ! tui_screen | grep -q 'invalid'; ok $? "$tag: no refusal on screen"
     tui_idle
-    tui_wait 'pretrain-405b +train +H100-SXM +8,192' 10; ok $? "$tag: the run is sized at 8,192 GPUs"
+    tui_wait 'pretrain-405b +train +H100-SXM +8,192'; ok $? "$tag: the run is sized at 8,192 GPUs"
 
     cmd 'set target_days 60'
-    tui_wait 'gpus now auto' 10; ok $? "$tag: :set target_days 60 makes gpus auto again with a note"
+    tui_wait 'gpus now auto'; ok $? "$tag: :set target_days 60 makes gpus auto again with a note"
     tui_idle
-    tui_wait 'global batch 2048 caps data parallelism' 10
+    tui_wait 'global batch 2048 caps data parallelism'
     ok $? "$tag: the binding constraint shows next to the late run"
-    tui_wait 'raise global_batch to [0-9]+' 10; ok $? "$tag: with its fix"
-    tui_wait '1 warning|[0-9]+ warnings' 10; ok $? "$tag: the warnings strip counts the plan's warnings"
+    tui_wait 'raise global_batch to [0-9]+'; ok $? "$tag: with its fix"
+    tui_wait '1 warning|[0-9]+ warnings'; ok $? "$tag: the warnings strip counts the plan's warnings"
 
     cmd 'set accelerator H200'
-    tui_wait 'research/notebooks 3g.40gb → 3g.71gb' 10
+    tui_wait 'research/notebooks 3g.40gb → 3g.71gb'
     ok $? "$tag: :set accelerator H200 maps the MIG job to H200's 3g.71gb with a note"
     tui_idle
     fail=0
     for acc in B200 GB200 TPU-v5p MI300X; do
         cmd "set accelerator $acc"
-        tui_wait "accelerator = $acc" 10 || fail=1
+        tui_wait "accelerator = $acc" || fail=1
         tui_screen | grep -q 'invalid' && fail=1
         tui_idle
     done
     [ $fail -eq 0 ]; ok $? "$tag: B200, GB200, TPU-v5p and MI300X are accepted too"
     tui_keys Escape ':'; tui_type 'q!'; tui_keys Enter
-    tui_wait_exit 10 >/dev/null; ok $? "$tag: quits"
+    tui_wait_exit >/dev/null; ok $? "$tag: quits"
 
     tui_start "$1" "$2" startup-h200
     tui_open_plan startup-h200
     tui_wait 'finetune-8b' && tui_idle
     cmd 'set finetune-8b.target_days 1'
-    tui_wait 'gpus now auto' 10; ok $? "$tag: :set target_days 1 on finetune-8b (gpus 64) is accepted"
+    tui_wait 'gpus now auto'; ok $? "$tag: :set target_days 1 on finetune-8b (gpus 64) is accepted"
     tui_keys Escape ':'; tui_type 'q!'; tui_keys Enter
-    tui_wait_exit 10 >/dev/null
+    tui_wait_exit >/dev/null
     tui_check_stderr
 done
 exit $tap_failed
