@@ -77,45 +77,45 @@ for size in "160 45" "80 24"; do
     tui_start "$1" "$2"
     tui_open_plan frontier-2027
     tui_keys 7
-    tui_wait "Sweep .* of frontier-2027@v[0-9]+" 20; ok $? "$tag: 7 shows the Sweeps tab, on the newest sweep"
+    tui_wait "Sweep .* of frontier-2027@v[0-9]+"; ok $? "$tag: 7 shows the Sweeps tab, on the newest sweep"
     tui_keys z
     # s lists the sweeps; typing filters the list, Enter picks
-    tui_keys s; tui_wait 'grid +\(14 points' 10 && tui_type grid && tui_keys Enter
+    tui_keys s; tui_wait 'grid +\(14 points' && tui_type grid && tui_keys Enter
     tui_wait "Sweep 'grid' of frontier-2027@v[0-9]+: grid, 14 of 14 points" && \
-        tui_wait 'site\.pue \(rows\) by tenancy\.gpus \(columns\)' 10
+        tui_wait 'site\.pue \(rows\) by tenancy\.gpus \(columns\)'
     ok $? "$tag: the grid is a heat map of site.pue by tenancy.gpus"
     tui_keys m
     row=$(printf '%s' "$row13" | sed "s/SH/$sh/g")
-    tui_wait "m: GPUs " 10 && tui_wait "^ +1\\.3 $v$row" 10 && tui_wait "^ +1\\.1 $v" 2
+    tui_wait "m: GPUs " && tui_wait "^ +1\\.3 $v$row" && tui_wait "^ +1\\.1 $v"
     ok $? "$tag: its rows are the stored site.pue values, its cells the stored GPUs"
-    tui_wait "^ +$xtick_re *\$" 2 && tui_wait "tenancy\\.gpus *\$" 2
+    tui_wait "^ +$xtick_re *\$" && tui_wait "tenancy\\.gpus *\$"
     ok $? "$tag: the x axis ticks are the stored tenancy.gpus values ($xticks)"
-    tui_wait "scale of GPUs: +$sh $gmin\\.\\." 5 && tui_wait "$sh [0-9,]+\\.\\.$gmax( |\$)" 2
+    tui_wait "scale of GPUs: +$sh $gmin\\.\\." && tui_wait "$sh [0-9,]+\\.\\.$gmax( |\$)"
     ok $? "$tag: a scale legend from the smallest ($gmin) to the largest ($gmax) value"
     tui_keys Right Right Up
-    tui_wait "cell: tenancy\\.gpus = $x3, site\\.pue = 1\\.3: GPUs $cell" 10
+    tui_wait "cell: tenancy\\.gpus = $x3, site\\.pue = 1\\.3: GPUs $cell"
     ok $? "$tag: the cursor cell names its inputs and value"
 
     # the curve: one bar per pue value against facility MW, with an axis
-    tui_keys s; tui_wait 'pue +\(5 points' 10 && tui_type pue && tui_keys Enter
-    tui_wait "Sweep 'pue' of frontier-2027@v[0-9]+: grid, 5 of 5 points" 10
+    tui_keys s; tui_wait 'pue +\(5 points' && tui_type pue && tui_keys Enter
+    tui_wait "Sweep 'pue' of frontier-2027@v[0-9]+: grid, 5 of 5 points"
     tui_keys m m
-    tui_wait "m: Facility power \\(MW\\)" 10
+    tui_wait "m: Facility power \\(MW\\)"
     good=0
     echo "$curve" | while read -r x mw; do
-        tui_wait "^ +$x $bar+ +$mw\$" 5 || exit 1
+        tui_wait "^ +$x $bar+ +$mw\$" || exit 1
     done || good=1
     ok $good "$tag: the curve has a labelled bar per stored site.pue with its facility MW"
-    tui_wait '[┬+][─-]+[┬+][─-]+[┬+] *$' 2 && tui_wait ' MW *$' 2
+    tui_wait '[┬+][─-]+[┬+][─-]+[┬+] *$' && tui_wait ' MW *$'
     ok $? "$tag: a value axis with ticks, named MW"
 
     # the Monte Carlo: a histogram with P10/P50/P90 marked
-    tui_keys s; tui_wait 'mc +\(10000 points' 10 && tui_type mc && tui_keys Enter
-    tui_wait "Sweep 'mc' of frontier-2027@v[0-9]+: Monte Carlo, 10000 of 10000 points" 20
+    tui_keys s; tui_wait 'mc +\(10000 points' && tui_type mc && tui_keys Enter
+    tui_wait "Sweep 'mc' of frontier-2027@v[0-9]+: Monte Carlo, 10000 of 10000 points"
     ok $? "$tag: the 10,000-sample Monte Carlo loads"
-    tui_wait "P10 [0-9.]+ +P50 $p50 +P90 [0-9.]+" 10
+    tui_wait "P10 [0-9.]+ +P50 $p50 +P90 [0-9.]+"
     ok $? "$tag: its P50 is that of the stored rows ($p50 MW)"
-    tui_wait "$mark P10" 2 && tui_wait "$mark P50" 2 && tui_wait "$mark P90" 2 && tui_wait ' samples *$' 2
+    tui_wait "$mark P10" && tui_wait "$mark P50" && tui_wait "$mark P90" && tui_wait ' samples *$'
     ok $? "$tag: the histogram marks P10, P50 and P90 over a samples axis"
 
     if [ "$1" = 160 ]; then
@@ -123,7 +123,7 @@ for size in "160 45" "80 24"; do
         # frames of m presses are logged with their key -> frame time
         : > "$TUI_TMP/latency.log"
         tui_keys r; tui_keys m; tui_keys m; tui_keys m; tui_keys m
-        tui_wait 'm: Cheapest TCO' 20
+        tui_wait 'm: Cheapest TCO'
         deadline=$(( $(date +%s) + TUI_TIMEOUT ))
         while ! grep -q 'sweep load rows=10000' "$TUI_TMP/latency.log" && [ "$(date +%s)" -le "$deadline" ]; do
             sleep 0.1
