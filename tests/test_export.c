@@ -277,20 +277,20 @@ START_TEST(json_export_has_the_contract_keys)
 }
 END_TEST
 
-/* xmllint --noout parses the page as XML; every chart has rows and rects. */
-START_TEST(html_export_is_well_formed_and_every_chart_has_data)
+/* xmllint ($XMLLINT, else xmllint) --noout parses doc as XML, silently;
+ * the file is a private one under $TMPDIR. */
+static void assert_xml_well_formed(const char *doc)
 {
-    char *s = render(EXPORT_HTML);
-    char path[] = "/tmp/gpuplan-html-XXXXXX";
+    const char *tmp = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/gpuplan-html-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(write(fd, s, strlen(s)), (ssize_t)strlen(s));
+    ck_assert_int_eq(write(fd, doc, strlen(doc)), (ssize_t)strlen(doc));
     close(fd);
     const char *xmllint = getenv("XMLLINT");
-    if (!xmllint || !*xmllint)
-        xmllint = "xmllint";
-    char cmd[4200];
-    snprintf(cmd, sizeof cmd, "%s --noout '%s' 2>&1", xmllint, path);
+    char cmd[8400];
+    snprintf(cmd, sizeof cmd, "%s --noout '%s' 2>&1", xmllint && *xmllint ? xmllint : "xmllint", path);
     FILE *pp = popen(cmd, "r");
     ck_assert_ptr_nonnull(pp);
     char out[2048] = "";
@@ -299,6 +299,13 @@ START_TEST(html_export_is_well_formed_and_every_chart_has_data)
     int rc = pclose(pp);
     unlink(path);
     ck_assert_msg(rc == 0 && n == 0, "xmllint: %s", out);
+}
+
+/* xmllint --noout parses the page as XML; every chart has rows and rects. */
+START_TEST(html_export_is_well_formed_and_every_chart_has_data)
+{
+    char *s = render(EXPORT_HTML);
+    assert_xml_well_formed(s);
     static const char *const charts[] = {"chart-cost", "chart-memory", "chart-step",
                                          "chart-power", "chart-racks", "chart-wait"};
     for (size_t i = 0; i < sizeof charts / sizeof charts[0]; i++) {
@@ -761,23 +768,7 @@ START_TEST(ranges_section_in_html_draws_the_tornado)
     ranges_fixture(s, &m);
     char *h = render_ranges(EXPORT_HTML, s, &m);
     ck_assert_ptr_nonnull(h);
-    char path[] = "/tmp/gpuplan-html-ranges-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(write(fd, h, strlen(h)), (ssize_t)strlen(h));
-    close(fd);
-    const char *xmllint = getenv("XMLLINT");
-    char cmd[4200];
-    snprintf(cmd, sizeof cmd, "%s --noout '%s' 2>&1", xmllint && *xmllint ? xmllint : "xmllint",
-             path);
-    FILE *pp = popen(cmd, "r");
-    ck_assert_ptr_nonnull(pp);
-    char out[2048] = "";
-    size_t n = fread(out, 1, sizeof out - 1, pp);
-    out[n] = '\0';
-    int rc = pclose(pp);
-    unlink(path);
-    ck_assert_msg(rc == 0 && n == 0, "xmllint: %s", out);
+    assert_xml_well_formed(h);
     const char *sec = strstr(h, "<h2 id=\"what-moves\">What moves the answer</h2>");
     ck_assert_ptr_nonnull(sec);
     ck_assert_ptr_nonnull(strstr(sec, "Verdict: on-prem. Cloud wins if utilisation &lt; 56 %."));
