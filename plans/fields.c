@@ -874,14 +874,6 @@ int field_choices(const FieldDef *f, const Plan *p, const Catalog *cat, const ch
     } else if (f->flags & FF_ENGINE) {
         for (size_t i = 0; cat && i < cat->n_engines && n < max; i++)
             out[n++] = cat->engines[i].id;
-    } else if (f->flags & FF_FRAMEWORK) {
-        /* profiles only: "megatron@GB200" rows are calibrations of one */
-        for (size_t i = 0; cat && i < cat->n_frameworks && n < max; i++)
-            if (!strchr(cat->frameworks[i].id, '@'))
-                out[n++] = cat->frameworks[i].id;
-    } else if (f->flags & FF_ENGINE) {
-        for (size_t i = 0; cat && i < cat->n_engines && n < max; i++)
-            out[n++] = cat->engines[i].id;
     } else if (f->flags & FF_PRESET) {
         size_t np = 0;
         const ModelPreset *all = preset_all(&np);
