@@ -17,8 +17,9 @@ for f in "$src"/data/catalog/*.yaml; do
 done
 GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all -o "$tmp/out" \
     "$src"/tests/data/runs/a100-fsdp-deepspeed.yaml "$src"/tests/data/runs/maxtext-tpu-v5e.yaml \
-    "$src"/tests/data/runs/maxtext-tpu-v5p.yaml "$src"/tests/data/runs/nemo-b200.yaml \
-    "$src"/tests/data/runs/nemo-gb200.yaml "$src"/tests/data/runs/nemo-h100.yaml \
+    "$src"/tests/data/runs/maxtext-tpu-v5p.yaml "$src"/tests/data/runs/maxtext-tpu-v6e.yaml \
+    "$src"/tests/data/runs/nemo-b200.yaml "$src"/tests/data/runs/nemo-gb200.yaml \
+    "$src"/tests/data/runs/nemo-h100.yaml \
     "$src"/tests/data/runs/perf-recipes-h100.yaml
 {
     cat <<'HDR'
