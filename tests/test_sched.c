@@ -1065,6 +1065,8 @@ END_TEST
 
 /* Passes the default runs of assert_same_schedule() skipped after arrivals. */
 static uint64_t g_skipped;
+/* Backfill team windows those runs passed over at once (kept windows). */
+static uint64_t g_windows_skipped;
 
 /* Runs p as the reference (a pass after every event, the backfill
  * reservation walked afresh on every pass) and as the default (reservation
@@ -1080,7 +1082,9 @@ static void assert_same_schedule(const Plan *p, int gpus, uint64_t *kept)
     ck_assert_int_eq(sched_simulate_with(p, &g_cat, NULL, gpus, SCHED_RES_REFERENCE, a, &sa), 0);
     ck_assert_int_eq(sched_simulate_with(p, &g_cat, NULL, gpus, SCHED_RES_CHECK, b, &sb), 0);
     ck_assert_uint_eq(sb.reservation_mismatches, 0);
+    ck_assert_uint_eq(sb.window_mismatches, 0);
     ck_assert_uint_eq(sa.reservations_kept, 0);
+    ck_assert_uint_eq(sa.windows_skipped, 0);
     ck_assert_uint_eq(sa.passes_skipped, 0);
     ck_assert_uint_eq(sa.start_digest, sb.start_digest);
     /* a skipped pass computes no reservation; every other one the same */
@@ -1098,7 +1102,9 @@ static void assert_same_schedule(const Plan *p, int gpus, uint64_t *kept)
     ck_assert_uint_eq(sa.start_digest, sc.start_digest);
     *kept += sc.reservations_kept;
     ck_assert_uint_eq(sc.passes_skipped, sb.passes_skipped);
+    ck_assert_uint_eq(sc.windows_skipped, sb.windows_skipped);
     g_skipped += sc.passes_skipped;
+    g_windows_skipped += sc.windows_skipped;
     free(a);
     free(b);
     free(c);
@@ -1114,6 +1120,7 @@ START_TEST(kept_reservation_schedules_exactly_like_the_walk_on_random_queues)
     const char *migs[] = {"1g.10gb", "3g.40gb", "7g.80gb", "2g.20gb"};
     uint64_t kept = 0;
     g_skipped = 0;
+    g_windows_skipped = 0;
     for (int it = 0; it < 150; it++) {
         Plan *p = new_plan((SchedPolicy)sched_rng_below(&g, 3), 8 + (int)sched_rng_below(&g, 400),
                            50 + 400 * sched_rng_uniform(&g));
@@ -1160,6 +1167,7 @@ START_TEST(kept_reservation_schedules_exactly_like_the_walk_on_random_queues)
     }
     ck_assert_uint_gt(kept, 10000); /* the kept path did the work */
     ck_assert_uint_gt(g_skipped, 10000); /* and arrivals skipped passes */
+    ck_assert_uint_gt(g_windows_skipped, 10000); /* and backfill passed over kept windows */
 }
 END_TEST
 

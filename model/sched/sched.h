@@ -86,6 +86,11 @@ typedef struct {
     /* SCHED_RES_CHECK runs only (sched_int.h): passes where the kept backfill
      * reservation differed from a fresh walk; must stay 0. */
     uint64_t reservation_mismatches;
+    /* Backfill: team windows whose jobs the free GPUs could not take, passed
+     * over at once; CHECK runs: kept windows that differed from a fresh
+     * walk of the queue (must stay 0). */
+    uint64_t windows_skipped;
+    uint64_t window_mismatches;
 } SchedStats;
 
 /* One run on a fixed pool of `gpus` GPUs (the CLI's `gpuplan simulate`, the

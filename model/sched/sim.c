@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <float.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -68,6 +69,25 @@ typedef struct {
     bool restarted;
 } Job;
 
+/* A team's backfill scan window, kept between passes (see win_get()): the
+ * first `len` queued jobs of the team in scan order (priority high to low,
+ * then submit order), passing over `excl` (the blocked head when it is this
+ * team's), with prefix summaries of the scan's cheap resource check:
+ * pmin_node[i] / pmin_multi[i] = fewest GPUs of a single-node / multi-node
+ * whole job among id[0..i] (INT32_MAX none), pshared[i] = a MIG or
+ * fractional job among them.  The window ends at scan position
+ * (end_prio, end_id); `complete`: it holds every such job of the team. */
+typedef struct {
+    bool valid, complete;
+    int8_t end_prio;
+    int32_t end_id;
+    int32_t excl;
+    int len;
+    int32_t id[BF_DEPTH];
+    int32_t pmin_node[BF_DEPTH], pmin_multi[BF_DEPTH];
+    uint8_t pshared[BF_DEPTH];
+} TeamWin;
+
 /* A preemption candidate's sort key (see vk_before). */
 typedef struct {
     double start;
@@ -114,6 +134,7 @@ typedef struct {
     double last_finish;       /* time of the latest completion */
     bool head_blocked;
     int32_t last_head;
+    TeamWin win[PLAN_MAX_TEAMS + 1], win_check; /* win_check: CHECK's fresh walk */
     /* The last pass started nothing and left last_head blocked (quiet), at
      * this epoch, with this many teams in its order: an arrival that cannot
      * change that pass's outcome skips the next one (see arrival_is_quiet). */
@@ -247,6 +268,72 @@ static void advance(Sim *s, double t)
 
 /* ------------------------------------------------------------ queues */
 
+/* A queue change at scan position (pr, j) of team t: a kept backfill
+ * window that reaches that far, or holds the team's whole queue, is stale
+ * (a change past its end leaves its jobs and their order as they were). */
+static inline void win_touch(Sim *s, int t, int pr, int j)
+{
+    TeamWin *w = &s->win[t];
+    if (w->valid && (w->complete || pr > w->end_prio || (pr == w->end_prio && j <= w->end_id)))
+        w->valid = false;
+}
+
+/* Team t's backfill window of at least L jobs (or all it has), passing over
+ * excl: the kept one while no queue change reached it (win_touch()), else
+ * walked afresh from the queue lists.  SCHED_RES_CHECK walks anyway and
+ * counts in SchedStats.window_mismatches a kept window that differs. */
+static const TeamWin *win_get(Sim *s, int t, int excl, int L)
+{
+    TeamWin *w = &s->win[t];
+    bool kept = w->valid && w->excl == excl && (w->len >= L || w->complete);
+    if (kept && s->res_mode != SCHED_RES_CHECK)
+        return w;
+    TeamWin *b = kept ? &s->win_check : w;
+    int len = 0, mn = INT32_MAX, mm = INT32_MAX;
+    uint8_t sh = 0;
+    bool complete = true;
+    b->end_prio = 2;
+    b->end_id = -1;
+    for (int pr = 2; pr >= 0 && complete; pr--)
+        for (int c = s->qh[t][pr]; c >= 0; c = s->jobs[c].qnext) {
+            if (c == excl)
+                continue;
+            if (len == L) {
+                complete = false;
+                break;
+            }
+            const SchedJobSpec *sp = spec(s, c);
+            if (sp->kind != SJ_WHOLE)
+                sh = 1;
+            else if (sp->gpus <= s->cl.gpn)
+                mn = sp->gpus < mn ? sp->gpus : mn;
+            else
+                mm = sp->gpus < mm ? sp->gpus : mm;
+            b->id[len] = c;
+            b->pmin_node[len] = mn;
+            b->pmin_multi[len] = mm;
+            b->pshared[len] = sh;
+            len++;
+            b->end_prio = (int8_t)pr;
+            b->end_id = c;
+        }
+    b->len = len;
+    b->complete = complete;
+    b->excl = excl;
+    b->valid = b == w;
+    if (kept) {
+        /* the kept window must agree on the positions a scan of L reads */
+        int n = w->len < L ? w->len : L;
+        if ((b->len < L ? b->len : L) != n ||
+            memcmp(b->id, w->id, (size_t)n * sizeof *w->id) != 0 ||
+            memcmp(b->pmin_node, w->pmin_node, (size_t)n * sizeof *w->pmin_node) != 0 ||
+            memcmp(b->pmin_multi, w->pmin_multi, (size_t)n * sizeof *w->pmin_multi) != 0 ||
+            memcmp(b->pshared, w->pshared, (size_t)n) != 0)
+            s->st.window_mismatches++;
+    }
+    return w;
+}
+
 static void q_insert(Sim *s, int j)
 {
     const SchedJobSpec *sp = spec(s, j);
@@ -280,6 +367,7 @@ static void q_insert(Sim *s, int j)
     s->queued++;
     J->state = JS_QUEUED;
     J->qsince = s->now;
+    win_touch(s, t, pr, j);
 }
 
 static void q_remove(Sim *s, int j)
@@ -299,6 +387,7 @@ static void q_remove(Sim *s, int j)
     s->qnp[t][pr]--;
     s->queued--;
     J->wait += s->now - J->qsince;
+    win_touch(s, t, pr, j);
 }
 
 /* The job a team offers next: its highest priority first (fifo: oldest). */
@@ -1140,6 +1229,63 @@ static double run_estimate(const Sim *s, int j)
     return (J->restarted ? s->restore : 0) + (J->work - J->done0) / rate;
 }
 
+/* One backfill candidate c of team t: the cheap resource checks first,
+ * then (the reservation computed for the first candidate that passes them
+ * all) a start before the head's reserved start, or past it without
+ * delaying the head.  True when the pass is over (no reservation possible,
+ * or nothing left free). */
+static bool bf_candidate(Sim *s, int c, int t, int head, Reservation *r, int *node_max)
+{
+    const SchedJobSpec *sc = spec(s, c);
+    if (sc->kind == SJ_WHOLE ? sc->gpus > (sc->gpus <= s->cl.gpn ? *node_max : s->cl.total_free)
+                             : s->cl.total_free == 0 && s->cl.n_shared == 0)
+        return false;
+    double need = job_need(s, c);
+    if (!borrow_ok(s, t, need))
+        return false;
+    if (r->mode < 0)
+        *r = reserve(s, head);
+    if (r->mode == 0)
+        return true;
+    bool before = s->now + run_estimate(s, c) <= r->S + 1e-9;
+    bool started = false;
+    /* a job of the head's own team that runs past S must also leave the
+     * head its borrowing headroom */
+    if (!before && t == spec(s, head)->team && !borrow_ok(s, t, need + job_need(s, head)))
+        return false;
+    if (before) {
+        started = try_start(s, c, -1);
+    } else if (r->mode == 1) {
+        started = try_start(s, c, r->node);
+    } else if (r->mode == 2) {
+        /* a shared job past S may keep a GPU shared that the reservation
+         * counted as whole again: charge it one */
+        int whole = sc->kind == SJ_WHOLE ? sc->gpus : 1;
+        if (whole <= r->extra) {
+            started = try_start(s, c, -1);
+            if (started)
+                r->extra -= whole;
+        }
+    }
+    if (started) {
+        s->st.backfilled++;
+        *node_max = sched_max_node_free(&s->cl);
+    }
+    return s->cl.total_free == 0 && s->cl.n_shared == 0;
+}
+
+/* EASY backfill behind the blocked head: at most BF_DEPTH queued jobs, team
+ * by team in policy order and at most per_team (see BF_DEPTH) from one.
+ * Most candidates of a saturated pool are single-node gangs larger than any
+ * node's free GPUs: sched_place_whole() would fail for them with or without
+ * the reserved node excluded, so the cheap checks pass them over without
+ * estimating or placing them, and without computing the reservation for
+ * them (exact: the pass only takes GPUs, so the bound only falls; it is
+ * re-read after each start).  Each team's window is kept between passes
+ * (win_get()) with prefix minima of its gangs' sizes, so a team whose
+ * window holds nothing the free GPUs could take is passed over at once,
+ * and otherwise the scan starts at its first such job.  The reference mode
+ * walks the queue lists instead, job by job. */
 static void backfill(Sim *s, int head, const int *order, int nteams)
 {
     if (s->cl.total_free == 0 && s->cl.n_shared == 0)
@@ -1149,75 +1295,47 @@ static void backfill(Sim *s, int head, const int *order, int nteams)
     if (per_team < BF_TEAM_MIN)
         per_team = BF_TEAM_MIN;
     int scanned = 0;
-    /* Most candidates of a saturated pool are single-node gangs larger than
-     * any node's free GPUs: sched_place_whole() would fail for them with or
-     * without the reserved node excluded, so they are passed over without
-     * estimating or placing them, and without computing the reservation
-     * for them (exact: the pass only takes GPUs, so the bound only falls;
-     * it is re-read after each start). */
     int node_max = sched_max_node_free(&s->cl);
+    int head_team = spec(s, head)->team;
     for (int ti = 0; ti < nteams && scanned < BF_DEPTH; ti++) {
-        int t = order[ti], from_team = 0;
-        for (int pr = 2; pr >= 0 && from_team < per_team && scanned < BF_DEPTH; pr--) {
-            int c = s->qh[t][pr];
-            while (c >= 0 && from_team < per_team && scanned < BF_DEPTH) {
-                int next = s->jobs[c].qnext;
-                if (c == head) {
-                    c = next;
-                    continue;
-                }
-                scanned++;
-                from_team++;
-                const SchedJobSpec *sc = spec(s, c);
-                /* the cheap resource checks first; the reservation is
-                 * computed for the first candidate that passes them all */
-                if (sc->kind == SJ_WHOLE
-                        ? sc->gpus > (sc->gpus <= s->cl.gpn ? node_max : s->cl.total_free)
-                        : s->cl.total_free == 0 && s->cl.n_shared == 0) {
-                    c = next;
-                    continue;
-                }
-                double need = job_need(s, c);
-                if (!borrow_ok(s, t, need)) {
-                    c = next;
-                    continue;
-                }
-                if (r.mode < 0)
-                    r = reserve(s, head);
-                if (r.mode == 0)
-                    return;
-                bool before = s->now + run_estimate(s, c) <= r.S + 1e-9;
-                bool started = false;
-                /* a job of the head's own team that runs past S must also
-                 * leave the head its borrowing headroom */
-                if (!before && t == spec(s, head)->team &&
-                    !borrow_ok(s, t, need + job_need(s, head))) {
-                    c = next;
-                    continue;
-                }
-                if (before) {
-                    started = try_start(s, c, -1);
-                } else if (r.mode == 1) {
-                    started = try_start(s, c, r.node);
-                } else if (r.mode == 2) {
-                    /* a shared job past S may keep a GPU shared that the
-                     * reservation counted as whole again: charge it one */
-                    int whole = sc->kind == SJ_WHOLE ? sc->gpus : 1;
-                    if (whole <= r.extra) {
-                        started = try_start(s, c, -1);
-                        if (started)
-                            r.extra -= whole;
+        int t = order[ti];
+        int L = BF_DEPTH - scanned < per_team ? BF_DEPTH - scanned : per_team;
+        if (s->res_mode == SCHED_RES_REFERENCE) {
+            int from_team = 0;
+            for (int pr = 2; pr >= 0 && from_team < L; pr--)
+                for (int c = s->qh[t][pr]; c >= 0 && from_team < L;) {
+                    int next = s->jobs[c].qnext;
+                    if (c != head) {
+                        from_team++;
+                        if (bf_candidate(s, c, t, head, &r, &node_max))
+                            return;
                     }
+                    c = next;
                 }
-                if (started) {
-                    s->st.backfilled++;
-                    node_max = sched_max_node_free(&s->cl);
-                }
-                if (s->cl.total_free == 0 && s->cl.n_shared == 0)
-                    return;
-                c = next;
-            }
+            scanned += from_team;
+            continue;
         }
+        const TeamWin *w = win_get(s, t, t == head_team ? head : -1, L);
+        int n = w->len < L ? w->len : L;
+        /* the first window position the cheap checks let through: the
+         * prefix summaries are monotone, so a binary search finds it */
+        int lo = 0, hi = n;
+        if (n > 0 && w->pmin_node[n - 1] > node_max && w->pmin_multi[n - 1] > s->cl.total_free &&
+            !w->pshared[n - 1])
+            lo = hi = n; /* nothing in the window: the common case */
+        while (lo < hi) {
+            int m = (lo + hi) / 2;
+            if (w->pmin_node[m] <= node_max || w->pmin_multi[m] <= s->cl.total_free || w->pshared[m])
+                hi = m;
+            else
+                lo = m + 1;
+        }
+        if (lo == n && n > 0)
+            s->st.windows_skipped++;
+        scanned += n;
+        for (int i = lo; i < n; i++)
+            if (bf_candidate(s, w->id[i], t, head, &r, &node_max))
+                return;
     }
 }
 
