@@ -117,6 +117,12 @@ typedef struct {
     int32_t qh[PLAN_MAX_TEAMS + 1][3], qt[PLAN_MAX_TEAMS + 1][3];
     int qn[PLAN_MAX_TEAMS + 1];
     int qnp[PLAN_MAX_TEAMS + 1][3]; /* queued per team and priority */
+    /* per team: the job it offers next (team_head(), -1 none), that job's
+     * priority and GPU-equivalents — kept on every queue change, read by
+     * every team order */
+    int32_t thead[PLAN_MAX_TEAMS + 1];
+    int8_t thead_prio[PLAN_MAX_TEAMS + 1];
+    double thead_need[PLAN_MAX_TEAMS + 1];
     int queued, never, running_prio[3];
     double held_prio[3]; /* GPU-equivalents held by running jobs per priority */
     double usage[PLAN_MAX_TEAMS + 1];
@@ -268,6 +274,8 @@ static void advance(Sim *s, double t)
 
 /* ------------------------------------------------------------ queues */
 
+static void head_update(Sim *s, int t);
+
 /* A queue change at scan position (pr, j) of team t: a kept backfill
  * window that reaches that far, or holds the team's whole queue, is stale
  * (a change past its end leaves its jobs and their order as they were). */
@@ -368,6 +376,7 @@ static void q_insert(Sim *s, int j)
     J->state = JS_QUEUED;
     J->qsince = s->now;
     win_touch(s, t, pr, j);
+    head_update(s, t);
 }
 
 static void q_remove(Sim *s, int j)
@@ -388,6 +397,7 @@ static void q_remove(Sim *s, int j)
     s->queued--;
     J->wait += s->now - J->qsince;
     win_touch(s, t, pr, j);
+    head_update(s, t);
 }
 
 /* The job a team offers next: its highest priority first (fifo: oldest). */
@@ -406,6 +416,14 @@ static int team_head(const Sim *s, int t)
         if (s->qh[t][pr] >= 0)
             return s->qh[t][pr];
     return -1;
+}
+
+static void head_update(Sim *s, int t)
+{
+    int h = team_head(s, t);
+    s->thead[t] = h;
+    s->thead_prio[t] = (int8_t)(h >= 0 ? spec(s, h)->prio : 0);
+    s->thead_need[t] = h >= 0 ? job_need(s, h) : 0;
 }
 
 static bool borrow_ok(const Sim *s, int t, double need)
@@ -465,15 +483,13 @@ static int team_order(const Sim *s, int *order, int *heads)
     TeamKey k[PLAN_MAX_TEAMS + 1];
     int n = 0;
     for (int t = 0; t < s->nt; t++) {
-        if (s->qn[t] == 0)
-            continue;
-        int h = team_head(s, t);
+        int h = s->thead[t];
         if (h < 0)
             continue;
-        double need = job_need(s, h);
+        double need = s->thead_need[t];
         if (!borrow_ok(s, t, need))
             continue;
-        TeamKey x = {.team = t, .head = h, .prio = spec(s, h)->prio};
+        TeamKey x = {.team = t, .head = h, .prio = s->thead_prio[t]};
         if (s->policy == POLICY_FAIR_SHARE) {
             x.under = under_quota(s, t, need);
             x.share = share_of(s, t, s->usage[t]);
@@ -1398,7 +1414,7 @@ static bool arrival_is_quiet(Sim *s, int j)
         return true; /* not queued */
     const SchedJobSpec *sp = spec(s, j);
     int t = sp->team, pr = sp->prio;
-    if (team_head(s, t) == j)
+    if (s->thead[t] == j)
         return false;
     if (!s->p->tenancy.backfill || (s->cl.total_free == 0 && s->cl.n_shared == 0))
         return true;
@@ -1910,9 +1926,11 @@ int sched_run_with(const Plan *p, const SchedWorkload *w, const Accelerator *a,
         J->sgpu = -1;
         J->res_s = -1;
     }
-    for (int t = 0; t <= PLAN_MAX_TEAMS; t++)
+    for (int t = 0; t <= PLAN_MAX_TEAMS; t++) {
         for (int pr = 0; pr < 3; pr++)
             s->qh[t][pr] = s->qt[t][pr] = -1;
+        s->thead[t] = -1;
+    }
     /* failures: the pool fails as a Poisson process of rate G / MTBF (each
      * GPU exponential with mean mtbf_gpu), hitting a uniform GPU. */
     double mtbf_s = p->tenancy.mtbf_gpu_h * 3600.0;
