@@ -51,7 +51,8 @@ static void load_all(void)
     static const char *const files[] = {"a100-fsdp-deepspeed.yaml", "maxtext-tpu-v5e.yaml",
                                         "maxtext-tpu-v5p.yaml",     "maxtext-tpu-v6e.yaml",
                                         "nemo-b200.yaml",           "nemo-gb200.yaml",
-                                        "nemo-h100.yaml",           "perf-recipes-h100.yaml"};
+                                        "nemo-h100.yaml",           "perf-recipes-h100.yaml",
+                                        "training-results-v51-h200.yaml"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/tests/data/runs/%s", src && *src ? src : GPUPLAN_SRCDIR,
                  files[i]);
@@ -151,7 +152,10 @@ END_TEST
  * exposed all-to-all had been standing in for H100 MoE cost the model
  * does not have), held-out 42.1 -> 43.6 % (Qwen3-30B-A3B H100) — so both
  * worst ceilings were raised to the measured values: the inputs are now
- * what the published runs used. */
+ * what the published runs used.
+ * 2026-12-02: two MLPerf v5.1 H200 Llama 3.1 405B runs added, one fitted
+ * (nemo@H200 step scale): fit 4.4 -> 4.2 % (34 runs), held-out 8.4 -> 8.2 %
+ * (38 runs; the held-out H200 run +0.9 %). */
 #define FIT_MEAN_MAX 0.05
 #define FIT_WORST_MAX 0.20
 #define HELD_MEAN_MAX 0.094

@@ -20,7 +20,8 @@ GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all -o "$tmp/out" \
     "$src"/tests/data/runs/maxtext-tpu-v5p.yaml "$src"/tests/data/runs/maxtext-tpu-v6e.yaml \
     "$src"/tests/data/runs/nemo-b200.yaml "$src"/tests/data/runs/nemo-gb200.yaml \
     "$src"/tests/data/runs/nemo-h100.yaml \
-    "$src"/tests/data/runs/perf-recipes-h100.yaml
+    "$src"/tests/data/runs/perf-recipes-h100.yaml \
+    "$src"/tests/data/runs/training-results-v51-h200.yaml
 {
     cat <<'HDR'
 # gpuplan catalog: the training model's calibration on the FIT HALF of the
