@@ -41,7 +41,12 @@ const char *fmt_si(double v, const char *unit, char *buf, size_t len)
         k++;
     }
     int prec = a >= 100 ? 0 : a >= 10 ? 1 : 2;
-    snprintf(buf, len, "%.*f %s%s", prec, v, pre[k], unit);
+    /* no prefix and no unit: the bare number, so "%s GPU-hours" reads
+     * "294 GPU-hours", not "294  GPU-hours" */
+    if (k == 0 && !*unit)
+        snprintf(buf, len, "%.*f", prec, v);
+    else
+        snprintf(buf, len, "%.*f %s%s", prec, v, pre[k], unit);
     return buf;
 }
 

@@ -7,7 +7,8 @@
 
 /* Thousands separators: 17408 → "17,408". */
 const char *fmt_int(long long v, char *buf, size_t len);
-/* SI-scaled with 3 significant digits: (2.31e6, "W") → "2.31 MW". */
+/* SI-scaled with 3 significant digits: (2.31e6, "W") → "2.31 MW", (294, "") →
+ * "294", (4.8e3, "") → "4.80 k". */
 const char *fmt_si(double v, const char *unit, char *buf, size_t len);
 /* Money: 1.02e9 → "$1.02B", 2.1 → "$2.10". */
 const char *fmt_usd(double v, char *buf, size_t len);

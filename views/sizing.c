@@ -474,8 +474,9 @@ static void draw_inference(Canvas *c, const App *app, const WorkloadResult *w)
             snprintf(f0, sizeof f0, "tp %d %s %d replicas = %s GPUs", in->tp, term_glyphs->times,
                      in->replicas, fmt_int(in->gpus, g, sizeof g));
         snprintf(f1, sizeof f1, "batch/replica %d", in->batch_per_replica);
-        snprintf(f2, sizeof f2, "%stok/s", fmt_si(in->output_tokens_per_s, "", tps, sizeof tps));
-        snprintf(f3, sizeof f3, "(%stok/s/GPU)", fmt_si(in->output_tokens_per_s_per_gpu, "", pg, sizeof pg));
+        snprintf(f2, sizeof f2, "%s", fmt_si(in->output_tokens_per_s, "tok/s", tps, sizeof tps));
+        snprintf(f3, sizeof f3, "(%s/GPU)",
+                 fmt_si(in->output_tokens_per_s_per_gpu, "tok/s", pg, sizeof pg));
         const char *items[] = {f0, f1, f2, f3};
         canvas_fields(c, 1, ROLE_VALUE, items, 4);
     }
