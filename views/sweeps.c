@@ -14,6 +14,7 @@
  * rows are in. */
 #include "config.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <math.h>
 #include <pthread.h>
@@ -517,13 +518,31 @@ static const char *axis_count(double v, char *buf, size_t len, const void *ctx)
     return fmt_int(llround(v), buf, len);
 }
 
-static const char *metric_name(int m, char *buf, size_t len)
+/* A metric's label for the middle of a sentence ("scale of the plan's
+ * TCO"): a capitalised first word is lowered, an acronym ("GPUs", "IT
+ * power") or a symbol ("$ per GPU-hour") is kept. */
+static const char *metric_label_mid(int m, char *buf, size_t len)
 {
+    const char *l = sweep_metrics[m].label;
+    snprintf(buf, len, "%s", l);
+    if (isupper((unsigned char)l[0]) && islower((unsigned char)l[1]))
+        buf[0] = (char)tolower((unsigned char)l[0]);
+    return buf;
+}
+
+/* The label with its unit; mid: for the middle of a sentence. */
+static const char *metric_name(int m, bool mid, char *buf, size_t len)
+{
+    char l[64];
     const char *u = sweep_metrics[m].unit;
-    if (u[0] && strcmp(u, "GPUs") != 0)
-        snprintf(buf, len, "%s (%s)", sweep_metrics[m].label, u);
+    if (mid)
+        metric_label_mid(m, l, sizeof l);
     else
-        snprintf(buf, len, "%s", sweep_metrics[m].label);
+        snprintf(l, sizeof l, "%s", sweep_metrics[m].label);
+    if (u[0] && strcmp(u, "GPUs") != 0)
+        snprintf(buf, len, "%s (%s)", l, u);
+    else
+        snprintf(buf, len, "%s", l);
     return buf;
 }
 
@@ -731,8 +750,8 @@ static void draw_heat(Canvas *c, SwState *st, const Loaded *l, int m)
     }
     /* the scale: each shade and the range of values it stands for */
     const char *items[HEAT_LEVELS + 1];
-    char leg[HEAT_LEVELS][96], head[120], a[32], b[32];
-    snprintf(head, sizeof head, "scale of %s:", metric_name(m, a, sizeof a));
+    char leg[HEAT_LEVELS][96], head[120], a[96], b[32];
+    snprintf(head, sizeof head, "scale of %s:", metric_name(m, true, a, sizeof a));
     items[0] = head;
     int n = 1;
     if (isfinite(lo))
@@ -748,10 +767,10 @@ static void draw_heat(Canvas *c, SwState *st, const Loaded *l, int m)
     canvas_fields(c, 1, ROLE_LABEL, items, n);
     /* the cell under the cursor */
     double x = v[st->cy * nx + st->cx];
-    char xa[64], ya[64];
+    char xa[64], ya[64], ml[64];
     snprintf(line, sizeof line, "cell: %s = %s, %s = %s: %s %s", l->ax[st->xa].key,
              aval(l, st->xa, st->cx, xa, sizeof xa), l->ax[st->ya].key,
-             aval(l, st->ya, st->cy, ya, sizeof ya), sweep_metrics[m].label,
+             aval(l, st->ya, st->cy, ya, sizeof ya), metric_label_mid(m, ml, sizeof ml),
              isfinite(x) ? mval_res(m, x, res, buf, sizeof buf) : "no value (not stored or not evaluated)");
     canvas_wrap(c, 1, ROLE_VALUE, line);
     free(v);
@@ -771,7 +790,7 @@ static void draw_histogram(Canvas *c, SwState *st, const Loaded *l, int m)
         st->sorted_of = l;
         st->sorted_metric = m;
     }
-    char line[300], a[32], b[32], d[32], mn[32], mx[32];
+    char line[300], a[96], b[32], d[32], mn[32], mx[32];
     if (st->n_sorted == 0) {
         canvas_wrap(c, 1, ROLE_MUTED, "no sample has this output");
         return;
@@ -815,7 +834,7 @@ static void draw_histogram(Canvas *c, SwState *st, const Loaded *l, int m)
         bw = 10;
     int y = canvas_next(c);
     if (y >= 0) {
-        snprintf(line, sizeof line, "from %s", metric_name(m, a, sizeof a));
+        snprintf(line, sizeof line, "from %s", metric_name(m, true, a, sizeof a));
         term_put_ellipsis(y, c->r.x + 1, c->r.w - 2, ROLE_LABEL, line);
     }
     for (int k = 0; k < bins; k++) {
@@ -883,7 +902,7 @@ static void sw_draw(View *v, App *app, Rect r)
     }
     const char *items[4];
     char f1[160], f2[200], f3[200], f4[300];
-    snprintf(f1, sizeof f1, "m: %s", metric_name(m, a, sizeof a));
+    snprintf(f1, sizeof f1, "m: %s", metric_name(m, false, a, sizeof a));
     items[0] = f1;
     int n = 1;
     if (l->samples == 0 && l->n_axes > 0) {
