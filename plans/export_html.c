@@ -877,7 +877,7 @@ static void tornado_chart(StrBuf *b, const SensResult *s)
 
 static void ranges_section(StrBuf *b, const SensResult *s, const McResult *m)
 {
-    char x[48], y[48], z[48], w[48], line[SENS_SENTENCE_LEN + 64];
+    char line[SENS_SENTENCE_LEN + 64];
     sb_puts(b, "<h2 id=\"what-moves\">What moves the answer</h2>\n");
     if (s) {
         snprintf(line, sizeof line, "Verdict: %s. %c%s.", verdict_name(s->base.verdict),
@@ -894,45 +894,18 @@ static void ranges_section(StrBuf *b, const SensResult *s, const McResult *m)
         sb_puts(b, "<table id=\"monte-carlo\"><tr><th></th><th class=\"n\">P10</th>"
                    "<th class=\"n\">P50</th><th class=\"n\">P90</th>"
                    "<th class=\"n\">Point estimate</th></tr>\n");
-        const SensOutcome *o = s ? &s->base : NULL;
-        sb_puts(b, "<tr>");
-        td(b, "GPUs", false);
-        tdf(b, true, "%.0f", m->gpus.p10);
-        tdf(b, true, "%.0f", m->gpus.p50);
-        tdf(b, true, "%.0f", m->gpus.p90);
-        if (o)
-            tdf(b, true, "%.0f", o->gpus);
-        else
-            td(b, "", true);
-        sb_puts(b, "</tr>\n");
-        if (m->days.p90 > 0) {
+        SummaryMcRow rows[4];
+        int n = summary_mc_rows(s, m, rows);
+        for (int i = 0; i < n; i++) {
             sb_puts(b, "<tr>");
-            td(b, "Days to train", false);
-            tdf(b, true, "%.1f", m->days.p10);
-            tdf(b, true, "%.1f", m->days.p50);
-            tdf(b, true, "%.1f", m->days.p90);
-            if (o)
-                tdf(b, true, "%.1f", o->days);
-            else
-                td(b, "", true);
+            td(b, rows[i].label, false);
+            td(b, rows[i].p10, true);
+            td(b, rows[i].p50, true);
+            td(b, rows[i].p90, true);
+            td(b, rows[i].point, true);
             sb_puts(b, "</tr>\n");
         }
-        sb_puts(b, "<tr>");
-        td(b, "Facility MW", false);
-        tdf(b, true, "%.1f", m->mw.p10);
-        tdf(b, true, "%.1f", m->mw.p50);
-        tdf(b, true, "%.1f", m->mw.p90);
-        if (o)
-            tdf(b, true, "%.1f", o->mw);
-        else
-            td(b, "", true);
-        sb_puts(b, "</tr>\n<tr>");
-        td(b, "TCO", false);
-        td(b, fmt_usd(m->tco.p10, x, sizeof x), true);
-        td(b, fmt_usd(m->tco.p50, y, sizeof y), true);
-        td(b, fmt_usd(m->tco.p90, z, sizeof z), true);
-        td(b, o ? fmt_usd(o->tco, w, sizeof w) : "", true);
-        sb_puts(b, "</tr>\n</table>\n");
+        sb_puts(b, "</table>\n");
     }
     if (!s || s->n_bars == 0) {
         if (s)
@@ -945,23 +918,17 @@ static void ranges_section(StrBuf *b, const SensResult *s, const McResult *m)
                "<th class=\"n\">TCO at high</th><th>Verdict at low / high</th>"
                "<th>Flips at</th></tr>\n");
     for (int i = 0; i < s->n_bars; i++) {
-        const SensBar *bar = &s->bars[i];
-        char lo[48], hi[48], nom[48], flip[96], range[104];
-        sens_format_value(bar->knob, bar->low, lo, sizeof lo);
-        sens_format_value(bar->knob, bar->high, hi, sizeof hi);
-        sens_format_value(bar->knob, bar->nominal, nom, sizeof nom);
-        snprintf(range, sizeof range, "%s – %s", lo, hi);
-        sens_format_flip(s, bar, flip, sizeof flip);
+        SummaryTornadoRow row;
+        summary_tornado_row(s, i, &row);
         sb_puts(b, "<tr>");
-        td(b, sens_knob_label(bar->knob), false);
-        td(b, range, false);
-        td(b, nom, false);
-        td(b, bar->from_plan ? "plan" : "catalog", false);
-        td(b, fmt_usd(bar->at_low.tco, x, sizeof x), true);
-        td(b, fmt_usd(bar->at_high.tco, y, sizeof y), true);
-        tdf(b, false, "%s / %s", verdict_name(bar->at_low.verdict),
-            verdict_name(bar->at_high.verdict));
-        td(b, bar->flips ? flip : "—", false);
+        td(b, row.label, false);
+        td(b, row.range, false);
+        td(b, row.nominal, false);
+        td(b, row.from, false);
+        td(b, row.tco_low, true);
+        td(b, row.tco_high, true);
+        tdf(b, false, "%s / %s", row.verdict_low, row.verdict_high);
+        td(b, row.flip, false);
         sb_puts(b, "</tr>\n");
     }
     sb_puts(b, "</table>\n");

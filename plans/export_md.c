@@ -146,7 +146,7 @@ static void showback_table(StrBuf *b, const CostResult *c)
  * beside the point estimate, then one tornado row per assumption. */
 static void ranges_md(StrBuf *b, const SensResult *s, const McResult *m)
 {
-    char x[48], y[48], z[48], w[48];
+    char x[48];
     sb_puts(b, "## What moves the answer\n\n");
     if (s) {
         char cap[SENS_SENTENCE_LEN];
@@ -162,18 +162,12 @@ static void ranges_md(StrBuf *b, const SensResult *s, const McResult *m)
                   m->samples, m->n_knobs, (unsigned long long)m->seed,
                   m->share_other_verdict * 100);
         sb_puts(b, "| | P10 | P50 | P90 | Point estimate |\n|---|---:|---:|---:|---:|\n");
-        const SensOutcome *o = s ? &s->base : NULL;
-        sb_printf(b, "| GPUs | %.0f | %.0f | %.0f | %s |\n", m->gpus.p10, m->gpus.p50,
-                  m->gpus.p90, o ? (snprintf(x, sizeof x, "%.0f", o->gpus), x) : "");
-        if (m->days.p90 > 0)
-            sb_printf(b, "| Days to train | %.1f | %.1f | %.1f | %s |\n", m->days.p10,
-                      m->days.p50, m->days.p90,
-                      o ? (snprintf(x, sizeof x, "%.1f", o->days), x) : "");
-        sb_printf(b, "| Facility MW | %.1f | %.1f | %.1f | %s |\n", m->mw.p10, m->mw.p50,
-                  m->mw.p90, o ? (snprintf(x, sizeof x, "%.1f", o->mw), x) : "");
-        sb_printf(b, "| TCO | %s | %s | %s | %s |\n\n", fmt_usd(m->tco.p10, x, sizeof x),
-                  fmt_usd(m->tco.p50, y, sizeof y), fmt_usd(m->tco.p90, z, sizeof z),
-                  o ? fmt_usd(o->tco, w, sizeof w) : "");
+        SummaryMcRow rows[4];
+        int n = summary_mc_rows(s, m, rows);
+        for (int i = 0; i < n; i++)
+            sb_printf(b, "| %s | %s | %s | %s | %s |\n", rows[i].label, rows[i].p10,
+                      rows[i].p50, rows[i].p90, rows[i].point);
+        sb_puts(b, "\n");
     }
     if (!s || s->n_bars == 0) {
         if (s)
@@ -186,23 +180,17 @@ static void ranges_md(StrBuf *b, const SensResult *s, const McResult *m)
     sb_puts(b, "| Assumption | Range | Plan's value | Range from | TCO at low | TCO at high | "
                "Verdict at low / high | Flips at |\n|---|---|---|---|---:|---:|---|---|\n");
     for (int i = 0; i < s->n_bars; i++) {
-        const SensBar *bar = &s->bars[i];
-        char lo[48], hi[48], nom[48], flip[96], range[104];
-        sens_format_value(bar->knob, bar->low, lo, sizeof lo);
-        sens_format_value(bar->knob, bar->high, hi, sizeof hi);
-        sens_format_value(bar->knob, bar->nominal, nom, sizeof nom);
-        snprintf(range, sizeof range, "%s – %s", lo, hi);
-        sens_format_flip(s, bar, flip, sizeof flip);
+        SummaryTornadoRow row;
+        summary_tornado_row(s, i, &row);
         sb_puts(b, "| ");
-        sb_md(b, sens_knob_label(bar->knob));
+        sb_md(b, row.label);
         sb_puts(b, " | ");
-        sb_md(b, range);
+        sb_md(b, row.range);
         sb_puts(b, " | ");
-        sb_md(b, nom);
-        sb_printf(b, " | %s | %s | %s | %s / %s | ", bar->from_plan ? "plan" : "catalog",
-                  fmt_usd(bar->at_low.tco, x, sizeof x), fmt_usd(bar->at_high.tco, y, sizeof y),
-                  verdict_name(bar->at_low.verdict), verdict_name(bar->at_high.verdict));
-        sb_md(b, bar->flips ? flip : "—");
+        sb_md(b, row.nominal);
+        sb_printf(b, " | %s | %s | %s | %s / %s | ", row.from, row.tco_low, row.tco_high,
+                  row.verdict_low, row.verdict_high);
+        sb_md(b, row.flip);
         sb_puts(b, " |\n");
     }
     sb_printf(b, "\nRanges from the plan's `ranges:`, else the catalog's stated uncertainty "

@@ -271,3 +271,52 @@ void summary_assumption_groups(const PlanResult *r, void *ctx,
         end(ctx);
     }
 }
+
+/* One Monte Carlo row; digits < 0: money. */
+static void mc_row(SummaryMcRow *r, const char *label, const Percentiles *q, const double *point,
+                   int digits)
+{
+    const double v[4] = {q->p10, q->p50, q->p90, point ? *point : 0};
+    char *out[4] = {r->p10, r->p50, r->p90, r->point};
+    r->label = label;
+    for (int k = 0; k < 4; k++) {
+        if (k == 3 && !point)
+            out[k][0] = '\0';
+        else if (digits < 0)
+            fmt_usd(v[k], out[k], sizeof r->p10);
+        else
+            snprintf(out[k], sizeof r->p10, "%.*f", digits, v[k]);
+    }
+}
+
+int summary_mc_rows(const SensResult *s, const McResult *m, SummaryMcRow rows[4])
+{
+    const SensOutcome *o = s ? &s->base : NULL;
+    int n = 0;
+    mc_row(&rows[n++], "GPUs", &m->gpus, o ? &o->gpus : NULL, 0);
+    if (m->days.p90 > 0)
+        mc_row(&rows[n++], "Days to train", &m->days, o ? &o->days : NULL, 1);
+    mc_row(&rows[n++], "Facility MW", &m->mw, o ? &o->mw : NULL, 1);
+    mc_row(&rows[n++], "TCO", &m->tco, o ? &o->tco : NULL, -1);
+    return n;
+}
+
+void summary_tornado_row(const SensResult *s, int i, SummaryTornadoRow *row)
+{
+    const SensBar *bar = &s->bars[i];
+    char lo[48], hi[48];
+    row->label = sens_knob_label(bar->knob);
+    sens_format_value(bar->knob, bar->low, lo, sizeof lo);
+    sens_format_value(bar->knob, bar->high, hi, sizeof hi);
+    snprintf(row->range, sizeof row->range, "%s – %s", lo, hi);
+    sens_format_value(bar->knob, bar->nominal, row->nominal, sizeof row->nominal);
+    row->from = bar->from_plan ? "plan" : "catalog";
+    fmt_usd(bar->at_low.tco, row->tco_low, sizeof row->tco_low);
+    fmt_usd(bar->at_high.tco, row->tco_high, sizeof row->tco_high);
+    row->verdict_low = verdict_name(bar->at_low.verdict);
+    row->verdict_high = verdict_name(bar->at_high.verdict);
+    if (bar->flips)
+        sens_format_flip(s, bar, row->flip, sizeof row->flip);
+    else
+        snprintf(row->flip, sizeof row->flip, "—");
+}

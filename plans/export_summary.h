@@ -8,6 +8,7 @@
 
 #include "headline.h"
 #include "plan.h"
+#include "sensitivity.h"
 
 /* What is being asked for: GPUs, racks, power, money. */
 void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len);
@@ -44,5 +45,26 @@ const char *summary_years(double y, char *buf, size_t len);
 /* A headline value (v: h's value in A or B) formatted by its unit: "USD" →
  * money, a fraction → %, a count as a number. */
 const char *summary_value(const Headline *h, double v, char *buf, size_t len);
+
+/* "What moves the answer", the same cells in every export (plain text; the
+ * caller escapes them).  A Monte Carlo row: GPUs, days to train (only when
+ * a training run is sized), facility MW, TCO, each P10 / P50 / P90 and the
+ * point estimate ("" without a sensitivity result). */
+typedef struct {
+    const char *label;
+    char p10[48], p50[48], p90[48], point[48];
+} SummaryMcRow;
+/* Fills rows[0..3]; returns how many there are. */
+int summary_mc_rows(const SensResult *s, const McResult *m, SummaryMcRow rows[4]);
+/* A tornado row: the assumption at the ends of its range. */
+typedef struct {
+    const char *label;
+    char range[104], nominal[48];
+    const char *from;                /* "plan" or "catalog" */
+    char tco_low[48], tco_high[48];
+    const char *verdict_low, *verdict_high;
+    char flip[96];                   /* where the verdict flips, "—" when it does not */
+} SummaryTornadoRow;
+void summary_tornado_row(const SensResult *s, int i, SummaryTornadoRow *row);
 
 #endif
