@@ -21,6 +21,7 @@ GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all -o "$tmp/out" \
     "$src"/tests/data/runs/nemo-b200.yaml "$src"/tests/data/runs/nemo-gb200.yaml \
     "$src"/tests/data/runs/nemo-h100.yaml \
     "$src"/tests/data/runs/perf-recipes-h100.yaml \
+    "$src"/tests/data/runs/training-results-v51-cdna4.yaml \
     "$src"/tests/data/runs/training-results-v51-h200.yaml
 {
     cat <<'HDR'
