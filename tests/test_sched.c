@@ -1067,6 +1067,8 @@ END_TEST
 static uint64_t g_skipped;
 /* Backfill team windows those runs passed over at once (kept windows). */
 static uint64_t g_windows_skipped;
+/* Team orders the CHECK runs kept (and compared with a full sort). */
+static uint64_t g_orders_kept;
 
 /* Runs p as the reference (a pass after every event, the backfill
  * reservation walked afresh on every pass) and as the default (reservation
@@ -1083,6 +1085,7 @@ static void assert_same_schedule(const Plan *p, int gpus, uint64_t *kept)
     ck_assert_int_eq(sched_simulate_with(p, &g_cat, NULL, gpus, SCHED_RES_CHECK, b, &sb), 0);
     ck_assert_uint_eq(sb.reservation_mismatches, 0);
     ck_assert_uint_eq(sb.window_mismatches, 0);
+    ck_assert_uint_eq(sb.order_mismatches, 0);
     ck_assert_uint_eq(sa.reservations_kept, 0);
     ck_assert_uint_eq(sa.windows_skipped, 0);
     ck_assert_uint_eq(sa.passes_skipped, 0);
@@ -1105,6 +1108,8 @@ static void assert_same_schedule(const Plan *p, int gpus, uint64_t *kept)
     ck_assert_uint_eq(sc.windows_skipped, sb.windows_skipped);
     g_skipped += sc.passes_skipped;
     g_windows_skipped += sc.windows_skipped;
+    g_orders_kept += sb.orders_kept;
+    ck_assert_uint_eq(sa.orders_kept, 0);
     free(a);
     free(b);
     free(c);
@@ -1121,6 +1126,7 @@ START_TEST(kept_reservation_schedules_exactly_like_the_walk_on_random_queues)
     uint64_t kept = 0;
     g_skipped = 0;
     g_windows_skipped = 0;
+    g_orders_kept = 0;
     for (int it = 0; it < 150; it++) {
         Plan *p = new_plan((SchedPolicy)sched_rng_below(&g, 3), 8 + (int)sched_rng_below(&g, 400),
                            50 + 400 * sched_rng_uniform(&g));
@@ -1168,6 +1174,7 @@ START_TEST(kept_reservation_schedules_exactly_like_the_walk_on_random_queues)
     ck_assert_uint_gt(kept, 10000); /* the kept path did the work */
     ck_assert_uint_gt(g_skipped, 10000); /* and arrivals skipped passes */
     ck_assert_uint_gt(g_windows_skipped, 10000); /* and backfill passed over kept windows */
+    ck_assert_uint_gt(g_orders_kept, 10000); /* and passes kept the team order */
 }
 END_TEST
 

@@ -91,6 +91,11 @@ typedef struct {
      * walk of the queue (must stay 0). */
     uint64_t windows_skipped;
     uint64_t window_mismatches;
+    /* Team orders kept between passes (updated for the teams that
+     * changed, not sorted afresh); CHECK runs: kept ones that differed
+     * from a full sort (must stay 0). */
+    uint64_t orders_kept;
+    uint64_t order_mismatches;
 } SchedStats;
 
 /* One run on a fixed pool of `gpus` GPUs (the CLI's `gpuplan simulate`, the

@@ -194,6 +194,12 @@ double sched_shared_equiv(const SchedCluster *cl, int kind, int amount);
 /* GPU-equivalents in use. */
 double sched_cluster_busy(const SchedCluster *cl);
 
+/* ---------------------------------------------------------------- mem.c */
+/* calloc(n, size) for the simulator's large arrays (2 MB pages where the
+ * system offers them); free with sched_big_free and the same n, size. */
+void *sched_big_calloc(size_t n, size_t size);
+void sched_big_free(void *p, size_t n, size_t size);
+
 /* ---------------------------------------------------------------- sim.c */
 /* One run of workload w on `gpus` GPUs in nodes of gpn, NVLink domains of
  * gpd and leaf groups of gpl GPUs.  Same contract as sched_simulate(). */

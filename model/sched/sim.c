@@ -88,6 +88,15 @@ typedef struct {
     uint8_t pshared[BF_DEPTH];
 } TeamWin;
 
+/* A team's place in the policy order, computed once per team and pass:
+ * its head, whether the head keeps it within its quota, and its weighted
+ * share of what it borrows. */
+typedef struct {
+    int team, head, prio;
+    bool under;
+    double share;
+} TeamKey;
+
 /* A preemption candidate's sort key (see vk_before). */
 typedef struct {
     double start;
@@ -110,6 +119,7 @@ typedef struct {
     int n_elastic;
     int elastic_extra;  /* GPUs held above elastic minimums */
     size_t n, next_arrival;
+    size_t n_alloc, slots_alloc; /* lengths of the sched_big_calloc arrays */
     double H, now, last_t;
     int nt;
     SchedPolicy policy;
@@ -141,6 +151,14 @@ typedef struct {
     bool head_blocked;
     int32_t last_head;
     TeamWin win[PLAN_MAX_TEAMS + 1], win_check; /* win_check: CHECK's fresh walk */
+    /* the team order kept between passes (team_order()) and the teams whose
+     * key may have changed since (bit t) */
+    struct {
+        bool valid;
+        int n;
+        TeamKey k[PLAN_MAX_TEAMS + 1];
+    } to;
+    uint64_t to_dirty;
     /* The last pass started nothing and left last_head blocked (quiet), at
      * this epoch, with this many teams in its order: an arrival that cannot
      * change that pass's outcome skips the next one (see arrival_is_quiet). */
@@ -225,6 +243,7 @@ static void team_touch(Sim *s, int t)
 static void usage_add(Sim *s, int t, double d)
 {
     s->epoch++; /* every start, stop and resize passes here */
+    s->to_dirty |= 1ULL << t;
     team_touch(s, t);
     s->usage[t] += d;
     if (s->usage[t] < 1e-9 && s->usage[t] > -1e-9)
@@ -421,6 +440,9 @@ static int team_head(const Sim *s, int t)
 static void head_update(Sim *s, int t)
 {
     int h = team_head(s, t);
+    if (h == s->thead[t])
+        return; /* the same job: the same priority and need */
+    s->to_dirty |= 1ULL << t;
     s->thead[t] = h;
     s->thead_prio[t] = (int8_t)(h >= 0 ? spec(s, h)->prio : 0);
     s->thead_need[t] = h >= 0 ? job_need(s, h) : 0;
@@ -445,14 +467,6 @@ static double share_of(const Sim *s, int t, double usage)
     return (usage - s->w->teams[t].quota) / s->w->teams[t].weight;
 }
 
-/* A team's place in the policy order, computed once per team and pass:
- * its head, whether the head keeps it within its quota, and its weighted
- * share of what it borrows. */
-typedef struct {
-    int team, head, prio;
-    bool under;
-    double share;
-} TeamKey;
 
 /* Does team a go before team b?  fifo: older head; priority: higher class,
  * then older; fair-share: a team whose head keeps it within its quota before
@@ -476,24 +490,33 @@ static bool team_before(const Sim *s, const TeamKey *a, const TeamKey *b)
     return a->head < b->head;
 }
 
-/* Teams with an eligible head (within their borrowing limit), in policy
- * order, into order[]; returns how many. */
-static int team_order(const Sim *s, int *order, int *heads)
+/* Team t's key, false when its head is not eligible (over its borrowing
+ * limit) or it has none. */
+static bool team_key(const Sim *s, int t, TeamKey *x)
 {
-    TeamKey k[PLAN_MAX_TEAMS + 1];
+    int h = s->thead[t];
+    if (h < 0)
+        return false;
+    double need = s->thead_need[t];
+    if (!borrow_ok(s, t, need))
+        return false;
+    *x = (TeamKey){.team = t, .head = h, .prio = s->thead_prio[t]};
+    if (s->policy == POLICY_FAIR_SHARE) {
+        x->under = under_quota(s, t, need);
+        x->share = share_of(s, t, s->usage[t]);
+    }
+    return true;
+}
+
+/* The policy order as it always was: every team's key, inserted in team
+ * order (insertion sort with team_before). */
+static int team_order_full(const Sim *s, TeamKey *k)
+{
     int n = 0;
     for (int t = 0; t < s->nt; t++) {
-        int h = s->thead[t];
-        if (h < 0)
+        TeamKey x;
+        if (!team_key(s, t, &x))
             continue;
-        double need = s->thead_need[t];
-        if (!borrow_ok(s, t, need))
-            continue;
-        TeamKey x = {.team = t, .head = h, .prio = s->thead_prio[t]};
-        if (s->policy == POLICY_FAIR_SHARE) {
-            x.under = under_quota(s, t, need);
-            x.share = share_of(s, t, s->usage[t]);
-        }
         int i = n++;
         while (i > 0 && team_before(s, &x, &k[i - 1])) {
             k[i] = k[i - 1];
@@ -501,6 +524,99 @@ static int team_order(const Sim *s, int *order, int *heads)
         }
         k[i] = x;
     }
+    return n;
+}
+
+/* Two borrowing teams whose shares differ, but by no more than EPS:
+ * team_before() calls them equal, and with a third team it may then not be
+ * transitive (a ~ b, b ~ c, a < c), so the order depends on the insertion
+ * sequence. */
+static inline bool near_tie(const TeamKey *a, const TeamKey *b)
+{
+    return !a->under && !b->under && a->share != b->share && a->share >= b->share - EPS &&
+           a->share <= b->share + EPS;
+}
+
+/* Does the key set k[0..n) hold a near tie?  (Fair-share only: the other
+ * policies compare priorities and job indices, a strict total order.) */
+static bool any_near_tie(const Sim *s, const TeamKey *k, int n)
+{
+    if (s->policy != POLICY_FAIR_SHARE)
+        return false;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (near_tie(&k[i], &k[j]))
+                return true;
+    return false;
+}
+
+/* Teams with an eligible head (within their borrowing limit), in policy
+ * order, into order[]; returns how many.
+ *
+ * A team's key is a function of its own usage and head only, so the order
+ * is kept between calls (s->to) and only the teams whose usage or head
+ * changed since (s->to_dirty, set by usage_add and head_update) are taken
+ * out and put back in.  Without near ties team_before is a strict total
+ * order on the keys, whose sorted sequence is unique: the kept order is
+ * then exactly what the insertion sort of all teams gives.  With a near
+ * tie, in reference mode, or with many teams changed, the full insertion
+ * sort runs as before; SCHED_RES_CHECK runs it always and counts in
+ * SchedStats.order_mismatches a kept order that differs. */
+static int team_order(Sim *s, int *order, int *heads)
+{
+    TeamKey *k = s->to.k;
+    uint64_t dirty = s->to_dirty;
+    s->to_dirty = 0;
+    uint64_t third = dirty & (dirty - 1);
+    third &= third - 1; /* non-zero: more than two teams changed */
+    bool full = !s->to.valid || s->res_mode == SCHED_RES_REFERENCE || third != 0;
+    int n = s->to.n;
+    if (!full) {
+        while (dirty) {
+            int t = __builtin_ctzll(dirty);
+            dirty &= dirty - 1;
+            for (int i = 0; i < n; i++)
+                if (k[i].team == t) {
+                    for (n--; i < n; i++)
+                        k[i] = k[i + 1];
+                    break;
+                }
+            TeamKey x;
+            if (!team_key(s, t, &x))
+                continue;
+            bool tie = false;
+            if (s->policy == POLICY_FAIR_SHARE && !x.under)
+                for (int i = 0; i < n && !tie; i++)
+                    tie = near_tie(&x, &k[i]);
+            if (tie) {
+                full = true;
+                break;
+            }
+            int i = n++;
+            while (i > 0 && team_before(s, &x, &k[i - 1])) {
+                k[i] = k[i - 1];
+                i--;
+            }
+            k[i] = x;
+        }
+    }
+    if (full) {
+        n = team_order_full(s, k);
+        /* keep it only when the incremental update will be exact */
+        s->to.valid = s->res_mode != SCHED_RES_REFERENCE && !any_near_tie(s, k, n);
+    } else {
+        s->st.orders_kept++;
+    }
+    if (!full && s->res_mode == SCHED_RES_CHECK) {
+        TeamKey f[PLAN_MAX_TEAMS + 1];
+        int nf = team_order_full(s, f);
+        bool same = nf == n;
+        for (int i = 0; i < n && same; i++)
+            same = f[i].team == k[i].team && f[i].head == k[i].head;
+        if (!same)
+            s->st.order_mismatches++;
+    }
+    s->to.n = n;
     for (int i = 0; i < n; i++) {
         order[i] = k[i].team;
         heads[i] = k[i].head;
@@ -1833,12 +1949,12 @@ static void sim_free(Sim *s)
 {
     sched_cluster_free(&s->cl);
     sched_heap_free(&s->heap);
-    free(s->jobs);
-    free(s->gpool);
+    sched_big_free(s->jobs, s->n_alloc, sizeof *s->jobs);
+    sched_big_free(s->gpool, s->slots_alloc, sizeof *s->gpool);
     free(s->owner);
-    free(s->running);
-    free(s->elastic);
-    free(s->cand);
+    sched_big_free(s->running, s->n_alloc, sizeof *s->running);
+    sched_big_free(s->elastic, s->n_alloc, sizeof *s->elastic);
+    sched_big_free(s->cand, s->n_alloc, sizeof *s->cand);
     free(s->vkeys);
     free(s->stamp_node);
     free(s->acc_node);
@@ -1888,12 +2004,15 @@ int sched_run_with(const Plan *p, const SchedWorkload *w, const Accelerator *a,
         if (w->jobs[i].kind == SJ_WHOLE)
             slots += (size_t)(w->jobs[i].max_gpus < gpus ? w->jobs[i].max_gpus : gpus);
     size_t N = s->n ? s->n : 1;
-    s->jobs = calloc(N, sizeof *s->jobs);
-    s->gpool = malloc((slots ? slots : 1) * sizeof *s->gpool);
+    /* the per-job arrays of a budget-sized run are 100s of MB: big pages */
+    s->n_alloc = N;
+    s->slots_alloc = slots ? slots : 1;
+    s->jobs = sched_big_calloc(N, sizeof *s->jobs);
+    s->gpool = sched_big_calloc(s->slots_alloc, sizeof *s->gpool);
     s->owner = malloc((size_t)gpus * sizeof *s->owner);
-    s->running = malloc(N * sizeof *s->running);
-    s->elastic = malloc(N * sizeof *s->elastic);
-    s->cand = malloc(N * sizeof *s->cand);
+    s->running = sched_big_calloc(N, sizeof *s->running);
+    s->elastic = sched_big_calloc(N, sizeof *s->elastic);
+    s->cand = sched_big_calloc(N, sizeof *s->cand);
     s->vkeys = malloc(N * sizeof *s->vkeys);
     s->stamp_node = calloc((size_t)s->cl.n_nodes, sizeof *s->stamp_node);
     s->acc_node = calloc((size_t)s->cl.n_nodes, sizeof *s->acc_node);
