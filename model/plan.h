@@ -130,6 +130,9 @@ typedef struct {
                                       * backward pass (Megatron-LM ≤ 2022); false = overlapped */
     double ep_overlap;               /* share 0..1 of the MoE all-to-alls hidden under compute
                                       * (DeepSeek-V3 DualPipe ≈ 1); 0 = exposed */
+    bool moe_fused_dispatch;         /* the MoE dispatch/combine kernels permute tokens
+                                      * while they communicate (DeepEP, HybridEP);
+                                      * false = the framework profile's choice */
     char framework[CAT_ID_LEN];      /* training framework profile (catalog frameworks:);
                                       * "" = megatron */
     /* A measured run (calibration input, validation rows): the step time or

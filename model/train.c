@@ -1579,7 +1579,10 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->moe_oh = fw->moe_overhead;
     e->moe_layer_oh = fw->moe_layer_overhead_s;
     e->moe_expert_oh = fw->moe_expert_overhead_s;
-    e->moe_fused = fw->moe_fused_dispatch;
+    /* the framework's dispatcher, or the one the workload's recipe names
+     * (Megatron-Core --moe-token-dispatcher-type flex with the DeepEP or
+     * HybridEP backend: Megatron-Core MoE README, "DeepEP/HybridEP") */
+    e->moe_fused = fw->moe_fused_dispatch || w->moe_fused_dispatch;
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
     if (p && p->perturb.band != 0) {
         /* a sensitivity point: the step lands at this position of the
@@ -2187,6 +2190,9 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                           100 * (w->ep_overlap < 1 ? w->ep_overlap : 1));
         if (w->dp_sync_after_backward)
             result_assume(r, sc, "DP gradient sync after the backward pass (not overlapped)");
+        if (w->moe_fused_dispatch && e.sh.E > 1)
+            result_assume(r, sc, "MoE dispatch/combine fused with the token permutation "
+                          "(DeepEP/HybridEP; plan)");
         if (w->precision == PREC_FP8 && !(a->peak_flops[PREC_FP8] > 0))
             result_warn(r, "%s: %s has no FP8; timed at BF16", w->name, a->id);
         if (sized && w->target_days > 0 && !missed_target)

@@ -1686,6 +1686,8 @@ static const Field workload_fields[] = {
         "DP gradient all-reduce after the backward pass (not overlapped)"),
     F_D(Workload, ep_overlap, "ep_overlap", QTY_FRACTION, F_TRAIN | F_OPT,
         "share of MoE all-to-all hidden under compute (DualPipe: 1)"),
+    F_B(Workload, moe_fused_dispatch, "moe_fused_dispatch", F_TRAIN | F_OPT,
+        "MoE dispatch/combine permute while they communicate (DeepEP, HybridEP)"),
     F_S(Workload, framework, "framework", F_TRAIN | F_OPT,
         "megatron | nemo | deepspeed | fsdp | maxtext (catalog frameworks)"),
     F_IA(Workload, gpus, "gpus", "auto", 0, F_TRAIN, "fixed size; auto = sized for target_days"),

@@ -1359,6 +1359,39 @@ START_TEST(fused_dispatch_drops_permute_and_chunk_sort_bytes)
 }
 END_TEST
 
+START_TEST(workload_fused_dispatch_key_is_the_framework_flag)
+{
+    /* A recipe that picks DeepEP/HybridEP (Megatron-Core flex dispatcher)
+     * under a framework whose profile does not: the workload key has the
+     * profile flag's effect, on the permute bytes and on the all-to-all
+     * (EP64 over 8 nodes: a token crosses the fabric once per remote node
+     * holding one of its experts). */
+    Workload w = small_moe(64, 64);
+    w.model.experts = 64;
+    double plain = moe_compute_s(&w, fw_plain);
+    double by_fw = moe_compute_s(&w, fw_fused);
+    w.moe_fused_dispatch = true;
+    double by_key = moe_compute_s(&w, fw_plain);
+    ck_assert_msg(by_fw < plain, "fused %.6f s vs plain %.6f s", by_fw, plain);
+    ck_assert_msg(fabs(by_key - by_fw) < 1e-12, "key %.9f s vs profile %.9f s", by_key, by_fw);
+    load_catalog();
+    Plan p;
+    plan_init(&p);
+    PlanResult *r;
+    w.moe_fused_dispatch = false;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    double a2a_plain = r->workloads[0].train.step.ep_comm;
+    free(r);
+    w.moe_fused_dispatch = true;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    double a2a_fused = r->workloads[0].train.step.ep_comm;
+    free(r);
+    /* k = 2 of 64 experts over U = 8 nodes: 7·(1 − (7/8)²) = 1.6875 remote
+     * nodes reached per token instead of 2·7/8 = 1.75 copies sent */
+    ck_assert_msg(a2a_fused < a2a_plain, "EP a2a fused %.6f s vs %.6f s", a2a_fused, a2a_plain);
+}
+END_TEST
+
 START_TEST(fp8_speedup_over_bf16_is_between_published_ratios)
 {
     /* Published FP8/BF16 step ratios of tuned NeMo recipes: 1.25-1.53x
@@ -1631,6 +1664,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, moe_host_costs_are_paid_per_layer_pass_and_per_local_expert);
     tcase_add_test(tc, ep_alltoall_across_nodes_runs_at_the_nic_rate);
     tcase_add_test(tc, fused_dispatch_drops_permute_and_chunk_sort_bytes);
+    tcase_add_test(tc, workload_fused_dispatch_key_is_the_framework_flag);
     tcase_add_test(tc, fp8_speedup_over_bf16_is_between_published_ratios);
     tcase_add_test(tc, error_band_brackets_step_days_hours_and_gpus);
     tcase_add_test(tc, rejects_zero_tokens);

@@ -277,6 +277,7 @@ START_TEST(accepts_syntax_variants)
              "    parallel: {sp: yes}\n"
              "    dp_sync_after_backward: true\n"
              "    ep_overlap: 50%\n"
+             "    moe_fused_dispatch: yes\n"
              "network: {link: 200}\n"
              "tenancy:\n"
              "  seed: 18446744073709551615\n"
@@ -291,6 +292,7 @@ START_TEST(accepts_syntax_variants)
     ck_assert_uint_eq(p->tenancy.seed, UINT64_MAX);
     ck_assert(p->workloads[0].dp_sync_after_backward);
     ck_assert_double_eq(p->workloads[0].ep_overlap, 0.5);
+    ck_assert(p->workloads[0].moe_fused_dispatch);
     ck_assert_double_eq(p->network.link_bps, 200e9); /* a bare link is Gb/s */
     ck_assert_double_eq(p->tenancy.teams[0].jobs[0].gpus, 2);
     assert_round_trip(p, catalog());
