@@ -60,6 +60,7 @@ typedef struct {
     bool quotes;             /* honour "…" quoting (CSV, not sacct) */
     int line;
     const char *line_start;
+    bool stop[256];          /* bytes that end a plain run: sep, '\n', '\r' */
 } Lexer;
 
 static int lex_col(const Lexer *lx)
@@ -83,6 +84,28 @@ static void rec_push(Record *r, char ch)
         r->cap_buf = nc;
     }
     r->buf[r->len++] = ch;
+}
+
+/* Append n bytes at once (the lexer copies whole runs of plain field text:
+ * byte by byte it was most of an import's time). */
+static void rec_append(Record *r, const char *src, size_t n)
+{
+    if (r->oom || n == 0)
+        return;
+    if (r->len + n + 1 > r->cap_buf) {
+        size_t nc = r->cap_buf ? r->cap_buf : 256;
+        while (nc < r->len + n + 1)
+            nc *= 2;
+        char *nb = realloc(r->buf, nc);
+        if (!nb) {
+            r->oom = true;
+            return;
+        }
+        r->buf = nb;
+        r->cap_buf = nc;
+    }
+    memcpy(r->buf + r->len, src, n);
+    r->len += n;
 }
 
 static void rec_bad(Record *r, int line, int col, const char *msg)
@@ -156,6 +179,14 @@ static bool lex_record(Lexer *lx, Record *r)
             lx->p++;
             bool closed = false;
             while (lx->p < lx->end) {
+                /* the run up to the next quote or newline, in one copy */
+                const char *q = lx->p;
+                while (q < lx->end && *q != '"' && *q != '\n')
+                    q++;
+                rec_append(r, lx->p, (size_t)(q - lx->p));
+                lx->p = q;
+                if (lx->p >= lx->end)
+                    break;
                 char c = *lx->p++;
                 if (c == '"') {
                     if (lx->p < lx->end && *lx->p == '"') {
@@ -181,8 +212,20 @@ static bool lex_record(Lexer *lx, Record *r)
                     rec_push(r, *lx->p++);
             }
         } else {
-            while (!lex_at_eol(lx) && *lx->p != lx->sep)
-                rec_push(r, *lx->p++);
+            /* up to the separator or the line end ("\n", "\r\n", a final
+             * "\r"; a lone "\r" inside a line is text), in one copy */
+            const char *q = lx->p;
+            for (;;) {
+                while (q < lx->end && !lx->stop[(unsigned char)*q])
+                    q++;
+                if (q < lx->end && *q == '\r' && q + 1 < lx->end && q[1] != '\n') {
+                    q++;
+                    continue;
+                }
+                break;
+            }
+            rec_append(r, lx->p, (size_t)(q - lx->p));
+            lx->p = q;
         }
         rec_add_field(r, off, fline, fcol);
         if (lx->p < lx->end && *lx->p == lx->sep) {
@@ -275,7 +318,12 @@ static bool parse_real(const char *s, double *out)
         return false;
     /* Divide by an exact power of ten (exact up to 1e22) so "0.46" gives the
      * double nearest 0.46, as strtod would. */
-    double v = scale < 0 ? m / pow(10, -scale) : m * pow(10, scale);
+    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    int as = scale < 0 ? -scale : scale; /* 10^0..10^22 are exact doubles: the table is pow's value */
+    double pw = as <= 22 ? p10[as] : pow(10, as);
+    double v = scale < 0 ? m / pw : m * pw;
     if (!isfinite(v))
         return false;
     *out = v;
@@ -878,7 +926,8 @@ int trace_parse(const char *text, size_t len, const char *file, TraceFormat fmt,
     memset(out, 0, sizeof *out);
     if (!file)
         file = "";
-    Lexer lx = {text, text + len, ',', true, 1, text};
+    Lexer lx = {.p = text, .end = text + len, .sep = ',', .quotes = true, .line = 1,
+                .line_start = text};
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) /* UTF-8 BOM */
         lx.p = lx.line_start = text + 3;
     /* The separator: sacct's '|' when asked for, or (auto) when the header
@@ -891,6 +940,7 @@ int trace_parse(const char *text, size_t len, const char *file, TraceFormat fmt,
             lx.sep = '|';
     }
     lx.quotes = lx.sep != '|';
+    lx.stop[(unsigned char)lx.sep] = lx.stop['\n'] = lx.stop['\r'] = true;
 
     Record h = {0}, r = {0};
     Ctx c = {.file = file, .strict = strict, .t = out, .d = d};
