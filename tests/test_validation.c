@@ -164,10 +164,11 @@ END_TEST
  * moe_a2a_overlap: fit 4.1 / 19.2 -> 4.0 / 16.7 %, held-out 8.8 / 43.6 ->
  * 9.0 / 42.8 % (DeepSeek-V3 on 1,024 H100 -17.3 -> -26.7 %): held-out mean
  * ceiling raised to the measured value, the inputs being what the runs
- * used. */
+ * used.  gpt-oss H100 and DeepSeek-V3 B200 declare vpp 1 (VP n/a in
+ * their tables): held-out 9.0 -> 8.9 %. */
 #define FIT_MEAN_MAX 0.05
 #define FIT_WORST_MAX 0.175
-#define HELD_MEAN_MAX 0.096
+#define HELD_MEAN_MAX 0.095
 #define HELD_WORST_MAX 0.435
 
 START_TEST(error_on_fit_and_held_out_halves_within_recorded_ceilings)
