@@ -49,6 +49,10 @@
  * bucketed overlap_grad_reduce / overlap_param_gather leave the last bucket
  * exposed (Megatron-Core distributed optimizer docs). */
 #define DP_OVERLAP 0.8
+/* Megatron-Core's default DDP bucket: max(40M, 1M × DP size) parameters
+ * (DistributedDataParallelConfig.bucket_size docstring). */
+#define DP_BUCKET_MIN 40e6
+#define DP_BUCKET_PER_RANK 1e6
 /* Compute that runs while a collective is in flight is slower: NCCL's
  * kernels hold SMs (a GEMM sized to one wave of all SMs spills into a
  * second, tail-heavy wave) and share HBM bandwidth.  Lee et al. 2025,
@@ -1087,6 +1091,19 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     stage_params(sh, l->tp, l->pp, layout_eshard(l), &sp);
     int Dd = layout_dense_dp(l), De = layout_expert_dp(l);
     double dp_rs = 0, dp_ag = 0, dp_z3 = 0, z3_edge = 0;
+    /* The edge buckets: the gradients of the last bucket to fill (the
+     * first layers, ending with the input embedding) are reduce-scattered
+     * after the backward has nothing left to run, and the first bucket's
+     * all-gather (embedding first) precedes any forward work, so one
+     * bucket's collective of each kind is always exposed.  Megatron-Core
+     * builds buckets in reverse parameter order of at least bucket_size
+     * parameters each, default max(40M, 1M × DP size) ("larger DP sizes
+     * need larger buckets to ensure collectives do not become
+     * latency-bound", megatron/core/distributed/
+     * distributed_data_parallel_config.py), and a tensor larger than that
+     * (the h × V embedding) is a bucket on its own
+     * (param_and_grad_buffer.py). */
+    double rs_edge = 0, ag_edge = 0;
     for (int part = 0; part < 2; part++) {
         int n = part == 0 ? Dd : De;
         double P = part == 0 ? sp.pd : sp.pe;
@@ -1097,11 +1114,20 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
                            : (l->etp > 0 ? (long long)l->etp * l->ep
                                          : (long long)l->tp * l->cp * l->ep);
         env_link(e, l, n, stride, true, &bw, &lat);
+        double edge = DP_BUCKET_MIN > DP_BUCKET_PER_RANK * n ? DP_BUCKET_MIN
+                                                              : DP_BUCKET_PER_RANK * n;
+        if (part == 0 && sh->emb_w * sh->wscale / l->tp > edge)
+            edge = sh->emb_w * sh->wscale / l->tp;
+        if (edge > P)
+            edge = P;
         if (e->zero == 0) {
             dp_rs += net_allreduce_s(e->gb * P, n, bw, lat);
+            rs_edge += net_allreduce_s(e->gb * edge, n, bw, lat);
         } else if (e->zero <= 2) {
             dp_rs += net_allgather_s(e->gb * P, n, bw, lat);
             dp_ag += net_allgather_s(e->wb * P, n, bw, lat);
+            rs_edge += net_allgather_s(e->gb * edge, n, bw, lat);
+            ag_edge += net_allgather_s(e->wb * edge, n, bw, lat);
         } else {
             /* ZeRO-3 / FSDP FULL_SHARD: every micro-batch gathers the
              * weights for its forward and again for its backward, and
@@ -1146,12 +1172,28 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
             ag_win = fwd_first + 0.5 * bubble_comp;
         double rs_exp = dp_rs - ov * rs_win;
         double ag_exp = dp_ag - ov * ag_win;
-        dp_exp = (rs_exp > 0 ? rs_exp : 0) + (ag_exp > 0 ? ag_exp : 0);
+        dp_exp = (rs_exp > rs_edge ? rs_exp : rs_edge) + (ag_exp > ag_edge ? ag_exp : ag_edge);
+    } else if (!e->w->dp_sync_after_backward) {
+        /* One stage chunk: the reduce-scatter can only use the last
+         * micro-batch's backward (overlap_grad_reduce skips the sync on the
+         * others, Megatron-Core DistributedDataParallel no_sync), the
+         * all-gather only the next step's first forward (overlap_param_gather:
+         * each bucket's all-gather is dispatched when the forward reaches
+         * the bucket before it and waited on by its first layer's forward
+         * pre-hook; Megatron-Core distributed optimizer docs and
+         * distributed_data_parallel.py _make_forward_pre_hook).  Buckets
+         * stream through the window, so the exposed part of each is the
+         * larger of what exceeds the window and the edge bucket.  With few
+         * micro-batches per step this window is the whole step's backward
+         * resp. forward; the all-gather's is half the backward's. */
+        double rs_exp = dp_rs - ov * bwd_last;
+        double ag_exp = dp_ag - ov * fwd_first;
+        dp_exp = (rs_exp > rs_edge ? rs_exp : rs_edge) + (ag_exp > ag_edge ? ag_exp : ag_edge);
     } else {
-        dp_exp = dp_raw - ov * bwd_last;
-        if (dp_exp < 0)
-            dp_exp = 0;
+        dp_exp = dp_raw;
     }
+    if (dp_exp > dp_raw)
+        dp_exp = dp_raw;
     double hidden = dp_raw - dp_exp;
     if (dp_z3 > 0) {
         double z = dp_z3 - z3_edge - ov * st->compute;

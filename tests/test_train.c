@@ -1086,6 +1086,50 @@ START_TEST(interleaving_widens_the_dp_overlap_window)
 }
 END_TEST
 
+/* Without interleaving, Megatron-Core's overlap_grad_reduce can hide the
+ * gradient reduce-scatter only under the last micro-batch's backward, and
+ * overlap_param_gather the parameter all-gather only under the next step's
+ * first forward.  Full recomputation lengthens the backward (the forward
+ * runs again inside it) but not the forward, so on a fabric where the
+ * reduce-scatter already hides and the all-gather does not, recomputing
+ * must leave the exposed DP time as it is: a model that let the all-gather
+ * use the backward window would expose less with recompute.  Llama 3 8B,
+ * one micro-batch on 64 H100 (the Cisco MLPerf v5.1 layout), 50 Gb/s
+ * per GPU. */
+START_TEST(dp_all_gather_hides_under_the_forward_not_the_backward)
+{
+    const ModelPreset *pr = preset_find("llama-3-8b");
+    ck_assert_ptr_nonnull(pr);
+    Plan p;
+    plan_init(&p);
+    p.network.link_bps = 50e9;
+    double dp[2], comp[2], raw = 0;
+    for (int k = 0; k < 3; k++) {
+        Workload w = training(pr->shape, 8192, 64, 1e12);
+        w.gpus = 64;
+        w.micro_batch = 1;
+        w.recompute = k == 1 ? RECOMPUTE_FULL : RECOMPUTE_SELECTIVE;
+        w.dp_sync_after_backward = k == 2;
+        w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
+        PlanResult *r;
+        ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+        if (k < 2) {
+            dp[k] = r->workloads[0].train.step.dp_comm;
+            comp[k] = r->workloads[0].train.step.compute;
+        } else {
+            raw = r->workloads[0].train.step.dp_comm;
+        }
+        free(r);
+    }
+    /* the regime: the traffic exceeds the forward, not the backward */
+    ck_assert_msg(raw > 0.5 * comp[0] && raw < comp[0], "DP %.3f s vs compute %.3f s", raw, comp[0]);
+    ck_assert_msg(comp[1] > 1.15 * comp[0], "recompute %.3f vs %.3f s", comp[1], comp[0]);
+    ck_assert_msg(dp[0] > 0.2 * raw, "exposed %.3f of %.3f s", dp[0], raw);
+    ck_assert_msg(fabs(dp[1] - dp[0]) < 0.02 * dp[0], "DP %.4f s (full recompute) vs %.4f s", dp[1],
+                  dp[0]);
+}
+END_TEST
+
 /* Megatron cpu_offloading_num_layers (Megatron-Bridge's GB200 Llama 3 70B
  * FSDP recipe offloads 40 layers): k offloaded layers leave HBM except a
  * two-layer copy buffer, exactly (k − 2) layers' activations less; over
@@ -1657,6 +1701,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, sliding_window_cuts_the_attention_core_exactly);
     tcase_add_test(tc, each_gemm_is_timed_at_its_own_narrowest_side);
     tcase_add_test(tc, interleaving_widens_the_dp_overlap_window);
+    tcase_add_test(tc, dp_all_gather_hides_under_the_forward_not_the_backward);
     tcase_add_test(tc, activation_offload_frees_hbm_and_hides_under_compute_on_c2c);
     tcase_add_test(tc, output_layer_runs_in_bf16_in_fp8_recipes);
     tcase_add_test(tc, uneven_stages_give_the_last_stage_fewer_layers);
