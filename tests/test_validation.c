@@ -270,6 +270,46 @@ START_TEST(ep_overlap_speedup_within_10pct_of_the_published_ab_pair)
 }
 END_TEST
 
+/* One micro-batch per data-parallel rank: Cisco's MLPerf Training v5.1
+ * Llama 3.1 8B FP8 runs on 64 H100 (TP1, DP64) and 128 H100 (TP2, DP64),
+ * GBS 64 (training-results-v51-h100.yaml), where the DP reduce-scatter
+ * can only hide under one backward and the all-gather under one forward.
+ * Reported beside the fit / held-out set, not in it: the 128-GPU run would
+ * fall in the fit half and move the nemo@H100-SXM profile every H100 row
+ * shares (tried: fit 3.9 / 16.7 -> 5.1 / 32.0 %, H100 BF16 held-out worst
+ * 2.7 -> 4.6 %), and its error is not DP exposure: with the whole DP sync
+ * exposed the model would still be ~20 % too fast there (README).  The
+ * ceilings are the figures the shipped catalog reaches, plus ~1 point. */
+#define MLPERF_H100_64_MAX 0.115
+#define MLPERF_H100_128_MAX 0.347
+START_TEST(mlperf_h100_one_micro_batch_runs_within_recorded_ceilings)
+{
+    load_all();
+    const char *src = getenv("GPUPLAN_SRCDIR");
+    char path[4200], buf[512];
+    snprintf(path, sizeof path, "%s/tests/data/runs/training-results-v51-h100.yaml",
+             src && *src ? src : GPUPLAN_SRCDIR);
+    Plan *p = calloc(1, sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    Diag d;
+    memset(&d, 0, sizeof d);
+    ck_assert_msg(plan_load_file(path, &cat, p, &d) == 0, "%s", diag_format(&d, buf, sizeof buf));
+    CalibRun pr[4];
+    int n = calib_collect((const Plan *const *)&p, 1, &cat, pr, 4);
+    ck_assert_int_eq(n, 2);
+    calib_predict(pr, n, &cat);
+    ck_assert_msg(pr[0].ok && pr[1].ok, "MLPerf H100 runs: %s %s", pr[0].why, pr[1].why);
+    double pub = pr[0].measured_s / pr[1].measured_s, model = pr[0].predicted_s / pr[1].predicted_s;
+    fprintf(stderr,
+            "MLPerf H100 Llama 3.1 8B, 1 micro-batch: 64 GPUs %+.1f %%, 128 GPUs %+.1f %%; "
+            "64 -> 128 speed-up published %.3fx model %.3fx\n",
+            100 * pr[0].err, 100 * pr[1].err, pub, model);
+    ck_assert_msg(fabs(pr[0].err) <= MLPERF_H100_64_MAX, "64 GPUs %+.3f", pr[0].err);
+    ck_assert_msg(fabs(pr[1].err) <= MLPERF_H100_128_MAX, "128 GPUs %+.3f", pr[1].err);
+    free(p);
+}
+END_TEST
+
 /* Calibration recovers a known perturbation: the B200 NeMo runs measured
  * 0.8× as fast as published (step times / 0.8) are fitted, and the fitted
  * profile predicts those perturbed runs within 2 % on average. */
@@ -358,6 +398,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, error_on_fit_and_held_out_halves_within_recorded_ceilings);
     tcase_add_test(tc, fp8_speedup_within_10pct_of_published_bf16_fp8_pairs);
     tcase_add_test(tc, ep_overlap_speedup_within_10pct_of_the_published_ab_pair);
+    tcase_add_test(tc, mlperf_h100_one_micro_batch_runs_within_recorded_ceilings);
     tcase_add_test(tc, calibrate_recovers_a_20pct_slower_cluster);
     tcase_add_test(tc, error_bands_cover_every_published_residual);
     suite_add_tcase(s, tc);
