@@ -129,6 +129,22 @@ const Framework *catalog_framework_for(const Catalog *c, const char *fw, const c
         const Framework *f = catalog_find_framework(c, key);
         if (f)
             return f;
+        /* No calibration for this accelerator: a sibling on the same
+         * silicon (catalog `silicon:`), first in catalog order, lends its
+         * own.  Its fitted multipliers describe the die and the software
+         * on it; the clock and power limits that differ are the rows'
+         * peaks and bandwidths, which the model uses as given. */
+        const Accelerator *a = catalog_find_accelerator(c, acc);
+        if (a && a->silicon[0]) {
+            for (size_t i = 0; i < c->n_accelerators; i++) {
+                const Accelerator *s = &c->accelerators[i];
+                if (s == a || strcasecmp(s->silicon, a->silicon) != 0)
+                    continue;
+                snprintf(key, sizeof key, "%s@%s", fw, s->id);
+                if ((f = catalog_find_framework(c, key)) != NULL)
+                    return f;
+            }
+        }
     }
     return catalog_find_framework(c, fw);
 }

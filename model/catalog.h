@@ -61,6 +61,10 @@ typedef struct {
     char family[CAT_ID_LEN];      /* architecture family for error bands ("hopper",
                                    * "blackwell", "ampere", "cdna3", "tpu", "trainium");
                                    * "" = the id */
+    char silicon[CAT_ID_LEN];     /* the die, when other rows share it (MI350X and
+                                   * MI355X: one MI350 chip, clock and power differ);
+                                   * an accelerator with no "<framework>@<id>"
+                                   * calibration borrows a sibling's; "" = none */
     double hbm_bytes;             /* device memory, bytes */
     double hbm_usable_frac;       /* share of HBM usable by the framework */
     double hbm_bw;                /* bytes/s */

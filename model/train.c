@@ -28,6 +28,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "net.h"
 #include "train.h"
@@ -2190,9 +2191,16 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                           100 * (tr->step_s_low / tr->step_s - 1),
                           100 * (tr->step_s_high / tr->step_s - 1), tr->band_class,
                           tr->band_runs);
-        if (e.fw->calibrated_runs > 0)
-            result_assume(r, sc, "calibrated on %d of your runs (%s), residual %.1f%%",
-                          e.fw->calibrated_runs, e.fw->id, 100 * e.fw->calibrated_residual);
+        if (e.fw->calibrated_runs > 0) {
+            const char *at = strchr(e.fw->id, '@');
+            if (at && strcasecmp(at + 1, a->id) != 0)
+                result_assume(r, sc, "calibrated on %d runs of %s, the same silicon (%s), "
+                              "residual %.1f%%; none of %s", e.fw->calibrated_runs, at + 1,
+                              e.fw->id, 100 * e.fw->calibrated_residual, a->id);
+            else
+                result_assume(r, sc, "calibrated on %d of your runs (%s), residual %.1f%%",
+                              e.fw->calibrated_runs, e.fw->id, 100 * e.fw->calibrated_residual);
+        }
         result_assume(r, sc, "memory: + %.0f GiB CUDA context/workspaces + %.0f%% allocator "
                       "fragmentation; usable HBM %.1f GiB", MEM_FIXED_BYTES / GIB,
                       100 * MEM_FRAG_FRAC, e.hbm_cap / GIB);

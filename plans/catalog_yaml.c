@@ -142,6 +142,7 @@ static const Field accel_fields[] = {
     FSTR("name", Accelerator, name, 0),
     FSTR("vendor", Accelerator, vendor, 0),
     FSTR("family", Accelerator, family, 0),
+    FSTR("silicon", Accelerator, silicon, 0),
     FNUM("hbm_gb", Accelerator, hbm_bytes, 1e9, 0, 1e5, F_REQ),
     FNUM("hbm_gib", Accelerator, hbm_bytes, GIB, 0, 1e5, F_REQ | F_ALT),
     FNUM("hbm_usable_frac", Accelerator, hbm_usable_frac, 1, 0, 1, 0),

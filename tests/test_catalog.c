@@ -254,6 +254,36 @@ END_TEST
 
 /* ---- overrides ------------------------------------------------------------- */
 
+/* An accelerator with no "<framework>@<id>" calibration uses the one of a
+ * row on the same silicon (MI350X from MI355X); a row of the same family
+ * but no shared silicon (TPU generations) does not, nor does a row that
+ * has its own. */
+#define FW_ROW(id_, k_)                                                                     \
+    "  - {id: " id_ ", gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.85," \
+    " step_scale: " k_ ", source: t, as_of: 2026-12-02}\n"
+START_TEST(framework_calibration_is_borrowed_only_from_the_same_silicon)
+{
+    static const char text[] =
+        "accelerators:\n"
+        "  - {id: A1, family: f, silicon: s, hbm_gb: 80, peak_tflops: {bf16: 100}, source: t, as_of: 2026-12-02}\n"
+        "  - {id: A2, family: f, silicon: s, hbm_gb: 80, peak_tflops: {bf16: 120}, source: t, as_of: 2026-12-02}\n"
+        "  - {id: A3, family: f, hbm_gb: 80, peak_tflops: {bf16: 100}, source: t, as_of: 2026-12-02}\n"
+        "  - {id: A4, family: f, silicon: s, hbm_gb: 80, peak_tflops: {bf16: 90}, source: t, as_of: 2026-12-02}\n"
+        "frameworks:\n" FW_ROW("nemo", "1.0") FW_ROW("nemo@A2", "0.7") FW_ROW("nemo@A4", "0.9");
+    Catalog c;
+    Diag d;
+    char msg[1024];
+    ck_assert_msg(load_text(&c, text, &d) == 0, "%s", diag_format(&d, msg, sizeof msg));
+    ck_assert_str_eq(catalog_find_accelerator(&c, "A1")->silicon, "s");
+    ck_assert_str_eq(catalog_framework_for(&c, "nemo", "A1")->id, "nemo@A2"); /* first sibling */
+    ck_assert_str_eq(catalog_framework_for(&c, "nemo", "A4")->id, "nemo@A4"); /* its own */
+    ck_assert_str_eq(catalog_framework_for(&c, "nemo", "A3")->id, "nemo");    /* family only */
+    ck_assert_str_eq(catalog_framework_for(&c, "nemo", "A9")->id, "nemo");    /* unknown id */
+    ck_assert_ptr_null(catalog_framework_for(&c, "fsdp", "A1"));             /* no such framework */
+    catalog_free(&c);
+}
+END_TEST
+
 START_TEST(user_dir_overrides_field_by_field_and_adds_rows)
 {
     char dir[512];
@@ -674,6 +704,7 @@ Suite *test_suite(void)
     suite_add_tcase(s, t);
     t = tcase_create("overrides");
     tcase_add_test(t, user_dir_overrides_field_by_field_and_adds_rows);
+    tcase_add_test(t, framework_calibration_is_borrowed_only_from_the_same_silicon);
     tcase_add_test(t, efficiency_applies_regardless_of_file_order);
     tcase_add_test(t, catalog_load_text_adds_to_an_existing_catalog);
     tcase_add_test(t, rejects_nesting_deeper_than_32_levels_at_its_position);
