@@ -154,6 +154,8 @@ int sched_cluster_init(SchedCluster *cl, int gpus, int gpn, int gpd, int gpl, co
     cl->bk_prev = calloc(N, sizeof *cl->bk_prev);
     cl->dom_free = calloc((size_t)cl->n_dom, sizeof *cl->dom_free);
     cl->leaf_free = calloc((size_t)cl->n_leaf, sizeof *cl->leaf_free);
+    cl->dom_full = calloc((size_t)cl->n_dom, sizeof *cl->dom_full);
+    cl->leaf_full = calloc((size_t)cl->n_leaf, sizeof *cl->leaf_full);
     cl->leaf_tsz = 1;
     while (cl->leaf_tsz < cl->n_leaf)
         cl->leaf_tsz *= 2;
@@ -166,7 +168,8 @@ int sched_cluster_init(SchedCluster *cl, int gpus, int gpn, int gpd, int gpl, co
     cl->sh_next = calloc(G, sizeof *cl->sh_next);
     cl->sh_prev = calloc(G, sizeof *cl->sh_prev);
     if (!cl->node_cap || !cl->node_free || !cl->node_mask || !cl->bk_head || !cl->bk_next ||
-        !cl->bk_prev || !cl->dom_free || !cl->leaf_free || !cl->leaf_tree || !cl->mode || !cl->sh_used ||
+        !cl->bk_prev || !cl->dom_free || !cl->leaf_free || !cl->dom_full || !cl->leaf_full ||
+        !cl->leaf_tree || !cl->mode || !cl->sh_used ||
         !cl->sh_mem || !cl->sh_n || !cl->sh_cnt || !cl->sh_next || !cl->sh_prev) {
         sched_cluster_free(cl);
         return -1;
@@ -182,6 +185,8 @@ int sched_cluster_init(SchedCluster *cl, int gpus, int gpn, int gpd, int gpl, co
         cl->node_mask[n] = cap == 64 ? ~0ULL : ((1ULL << cap) - 1);
         cl->dom_free[n / cl->nodes_per_dom] += cap;
         cl->leaf_free[n / cl->nodes_per_leaf] += cap;
+        cl->dom_full[n / cl->nodes_per_dom]++;
+        cl->leaf_full[n / cl->nodes_per_leaf]++;
         bk_link(cl, n);
     }
     for (size_t k = 0; k < (size_t)cl->leaf_tsz; k++)
@@ -204,6 +209,8 @@ void sched_cluster_free(SchedCluster *cl)
     free(cl->bk_prev);
     free(cl->dom_free);
     free(cl->leaf_free);
+    free(cl->dom_full);
+    free(cl->leaf_full);
     free(cl->leaf_tree);
     free(cl->mode);
     free(cl->sh_used);
@@ -243,10 +250,13 @@ static int lt_first_max(const SchedCluster *cl)
 static void node_adjust(SchedCluster *cl, int n, int delta)
 {
     bk_unlink(cl, n);
+    int full = (cl->node_free[n] + delta == cl->node_cap[n]) - (cl->node_free[n] == cl->node_cap[n]);
     cl->node_free[n] += delta;
     bk_link(cl, n);
     cl->dom_free[n / cl->nodes_per_dom] += delta;
     int l = n / cl->nodes_per_leaf;
+    cl->dom_full[n / cl->nodes_per_dom] += full;
+    cl->leaf_full[l] += full;
     cl->leaf_free[l] += delta;
     lt_set(cl, l, cl->leaf_free[l]);
     cl->total_free += delta;
@@ -312,14 +322,18 @@ static int take_from_node(SchedCluster *cl, int n, int k, int32_t *out)
     return got;
 }
 
-/* k GPUs from nodes [n0,n1) (the range holds enough): whole free nodes
- * first, then the best-fitting node for each remainder. */
-static int take_range(SchedCluster *cl, int n0, int n1, int k, int exclude, int32_t *out)
+/* k GPUs from nodes [n0,n1) (the range holds enough; nfull of its nodes
+ * have every GPU free): whole free nodes first, then the best-fitting node
+ * for each remainder.  The first scan stops after the last whole free node. */
+static int take_range(SchedCluster *cl, int n0, int n1, int nfull, int k, int exclude, int32_t *out)
 {
-    int got = 0;
-    for (int n = n0; n < n1 && got < k; n++)
-        if (n != exclude && cl->node_free[n] == cl->node_cap[n] && cl->node_cap[n] <= k - got)
-            got += take_from_node(cl, n, cl->node_cap[n], out + got);
+    int got = 0, seen = 0;
+    for (int n = n0; n < n1 && got < k && seen < nfull; n++)
+        if (cl->node_free[n] == cl->node_cap[n]) {
+            seen++;
+            if (n != exclude && cl->node_cap[n] <= k - got)
+                got += take_from_node(cl, n, cl->node_cap[n], out + got);
+        }
     while (got < k) {
         int r = k - got, best = -1, largest = -1;
         for (int n = n0; n < n1; n++) {
@@ -369,7 +383,8 @@ bool sched_place_whole(SchedCluster *cl, int g, int exclude, int32_t *out)
         }
         if (best >= 0) {
             int n0 = best * cl->nodes_per_dom, n1 = n0 + cl->nodes_per_dom;
-            take_range(cl, n0, n1 < cl->n_nodes ? n1 : cl->n_nodes, g, exclude, out);
+            take_range(cl, n0, n1 < cl->n_nodes ? n1 : cl->n_nodes, cl->dom_full[best], g, exclude,
+                       out);
             return true;
         }
     }
@@ -391,7 +406,8 @@ bool sched_place_whole(SchedCluster *cl, int g, int exclude, int32_t *out)
     }
     if (best >= 0) {
         int n0 = best * cl->nodes_per_leaf, n1 = n0 + cl->nodes_per_leaf;
-        take_range(cl, n0, n1 < cl->n_nodes ? n1 : cl->n_nodes, g, exclude, out);
+        take_range(cl, n0, n1 < cl->n_nodes ? n1 : cl->n_nodes, cl->leaf_full[best], g, exclude,
+                   out);
         return true;
     }
     /* fewest leaves: repeatedly the leaf with the most free GPUs (the
@@ -408,7 +424,8 @@ bool sched_place_whole(SchedCluster *cl, int g, int exclude, int32_t *out)
             break;
         int want = g - got < lf ? g - got : lf;
         int n0 = lb * cl->nodes_per_leaf, n1 = n0 + cl->nodes_per_leaf;
-        got += take_range(cl, n0, n1 < cl->n_nodes ? n1 : cl->n_nodes, want, exclude, out + got);
+        got += take_range(cl, n0, n1 < cl->n_nodes ? n1 : cl->n_nodes, cl->leaf_full[lb], want,
+                          exclude, out + got);
     }
     return true;
 }

@@ -551,7 +551,7 @@ static bool any_near_tie(const Sim *s, const TeamKey *k, int n)
 }
 
 /* Teams with an eligible head (within their borrowing limit), in policy
- * order, into order[]; returns how many.
+ * order, in s->to.k (valid until the next call); returns how many.
  *
  * A team's key is a function of its own usage and head only, so the order
  * is kept between calls (s->to) and only the teams whose usage or head
@@ -562,7 +562,7 @@ static bool any_near_tie(const Sim *s, const TeamKey *k, int n)
  * tie, in reference mode, or with many teams changed, the full insertion
  * sort runs as before; SCHED_RES_CHECK runs it always and counts in
  * SchedStats.order_mismatches a kept order that differs. */
-static int team_order(Sim *s, int *order, int *heads)
+static int team_order(Sim *s)
 {
     TeamKey *k = s->to.k;
     uint64_t dirty = s->to_dirty;
@@ -617,10 +617,6 @@ static int team_order(Sim *s, int *order, int *heads)
             s->st.order_mismatches++;
     }
     s->to.n = n;
-    for (int i = 0; i < n; i++) {
-        order[i] = k[i].team;
-        heads[i] = k[i].head;
-    }
     return n;
 }
 
@@ -1418,7 +1414,7 @@ static bool bf_candidate(Sim *s, int c, int t, int head, Reservation *r, int *no
  * window holds nothing the free GPUs could take is passed over at once,
  * and otherwise the scan starts at its first such job.  The reference mode
  * walks the queue lists instead, job by job. */
-static void backfill(Sim *s, int head, const int *order, int nteams)
+static void backfill(Sim *s, int head, const TeamKey *order, int nteams)
 {
     if (s->cl.total_free == 0 && s->cl.n_shared == 0)
         return;
@@ -1430,7 +1426,7 @@ static void backfill(Sim *s, int head, const int *order, int nteams)
     int node_max = sched_max_node_free(&s->cl);
     int head_team = spec(s, head)->team;
     for (int ti = 0; ti < nteams && scanned < BF_DEPTH; ti++) {
-        int t = order[ti];
+        int t = order[ti].team;
         int L = BF_DEPTH - scanned < per_team ? BF_DEPTH - scanned : per_team;
         if (s->res_mode == SCHED_RES_REFERENCE) {
             int from_team = 0;
@@ -1475,15 +1471,14 @@ static void backfill(Sim *s, int head, const int *order, int nteams)
 
 static void schedule_pass(Sim *s)
 {
-    int order[PLAN_MAX_TEAMS + 1], heads[PLAN_MAX_TEAMS + 1];
     uint64_t epoch0 = s->epoch;
     int nteams = 0;
     s->head_blocked = false;
     for (;;) {
-        nteams = team_order(s, order, heads);
+        nteams = team_order(s);
         if (nteams == 0)
             break;
-        int h = heads[0];
+        int h = s->to.k[0].head;
         if (try_start(s, h, -1)) {
             if (s->last_head >= 0 && s->last_head != h &&
                 s->jobs[s->last_head].state == JS_QUEUED)
@@ -1499,7 +1494,7 @@ static void schedule_pass(Sim *s)
             s->irregular++; /* a new job overtook the reserved head */
         s->last_head = h;
         if (s->p->tenancy.backfill)
-            backfill(s, h, order, nteams);
+            backfill(s, h, s->to.k, nteams);
         break;
     }
     if (!s->head_blocked && s->n_elastic > 0 && s->cl.total_free > 0)
@@ -1908,6 +1903,21 @@ static void audit(Sim *s)
     }
     if (free_sum != cl->total_free)
         s->st.double_booked++;
+    /* the whole-free node counts per leaf and domain (take_range's bound) */
+    for (int l = 0; l < cl->n_leaf; l++) {
+        int full = 0;
+        for (int n = l * cl->nodes_per_leaf; n < (l + 1) * cl->nodes_per_leaf && n < cl->n_nodes; n++)
+            full += cl->node_free[n] == cl->node_cap[n];
+        if (full != cl->leaf_full[l])
+            s->st.unaccounted++;
+    }
+    for (int d = 0; d < cl->n_dom; d++) {
+        int full = 0;
+        for (int n = d * cl->nodes_per_dom; n < (d + 1) * cl->nodes_per_dom && n < cl->n_nodes; n++)
+            full += cl->node_free[n] == cl->node_cap[n];
+        if (full != cl->dom_full[d])
+            s->st.unaccounted++;
+    }
     int owned = 0;
     for (int g = 0; g < cl->G; g++)
         owned += s->owner[g] >= 0;
