@@ -1225,6 +1225,28 @@ START_TEST(fragmentation_is_zero_when_every_job_fits_any_gpu)
 }
 END_TEST
 
+/* The generator draws lognormal run times from mu and sigma computed once
+ * per class: the very doubles sched_rng_lognormal() gives from the mean and
+ * cv on every draw (the schedules' digests depend on it). */
+START_TEST(lognormal_from_kept_parameters_is_bit_identical)
+{
+    static const double means[] = {1.0, 3600.0, 7.3e4, 0.01};
+    static const double cvs[] = {0.1, 1.0, 2.5, 40.0};
+    for (int m = 0; m < 4; m++)
+        for (int c = 0; c < 4; c++) {
+            SchedRng a, b;
+            sched_rng_seed(&a, (uint64_t)(17 + m * 4 + c));
+            sched_rng_seed(&b, (uint64_t)(17 + m * 4 + c));
+            SchedLognormal p = sched_lognormal_params(means[m], cvs[c]);
+            for (int i = 0; i < 1000; i++) {
+                double x = sched_rng_lognormal(&a, means[m], cvs[c]);
+                double y = sched_rng_lognormal_p(&b, &p);
+                ck_assert(memcmp(&x, &y, sizeof x) == 0);
+            }
+        }
+}
+END_TEST
+
 /* The generator: Poisson counts (sd √N), and run times with the class's
  * mean and coefficient of variation.  200,000 draws: the mean's standard
  * error is cv/√N ≈ 0.22 %, the sd's a few times that for a lognormal of
@@ -1390,6 +1412,7 @@ Suite *test_suite(void)
     tcase_add_test(c, kept_reservation_schedules_exactly_like_the_walk_on_random_traces);
     tcase_add_test(c, fragmentation_is_zero_when_every_job_fits_any_gpu);
     tcase_add_test(c, generator_matches_rate_mean_and_cv);
+    tcase_add_test(c, lognormal_from_kept_parameters_is_bit_identical);
     suite_add_tcase(s, c);
     TCase *pl = tcase_create("placement");
     tcase_add_test(pl, placement_is_best_fit_within_one_node);

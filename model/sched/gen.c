@@ -124,6 +124,7 @@ typedef struct {
     SchedRng rng;
     SchedJobSpec proto;
     double rate, mean, cv, next, need;
+    SchedLognormal ln;  /* DUR_LOGNORMAL with cv > 0 */
     DurationDist dist;
 } Stream;
 
@@ -192,6 +193,8 @@ static int gen_classes(const Plan *p, const Accelerator *a, const EvalOptions *o
              * above 100 the lognormal's moments overflow doubles */
             sm->cv = isfinite(jc->cv) && jc->cv > 0 ? (jc->cv < 100 ? jc->cv : 100) : 0;
             sm->dist = jc->duration;
+            if (sm->cv > 0 && sm->mean > 0)
+                sm->ln = sched_lognormal_params(sm->mean, sm->cv);
             sm->need = need;
             if (!(sm->rate > 0) || !(sm->mean > 0) || !(w->horizon > 0))
                 continue;
@@ -253,7 +256,9 @@ static int gen_classes(const Plan *p, const Accelerator *a, const EvalOptions *o
         switch (sm->dist) {
         case DUR_EXPONENTIAL: j.dur = sched_rng_exp(&sm->rng, sm->mean); break;
         case DUR_FIXED: j.dur = sm->mean; break;
-        default: j.dur = sched_rng_lognormal(&sm->rng, sm->mean, sm->cv); break;
+        default:
+            j.dur = sm->cv > 0 ? sched_rng_lognormal_p(&sm->rng, &sm->ln) : sm->mean;
+            break;
         }
         if (!(j.dur >= 1e-3))
             j.dur = 1e-3; /* a run takes some time; keeps rates finite */

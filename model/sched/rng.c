@@ -75,8 +75,21 @@ double sched_rng_lognormal(SchedRng *r, double mean, double cv)
      * vol. 1, ch. 14). */
     if (cv <= 0)
         return mean;
+    SchedLognormal ln = sched_lognormal_params(mean, cv);
+    return sched_rng_lognormal_p(r, &ln);
+}
+
+SchedLognormal sched_lognormal_params(double mean, double cv)
+{
     double s2 = log1p(cv * cv);
-    return exp(log(mean) - 0.5 * s2 + sqrt(s2) * sched_rng_normal(r));
+    return (SchedLognormal){.mu = log(mean) - 0.5 * s2, .sigma = sqrt(s2)};
+}
+
+double sched_rng_lognormal_p(SchedRng *r, const SchedLognormal *p)
+{
+    /* the same operations in the same order as from mean and cv: the same
+     * doubles (C11 without FP contraction) */
+    return exp(p->mu + p->sigma * sched_rng_normal(r));
 }
 
 uint64_t sched_rng_below(SchedRng *r, uint64_t n)

@@ -21,6 +21,13 @@ double sched_rng_uniform(SchedRng *r);            /* in (0,1) */
 double sched_rng_exp(SchedRng *r, double mean);
 double sched_rng_normal(SchedRng *r);
 double sched_rng_lognormal(SchedRng *r, double mean, double cv);
+/* The lognormal's mu and sigma for a mean and cv > 0, computed once for a
+ * stream of draws (the logarithms were half the generator's time). */
+typedef struct {
+    double mu, sigma;
+} SchedLognormal;
+SchedLognormal sched_lognormal_params(double mean, double cv);
+double sched_rng_lognormal_p(SchedRng *r, const SchedLognormal *p);
 uint64_t sched_rng_below(SchedRng *r, uint64_t n); /* in [0,n) */
 
 /* --------------------------------------------------------------- heap.c */
