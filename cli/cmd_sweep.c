@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bigmem.h"
 #include "cli.h"
 #include "datadir.h"
 #include "export.h"
@@ -1362,6 +1363,8 @@ int cmd_sweep(Cli *cli, int argc, char **argv)
     if (!a.emit && (a.dir || a.tasks || a.image || a.pvc || a.partition || a.time_limit))
         return usage_error("--dir, --tasks, --image, --pvc, --partition and --time go with "
                            "--emit%s", "");
+    if (!a.emit) /* evaluating thousands of plans in a row */
+        big_keep_freed_memory();
     Base *b = calloc(1, sizeof *b);
     SweepSpec *s = calloc(1, sizeof *s);
     if (!b || !s) {

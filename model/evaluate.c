@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "cost.h"
 #include "evaluate.h"
 #include "infer.h"
@@ -65,14 +66,17 @@ struct EvalCache {
     SchedSlot sched[CACHE_SLOTS];
 };
 
+/* A few MB of which an evaluation touches a few slots: big_zalloc, so a
+ * fresh process (a sweep's array task) faults in huge pages rather than
+ * hundreds of small ones (bigmem.h). */
 EvalCache *eval_cache_new(void)
 {
-    return calloc(1, sizeof(EvalCache));
+    return big_zalloc(sizeof(EvalCache));
 }
 
 void eval_cache_free(EvalCache *cache)
 {
-    free(cache);
+    big_free(cache, sizeof(EvalCache));
 }
 
 void eval_cache_clear(EvalCache *cache)

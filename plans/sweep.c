@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "diag.h"
 #include "evaluate.h"
 #include "hash.h"
@@ -428,21 +429,22 @@ static void row_failed(SweepRow *row, const char *why)
 int sweep_evaluate(const SweepSpec *s, const Plan *base, const Catalog *cat, long long lo,
                    long long hi, SweepRow *rows)
 {
-    Plan *p = malloc(sizeof *p);
-    PlanResult *r = malloc(sizeof *r);
-    if (!p || !r) {
-        free(p);
-        free(r);
+    /* the point's plan and result, touched on every point: one block */
+    struct Work {
+        Plan p;
+        PlanResult r;
+    } *w = big_zalloc(sizeof *w);
+    if (!w)
         return -1;
-    }
+    Plan *p = &w->p;
+    PlanResult *r = &w->r;
     EvalOptions opt = eval_options_default();
     opt.alternatives = false; /* the Sizing pane's ranking: not a sweep output */
     /* points that change only prices, PUE, the horizon or the site reuse the
      * sizing and the scheduler run of an earlier point (evaluate.h) */
     opt.cache = eval_cache_new();
     if (!opt.cache) {
-        free(p);
-        free(r);
+        big_free(w, sizeof *w);
         return -1;
     }
     for (long long i = lo; i < hi; i++) {
@@ -459,8 +461,7 @@ int sweep_evaluate(const SweepSpec *s, const Plan *base, const Catalog *cat, lon
         sweep_row_outputs(r, row);
     }
     eval_cache_free(opt.cache);
-    free(p);
-    free(r);
+    big_free(w, sizeof *w);
     return 0;
 }
 

@@ -1,0 +1,71 @@
+/* model/bigmem.c — large zeroed blocks that cost few page faults (see bigmem.h). */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include "bigmem.h"
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+/* Below this a block is ordinary heap memory. */
+#define BIG_MIN (HUGE_PAGE / 8)
+
+static size_t mapped_size(size_t n)
+{
+    return (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+}
+#endif
+
+void *big_zalloc(size_t n)
+{
+#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+    if (n >= BIG_MIN) {
+        size_t m = mapped_size(n);
+        /* map one huge page more and cut the unaligned ends off */
+        char *raw = mmap(NULL, m + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (raw == MAP_FAILED)
+            return NULL;
+        uintptr_t a = ((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+        char *p = (char *)a;
+        if (p > raw)
+            munmap(raw, (size_t)(p - raw));
+        size_t tail = (size_t)(raw + m + HUGE_PAGE - (p + m));
+        if (tail)
+            munmap(p + m, tail);
+        madvise(p, m, MADV_HUGEPAGE); /* advice: ignored where THP is off */
+        return p;
+    }
+#endif
+    return calloc(1, n ? n : 1);
+}
+
+void big_free(void *p, size_t n)
+{
+    if (!p)
+        return;
+#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+    if (n >= BIG_MIN) {
+        munmap(p, mapped_size(n));
+        return;
+    }
+#endif
+    free(p);
+}
+
+void big_keep_freed_memory(void)
+{
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+    /* blocks up to 64 MB from the heap, and the heap kept up to 256 MB of
+     * free memory at its top: the scheduler's per-run buffers (a few MB)
+     * are then reused from one run to the next */
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}

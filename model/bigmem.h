@@ -1,0 +1,29 @@
+/* model/bigmem.h — large zeroed blocks that cost few page faults.
+ *
+ * A fresh process touching a few MB of new memory (a stage cache, the
+ * working copies of a plan and its result) pays one page fault per 4 KiB
+ * page; on a virtual machine a fault costs ~15 µs (measured here: 1,000
+ * first touches, 14-15 ms), so a 5 MB stage cache costs milliseconds before
+ * it holds anything.  Blocks from big_zalloc are 2 MiB-aligned anonymous
+ * mappings advised MADV_HUGEPAGE, so where transparent huge pages are
+ * enabled ("madvise" or "always") the first touch of each 2 MiB maps one
+ * huge page (Linux, Documentation/admin-guide/mm/transhuge.rst).  Elsewhere
+ * they are ordinary zeroed memory. */
+#ifndef GPUPLAN_MODEL_BIGMEM_H
+#define GPUPLAN_MODEL_BIGMEM_H
+
+#include <stddef.h>
+
+/* n zeroed bytes, NULL on ENOMEM; free with big_free(p, n) (the same n).
+ * Blocks under 256 KiB come from calloc. */
+void *big_zalloc(size_t n);
+void big_free(void *p, size_t n);
+
+/* For a process that evaluates many plans in a row (a sweep): memory
+ * freed by one evaluation stays in the process for the next instead of
+ * going back to the kernel and being faulted in again (glibc: mallopt
+ * M_MMAP_THRESHOLD / M_TRIM_THRESHOLD; elsewhere nothing).  Call before
+ * the first evaluation. */
+void big_keep_freed_memory(void);
+
+#endif
