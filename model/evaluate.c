@@ -214,6 +214,19 @@ static void key_sched(const Plan *p, Plan *k)
     }
 }
 
+void eval_stage_keys(const Plan *p, EvalStageKeys *k)
+{
+    key_sizing(p, &k->sizing);
+    key_sched(p, &k->sched);
+    k->trace = trace_digest(&p->tenancy);
+}
+
+bool eval_stage_keys_equal(const EvalStageKeys *a, const EvalStageKeys *b)
+{
+    return a->trace == b->trace && memcmp(&a->sizing, &b->sizing, sizeof a->sizing) == 0 &&
+           memcmp(&a->sched, &b->sched, sizeof a->sched) == 0;
+}
+
 static int slot_oldest(const uint64_t *stamps, const bool *used, int n)
 {
     int best = 0;

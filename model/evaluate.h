@@ -67,6 +67,17 @@ typedef struct {
 } EvalCacheStats;
 EvalCacheStats eval_cache_stats(const EvalCache *cache);
 
+/* What the cached stages key on: the plan with every field the sizing,
+ * resp. the scheduler, does not read blanked, and a replayed trace's
+ * digest.  Equal keys: a stage cache gives both plans the same sizing and
+ * scheduler results.  A sweep orders its points by this (plans/sweep.c). */
+typedef struct {
+    Plan sizing, sched;
+    uint64_t trace;
+} EvalStageKeys;
+void eval_stage_keys(const Plan *p, EvalStageKeys *k);
+bool eval_stage_keys_equal(const EvalStageKeys *a, const EvalStageKeys *b);
+
 /* True when the cancel flag of opt is set. */
 bool eval_cancelled(const EvalOptions *opt);
 

@@ -348,21 +348,25 @@ void sweep_point(const SweepSpec *s, long long idx, SweepValue out[SWEEP_MAX_AXE
     }
 }
 
+/* Set axis k of the plan to value v. */
+static int apply_value(const SweepAxis *ax, const SweepValue *v, const Catalog *cat, Plan *out,
+                       char *err, size_t errlen)
+{
+    char e[320];
+    int rc = v->choice >= 0 ? field_set(ax->f, out, ax->t, ax->values[v->choice], cat, e, sizeof e)
+                            : field_set_number(ax->f, out, ax->t, v->num, e, sizeof e);
+    return rc != 0 ? fail(-1, err, errlen, "%s: %s", ax->path, e) : 0;
+}
+
 int sweep_point_plan(const SweepSpec *s, const Plan *base, const Catalog *cat, long long idx,
                      Plan *out, char *err, size_t errlen)
 {
     SweepValue v[SWEEP_MAX_AXES];
     sweep_point(s, idx, v);
     *out = *base;
-    for (int k = 0; k < s->n_axes; k++) {
-        const SweepAxis *ax = &s->axes[k];
-        char e[320];
-        int rc = v[k].choice >= 0
-                     ? field_set(ax->f, out, ax->t, ax->values[v[k].choice], cat, e, sizeof e)
-                     : field_set_number(ax->f, out, ax->t, v[k].num, e, sizeof e);
-        if (rc != 0)
-            return fail(-1, err, errlen, "%s: %s", ax->path, e);
-    }
+    for (int k = 0; k < s->n_axes; k++)
+        if (apply_value(&s->axes[k], &v[k], cat, out, err, errlen) != 0)
+            return -1;
     Diag d = {0};
     if (plan_validate(out, cat, &d) != 0)
         return fail(-1, err, errlen, "%s", d.msg);
@@ -426,6 +430,97 @@ static void row_failed(SweepRow *row, const char *why)
     snprintf(row->error, sizeof row->error, "%s", why);
 }
 
+/* Points of a grid between grid steps of axis k. */
+static long long axis_stride(const SweepSpec *s, int k)
+{
+    long long m = 1;
+    for (int j = k + 1; j < s->n_axes; j++)
+        m *= axis_count(&s->axes[j]);
+    return m;
+}
+
+int sweep_stage_axes(const SweepSpec *s, const Plan *base, const Catalog *cat,
+                     int outer[SWEEP_MAX_AXES])
+{
+    if (s->samples > 0 || s->n_axes < 2)
+        return 0;
+    struct Scratch {
+        Plan first, other;
+        EvalStageKeys a, b;
+    } *w = big_zalloc(sizeof *w);
+    char err[PLAN_TEXT_LEN];
+    int n = 0;
+    if (w && sweep_point_plan(s, base, cat, 0, &w->first, err, sizeof err) == 0) {
+        eval_stage_keys(&w->first, &w->a);
+        for (int k = 0; k < s->n_axes; k++) {
+            const SweepAxis *ax = &s->axes[k];
+            long long count = axis_count(ax);
+            /* the first point with this axis at its second and at its last
+             * value: a field a stage reads differs at both (a value that
+             * does not set counts as a change: only the order, never a row,
+             * depends on this) */
+            bool changes = false;
+            for (long long j = 1; !changes && j < count; j = j == count - 1 ? count : count - 1) {
+                SweepValue v;
+                set_index(ax, j, &v);
+                w->other = w->first;
+                changes = apply_value(ax, &v, cat, &w->other, err, sizeof err) != 0;
+                if (!changes) {
+                    eval_stage_keys(&w->other, &w->b);
+                    changes = !eval_stage_keys_equal(&w->a, &w->b);
+                }
+            }
+            if (changes)
+                outer[n++] = k;
+        }
+    }
+    big_free(w, sizeof *w);
+    return n;
+}
+
+typedef struct {
+    long long key, idx;
+} OrderKey;
+
+static int order_cmp(const void *a, const void *b)
+{
+    const OrderKey *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Points [lo, hi) with the stage axes outermost: sorted by their grid steps,
+ * then by index; NULL when that is the index order already (the stage
+ * axes lead) or on ENOMEM (then the index order is used: same rows). */
+static OrderKey *stage_order(const SweepSpec *s, const Plan *base, const Catalog *cat,
+                             long long lo, long long hi)
+{
+    int outer[SWEEP_MAX_AXES];
+    int n = sweep_stage_axes(s, base, cat, outer);
+    bool leading = true;
+    for (int t = 0; t < n; t++)
+        leading = leading && outer[t] == t;
+    if (leading || hi - lo < 2)
+        return NULL;
+    OrderKey *o = malloc((size_t)(hi - lo) * sizeof *o);
+    if (!o)
+        return NULL;
+    long long stride[SWEEP_MAX_AXES], count[SWEEP_MAX_AXES];
+    for (int t = 0; t < n; t++) {
+        stride[t] = axis_stride(s, outer[t]);
+        count[t] = axis_count(&s->axes[outer[t]]);
+    }
+    for (long long i = lo; i < hi; i++) {
+        long long key = 0;
+        for (int t = 0; t < n; t++)
+            key = key * count[t] + i / stride[t] % count[t];
+        o[i - lo] = (OrderKey){key, i};
+    }
+    qsort(o, (size_t)(hi - lo), sizeof *o, order_cmp);
+    return o;
+}
+
 int sweep_evaluate(const SweepSpec *s, const Plan *base, const Catalog *cat, long long lo,
                    long long hi, SweepRow *rows)
 {
@@ -447,7 +542,9 @@ int sweep_evaluate(const SweepSpec *s, const Plan *base, const Catalog *cat, lon
         big_free(w, sizeof *w);
         return -1;
     }
-    for (long long i = lo; i < hi; i++) {
+    OrderKey *order = stage_order(s, base, cat, lo, hi);
+    for (long long k = lo; k < hi; k++) {
+        long long i = order ? order[k - lo].idx : k;
         SweepRow *row = &rows[i - lo];
         memset(row, 0, sizeof *row);
         row->idx = i;
@@ -460,6 +557,7 @@ int sweep_evaluate(const SweepSpec *s, const Plan *base, const Catalog *cat, lon
         plan_evaluate_ex(p, cat, &opt, r);
         sweep_row_outputs(r, row);
     }
+    free(order);
     eval_cache_free(opt.cache);
     big_free(w, sizeof *w);
     return 0;

@@ -12,6 +12,7 @@
 
 #include "catalog_yaml.h"
 #include "check_main.h"
+#include "evaluate.h"
 #include "fields.h"
 #include "store.h"
 #include "sweep.h"
@@ -348,6 +349,76 @@ START_TEST(shards_give_the_same_rows_as_one_process)
 }
 END_TEST
 
+START_TEST(stage_axes_are_the_keys_a_cached_stage_reads)
+{
+    /* tokens re-size the training run, a job rate changes the scheduler's
+     * job mix; PUE and the horizon are read by power and cost only */
+    const char *v[] = {"site.pue=1.1,1.3", "workloads.pre.train.tokens=100B..200B/3",
+                       "horizon_years=3,5", "tenancy.teams.core.llm.jobs.a.b.per_day=5,10"};
+    SweepSpec *s = spec_of(0, 1, 4, v);
+    int outer[SWEEP_MAX_AXES];
+    ck_assert_int_eq(sweep_stage_axes(s, g_plan, &g_cat, outer), 2);
+    ck_assert_int_eq(outer[0], 1);
+    ck_assert_int_eq(outer[1], 3);
+    free(s);
+    /* a Monte Carlo sweep keeps its index order */
+    s = spec_of(20, 7, 2, v);
+    ck_assert_int_eq(sweep_stage_axes(s, g_plan, &g_cat, outer), 0);
+    free(s);
+}
+END_TEST
+
+/* Rows of [lo, hi) evaluated one point at a time without a stage cache. */
+static char *rows_uncached(const SweepSpec *s, long long lo, long long hi)
+{
+    size_t cap = 1 << 16, len = 0;
+    char *out = calloc(cap, 1);
+    Plan *p = malloc(sizeof *p);
+    PlanResult *r = malloc(sizeof *r);
+    EvalOptions opt = eval_options_default();
+    opt.alternatives = false;
+    for (long long i = lo; i < hi; i++) {
+        SweepRow row;
+        memset(&row, 0, sizeof row);
+        row.idx = i;
+        sweep_point(s, i, row.in);
+        char err[PLAN_TEXT_LEN];
+        ck_assert_int_eq(sweep_point_plan(s, g_plan, &g_cat, i, p, err, sizeof err), 0);
+        plan_evaluate_ex(p, &g_cat, &opt, r);
+        sweep_row_outputs(r, &row);
+        char *in = sweep_inputs_json(s, &row), *o = sweep_outputs_json(&row);
+        int n = snprintf(out + len, cap - len, "%lld %s %s %s\n", row.idx, in, o, row.error);
+        ck_assert(n > 0 && (size_t)n < cap - len);
+        len += (size_t)n;
+        free(in);
+        free(o);
+    }
+    free(p);
+    free(r);
+    return out;
+}
+
+START_TEST(stage_axes_varied_fastest_give_the_rows_of_uncached_points)
+{
+    /* tokens (read by sizing) vary fastest over more values than the cache
+     * has slots, so the evaluation takes the points out of index order */
+    const char *v[] = {"site.pue=1.1,1.3", "workloads.pre.train.tokens=100B..300B/10"};
+    SweepSpec *s = spec_of(0, 1, 2, v);
+    int outer[SWEEP_MAX_AXES];
+    ck_assert_int_eq(sweep_stage_axes(s, g_plan, &g_cat, outer), 1);
+    ck_assert_int_eq(outer[0], 1);
+    const long long ranges[][2] = {{0, 20}, {3, 17}, {9, 11}};
+    for (int k = 0; k < 3; k++) {
+        char *got = rows_text(s, ranges[k][0], ranges[k][1]);
+        char *want = rows_uncached(s, ranges[k][0], ranges[k][1]);
+        ck_assert_str_eq(got, want);
+        free(got);
+        free(want);
+    }
+    free(s);
+}
+END_TEST
+
 START_TEST(a_point_has_the_headline_outputs)
 {
     const char *v[] = {"site.pue=1.2,1.4"};
@@ -578,6 +649,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, monte_carlo_points_are_seeded_reproducible_and_in_range);
     tcase_add_test(tc, shards_tile_the_points_exactly);
     tcase_add_test(tc, shards_give_the_same_rows_as_one_process);
+    tcase_add_test(tc, stage_axes_are_the_keys_a_cached_stage_reads);
+    tcase_add_test(tc, stage_axes_varied_fastest_give_the_rows_of_uncached_points);
     tcase_add_test(tc, a_point_has_the_headline_outputs);
     tcase_add_test(tc, an_invalid_combination_is_a_row_with_its_reason);
     suite_add_tcase(s, tc);
