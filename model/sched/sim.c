@@ -45,20 +45,23 @@
 
 enum { JS_PENDING = 0, JS_QUEUED, JS_RUNNING, JS_DONE, JS_NEVER };
 
+/* 128 bytes: two cache lines per job (a million of them in the big runs,
+ * read in arrival and finish order, i.e. all over the array). */
 typedef struct {
     double wait;        /* time queued so far (all queueing spells) */
-    double qsince;      /* start of the current queueing spell */
-    double seg_start;   /* wall time the current run segment started */
+    union {             /* a job is queued or running, never both */
+        double qsince;  /* start of the current queueing spell */
+        double seg_start; /* wall time the current run segment started */
+    };
     double prog_from;   /* progress starts here (after the restore) */
     double done0;       /* retained work at segment start, GPU-s */
     double work;        /* total work, GPU-s */
     double rate;        /* work per second while progressing */
-    double fck;         /* checkpoint efficiency τ/(τ+δ), 1 = none */
-    double ck_work;     /* work between checkpoints, 0 = none */
+    double fck;         /* checkpoint efficiency τ/(τ+δ), 1 = none (see ck_plan) */
     double start_t;     /* latest start */
     double finish;
     double res_s;       /* last reservation as blocked head, < 0 none */
-    uint64_t res_irr;   /* irregular-event count when it was made */
+    uint32_t res_irr;   /* irregular-event count when it was made (low 32 bits) */
     int32_t alloc;      /* whole GPUs held */
     int32_t sgpu;       /* shared jobs: their GPU */
     int64_t off;        /* GPUs held: gpool[off .. off+alloc) */
@@ -68,6 +71,7 @@ typedef struct {
     uint8_t state;
     bool restarted;
 } Job;
+_Static_assert(sizeof(Job) <= 128, "Job: two cache lines");
 
 /* A team's backfill scan window, kept between passes (see win_get()): the
  * first `len` queued jobs of the team in scan order (priority high to low,
@@ -773,7 +777,7 @@ static void start_placed(Sim *s, int j)
             s->owner[g] = j;
         }
     }
-    if (J->res_s >= 0 && J->res_irr == s->irregular && s->now > J->res_s + 1e-6)
+    if (J->res_s >= 0 && J->res_irr == (uint32_t)s->irregular && s->now > J->res_s + 1e-6)
         s->st.backfill_delays++; /* the reserved head started after its reservation */
     J->res_s = -1;
     J->state = JS_RUNNING;
@@ -798,6 +802,27 @@ static bool try_start(Sim *s, int j, int exclude)
     return true;
 }
 
+/* Checkpointing of job j: Young's interval τ for its GPUs (per-GPU MTBF /
+ * GPUs held); *fck (when not NULL) = τ/(τ+δ), 1 when the job is shorter than
+ * τ.  Returns the work between checkpoints, 0 none — recomputed on a kill
+ * rather than kept per job (the same doubles from the same inputs). */
+static double ck_plan(const Sim *s, int j, double *fck)
+{
+    const SchedJobSpec *sp = spec(s, j);
+    double need = job_need(s, j);
+    double mtbf = s->fail_mean > 0 ? s->fail_mean * s->cl.G / (need > 1 ? need : 1) : 0;
+    double tau = sched_young_interval(s->ck_cost, mtbf);
+    if (tau > 0 && sp->dur > tau) {
+        double f = tau / (tau + s->ck_cost);
+        if (fck)
+            *fck = f;
+        return tau * need * f;
+    }
+    if (fck)
+        *fck = 1;
+    return 0;
+}
+
 /* Kill a running job (failure or preemption): roll back to its last
  * checkpoint and requeue it.  `released`: its GPUs were already returned. */
 static void kill_job(Sim *s, int j, bool released)
@@ -806,7 +831,8 @@ static void kill_job(Sim *s, int j, bool released)
     const SchedJobSpec *sp = spec(s, j);
     s->rc.valid = false; /* a kill changes what the kept reservation counted on */
     seg_end(s, j);
-    double ck = J->ck_work > 0 ? floor(J->done0 / J->ck_work) * J->ck_work : 0;
+    double ck_work = ck_plan(s, j, NULL);
+    double ck = ck_work > 0 ? floor(J->done0 / ck_work) * ck_work : 0;
     if (ck > J->done0)
         ck = J->done0;
     /* lost: work since the last checkpoint, in GPU-time */
@@ -1341,10 +1367,10 @@ static Reservation reserve(Sim *s, int h)
     Job *H = &s->jobs[h];
     /* invariant: with nothing irregular since, a head's reservation only
      * ever moves earlier — a later one means a backfill delayed it. */
-    if (H->res_s >= 0 && H->res_irr == s->irregular && r.S > H->res_s + 1e-6)
+    if (H->res_s >= 0 && H->res_irr == (uint32_t)s->irregular && r.S > H->res_s + 1e-6)
         s->st.backfill_delays++;
     H->res_s = r.S;
-    H->res_irr = s->irregular;
+    H->res_irr = (uint32_t)s->irregular;
     return r;
 }
 
@@ -1868,16 +1894,7 @@ static void arrive(Sim *s, int j)
     s->submitted++;
     double need = job_need(s, j);
     J->work = need * sp->dur;
-    /* Young's interval for this job: per-GPU MTBF / GPUs held. */
-    double mtbf = s->fail_mean > 0 ? s->fail_mean * s->cl.G / (need > 1 ? need : 1) : 0;
-    double tau = sched_young_interval(s->ck_cost, mtbf);
-    if (tau > 0 && sp->dur > tau) {
-        J->fck = tau / (tau + s->ck_cost);
-        J->ck_work = tau * need * J->fck;
-    } else {
-        J->fck = 1;
-        J->ck_work = 0;
-    }
+    ck_plan(s, j, &J->fck);
     if (never_fits(s, sp)) {
         J->state = JS_NEVER;
         J->qsince = s->now;
