@@ -228,10 +228,13 @@ static int gen_classes(const Plan *p, const Accelerator *a, const EvalOptions *o
     /* room for the expected count plus 5 sigma */
     size_t want = (size_t)(expect + 5 * sqrt(expect) + 16);
     if (want > *cap) {
+        bool fresh = w->n == 0;
         SchedJobSpec *arr = realloc(w->jobs, want * sizeof *arr);
         if (arr) {
             w->jobs = arr;
             *cap = want;
+            if (fresh) /* 40 MB for a million jobs, written once in order */
+                sched_big_advise(arr, want * sizeof *arr);
         }
     }
     /* merge the class streams through a min-heap on the next arrival: the

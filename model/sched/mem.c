@@ -86,3 +86,18 @@ void sched_big_free(void *p, size_t n, size_t size)
     (void)size;
     free(p);
 }
+
+void sched_big_advise(void *p, size_t bytes)
+{
+#ifdef SCHED_BIG_MAP
+    if (!p || bytes < BIG_MIN)
+        return;
+    uintptr_t a = ((uintptr_t)p + HUGE_SZ - 1) & ~(uintptr_t)(HUGE_SZ - 1);
+    uintptr_t e = ((uintptr_t)p + bytes) & ~(uintptr_t)(HUGE_SZ - 1);
+    if (e > a)
+        (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}

@@ -207,6 +207,9 @@ double sched_cluster_busy(const SchedCluster *cl);
  * system offers them); free with sched_big_free and the same n, size. */
 void *sched_big_calloc(size_t n, size_t size);
 void sched_big_free(void *p, size_t n, size_t size);
+/* Advise 2 MB pages for the whole 2 MB blocks inside [p, p+bytes) of a
+ * large malloc'd array not yet touched (a hint; nothing where unsupported). */
+void sched_big_advise(void *p, size_t bytes);
 
 /* ---------------------------------------------------------------- sim.c */
 /* One run of workload w on `gpus` GPUs in nodes of gpn, NVLink domains of
