@@ -293,13 +293,13 @@ static void texts_free(RowTexts *t)
 }
 
 static int eval_texts(Cli *cli, const SweepSpec *s, const Plan *base, long long lo, long long hi,
-                      RowTexts *t)
+                      EvalCache *cache, RowTexts *t)
 {
     long long n = hi - lo;
     t->n = 0;
     t->rows = calloc((size_t)(n > 0 ? n : 1), sizeof *t->rows);
     SweepRow *rows = calloc((size_t)(n > 0 ? n : 1), sizeof *rows);
-    if (!t->rows || !rows || sweep_evaluate(s, base, &cli->catalog, lo, hi, rows) != 0) {
+    if (!t->rows || !rows || sweep_evaluate_with(s, base, &cli->catalog, lo, hi, rows, cache) != 0) {
         free(rows);
         cli_error("sweep: out of memory");
         return EXIT_IO;
@@ -344,10 +344,17 @@ static int run_local(Cli *cli, Base *b, const SweepSpec *s)
     int rc = stored_version(cli, b->store_name, b->yaml, note, &version);
     double t0 = now_s();
     long long added = 0, same = 0, conflicts = 0;
+    /* one stage cache for every chunk: a chunk does not rerun the searches
+     * of the one before */
+    EvalCache *cache = eval_cache_new();
+    if (!cache && rc == EXIT_OK) {
+        cli_error("sweep: out of memory");
+        rc = EXIT_IO;
+    }
     for (long long lo = 0; rc == EXIT_OK && lo < s->n_points; lo += CHUNK) {
         long long hi = lo + CHUNK < s->n_points ? lo + CHUNK : s->n_points;
         RowTexts t = {0};
-        if ((rc = eval_texts(cli, s, &b->lp.plan, lo, hi, &t)) == EXIT_OK) {
+        if ((rc = eval_texts(cli, s, &b->lp.plan, lo, hi, cache, &t)) == EXIT_OK) {
             StoreSweepPut res;
             Diag d = {0};
             if (store_sweep_put(cli->store, b->store_name, s->name, version, fp, spec, s->n_points,
@@ -361,6 +368,7 @@ static int run_local(Cli *cli, Base *b, const SweepSpec *s)
         }
         texts_free(&t);
     }
+    eval_cache_free(cache);
     double dt = now_s() - t0;
     if (rc == EXIT_OK && conflicts > 0) {
         cli_error("sweep '%s': %lld points differ from the rows already stored under this name "
@@ -471,7 +479,7 @@ static int run_shard(Cli *cli, const SweepArgs *a, Base *b, const SweepSpec *s)
     sweep_fingerprint(b->yaml, spec, fp);
     double t0 = now_s();
     RowTexts t = {0};
-    rc = eval_texts(cli, s, &b->lp.plan, lo, hi, &t);
+    rc = eval_texts(cli, s, &b->lp.plan, lo, hi, NULL, &t);
     json_t *o = json_object(), *rows = json_array();
     json_error_t je;
     json_t *spec_j = json_loads(spec, 0, &je);

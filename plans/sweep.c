@@ -524,6 +524,12 @@ static OrderKey *stage_order(const SweepSpec *s, const Plan *base, const Catalog
 int sweep_evaluate(const SweepSpec *s, const Plan *base, const Catalog *cat, long long lo,
                    long long hi, SweepRow *rows)
 {
+    return sweep_evaluate_with(s, base, cat, lo, hi, rows, NULL);
+}
+
+int sweep_evaluate_with(const SweepSpec *s, const Plan *base, const Catalog *cat, long long lo,
+                        long long hi, SweepRow *rows, EvalCache *cache)
+{
     /* the point's plan and result, touched on every point: one block */
     struct Work {
         Plan p;
@@ -537,7 +543,7 @@ int sweep_evaluate(const SweepSpec *s, const Plan *base, const Catalog *cat, lon
     opt.alternatives = false; /* the Sizing pane's ranking: not a sweep output */
     /* points that change only prices, PUE, the horizon or the site reuse the
      * sizing and the scheduler run of an earlier point (evaluate.h) */
-    opt.cache = eval_cache_new();
+    opt.cache = cache ? cache : eval_cache_new();
     if (!opt.cache) {
         big_free(w, sizeof *w);
         return -1;
@@ -558,7 +564,8 @@ int sweep_evaluate(const SweepSpec *s, const Plan *base, const Catalog *cat, lon
         sweep_row_outputs(r, row);
     }
     free(order);
-    eval_cache_free(opt.cache);
+    if (!cache)
+        eval_cache_free(opt.cache);
     big_free(w, sizeof *w);
     return 0;
 }

@@ -117,6 +117,11 @@ void sweep_row_outputs(const PlanResult *r, SweepRow *row);
  * either way.  Returns 0, -1 on ENOMEM. */
 int sweep_evaluate(const SweepSpec *s, const Plan *base, const Catalog *cat, long long lo,
                    long long hi, SweepRow *rows);
+/* The same with the caller's stage cache (kept between calls: a sweep
+ * evaluated in chunks computes each stage input once); NULL = a cache of
+ * its own, as sweep_evaluate. */
+int sweep_evaluate_with(const SweepSpec *s, const Plan *base, const Catalog *cat, long long lo,
+                        long long hi, SweepRow *rows, EvalCache *cache);
 
 /* The point range of shard i of n: [*lo, *hi), contiguous, sizes differing by
  * at most one. */
