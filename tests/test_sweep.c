@@ -310,6 +310,17 @@ START_TEST(shards_tile_the_points_exactly)
 }
 END_TEST
 
+/* A row as one text line (index, inputs, outputs, error) appended at out + *len. */
+static void row_line(const SweepSpec *s, const SweepRow *row, char *out, size_t cap, size_t *len)
+{
+    char *in = sweep_inputs_json(s, row), *o = sweep_outputs_json(row);
+    int n = snprintf(out + *len, cap - *len, "%lld %s %s %s\n", row->idx, in, o, row->error);
+    ck_assert(n > 0 && (size_t)n < cap - *len);
+    *len += (size_t)n;
+    free(in);
+    free(o);
+}
+
 /* Rows of [lo, hi) as JSON text lines. */
 static char *rows_text(const SweepSpec *s, long long lo, long long hi)
 {
@@ -317,15 +328,8 @@ static char *rows_text(const SweepSpec *s, long long lo, long long hi)
     ck_assert_int_eq(sweep_evaluate(s, g_plan, &g_cat, lo, hi, rows), 0);
     size_t cap = 1 << 16, len = 0;
     char *out = calloc(cap, 1);
-    for (long long i = 0; i < hi - lo; i++) {
-        char *in = sweep_inputs_json(s, &rows[i]), *o = sweep_outputs_json(&rows[i]);
-        int n = snprintf(out + len, cap - len, "%lld %s %s %s\n", rows[i].idx, in, o,
-                         rows[i].error);
-        ck_assert(n > 0 && (size_t)n < cap - len);
-        len += (size_t)n;
-        free(in);
-        free(o);
-    }
+    for (long long i = 0; i < hi - lo; i++)
+        row_line(s, &rows[i], out, cap, &len);
     free(rows);
     return out;
 }
@@ -386,12 +390,7 @@ static char *rows_uncached(const SweepSpec *s, long long lo, long long hi)
         ck_assert_int_eq(sweep_point_plan(s, g_plan, &g_cat, i, p, err, sizeof err), 0);
         plan_evaluate_ex(p, &g_cat, &opt, r);
         sweep_row_outputs(r, &row);
-        char *in = sweep_inputs_json(s, &row), *o = sweep_outputs_json(&row);
-        int n = snprintf(out + len, cap - len, "%lld %s %s %s\n", row.idx, in, o, row.error);
-        ck_assert(n > 0 && (size_t)n < cap - len);
-        len += (size_t)n;
-        free(in);
-        free(o);
+        row_line(s, &row, out, cap, &len);
     }
     free(p);
     free(r);
