@@ -10,7 +10,8 @@
  * pages: https://www.kernel.org/doc/html/latest/admin-guide/mm/transhuge.html).
  * Anonymous mappings are zero-filled, like calloc.  Small arrays, and
  * systems without MADV_HUGEPAGE, use calloc.  Measured on bench_sched's 1M
- * jobs at 100 % load: 51,700 -> 12,600 page faults. */
+ * jobs at 100 % load (with the generated job array advised likewise,
+ * sched_big_advise): 51,700 -> 7,500 page faults. */
 #include "config.h"
 
 #include <stdint.h>
