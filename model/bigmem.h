@@ -17,7 +17,7 @@
 /* n zeroed bytes, NULL on ENOMEM; free with big_free(p, n) (the same n).
  * Blocks under 256 KiB come from calloc, and so does everything in an
  * AddressSanitizer build (it cannot see an overrun inside a mapping).
- * model/sched/mem.c has the simulator's own such allocator (4 MiB and up,
+ * model/sched/mem.c has the simulator's own such allocator (32 MiB and up,
  * sized by a header). */
 void *big_zalloc(size_t n);
 void big_free(void *p, size_t n);

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "catalog.h"
+#include "evaluate.h"
 #include "fields.h"
 #include "plan.h"
 
