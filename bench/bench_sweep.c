@@ -10,8 +10,9 @@
  * Sharding: N shard processes (fork) each evaluate their slice, as N array
  * tasks would on N cores; the speed-up is one process's CPU time over the
  * slowest shard's CPU time (what N tasks on N free cores would take).  Each
- * shard starts with an empty stage cache, like a fresh array task.  Each
- * figure is the least of several runs (see main). */
+ * shard starts with an empty stage cache, like a fresh array task.  The
+ * speed-up is the median over rounds that each run one process and every
+ * shard (see main). */
 #include "config.h"
 
 #include <stdio.h>
