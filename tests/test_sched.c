@@ -1228,6 +1228,48 @@ END_TEST
 /* The generator draws lognormal run times from mu and sigma computed once
  * per class: the very doubles sched_rng_lognormal() gives from the mean and
  * cv on every draw (the schedules' digests depend on it). */
+/* The event heap pops in (time, insertion) order under any interleaving of
+ * pushes and pops, ties in time included: checked against a brute-force
+ * minimum over the live events. */
+START_TEST(event_heap_pops_in_time_then_insertion_order)
+{
+    enum { N = 20000 };
+    SchedHeap h = {0};
+    SchedEvent *ref = malloc(N * sizeof *ref);
+    ck_assert_ptr_nonnull(ref);
+    size_t nref = 0;
+    uint64_t seq = 0;
+    SchedRng g;
+    sched_rng_seed(&g, 7);
+    int popped = 0;
+    for (int step = 0; step < 3 * N; step++) {
+        bool push = nref == 0 || (nref < N && sched_rng_below(&g, 100) < 55);
+        if (push) {
+            /* few distinct times: many ties, ordered by insertion */
+            double t = (double)sched_rng_below(&g, 64);
+            uint32_t job = (uint32_t)step;
+            ck_assert_int_eq(sched_heap_push(&h, t, job, 1), 0);
+            ref[nref++] = (SchedEvent){.t = t, .seq = seq++, .job = job, .ver = 1};
+        } else {
+            size_t m = 0;
+            for (size_t i = 1; i < nref; i++)
+                if (ref[i].t < ref[m].t || (ref[i].t == ref[m].t && ref[i].seq < ref[m].seq))
+                    m = i;
+            SchedEvent e = sched_heap_pop(&h);
+            ck_assert_uint_eq(e.job, ref[m].job);
+            ck_assert_uint_eq(e.seq, ref[m].seq);
+            ck_assert(e.t == ref[m].t);
+            ref[m] = ref[--nref];
+            popped++;
+        }
+        ck_assert_uint_eq(h.n, nref);
+    }
+    ck_assert_int_gt(popped, N);
+    sched_heap_free(&h);
+    free(ref);
+}
+END_TEST
+
 START_TEST(lognormal_from_kept_parameters_is_bit_identical)
 {
     static const double means[] = {1.0, 3600.0, 7.3e4, 0.01};
@@ -1413,6 +1455,7 @@ Suite *test_suite(void)
     tcase_add_test(c, fragmentation_is_zero_when_every_job_fits_any_gpu);
     tcase_add_test(c, generator_matches_rate_mean_and_cv);
     tcase_add_test(c, lognormal_from_kept_parameters_is_bit_identical);
+    tcase_add_test(c, event_heap_pops_in_time_then_insertion_order);
     suite_add_tcase(s, c);
     TCase *pl = tcase_create("placement");
     tcase_add_test(pl, placement_is_best_fit_within_one_node);

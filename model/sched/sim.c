@@ -229,7 +229,7 @@ static inline double job_work(const Sim *s, int j)
     return job_need(s, j) * spec(s, j)->dur;
 }
 
-static double job_held(const Sim *s, int j)
+static inline double job_held(const Sim *s, int j)
 {
     const SchedJobSpec *sp = spec(s, j);
     return sp->kind == SJ_WHOLE ? s->jobs[j].alloc : job_need(s, j);
@@ -656,7 +656,7 @@ static void seg_begin(Sim *s, int j)
 }
 
 /* Work retained so far in the current segment. */
-static double seg_done(const Sim *s, int j)
+static inline double seg_done(const Sim *s, int j)
 {
     const Job *J = &s->jobs[j];
     double d = J->done0;
