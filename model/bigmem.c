@@ -1,6 +1,7 @@
 /* model/bigmem.c — large zeroed blocks that cost few page faults (see bigmem.h). */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -13,7 +14,7 @@
 #define HUGE_PAGE ((size_t)2 << 20)
 
 /* AddressSanitizer cannot see an overrun inside a private mapping: the
- * sanitizer builds keep calloc (as model/sched/mem.c does). */
+ * sanitizer builds keep calloc. */
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define BIGMEM_ASAN 1
@@ -27,7 +28,7 @@
 #endif
 
 #ifdef BIGMEM_MAP
-/* Below this a block is ordinary heap memory. */
+/* Below this a big_zalloc block is ordinary heap memory. */
 #define BIG_MIN (HUGE_PAGE / 8)
 
 static size_t mapped_size(size_t n)
@@ -36,26 +37,72 @@ static size_t mapped_size(size_t n)
 }
 #endif
 
+bool big_map_supported(void)
+{
+#ifdef BIGMEM_MAP
+    return true;
+#else
+    return false;
+#endif
+}
+
+void *big_map(size_t n)
+{
+#ifdef BIGMEM_MAP
+    if (n == 0 || n > SIZE_MAX - 2 * HUGE_PAGE)
+        return NULL;
+    size_t m = mapped_size(n);
+    /* map one huge page more and cut the unaligned ends off */
+    char *raw = mmap(NULL, m + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+    if (raw == MAP_FAILED)
+        return NULL;
+    uintptr_t a = ((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+    char *p = (char *)a;
+    if (p > raw)
+        munmap(raw, (size_t)(p - raw));
+    size_t tail = (size_t)(raw + m + HUGE_PAGE - (p + m));
+    if (tail)
+        munmap(p + m, tail);
+    (void)madvise(p, m, MADV_HUGEPAGE); /* advice: ignored where THP is off */
+    return p;
+#else
+    (void)n;
+    return NULL;
+#endif
+}
+
+void big_unmap(void *p, size_t n)
+{
+#ifdef BIGMEM_MAP
+    if (p)
+        munmap(p, mapped_size(n));
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
+void big_advise(void *p, size_t n)
+{
+#ifdef BIGMEM_MAP
+    if (!p)
+        return;
+    uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+    uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE_PAGE - 1);
+    if (e > a)
+        (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
 void *big_zalloc(size_t n)
 {
 #ifdef BIGMEM_MAP
-    if (n >= BIG_MIN) {
-        size_t m = mapped_size(n);
-        /* map one huge page more and cut the unaligned ends off */
-        char *raw = mmap(NULL, m + HUGE_PAGE, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (raw == MAP_FAILED)
-            return NULL;
-        uintptr_t a = ((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-        char *p = (char *)a;
-        if (p > raw)
-            munmap(raw, (size_t)(p - raw));
-        size_t tail = (size_t)(raw + m + HUGE_PAGE - (p + m));
-        if (tail)
-            munmap(p + m, tail);
-        madvise(p, m, MADV_HUGEPAGE); /* advice: ignored where THP is off */
-        return p;
-    }
+    if (n >= BIG_MIN)
+        return big_map(n);
 #endif
     return calloc(1, n ? n : 1);
 }
@@ -67,7 +114,7 @@ void big_free(void *p, size_t n)
         return;
 #ifdef BIGMEM_MAP
     if (n >= BIG_MIN) {
-        munmap(p, mapped_size(n));
+        big_unmap(p, n);
         return;
     }
 #endif

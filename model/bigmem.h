@@ -12,15 +12,26 @@
 #ifndef GPUPLAN_MODEL_BIGMEM_H
 #define GPUPLAN_MODEL_BIGMEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* n zeroed bytes, NULL on ENOMEM; free with big_free(p, n) (the same n).
  * Blocks under 256 KiB come from calloc, and so does everything in an
- * AddressSanitizer build (it cannot see an overrun inside a mapping).
- * model/sched/mem.c has the simulator's own such allocator (32 MiB and up,
- * sized by a header). */
+ * AddressSanitizer build (it cannot see an overrun inside a mapping). */
 void *big_zalloc(size_t n);
 void big_free(void *p, size_t n);
+
+/* The mapping underneath, for allocators with their own size policy (the
+ * scheduler's, model/sched/mem.c): big_map_supported() says whether this
+ * build maps at all (false without MADV_HUGEPAGE or under
+ * AddressSanitizer); big_map(n) is then a 2 MiB-aligned zeroed mapping of
+ * at least n bytes advised MADV_HUGEPAGE (NULL on ENOMEM), released by
+ * big_unmap(p, n) with the same n; big_advise(p, n) advises the whole
+ * huge pages inside [p, p + n) of memory from elsewhere. */
+bool big_map_supported(void);
+void *big_map(size_t n);
+void big_unmap(void *p, size_t n);
+void big_advise(void *p, size_t n);
 
 /* For a process that evaluates many plans in a row (a sweep): memory
  * freed by one evaluation stays in the process for the next instead of

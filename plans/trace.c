@@ -69,23 +69,6 @@ static int lex_col(const Lexer *lx)
     return c > INT32_MAX ? INT32_MAX : (int)c;
 }
 
-static void rec_push(Record *r, char ch)
-{
-    if (r->oom)
-        return;
-    if (r->len + 1 >= r->cap_buf) {
-        size_t nc = r->cap_buf ? r->cap_buf * 2 : 256;
-        char *nb = realloc(r->buf, nc);
-        if (!nb) {
-            r->oom = true;
-            return;
-        }
-        r->buf = nb;
-        r->cap_buf = nc;
-    }
-    r->buf[r->len++] = ch;
-}
-
 /* Append n bytes at once (the lexer copies whole runs of plain field text:
  * byte by byte it was most of an import's time). */
 static void rec_append(Record *r, const char *src, size_t n)
@@ -106,6 +89,11 @@ static void rec_append(Record *r, const char *src, size_t n)
     }
     memcpy(r->buf + r->len, src, n);
     r->len += n;
+}
+
+static void rec_push(Record *r, char ch)
+{
+    rec_append(r, &ch, 1);
 }
 
 static void rec_bad(Record *r, int line, int col, const char *msg)

@@ -232,6 +232,29 @@ START_TEST(fp8_speedup_within_10pct_of_published_bf16_fp8_pairs)
 }
 END_TEST
 
+/* The two runs of a side file (outside the fit / held-out split), predicted
+ * with the shipped catalog; the caller frees *plan. */
+static void predict_pair(const char *file, Plan **plan, CalibRun pr[2])
+{
+    load_all();
+    const char *src = getenv("GPUPLAN_SRCDIR");
+    char path[4200], buf[512];
+    snprintf(path, sizeof path, "%s/tests/data/runs/%s", src && *src ? src : GPUPLAN_SRCDIR,
+             file);
+    Plan *p = calloc(1, sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    Diag d;
+    memset(&d, 0, sizeof d);
+    ck_assert_msg(plan_load_file(path, &cat, p, &d) == 0, "%s", diag_format(&d, buf, sizeof buf));
+    CalibRun all[4];
+    int n = calib_collect((const Plan *const *)&p, 1, &cat, all, 4);
+    ck_assert_int_eq(n, 2);
+    calib_predict(all, n, &cat);
+    pr[0] = all[0];
+    pr[1] = all[1];
+    *plan = p;
+}
+
 /* EP overlap as Megatron-Core runs it: an A/B pair on 16 H100 that changes
  * only overlap_moe_expert_parallel_comm (Qwen3-30B-A3B, EP16 over two
  * nodes, HybridEP; mbridge-ep-overlap-h100.yaml) publishes the speed-up
@@ -244,20 +267,9 @@ END_TEST
  * pull the H100 profile that all dense H100 rows share (README). */
 START_TEST(ep_overlap_speedup_within_10pct_of_the_published_ab_pair)
 {
-    load_all();
-    const char *src = getenv("GPUPLAN_SRCDIR");
-    char path[4200], buf[512];
-    snprintf(path, sizeof path, "%s/tests/data/runs/mbridge-ep-overlap-h100.yaml",
-             src && *src ? src : GPUPLAN_SRCDIR);
-    Plan *p = calloc(1, sizeof *p);
-    ck_assert_ptr_nonnull(p);
-    Diag d;
-    memset(&d, 0, sizeof d);
-    ck_assert_msg(plan_load_file(path, &cat, p, &d) == 0, "%s", diag_format(&d, buf, sizeof buf));
-    CalibRun pr[4];
-    int n = calib_collect((const Plan *const *)&p, 1, &cat, pr, 4);
-    ck_assert_int_eq(n, 2);
-    calib_predict(pr, n, &cat);
+    Plan *p;
+    CalibRun pr[2];
+    predict_pair("mbridge-ep-overlap-h100.yaml", &p, pr);
     ck_assert_msg(pr[0].ok && pr[1].ok, "EP overlap pair: %s %s", pr[0].why, pr[1].why);
     ck_assert(pr[1].plan->workloads[pr[1].wi].ep_overlap > 0 &&
               !(pr[0].plan->workloads[pr[0].wi].ep_overlap > 0));
@@ -284,20 +296,9 @@ END_TEST
 #define MLPERF_H100_128_MAX 0.347
 START_TEST(mlperf_h100_one_micro_batch_runs_within_recorded_ceilings)
 {
-    load_all();
-    const char *src = getenv("GPUPLAN_SRCDIR");
-    char path[4200], buf[512];
-    snprintf(path, sizeof path, "%s/tests/data/runs/training-results-v51-h100.yaml",
-             src && *src ? src : GPUPLAN_SRCDIR);
-    Plan *p = calloc(1, sizeof *p);
-    ck_assert_ptr_nonnull(p);
-    Diag d;
-    memset(&d, 0, sizeof d);
-    ck_assert_msg(plan_load_file(path, &cat, p, &d) == 0, "%s", diag_format(&d, buf, sizeof buf));
-    CalibRun pr[4];
-    int n = calib_collect((const Plan *const *)&p, 1, &cat, pr, 4);
-    ck_assert_int_eq(n, 2);
-    calib_predict(pr, n, &cat);
+    Plan *p;
+    CalibRun pr[2];
+    predict_pair("training-results-v51-h100.yaml", &p, pr);
     ck_assert_msg(pr[0].ok && pr[1].ok, "MLPerf H100 runs: %s %s", pr[0].why, pr[1].why);
     double pub = pr[0].measured_s / pr[1].measured_s, model = pr[0].predicted_s / pr[1].predicted_s;
     fprintf(stderr,
