@@ -113,7 +113,7 @@ void sweep_row_outputs(const PlanResult *r, SweepRow *row);
 /* Evaluate points [lo, hi) of the sweep into rows[0 .. hi-lo) on this
  * thread, with a stage cache of its own (evaluate.h).  A grid's points are
  * evaluated with the axes that change a cached stage's input outermost
- * (sweep_stage_order), so each distinct sizing or scheduler input is
+ * (sweep_stage_axes), so each distinct sizing or scheduler input is
  * computed once however the axes were given; rows[k] is point lo + k
  * either way.  Returns 0, -1 on ENOMEM. */
 int sweep_evaluate(const SweepSpec *s, const Plan *base, const Catalog *cat, long long lo,
@@ -124,15 +124,15 @@ int sweep_evaluate(const SweepSpec *s, const Plan *base, const Catalog *cat, lon
 int sweep_evaluate_with(const SweepSpec *s, const Plan *base, const Catalog *cat, long long lo,
                         long long hi, SweepRow *rows, EvalCache *cache);
 
-/* The point range of shard i of n: [*lo, *hi), contiguous, sizes differing by
- * at most one. */
 /* The grid axes (by index) whose values change what the stage cache keys
- * on (eval_stages_shared), judged by each axis's second and last value
+ * on (eval_stage_keys), judged by each axis's second and last value
  * against the first point; returns how many, in axis order, in outer[].
  * 0 for a Monte Carlo sweep or a point that does not build. */
 int sweep_stage_axes(const SweepSpec *s, const Plan *base, const Catalog *cat,
                      int outer[SWEEP_MAX_AXES]);
 
+/* The point range of shard i of n: [*lo, *hi), contiguous, sizes differing by
+ * at most one. */
 void sweep_shard_range(long long n_points, int i, int n, long long *lo, long long *hi);
 
 /* A point's input value as text for display ("1.2", "H200", "30d" → "30"):
