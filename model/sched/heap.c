@@ -38,26 +38,51 @@ int sched_heap_push(SchedHeap *h, double t, uint32_t job, uint32_t ver)
     return 0;
 }
 
+/* Bottom-up pop (Wegener, "Bottom-up-heapsort", TCS 118, 1993; for d-ary
+ * heaps see Edelkamp & Wegener, "On the performance of weak-heapsort",
+ * STACS 2000): the hole left by the top walks down to a leaf along the
+ * smallest children (D-1 comparisons a level, no comparison with the moved
+ * element), then the last element, which came from the bottom level and
+ * mostly belongs there, sifts up from the hole (usually zero or one
+ * level).  The classic sift compares the last element with the smallest
+ * child on every level too: one comparison in four saved.  The pop order is
+ * the same: (time, insertion) is a strict total order, so every valid heap
+ * pops the same sequence. */
 SchedEvent sched_heap_pop(SchedHeap *h)
 {
-    SchedEvent top = h->a[0];
-    SchedEvent last = h->a[--h->n];
-    size_t i = 0, n = h->n;
+    SchedEvent *a = h->a;
+    SchedEvent top = a[0];
+    size_t n = --h->n;
+    if (n == 0)
+        return top;
+    SchedEvent last = a[n];
+    size_t i = 0;
     for (;;) {
-        size_t l = SCHED_HEAP_D * i + 1;
-        if (l >= n)
+        size_t l = SCHED_HEAP_D * i + 1, m;
+        if (l + SCHED_HEAP_D <= n) {
+            /* all four children: a tournament of pairs */
+            size_t m0 = ev_less(&a[l + 1], &a[l]) ? l + 1 : l;
+            size_t m1 = ev_less(&a[l + 3], &a[l + 2]) ? l + 3 : l + 2;
+            m = ev_less(&a[m1], &a[m0]) ? m1 : m0;
+        } else if (l < n) {
+            m = l;
+            for (size_t c = l + 1; c < n; c++)
+                if (ev_less(&a[c], &a[m]))
+                    m = c;
+        } else {
             break;
-        size_t m = l, end = l + SCHED_HEAP_D < n ? l + SCHED_HEAP_D : n;
-        for (size_t c = l + 1; c < end; c++)
-            if (ev_less(&h->a[c], &h->a[m]))
-                m = c;
-        if (!ev_less(&h->a[m], &last))
-            break;
-        h->a[i] = h->a[m];
+        }
+        a[i] = a[m];
         i = m;
     }
-    if (n > 0)
-        h->a[i] = last;
+    while (i > 0) {
+        size_t p = (i - 1) / SCHED_HEAP_D;
+        if (!ev_less(&last, &a[p]))
+            break;
+        a[i] = a[p];
+        i = p;
+    }
+    a[i] = last;
     return top;
 }
 
