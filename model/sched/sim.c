@@ -599,28 +599,45 @@ static int team_order(Sim *s)
         while (dirty) {
             int t = __builtin_ctzll(dirty);
             dirty &= dirty - 1;
+            int at = -1; /* t's slot in the kept order, -1 none */
             for (int i = 0; i < n; i++)
                 if (k[i].team == t) {
-                    for (n--; i < n; i++)
-                        k[i] = k[i + 1];
+                    at = i;
                     break;
                 }
             TeamKey x;
-            if (!team_key(s, t, &x))
+            if (!team_key(s, t, &x)) {
+                if (at >= 0) {
+                    for (n--; at < n; at++)
+                        k[at] = k[at + 1];
+                }
                 continue;
+            }
             bool tie = false;
             if (s->policy == POLICY_FAIR_SHARE && !x.under)
                 for (int i = 0; i < n && !tie; i++)
-                    tie = near_tie(&x, &k[i]);
+                    tie = i != at && near_tie(&x, &k[i]);
             if (tie) {
                 full = true;
                 break;
             }
-            int i = n++;
+            /* The others stay sorted, and without near ties team_before is
+             * a strict total order: x's place among them is unique.  A key
+             * that changed mostly keeps its place, so it moves from its old
+             * slot (the same order as taking it out and inserting it from
+             * the end, without the two shifts). */
+            int i = at;
+            if (i < 0)
+                i = n++;
             while (i > 0 && team_before(s, &x, &k[i - 1])) {
                 k[i] = k[i - 1];
                 i--;
             }
+            if (i == at)
+                while (i + 1 < n && team_before(s, &k[i + 1], &x)) {
+                    k[i] = k[i + 1];
+                    i++;
+                }
             k[i] = x;
         }
     }
