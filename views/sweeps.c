@@ -533,12 +533,9 @@ static const char *metric_label_mid(int m, char *buf, size_t len)
 /* The label with its unit; mid: for the middle of a sentence. */
 static const char *metric_name(int m, bool mid, char *buf, size_t len)
 {
-    char l[64];
+    char lb[64];
+    const char *l = mid ? metric_label_mid(m, lb, sizeof lb) : sweep_metrics[m].label;
     const char *u = sweep_metrics[m].unit;
-    if (mid)
-        metric_label_mid(m, l, sizeof l);
-    else
-        snprintf(l, sizeof l, "%s", sweep_metrics[m].label);
     if (u[0] && strcmp(u, "GPUs") != 0)
         snprintf(buf, len, "%s (%s)", l, u);
     else

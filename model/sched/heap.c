@@ -38,6 +38,9 @@ int sched_heap_push(SchedHeap *h, double t, uint32_t job, uint32_t ver)
     return 0;
 }
 
+/* the pop's tournament below compares exactly four children */
+_Static_assert(SCHED_HEAP_D == 4, "sched_heap_pop: a 4-ary heap");
+
 /* Bottom-up pop (Wegener, "Bottom-up-heapsort", TCS 118, 1993; for d-ary
  * heaps see Edelkamp & Wegener, "On the performance of weak-heapsort",
  * STACS 2000): the hole left by the top walks down to a leaf along the

@@ -1942,6 +1942,16 @@ static void arrive(Sim *s, int j)
 }
 
 #ifdef GPUPLAN_DEBUG_INVARIANTS
+/* Nodes with every GPU free in group g of `per` consecutive nodes (a leaf or
+ * an NVLink domain), counted afresh. */
+static int whole_free_nodes(const SchedCluster *cl, int g, int per)
+{
+    int full = 0;
+    for (int n = g * per; n < (g + 1) * per && n < cl->n_nodes; n++)
+        full += cl->node_free[n] == cl->node_cap[n];
+    return full;
+}
+
 /* The full consistency audit of the debug build, O(GPUs + running jobs):
  * free counts match the bitmasks, every GPU a running job holds is marked
  * taken and owned by it and by nobody else, the teams hold exactly what
@@ -1958,20 +1968,12 @@ static void audit(Sim *s)
     if (free_sum != cl->total_free)
         s->st.double_booked++;
     /* the whole-free node counts per leaf and domain (take_range's bound) */
-    for (int l = 0; l < cl->n_leaf; l++) {
-        int full = 0;
-        for (int n = l * cl->nodes_per_leaf; n < (l + 1) * cl->nodes_per_leaf && n < cl->n_nodes; n++)
-            full += cl->node_free[n] == cl->node_cap[n];
-        if (full != cl->leaf_full[l])
+    for (int l = 0; l < cl->n_leaf; l++)
+        if (whole_free_nodes(cl, l, cl->nodes_per_leaf) != cl->leaf_full[l])
             s->st.unaccounted++;
-    }
-    for (int d = 0; d < cl->n_dom; d++) {
-        int full = 0;
-        for (int n = d * cl->nodes_per_dom; n < (d + 1) * cl->nodes_per_dom && n < cl->n_nodes; n++)
-            full += cl->node_free[n] == cl->node_cap[n];
-        if (full != cl->dom_full[d])
+    for (int d = 0; d < cl->n_dom; d++)
+        if (whole_free_nodes(cl, d, cl->nodes_per_dom) != cl->dom_full[d])
             s->st.unaccounted++;
-    }
     int owned = 0;
     for (int g = 0; g < cl->G; g++)
         owned += s->owner[g] >= 0;
