@@ -133,6 +133,10 @@ typedef struct {
     bool moe_fused_dispatch;         /* the MoE dispatch/combine kernels permute tokens
                                       * while they communicate (DeepEP, HybridEP);
                                       * false = the framework profile's choice */
+    double moe_capacity_factor;      /* > 0: token-dropping MoE, every expert padded to
+                                      * this × its even share of the routed tokens
+                                      * (Megatron-Core --moe-expert-capacity-factor with
+                                      * --moe-pad-expert-input-to-capacity); 0 = dropless */
     char framework[CAT_ID_LEN];      /* training framework profile (catalog frameworks:);
                                       * "" = megatron */
     /* A measured run (calibration input, validation rows): the step time or

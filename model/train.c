@@ -414,6 +414,7 @@ typedef struct {
     double moe_layer_oh;   /* seconds per MoE layer per pass */
     double moe_expert_oh;  /* seconds per local expert per MoE layer per pass */
     bool moe_fused;        /* permutation fused into dispatch/combine (DeepEP) */
+    double moe_cf;         /* > 0: token drop, experts padded to capacity (workload) */
     double step_scale;     /* × the whole step (calibrated site factor) */
     int etp;               /* > 0: MoE parallel folding with this expert TP */
     double win_frac;       /* attention-core share left by sliding windows (1 = none) */
@@ -687,6 +688,11 @@ static double moe_copies(const Env *e, const Layout *l, double T)
  * floor every dropless run pays. */
 static double moe_imbalance(const Env *e, const Layout *l, double T)
 {
+    /* Token-dropping runs padded to capacity (workload moe_capacity_factor)
+     * give every expert exactly cf × its even share, dropped or padded:
+     * every rank computes and sends cf × the mean. */
+    if (e->moe_cf > 0)
+        return e->moe_cf;
     double C = moe_copies(e, l, T);
     if (l->ep <= 1 || !(C > 1))
         return 1.0;
@@ -841,8 +847,13 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
          * expert's input and weight as separate FP8 tensors (amax + cast per
          * tensor), and on Hopper runs one GEMM per expert on several streams
          * (moe_expert_overhead_us × E/ep local experts). */
+        /* Token-dropping runs padded to capacity have no such copy: the
+         * split sizes are the capacity, filled on the device (Megatron-Core
+         * moe/token_dispatcher.py, MoEAlltoAllTokenDispatcher.preprocess:
+         * with moe_pad_expert_input_to_capacity the per-expert counts are
+         * torch.full(capacity) and no DtoH copy or cuda_sync_point is set). */
         double local = sh->E / (l->ep > 0 ? l->ep : 1);
-        t_moe = e->moe_layer_oh + e->moe_expert_oh * local;
+        t_moe = (e->moe_cf > 0 ? 0.0 : e->moe_layer_oh) + e->moe_expert_oh * local;
     }
     double fwd = t_gemm + t_core + t_ew + e->layer_oh + t_moe;
     double passes = 3.0 + (l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0);
@@ -1626,6 +1637,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * (Megatron-Core --moe-token-dispatcher-type flex with the DeepEP or
      * HybridEP backend: Megatron-Core MoE README, "DeepEP/HybridEP") */
     e->moe_fused = fw->moe_fused_dispatch || w->moe_fused_dispatch;
+    e->moe_cf = sh->moe ? w->moe_capacity_factor : 0;
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
     if (p && p->perturb.band != 0) {
         /* a sensitivity point: the step lands at this position of the

@@ -453,6 +453,10 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
               "workload '%s': mfu must be auto or a fraction between 0 and 1, got %g", wn, w->mfu);
         CHECK(w->ep_overlap >= 0 && w->ep_overlap <= 1, &w->ep_overlap, w,
               "workload '%s': ep_overlap must be a fraction from 0 to 1", wn);
+        CHECK(w->moe_capacity_factor >= 0 && w->moe_capacity_factor <= 64,
+              &w->moe_capacity_factor, w,
+              "workload '%s': moe_capacity_factor must be 0 (dropless) or up to 64, got %g", wn,
+              w->moe_capacity_factor);
         CHECK(text_ok(w->framework, sizeof w->framework), w->framework, w,
               "workload '%s': framework must be printable text", wn);
         CHECK(!w->framework[0] || !cat || catalog_find_framework(cat, w->framework),
@@ -1688,6 +1692,8 @@ static const Field workload_fields[] = {
         "share of MoE all-to-all hidden under compute (DualPipe: 1)"),
     F_B(Workload, moe_fused_dispatch, "moe_fused_dispatch", F_TRAIN | F_OPT,
         "MoE dispatch/combine permute while they communicate (DeepEP, HybridEP)"),
+    F_D(Workload, moe_capacity_factor, "moe_capacity_factor", QTY_NUMBER, F_TRAIN | F_OPT,
+        "token-dropping MoE: experts padded to this x their even share; 0 = dropless"),
     F_S(Workload, framework, "framework", F_TRAIN | F_OPT,
         "megatron | nemo | deepspeed | fsdp | maxtext (catalog frameworks)"),
     F_IA(Workload, gpus, "gpus", "auto", 0, F_TRAIN, "fixed size; auto = sized for target_days"),

@@ -1436,6 +1436,43 @@ START_TEST(workload_fused_dispatch_key_is_the_framework_flag)
 }
 END_TEST
 
+START_TEST(capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity)
+{
+    /* moe_capacity_factor (Megatron-Core --moe-expert-capacity-factor with
+     * --moe-pad-expert-input-to-capacity): the split sizes are the capacity,
+     * so the dropless per-layer host cost is not paid (the per-expert one
+     * is), and every rank processes exactly cf x its even share instead of
+     * the busiest rank's balls-into-bins maximum. */
+    Workload w = small_moe(8, 8);
+    double drop0 = moe_compute_s(&w, fw_plain);
+    double dropl = moe_compute_s(&w, fw_layer_1ms);
+    ck_assert_msg(fabs((dropl - drop0) - 8 * 4 * 3 * 1e-3) < 1e-9, "dropless sync %.6f s",
+                  dropl - drop0);
+    w.moe_capacity_factor = 1.0;
+    double cap0 = moe_compute_s(&w, fw_plain);
+    double capl = moe_compute_s(&w, fw_layer_1ms);
+    double cape = moe_compute_s(&w, fw_expert_100us);
+    ck_assert_msg(fabs(capl - cap0) < 1e-12, "padded run pays the sync: %.9f s", capl - cap0);
+    ck_assert_msg(fabs((cape - cap0) - 8 * 4 * 3 * 2 * 100e-6) < 1e-9, "per expert: %.6f s",
+                  cape - cap0);
+    /* cf 1 with forced-balanced routing: no straggler rank, less than dropless */
+    ck_assert_msg(cap0 < drop0, "cf 1 %.6f s vs dropless %.6f s", cap0, drop0);
+    /* cf 2 pads every expert to twice its share: slower than cf 1 and than
+     * dropless (whose busiest rank holds 1 + sqrt(2 ln 8 / 4096) ~ 1.03) */
+    w.moe_capacity_factor = 2.0;
+    double cap2 = moe_compute_s(&w, fw_plain);
+    ck_assert_msg(cap2 > drop0 && cap2 > cap0, "cf 2 %.6f s vs dropless %.6f s, cf 1 %.6f s",
+                  cap2, drop0, cap0);
+    /* a dense model ignores the key */
+    Workload d = small_moe(8, 1);
+    d.model.experts = 1;
+    d.model.experts_per_token = 1;
+    double dense = moe_compute_s(&d, fw_plain);
+    d.moe_capacity_factor = 2.0;
+    ck_assert_msg(fabs(moe_compute_s(&d, fw_plain) - dense) < 1e-12, "dense model changed");
+}
+END_TEST
+
 START_TEST(fp8_speedup_over_bf16_is_between_published_ratios)
 {
     /* Published FP8/BF16 step ratios of tuned NeMo recipes: 1.25-1.53x
@@ -1710,6 +1747,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, ep_alltoall_across_nodes_runs_at_the_nic_rate);
     tcase_add_test(tc, fused_dispatch_drops_permute_and_chunk_sort_bytes);
     tcase_add_test(tc, workload_fused_dispatch_key_is_the_framework_flag);
+    tcase_add_test(tc, capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity);
     tcase_add_test(tc, fp8_speedup_over_bf16_is_between_published_ratios);
     tcase_add_test(tc, error_band_brackets_step_days_hours_and_gpus);
     tcase_add_test(tc, rejects_zero_tokens);

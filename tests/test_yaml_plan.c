@@ -278,6 +278,7 @@ START_TEST(accepts_syntax_variants)
              "    dp_sync_after_backward: true\n"
              "    ep_overlap: 50%\n"
              "    moe_fused_dispatch: yes\n"
+             "    moe_capacity_factor: 1.25\n"
              "network: {link: 200}\n"
              "tenancy:\n"
              "  seed: 18446744073709551615\n"
@@ -293,6 +294,7 @@ START_TEST(accepts_syntax_variants)
     ck_assert(p->workloads[0].dp_sync_after_backward);
     ck_assert_double_eq(p->workloads[0].ep_overlap, 0.5);
     ck_assert(p->workloads[0].moe_fused_dispatch);
+    ck_assert_double_eq(p->workloads[0].moe_capacity_factor, 1.25);
     ck_assert_double_eq(p->network.link_bps, 200e9); /* a bare link is Gb/s */
     ck_assert_double_eq(p->tenancy.teams[0].jobs[0].gpus, 2);
     assert_round_trip(p, catalog());
@@ -552,6 +554,9 @@ START_TEST(rejects_absurd_training_values)
 {
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    seq_len: 0\n", NULL,
                  "t.yaml:7:14: workload 'w': seq_len must be between 1 and 16777216, got 0");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    moe_capacity_factor: 65\n", NULL,
+                 "t.yaml:7:26: workload 'w': moe_capacity_factor must be 0 (dropless) or up to 64, "
+                 "got 65");
     expect_error("name: t\nworkloads:\n  - name: w\n    tokens: 1T\n    gpus: 1e30\n", NULL,
                  "t.yaml:5:11: gpus: '1e30' is too large (at most 2147483647)");
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    gpus: 2M\n    gpus: 1\n", NULL,
