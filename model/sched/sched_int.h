@@ -228,6 +228,12 @@ enum { SCHED_RES_KEPT = 0, SCHED_RES_REFERENCE, SCHED_RES_CHECK };
 int sched_run_with(const Plan *p, const SchedWorkload *w, const Accelerator *a,
                    const EvalOptions *opt, int gpus, int gpn, int gpd, int gpl, int res_mode,
                    ScheduleResult *out, SchedStats *st);
+/* sched_run() that stops as soon as some team's p95 wait provably exceeds
+ * miss_s (enough of its jobs have waited longer): returns 1 then, with *out
+ * zeroed (out->ran false); otherwise as sched_run(). */
+int sched_run_miss(const Plan *p, const SchedWorkload *w, const Accelerator *a,
+                   const EvalOptions *opt, int gpus, int gpn, int gpd, int gpl, double miss_s,
+                   ScheduleResult *out);
 /* sched_simulate() with the reservation computed as res_mode says. */
 int sched_simulate_with(const Plan *p, const Catalog *c, const EvalOptions *opt, int gpus,
                         int res_mode, ScheduleResult *out, SchedStats *st);

@@ -108,17 +108,32 @@ static double worst_p95(const ScheduleResult *r, int *who)
 
 /* Run on `nodes` nodes against a p95 target; 1 = meets, 0 = misses, -1
  * cancelled, -2 OOM.  The run's result is kept in *keep when it meets
- * (the smallest so far). */
-static int probe(const Plan *p, const SchedWorkload *w, const Geometry *g, const EvalOptions *opt,
-                 int nodes, double target_s, ScheduleResult *tmp, ScheduleResult *keep)
+ * (the smallest so far).  A probe whose miss needs no result beyond "it
+ * misses" (`decide`) stops as soon as the miss is certain: the simulator
+ * counts, per team, the jobs whose wait (which only grows) has passed the
+ * target, and enough of them put the team's p95 over it whatever the rest
+ * of the run does (sched_run_miss).  The answer is the same as the whole
+ * run's meets(); *tmp is then zeroed (tmp->ran false). */
+static int probe_as(const Plan *p, const SchedWorkload *w, const Geometry *g,
+                    const EvalOptions *opt, int nodes, double target_s, bool decide,
+                    ScheduleResult *tmp, ScheduleResult *keep)
 {
-    int rc = sched_run(p, w, g->a, opt, nodes * g->gpn, g->gpn, g->gpd, g->gpl, tmp, NULL);
+    int gpus = nodes * g->gpn;
+    int rc = decide ? sched_run_miss(p, w, g->a, opt, gpus, g->gpn, g->gpd, g->gpl,
+                                     target_s + 1e-6, tmp)
+                    : sched_run(p, w, g->a, opt, gpus, g->gpn, g->gpd, g->gpl, tmp, NULL);
     if (rc < 0)
         return rc;
-    if (!meets(tmp, target_s))
+    if (rc == 1 || !meets(tmp, target_s))
         return 0;
     *keep = *tmp;
     return 1;
+}
+
+static int probe(const Plan *p, const SchedWorkload *w, const Geometry *g, const EvalOptions *opt,
+                 int nodes, double target_s, ScheduleResult *tmp, ScheduleResult *keep)
+{
+    return probe_as(p, w, g, opt, nodes, target_s, false, tmp, keep);
 }
 
 /* Smallest pool in (miss, hi] nodes meeting target_s, hi known to meet;
@@ -128,7 +143,7 @@ static int bisect(const Plan *p, const SchedWorkload *w, const Geometry *g, cons
 {
     while (*hi - miss > 1) {
         int mid = miss + (*hi - miss) / 2;
-        int rc = probe(p, w, g, opt, mid, target_s, tmp, keep);
+        int rc = probe_as(p, w, g, opt, mid, target_s, true, tmp, keep);
         if (rc < 0)
             return rc;
         if (rc == 1)
@@ -176,14 +191,33 @@ static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry
     int hist_nodes[64];
     double hist_worst[64];
     int nh = 0;
+    /* The first pool's worst wait is needed only when the next pool misses
+     * too (the plateau test); most searches double once, so the first probe
+     * may stop at a certain miss and is rerun whole if that case comes. */
+    bool first_open = false;
     for (;;) {
-        rc = probe(p, w, g, opt, hi, target, tmp, keep);
+        rc = probe_as(p, w, g, opt, hi, target, nh == 0 && hi < max_nodes, tmp, keep);
         if (rc < 0)
             goto done;
         if (rc == 1)
             break;
+        if (!tmp->ran) { /* the first probe, stopped at its miss */
+            hist_nodes[nh++] = hi;
+            first_open = true;
+            miss = hi;
+            hi = hi * 2 < max_nodes ? hi * 2 : max_nodes;
+            continue;
+        }
         int who;
         double worst = worst_p95(tmp, &who);
+        if (first_open) {
+            int who0;
+            rc = probe(p, w, g, opt, hist_nodes[0], target, tmp, keep);
+            if (rc < 0)
+                goto done;
+            hist_worst[0] = worst_p95(tmp, &who0);
+            first_open = false;
+        }
         if (nh > 0 && worst >= hist_worst[nh - 1] * 0.99 - 1e-6)
             stall++;
         else

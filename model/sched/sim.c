@@ -196,6 +196,11 @@ typedef struct {
     int failures, preemptions, submitted, completed;
     uint64_t events;
     int started, started_waited;
+    /* sched_run_miss: stop once some team's p95 wait provably exceeds miss_s
+     * (waits only grow); miss_left[t] = waits over it still needed */
+    double miss_s;
+    bool miss_on, missed;
+    int miss_left[PLAN_MAX_TEAMS + 1];
     SchedStats st;
     /* scratch */
     int32_t *cand;
@@ -437,7 +442,11 @@ static void q_remove(Sim *s, int j)
     s->qn[t]--;
     s->qnp[t][pr]--;
     s->queued--;
+    double w0 = J->wait;
     J->wait += s->now - J->qsince;
+    if (s->miss_on && !(w0 / 3600 * 3600 > s->miss_s) && J->wait / 3600 * 3600 > s->miss_s &&
+        --s->miss_left[t] <= 0)
+        s->missed = true;
     win_touch(s, t, pr, j);
     head_update(s, t);
 }
@@ -2035,15 +2044,44 @@ int sched_run(const Plan *p, const SchedWorkload *w, const Accelerator *a, const
     return sched_run_with(p, w, a, opt, gpus, gpn, gpd, gpl, SCHED_RES_KEPT, out, st);
 }
 
+static int run_sim(const Plan *p, const SchedWorkload *w, const Accelerator *a,
+                   const EvalOptions *opt, int gpus, int gpn, int gpd, int gpl, int res_mode,
+                   double miss_s, ScheduleResult *out, SchedStats *st);
+
 int sched_run_with(const Plan *p, const SchedWorkload *w, const Accelerator *a,
                    const EvalOptions *opt, int gpus, int gpn, int gpd, int gpl, int res_mode,
                    ScheduleResult *out, SchedStats *st)
+{
+    return run_sim(p, w, a, opt, gpus, gpn, gpd, gpl, res_mode, -1, out, st);
+}
+
+int sched_run_miss(const Plan *p, const SchedWorkload *w, const Accelerator *a,
+                   const EvalOptions *opt, int gpus, int gpn, int gpd, int gpl, double miss_s,
+                   ScheduleResult *out)
+{
+    return run_sim(p, w, a, opt, gpus, gpn, gpd, gpl, SCHED_RES_KEPT, miss_s, out, NULL);
+}
+
+static int run_sim(const Plan *p, const SchedWorkload *w, const Accelerator *a,
+                   const EvalOptions *opt, int gpus, int gpn, int gpd, int gpl, int res_mode,
+                   double miss_s, ScheduleResult *out, SchedStats *st)
 {
     memset(out, 0, sizeof *out);
     Sim *s = calloc(1, sizeof *s);
     if (!s)
         return -2;
     s->res_mode = res_mode;
+    if (miss_s >= 0) {
+        /* a team's p95 (nearest rank over its jobs submitted before the
+         * horizon) exceeds miss_s once n - i95 of its waits do */
+        int cnt[PLAN_MAX_TEAMS + 1] = {0};
+        for (size_t i = 0; i < w->n && w->jobs[i].submit < w->horizon; i++)
+            cnt[w->jobs[i].team]++;
+        for (int t = 0; t <= PLAN_MAX_TEAMS; t++)
+            s->miss_left[t] = cnt[t] > 0 ? cnt[t] - pct_index(cnt[t], 0.95) : INT32_MAX;
+        s->miss_s = miss_s;
+        s->miss_on = true;
+    }
     s->w = w;
     s->specs = w->jobs;
     s->p = p;
@@ -2168,14 +2206,19 @@ int sched_run_with(const Plan *p, const SchedWorkload *w, const Accelerator *a,
             s->st.passes_skipped++;
         else
             schedule_pass(s);
-        if (s->events % POLL_EVERY == 0 && cancelled(opt)) {
-            rc = -1;
+        if (s->events % POLL_EVERY == 0 && (s->missed || cancelled(opt))) {
+            rc = s->missed ? 1 : -1;
             break;
         }
 #ifdef GPUPLAN_DEBUG_INVARIANTS
         if (s->events % 4096 == 0)
             audit(s);
 #endif
+    }
+    if (rc == 1) { /* a certain miss: no result (out->ran false) */
+        sim_free(s);
+        free(s);
+        return 1;
     }
     if (rc == 0) {
         advance(s, s->H);
