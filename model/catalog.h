@@ -133,6 +133,12 @@ typedef struct {
     bool moe_fused_dispatch;      /* dispatch/combine kernels permute tokens while they
                                    * communicate (DeepEP): no separate permute, un-permute
                                    * or chunk-sort passes */
+    bool whole_program_buffers;   /* the whole training step is one compiled program
+                                   * whose buffers the compiler assigns by live range
+                                   * against the runtime's HBM limit (XLA): no allocator
+                                   * allowance, and the loss's logits are freed before
+                                   * the backward recomputes a layer (model/train.c
+                                   * mem_stage) */
     double step_scale;            /* × the whole modelled step (0 = 1): what a site does
                                    * that the model does not itemise (power caps, clocks,
                                    * stragglers, jitter); fitted by gpuplan calibrate */

@@ -415,6 +415,7 @@ typedef struct {
     double moe_expert_oh;  /* seconds per local expert per MoE layer per pass */
     bool moe_fused;        /* permutation fused into dispatch/combine (DeepEP) */
     double moe_cf;         /* > 0: token drop, experts padded to capacity (workload) */
+    bool whole_program;    /* compiler-assigned buffers (XLA): framework profile */
     double step_scale;     /* × the whole step (calibrated site factor) */
     int etp;               /* > 0: MoE parallel folding with this expert TP */
     double win_frac;       /* attention-core share left by sliding windows (1 = none) */
@@ -575,17 +576,34 @@ static void mem_stage(const Env *e, const Layout *l, double pd, double pe, doubl
     double off = env_offload_layers(e, l);
     double kept = lps - off + (off > 0 ? (off < OFFLOAD_BUFFER_LAYERS ? off : OFFLOAD_BUFFER_LAYERS) / inflight : 0);
     double acts = act * kept * inflight;
-    if (l->recompute == RECOMPUTE_FULL) /* one layer's full working set while recomputing */
-        acts += shape_act_avg(sh, e->s, l->micro_batch, l->tp, l->cp, l->sp, RECOMPUTE_NONE,
-                              e->flash);
+    /* one layer's full working set while recomputing */
+    double work = l->recompute == RECOMPUTE_FULL
+                      ? shape_act_avg(sh, e->s, l->micro_batch, l->tp, l->cp, l->sp,
+                                      RECOMPUTE_NONE, e->flash)
+                      : 0.0;
     double sl = e->s / l->cp, bt = l->micro_batch;
-    if (last) /* fp32 logits for the vocab-parallel cross-entropy (Korthikanti §4.3) */
-        acts += 4.0 * sl * bt * sh->V / l->tp;
-    else      /* embedding dropout mask per in-flight micro-batch */
+    /* fp32 logits for the vocab-parallel cross-entropy (Korthikanti §4.3;
+     * MaxText casts its logits to fp32 too: cast_logits_to_fp32) */
+    double logits = last ? 4.0 * sl * bt * sh->V / l->tp : 0.0;
+    if (e->whole_program)
+        /* One compiled program (XLA): the logits and the cross-entropy's
+         * residuals die at their last use, the logits GEMM's backward, which
+         * produces the cotangent the decoder's backward starts from — so no
+         * layer is being recomputed while they live; the peak is the larger
+         * of the two phases. */
+        acts += work > logits ? work : logits;
+    else
+        acts += work + logits;
+    if (!last) /* embedding dropout mask per in-flight micro-batch */
         acts += sl * bt * sh->h * inflight / (l->sp ? l->tp : 1);
     m->activations = acts;
-    double other = MEM_FIXED_BYTES +
-                   MEM_FRAG_FRAC * (m->weights + m->gradients + m->optimizer + acts);
+    /* CUDA context, library workspaces and the caching allocator's slack;
+     * a compiled program's buffers are placed by the compiler inside the
+     * runtime's limit (the catalog's usable HBM), with nothing beside them. */
+    double other = e->whole_program
+                       ? 0.0
+                       : MEM_FIXED_BYTES +
+                             MEM_FRAG_FRAC * (m->weights + m->gradients + m->optimizer + acts);
     if (z >= 3) /* ZeRO-3 prefetch: two layers' unsharded 16-bit weights */
         other += 2.0 * e->wb * (pd + pe) / lps;
     m->other = other;
@@ -1638,6 +1656,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * HybridEP backend: Megatron-Core MoE README, "DeepEP/HybridEP") */
     e->moe_fused = fw->moe_fused_dispatch || w->moe_fused_dispatch;
     e->moe_cf = sh->moe ? w->moe_capacity_factor : 0;
+    e->whole_program = fw->whole_program_buffers;
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
     if (p && p->perturb.band != 0) {
         /* a sensitivity point: the step lands at this position of the

@@ -1473,6 +1473,61 @@ START_TEST(capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity)
 }
 END_TEST
 
+/* memory of w on `acc_id` under the catalog's megatron profile changed by f */
+static TrainMemory memory_under(Workload *w, const char *acc_id, void (*change)(Framework *))
+{
+    load_catalog();
+    const Framework *base = catalog_find_framework(&cat, "megatron");
+    ck_assert_ptr_nonnull(base);
+    Framework f = *base;
+    change(&f);
+    Catalog tmp;
+    ck_assert(calib_catalog_with(&cat, &f, &tmp));
+    Plan p;
+    plan_init(&p);
+    PlanResult *r = calloc(1, sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_msg(train_size(&p, w, acc(acc_id), &tmp, &r->workloads[0], r), "%s",
+                  r->workloads[0].error);
+    TrainMemory m = r->workloads[0].train.mem;
+    free(r);
+    calib_catalog_free(&tmp);
+    return m;
+}
+
+static void fw_whole_program(Framework *f) { f->whole_program_buffers = true; }
+
+START_TEST(whole_program_buffers_free_logits_before_recompute_and_skip_allocator_slack)
+{
+    /* One XLA program (MaxText): the fp32 logits are dead before the
+     * backward recomputes a layer, so the peak holds the larger of the
+     * two, not both; and no CUDA context / caching-allocator allowance
+     * (1 GiB + 5 %) sits beside the compiler-placed buffers.  Full
+     * recompute, ZeRO-1 (no gathered-weight prefetch in `other`), one
+     * stage, on a TPU v6e. */
+    ModelShape m = gpt(8, 2048, 16, 128000);
+    Workload w = training(m, 4096, 16, 1e9);
+    w.gpus = 8;
+    w.micro_batch = 2;
+    w.zero = 1;
+    w.recompute = RECOMPUTE_FULL;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
+    TrainMemory plain = memory_under(&w, "TPU-v6e", fw_plain);
+    TrainMemory whole = memory_under(&w, "TPU-v6e", fw_whole_program);
+    double logits = 4.0 * 4096 * 2 * 128000;
+    double work = train_activation_bytes(&w.model, 4096, 2, 1, 1, false, RECOMPUTE_NONE,
+                                         w.flash_attention);
+    ck_assert(work > 0 && logits > work); /* the logits phase is the peak here */
+    ck_assert_msg(rel(plain.activations - whole.activations, work) < 1e-9,
+                  "held apart %.3f GiB, recompute working set %.3f GiB",
+                  (plain.activations - whole.activations) / 1073741824.0, work / 1073741824.0);
+    ck_assert_msg(whole.other == 0, "other %.3f GiB", whole.other / 1073741824.0);
+    double states = plain.weights + plain.gradients + plain.optimizer;
+    ck_assert(rel(plain.other, 1073741824.0 + 0.05 * (states + plain.activations)) < 1e-9);
+    ck_assert(rel(whole.total, states + whole.activations) < 1e-9);
+}
+END_TEST
+
 START_TEST(fp8_speedup_over_bf16_is_between_published_ratios)
 {
     /* Published FP8/BF16 step ratios of tuned NeMo recipes: 1.25-1.53x
@@ -1748,6 +1803,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, fused_dispatch_drops_permute_and_chunk_sort_bytes);
     tcase_add_test(tc, workload_fused_dispatch_key_is_the_framework_flag);
     tcase_add_test(tc, capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity);
+    tcase_add_test(tc, whole_program_buffers_free_logits_before_recompute_and_skip_allocator_slack);
     tcase_add_test(tc, fp8_speedup_over_bf16_is_between_published_ratios);
     tcase_add_test(tc, error_band_brackets_step_days_hours_and_gpus);
     tcase_add_test(tc, rejects_zero_tokens);
