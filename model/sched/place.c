@@ -160,6 +160,7 @@ int sched_cluster_init(SchedCluster *cl, int gpus, int gpn, int gpd, int gpl, co
     while (cl->leaf_tsz < cl->n_leaf)
         cl->leaf_tsz *= 2;
     cl->leaf_tree = malloc(2 * (size_t)cl->leaf_tsz * sizeof *cl->leaf_tree);
+    cl->scratch = malloc(N * sizeof *cl->scratch);
     cl->mode = calloc(G, 1);
     cl->sh_used = calloc(G, sizeof *cl->sh_used);
     cl->sh_mem = calloc(G, sizeof *cl->sh_mem);
@@ -169,7 +170,7 @@ int sched_cluster_init(SchedCluster *cl, int gpus, int gpn, int gpd, int gpl, co
     cl->sh_prev = calloc(G, sizeof *cl->sh_prev);
     if (!cl->node_cap || !cl->node_free || !cl->node_mask || !cl->bk_head || !cl->bk_next ||
         !cl->bk_prev || !cl->dom_free || !cl->leaf_free || !cl->dom_full || !cl->leaf_full ||
-        !cl->leaf_tree || !cl->mode || !cl->sh_used ||
+        !cl->leaf_tree || !cl->scratch || !cl->mode || !cl->sh_used ||
         !cl->sh_mem || !cl->sh_n || !cl->sh_cnt || !cl->sh_next || !cl->sh_prev) {
         sched_cluster_free(cl);
         return -1;
@@ -212,6 +213,7 @@ void sched_cluster_free(SchedCluster *cl)
     free(cl->dom_full);
     free(cl->leaf_full);
     free(cl->leaf_tree);
+    free(cl->scratch);
     free(cl->mode);
     free(cl->sh_used);
     free(cl->sh_mem);
@@ -324,7 +326,12 @@ static int take_from_node(SchedCluster *cl, int n, int k, int32_t *out)
 
 /* k GPUs from nodes [n0,n1) (the range holds enough; nfull of its nodes
  * have every GPU free): whole free nodes first, then the best-fitting node
- * for each remainder.  The first scan stops after the last whole free node. */
+ * for each remainder.  The first scan stops after the last whole free node.
+ * The remainder's rounds choose among the range's nodes with free GPUs
+ * (not `exclude`): the lowest-numbered of the fewest free GPUs that still
+ * hold the remainder, else the lowest-numbered of the most free, taken
+ * whole.  Those nodes are listed once in node order (cl->scratch) and each
+ * round scans the list, not the range: a round empties its node or ends. */
 static int take_range(SchedCluster *cl, int n0, int n1, int nfull, int k, int exclude, int32_t *out)
 {
     int got = 0, seen = 0;
@@ -334,21 +341,26 @@ static int take_range(SchedCluster *cl, int n0, int n1, int nfull, int k, int ex
             if (n != exclude && cl->node_cap[n] <= k - got)
                 got += take_from_node(cl, n, cl->node_cap[n], out + got);
         }
-    while (got < k) {
-        int r = k - got, best = -1, largest = -1;
-        for (int n = n0; n < n1; n++) {
-            int f = cl->node_free[n];
-            if (n == exclude || f == 0)
-                continue;
-            if (f >= r && (best < 0 || f < cl->node_free[best]))
-                best = n;
-            if (largest < 0 || f > cl->node_free[largest])
-                largest = n;
+    if (got >= k)
+        return got;
+    int32_t *nd = cl->scratch;
+    int m = 0;
+    for (int n = n0; n < n1; n++)
+        if (cl->node_free[n] > 0 && n != exclude)
+            nd[m++] = n;
+    while (got < k && m > 0) {
+        int r = k - got, best = -1, largest = 0;
+        for (int i = 0; i < m; i++) {
+            int f = cl->node_free[nd[i]];
+            if (f >= r && (best < 0 || f < cl->node_free[nd[best]]))
+                best = i;
+            if (f > cl->node_free[nd[largest]])
+                largest = i;
         }
-        int n = best >= 0 ? best : largest;
-        if (n < 0)
-            break; /* cannot happen when the caller checked the range's free count */
+        int i = best >= 0 ? best : largest, n = nd[i];
         got += take_from_node(cl, n, r < cl->node_free[n] ? r : cl->node_free[n], out + got);
+        for (m--; i < m; i++) /* emptied (or the last round): off the list, in order */
+            nd[i] = nd[i + 1];
     }
     return got;
 }

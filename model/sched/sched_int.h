@@ -160,6 +160,7 @@ typedef struct {
      * fullest leaf in O(log leaves) instead of scanning every leaf */
     int32_t *leaf_tree;
     int leaf_tsz;
+    int32_t *scratch;         /* [n_nodes]: take_range's list of nodes with free GPUs */
     int total_free;           /* whole free GPUs */
     /* shared GPUs (MIG slices or time-shared fractions) */
     uint8_t *mode;            /* per GPU: 0 whole, 1 MIG, 2 fractional */
