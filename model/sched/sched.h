@@ -91,6 +91,10 @@ typedef struct {
      * walk of the queue (must stay 0). */
     uint64_t windows_skipped;
     uint64_t window_mismatches;
+    /* Backfill candidates passed over without a look: found late for the
+     * same reserved start before and larger than the spare GPUs (CHECK
+     * runs look anyway and count a disagreement as a window mismatch). */
+    uint64_t late_skipped;
     /* Team orders kept between passes (updated for the teams that
      * changed, not sorted afresh); CHECK runs: kept ones that differed
      * from a full sort (must stay 0). */

@@ -86,7 +86,10 @@ _Static_assert(PLAN_MAX_TEAMS + 1 <= 64, "to_dirty: a bit per team");
  * pmin_node[i] / pmin_multi[i] = fewest GPUs of a single-node / multi-node
  * whole job among id[0..i] (INT32_MAX none), pshared[i] = a MIG or
  * fractional job among them.  The window ends at scan position
- * (end_prio, end_id); `complete`: it holds every such job of the team. */
+ * (end_prio, end_id); `complete`: it holds every such job of the team.
+ * whole[i] = the whole GPUs job id[i] would take (a shared job: 1, see
+ * bf_candidate); bit i of `late` = job id[i] was found to run past the
+ * reserved start late_S if started (see backfill()). */
 typedef struct {
     bool valid, complete;
     int8_t end_prio;
@@ -95,8 +98,12 @@ typedef struct {
     int len;
     int32_t id[BF_DEPTH];
     int32_t pmin_node[BF_DEPTH], pmin_multi[BF_DEPTH];
+    int32_t whole[BF_DEPTH];
     uint8_t pshared[BF_DEPTH];
+    uint64_t late;
+    double late_S;
 } TeamWin;
+_Static_assert(BF_DEPTH <= 64, "TeamWin.late: a bit per window position");
 
 /* A team's place in the policy order, computed once per team and pass:
  * its head, whether the head keeps it within its quota, and its weighted
@@ -337,7 +344,7 @@ static inline void win_touch(Sim *s, int t, int pr, int j)
  * excl: the kept one while no queue change reached it (win_touch()), else
  * walked afresh from the queue lists.  SCHED_RES_CHECK walks anyway and
  * counts in SchedStats.window_mismatches a kept window that differs. */
-static const TeamWin *win_get(Sim *s, int t, int excl, int L)
+static TeamWin *win_get(Sim *s, int t, int excl, int L)
 {
     TeamWin *w = &s->win[t];
     bool kept = w->valid && w->excl == excl && (w->len >= L || w->complete);
@@ -365,6 +372,7 @@ static const TeamWin *win_get(Sim *s, int t, int excl, int L)
             else
                 mm = sp->gpus < mm ? sp->gpus : mm;
             b->id[len] = c;
+            b->whole[len] = sp->kind == SJ_WHOLE ? sp->gpus : 1;
             b->pmin_node[len] = mn;
             b->pmin_multi[len] = mm;
             b->pshared[len] = sh;
@@ -376,6 +384,7 @@ static const TeamWin *win_get(Sim *s, int t, int excl, int L)
     b->complete = complete;
     b->excl = excl;
     b->valid = b == w;
+    b->late = 0;
     if (kept) {
         /* the kept window must agree on the positions a scan of L reads */
         int n = w->len < L ? w->len : L;
@@ -383,6 +392,7 @@ static const TeamWin *win_get(Sim *s, int t, int excl, int L)
             memcmp(b->id, w->id, (size_t)n * sizeof *w->id) != 0 ||
             memcmp(b->pmin_node, w->pmin_node, (size_t)n * sizeof *w->pmin_node) != 0 ||
             memcmp(b->pmin_multi, w->pmin_multi, (size_t)n * sizeof *w->pmin_multi) != 0 ||
+            memcmp(b->whole, w->whole, (size_t)n * sizeof *w->whole) != 0 ||
             memcmp(b->pshared, w->pshared, (size_t)n) != 0)
             s->st.window_mismatches++;
     }
@@ -1435,8 +1445,10 @@ static double run_estimate(const Sim *s, int j)
  * then (the reservation computed for the first candidate that passes them
  * all) a start before the head's reserved start, or past it without
  * delaying the head.  True when the pass is over (no reservation possible,
- * or nothing left free). */
-static bool bf_candidate(Sim *s, int c, int t, int head, Reservation *r, int *node_max)
+ * or nothing left free).  *late: 1 when c would run past the reserved
+ * start, 0 when it would end before it, untouched when not asked. */
+static bool bf_candidate(Sim *s, int c, int t, int head, Reservation *r, int *node_max,
+                         int *late)
 {
     const SchedJobSpec *sc = spec(s, c);
     if (sc->kind == SJ_WHOLE ? sc->gpus > (sc->gpus <= s->cl.gpn ? *node_max : s->cl.total_free)
@@ -1450,6 +1462,7 @@ static bool bf_candidate(Sim *s, int c, int t, int head, Reservation *r, int *no
     if (r->mode == 0)
         return true;
     bool before = s->now + run_estimate(s, c) <= r->S + 1e-9;
+    *late = !before;
     bool started = false;
     /* a job of the head's own team that runs past S must also leave the
      * head its borrowing headroom */
@@ -1509,7 +1522,8 @@ static void backfill(Sim *s, int head, const TeamKey *order, int nteams)
                     int next = s->jobs[c].qnext;
                     if (c != head) {
                         from_team++;
-                        if (bf_candidate(s, c, t, head, &r, &node_max))
+                        int late;
+                        if (bf_candidate(s, c, t, head, &r, &node_max, &late))
                             return;
                     }
                     c = next;
@@ -1517,7 +1531,7 @@ static void backfill(Sim *s, int head, const TeamKey *order, int nteams)
             scanned += from_team;
             continue;
         }
-        const TeamWin *w = win_get(s, t, t == head_team ? head : -1, L);
+        TeamWin *w = win_get(s, t, t == head_team ? head : -1, L);
         int n = w->len < L ? w->len : L;
         /* the first window position the cheap checks let through: the
          * prefix summaries are monotone, so a binary search finds it */
@@ -1535,9 +1549,33 @@ static void backfill(Sim *s, int head, const TeamKey *order, int nteams)
         if (lo == n && n > 0)
             s->st.windows_skipped++;
         scanned += n;
-        for (int i = lo; i < n; i++)
-            if (bf_candidate(s, w->id[i], t, head, &r, &node_max))
+        for (int i = lo; i < n; i++) {
+            /* A job found late for this reserved start stays late: `now`
+             * only grows and a queued job's run estimate is fixed (a queue
+             * change in the window re-walks it, clearing `late`).  Past S,
+             * count mode starts it only within the spare GPUs, which only
+             * shrink: bf_candidate would return false, changing nothing.
+             * SCHED_RES_CHECK asks it anyway and counts a disagreement. */
+            bool skip = r.mode == 2 && ((w->late >> i) & 1) && w->late_S == r.S &&
+                        w->whole[i] > r.extra;
+            s->st.late_skipped += skip;
+            if (skip && s->res_mode != SCHED_RES_CHECK)
+                continue;
+            int late = -1;
+            uint64_t started0 = s->st.backfilled;
+            bool over = bf_candidate(s, w->id[i], t, head, &r, &node_max, &late);
+            if (skip && (over || s->st.backfilled != started0 || late == 0))
+                s->st.window_mismatches++;
+            if (over)
                 return;
+            if (late == 1) {
+                if (w->late_S != r.S) {
+                    w->late = 0;
+                    w->late_S = r.S;
+                }
+                w->late |= 1ULL << i;
+            }
+        }
     }
 }
 
