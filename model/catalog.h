@@ -95,6 +95,12 @@ typedef struct {
                                    * rate); 0 = 1.  Read by the inference model */
     int fp4_scale_block;          /* FP4 weights carry one 8-bit scale per this many values
                                    * (NVFP4 16, OCP MXFP4 32); 0 = no block scales */
+    double attn_fwd_eff;          /* fused (Flash-style) attention: share of the 16-bit peak
+                                   * its forward kernel reaches on the work it executes (the
+                                   * causal half), head dim 128, long sequences; 0 = the core
+                                   * is priced at gemm_eff on the full s x s count instead */
+    double attn_bwd_eff;          /* the same for its backward (FLOPs counted as FlashAttention
+                                   * counts them: 2.5x the forward's, S = QK^T recomputed) */
     MigProfile mig[CAT_MAX_MIG];
     int n_mig;
     char source[CAT_TEXT_LEN];

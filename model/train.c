@@ -14,7 +14,9 @@
  * is the narrowest side of a GEMM, looked up per GEMM of the layer (QKV,
  * attention output, MLP fc1/fc2, router, logits: layer_dense_gemm_s,
  * gemm_s) with M = tokens per micro-batch and CP rank b·s/c and N, K the
- * per-GPU weight sides; the attention core uses min(h/t, b·s/c); routed
+ * per-GPU weight sides; the attention core uses min(h/t, b·s/c) (or, for
+ * FlashAttention on parts whose catalog row measures its kernels, their
+ * attn_fwd_eff / attn_bwd_eff on the causal half: layer_cost); routed
  * experts min(h/t, F_expert/t, tokens per local expert).  y is the achieved share
  * of the precision's dense peak for the layer GEMMs and the attention core
  * (Calculon, Isaev et al. SC'23, models matmul efficiency as a function of
@@ -100,6 +102,12 @@ static const Framework FW_BUILTIN = {
  * micro-batch.  Attention's softmax·V and QK^T stay BF16 (NeMo/Megatron
  * FP8 recipes do not quantise the core attention). */
 #define FP8_CAST_BYTES 5.0
+/* FlashAttention's backward runs five matmuls where its forward runs two
+ * (S = QK^T is recomputed; dV, dP, dQ, dK; Dao 2023, FlashAttention-2
+ * §3.1), and its benchmarks count the backward's FLOPs as 2.5x the
+ * forward's (Dao-AILab/flash-attention benchmarks/benchmark_flash_attention.py
+ * flops()); the catalog's attn_bwd_eff is measured on that count. */
+#define FLASH_BWD_FLOP_RATIO 2.5
 /* GPU <-> host link per direction when the catalog gives none: PCIe Gen5
  * x16, 32 GT/s × 16 lanes with 128b/130b coding ≈ 63 GB/s (PCI-SIG PCIe
  * 5.0 specification). */
@@ -419,6 +427,7 @@ typedef struct {
     double step_scale;     /* × the whole step (calibrated site factor) */
     int etp;               /* > 0: MoE parallel folding with this expert TP */
     double win_frac;       /* attention-core share left by sliding windows (1 = none) */
+    double attn_fwd, attn_bwd; /* fused attention efficiencies (catalog), 0 = none */
 } Env;
 
 static bool is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
@@ -843,6 +852,24 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     }
     double f_core = T * e->s * sh->core_coef / t * e->win_frac;
     double t_core = f_core / (e->peak16 * eff);
+    /* Backward core time: twice the forward's on the GEMM curve.  Where the
+     * catalog measures the fused attention kernels of the part (attn_fwd_eff,
+     * attn_bwd_eff), the core is priced on what they execute instead: the
+     * causal half of the full s x s count (FlashAttention skips the blocks
+     * above the diagonal, Dao 2023 FlashAttention-2 §3.1; sliding windows
+     * keep the same share of it, win_frac), at the share of the 16-bit peak
+     * the kernels reach forward and backward.  On Blackwell attention is not
+     * a GEMM at the curve's efficiency: the softmax exponentials and the
+     * shared-memory traffic of the backward, not the tensor cores, bound it
+     * (Zadouri, Hoehnerbach, Shah, Liu, Thakkar, Dao, "FlashAttention-4:
+     * Algorithm and Kernel Pipelining Co-Design for Asymmetric Hardware
+     * Scaling"). */
+    double t_core_bwd = 2.0 * t_core;
+    if (e->flash && e->attn_fwd > 0) {
+        double f_causal = 0.5 * f_core;
+        t_core = f_causal / (e->peak16 * e->attn_fwd);
+        t_core_bwd = FLASH_BWD_FLOP_RATIO * f_causal / (e->peak16 * e->attn_bwd);
+    }
     double t_ew = elementwise_fwd_bytes(e, l, T, moe_layer) / e->ew_bw;
     if (fp8)
         t_ew += FP8_CAST_BYTES * T * cast_el / e->ew_bw;
@@ -876,8 +903,8 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     double fwd = t_gemm + t_core + t_ew + e->layer_oh + t_moe;
     double passes = 3.0 + (l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0);
     c->fwd = fwd;
-    c->comp = passes * fwd;
-    c->core = 3.0 * t_core;
+    c->comp = passes * fwd + t_core_bwd - 2.0 * t_core;
+    c->core = t_core + t_core_bwd;
     c->flops = passes * (f_dense + f_exp + f_core);
     if (l->recompute == RECOMPUTE_SELECTIVE && e->flash) {
         /* re-run the two norms (read h, write h each) and the activation
@@ -1542,6 +1569,10 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     }
     e->zero = w->zero < 0 ? 0 : (w->zero > 3 ? 3 : w->zero);
     e->flash = w->flash_attention;
+    if (a->attn_fwd_eff > 0 && a->attn_fwd_eff <= 1 && a->attn_bwd_eff > 0 && a->attn_bwd_eff <= 1) {
+        e->attn_fwd = a->attn_fwd_eff;
+        e->attn_bwd = a->attn_bwd_eff;
+    }
     e->gpn = a->gpus_per_node > 0 ? a->gpus_per_node : 8;
     e->domain = a->scaleup_domain > 0 ? a->scaleup_domain : e->gpn;
     e->su_bw = net_scaleup_bw(a);

@@ -1052,6 +1052,46 @@ START_TEST(each_gemm_is_timed_at_its_own_narrowest_side)
 }
 END_TEST
 
+/* Where the catalog measures the part's fused attention kernels (B200:
+ * attn_fwd_eff, attn_bwd_eff from FlashAttention-4 benchmarks), a
+ * FlashAttention core is priced on the causal half of the s x s count at
+ * those efficiencies, the backward's FLOPs 2.5x the forward's; without
+ * them, on the full count at the GEMM curve for min(h/t, T), three passes.
+ * One B200, 4 layers, h 4096, 32 heads of 128, 8192 tokens per
+ * micro-batch: the compute difference of the two is exactly that. */
+START_TEST(fused_attention_core_uses_the_catalog_kernel_efficiencies)
+{
+    const Accelerator *b200 = acc("B200");
+    ck_assert(b200->attn_fwd_eff > 0 && b200->attn_bwd_eff > 0);
+    Accelerator none = *b200;
+    none.attn_fwd_eff = 0;
+    none.attn_bwd_eff = 0;
+    Plan p;
+    plan_init(&p);
+    const double L = 4, h = 4096, a = 32, s = 8192, m = 2;
+    double c[2];
+    for (int k = 0; k < 2; k++) {
+        Workload w = training(gpt((int)L, (int)h, (int)a, 32000), (int)s, (int)m, 1e12);
+        w.gpus = 1;
+        w.micro_batch = 1;
+        w.flash_attention = true;
+        w.recompute = RECOMPUTE_NONE;
+        w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+        PlanResult *r;
+        ck_assert_msg(size(&p, &w, k == 0 ? b200 : &none, &r), "%s", r->workloads[0].error);
+        c[k] = r->workloads[0].train.step.compute;
+        free(r);
+    }
+    double pk = b200->peak_flops[PREC_BF16];
+    double f = s * s * 2 * a * (128 + 128); /* full-count core FLOPs, one layer, forward */
+    double curve = 3 * f / (pk * curve_eval(&b200->gemm_eff, h));
+    double fused = 0.5 * f / (pk * b200->attn_fwd_eff) + 2.5 * 0.5 * f / (pk * b200->attn_bwd_eff);
+    double want = m * L * (curve - fused);
+    ck_assert_msg(rel(c[1] - c[0], want) < 1e-9, "%.6g vs %.6g s", c[1] - c[0], want);
+    ck_assert(c[0] < c[1]);
+}
+END_TEST
+
 /* With interleaved stages a chunk's gradients are final after the last
  * group of p micro-batches has run its backward, chunk by chunk, so the
  * data-parallel reduce-scatter (and the next step's all-gather) hide under
@@ -1792,6 +1832,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, nvl72_keeps_strided_groups_on_nvlink);
     tcase_add_test(tc, sliding_window_cuts_the_attention_core_exactly);
     tcase_add_test(tc, each_gemm_is_timed_at_its_own_narrowest_side);
+    tcase_add_test(tc, fused_attention_core_uses_the_catalog_kernel_efficiencies);
     tcase_add_test(tc, interleaving_widens_the_dp_overlap_window);
     tcase_add_test(tc, dp_all_gather_hides_under_the_forward_not_the_backward);
     tcase_add_test(tc, activation_offload_frees_hbm_and_hides_under_compute_on_c2c);
