@@ -145,6 +145,10 @@ typedef struct {
                                    * allowance, and the loss's logits are freed before
                                    * the backward recomputes a layer (model/train.c
                                    * mem_stage) */
+    bool remat_dce;               /* full recompute re-runs only what the backward
+                                   * consumes (JAX jax.checkpoint inside one XLA
+                                   * program): not the MLP's down projection, whose
+                                   * output only feeds the residual stream */
     double step_scale;            /* × the whole modelled step (0 = 1): what a site does
                                    * that the model does not itemise (power caps, clocks,
                                    * stragglers, jitter); fitted by gpuplan calibrate */

@@ -424,6 +424,7 @@ typedef struct {
     bool moe_fused;        /* permutation fused into dispatch/combine (DeepEP) */
     double moe_cf;         /* > 0: token drop, experts padded to capacity (workload) */
     bool whole_program;    /* compiler-assigned buffers (XLA): framework profile */
+    bool remat_dce;        /* full recompute skips what the backward does not consume */
     double step_scale;     /* × the whole step (calibrated site factor) */
     int etp;               /* > 0: MoE parallel folding with this expert TP */
     double win_frac;       /* attention-core share left by sliding windows (1 = none) */
@@ -822,7 +823,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     double f_dense = 2.0 * T * dense_w / t;
     double t_gemm = layer_dense_gemm_s(e, l, T, moe_layer);
     double eff_dense = t_gemm > 0 ? f_dense / (t_gemm * e->peak * e->gemm_scale) : eff;
-    double f_exp = 0;
+    double f_exp = 0, t_exp_fc2 = 0;
     double imb = moe_layer ? moe_imbalance(e, l, T) : 1.0;
     bool fp8 = e->gemm_scale < 1;
     /* GEMM input elements per token on this rank (FP8 casts): QKV and fc1
@@ -846,7 +847,9 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         if (tok_e < xe)
             xe = tok_e;
         /* the busiest EP rank computes imb × its share (moe_imbalance) */
-        t_gemm += imb * f_exp / (e->peak * env_curve(e, xe) * e->gemm_scale);
+        double t_exp = imb * f_exp / (e->peak * env_curve(e, xe) * e->gemm_scale);
+        t_gemm += t_exp;
+        t_exp_fc2 = t_exp / (sh->glu ? 3.0 : 2.0); /* fc2: Fe of the 2 (3 with GLU) Fe-wide matrices */
         if (fp8) /* expert fc1 inputs h per routed copy, fc2 inputs Fe/etp */
             cast_el += sh->k * (sh->h + sh->Fe) / t + sh->S * (sh->h + sh->Fe) / t;
     }
@@ -919,7 +922,24 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     } else if (l->recompute == RECOMPUTE_FULL) {
         c->core += t_core;
     }
-    double fwd_coll = 1.0 + 1.0 + (l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0); /* fwd, bwd, re-fwd */
+    /* Full recompute re-runs the layer's forward.  JAX's jax.checkpoint
+     * re-computes from the saved input only the residuals the backward
+     * consumes ("re-computed from those inputs as needed",
+     * docs.jax.dev/en/latest/notebooks/autodiff_remat.html), and XLA drops
+     * the rest: the MLP's down projection (fc2), whose output only feeds
+     * the residual stream — the next layer's saved input — and its
+     * row-parallel reduction, are not re-run.  PyTorch's checkpoint re-runs
+     * the module's whole forward. */
+    double re_coll = l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0;
+    if (l->recompute == RECOMPUTE_FULL && e->remat_dce) {
+        double F = moe_layer ? sh->S * sh->Fe : sh->F;
+        double skip = (F > 0 ? gemm_s(e, T, sh->h, F / t) : 0.0) + t_exp_fc2;
+        c->comp -= skip;
+        c->flops -= 2.0 * T * sh->h * F / t +
+                    (moe_layer ? f_exp / (sh->glu ? 3.0 : 2.0) : 0.0);
+        re_coll = 0.5; /* of the two TP reductions, the attention one only */
+    }
+    double fwd_coll = 1.0 + 1.0 + re_coll; /* fwd, bwd, re-fwd */
     /* TP: per layer 2 all-reduces of s·b·h 16-bit values forward and 2
      * backward (Megatron-LM, Shoeybi et al. 2019 §3); with SP the same
      * volume as all-gather + reduce-scatter pairs (Korthikanti §4.2.2).
@@ -1688,6 +1708,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->moe_fused = fw->moe_fused_dispatch || w->moe_fused_dispatch;
     e->moe_cf = sh->moe ? w->moe_capacity_factor : 0;
     e->whole_program = fw->whole_program_buffers;
+    e->remat_dce = fw->remat_dce;
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
     if (p && p->perturb.band != 0) {
         /* a sensitivity point: the step lands at this position of the
