@@ -187,10 +187,12 @@ static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry
     int max_nodes = SEARCH_MAX_GPUS / gpn;
     double target = p->tenancy.wait_p95_s;
     int miss = lo_nodes - 1, rc, stall = 0;
-    /* the doubling's history, for the plateau case */
+    /* the doubling's history, for the plateau case, with the runs of its
+     * misses (hres[i] is hist i's; the plateau probes one of them again) */
     int hist_nodes[64];
     double hist_worst[64];
     int nh = 0;
+    ScheduleResult *hres = NULL;
     /* The first pool's worst wait is needed only when the next pool misses
      * too (the plateau test); most searches double once, so the first probe
      * may stop at a certain miss and is rerun whole if that case comes. */
@@ -210,12 +212,20 @@ static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry
         }
         int who;
         double worst = worst_p95(tmp, &who);
+        if (nh < 64) {
+            if (!hres && !(hres = malloc(64 * sizeof *hres))) {
+                rc = -2;
+                goto done;
+            }
+            hres[nh] = *tmp;
+        }
         if (first_open) {
             int who0;
             rc = probe(p, w, g, opt, hist_nodes[0], target, tmp, keep);
             if (rc < 0)
                 goto done;
             hist_worst[0] = worst_p95(tmp, &who0);
+            hres[0] = *tmp;
             first_open = false;
         }
         if (nh > 0 && worst >= hist_worst[nh - 1] * 0.99 - 1e-6)
@@ -234,11 +244,11 @@ static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry
                 k++;
             int lo_miss = k > 0 ? hist_nodes[k - 1] : lo_nodes - 1;
             int top = hist_nodes[k];
-            rc = probe(p, w, g, opt, top, thr, tmp, keep);
-            if (rc == 1)
-                rc = bisect(p, w, g, opt, lo_miss, &top, thr, tmp, keep);
-            else if (rc == 0) /* cannot happen: top reached the plateau */
-                *keep = *tmp;
+            /* top's run, kept (a probe again would be the same run: the same
+             * pool, jobs and failure seed), meets thr: it reached the plateau
+             * (were it not, it would be the answer) */
+            *keep = hres[k];
+            rc = meets(keep, thr) ? bisect(p, w, g, opt, lo_miss, &top, thr, tmp, keep) : 0;
             if (rc < 0)
                 goto done;
             *out = *keep;
@@ -267,6 +277,7 @@ done:
         out->cancelled = true;
         out->policy = p->tenancy.policy;
     }
+    free(hres);
     free(tmp);
     free(keep);
     return rc;
