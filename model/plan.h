@@ -128,6 +128,10 @@ typedef struct {
     double checkpoint_interval_s;    /* 0 = auto (Young/Daly) */
     bool dp_sync_after_backward;     /* DP gradient all-reduce not overlapped with the
                                       * backward pass (Megatron-LM ≤ 2022); false = overlapped */
+    bool tp_comm_exposed;            /* the recipe turns TP communication overlap off
+                                      * (Megatron-Bridge CommOverlapConfig(tp_comm_overlap=
+                                      * False)): TP collectives exposed; false = the
+                                      * framework profile's tp_overlap */
     double ep_overlap;               /* share 0..1 of the MoE all-to-alls hidden under compute
                                       * (DeepSeek-V3 DualPipe ≈ 1); 0 = exposed */
     bool moe_fused_dispatch;         /* the MoE dispatch/combine kernels permute tokens

@@ -1695,7 +1695,9 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->fw = fw;
     snprintf(e->fw_id, sizeof e->fw_id, "%s", w->framework[0] ? w->framework : fw->id);
     e->fw_gemm = fw->gemm_scale > 0 ? fw->gemm_scale : 1.0;
-    e->tp_ov = fw->tp_overlap;
+    /* the framework's TP overlap, unless the workload's recipe turns it off
+     * (Megatron-Bridge CommOverlapConfig(tp_comm_overlap=False)) */
+    e->tp_ov = w->tp_comm_exposed ? 0.0 : fw->tp_overlap;
     e->dp_ov = fw->dp_overlap;
     e->ep_ov = fw->ep_overlap;
     e->layer_oh = fw->layer_overhead_s;

@@ -1688,6 +1688,8 @@ static const Field workload_fields[] = {
     F_B(Workload, flash_attention, "flash_attention", F_TRAIN, NULL),
     F_B(Workload, dp_sync_after_backward, "dp_sync_after_backward", F_TRAIN | F_OPT,
         "DP gradient all-reduce after the backward pass (not overlapped)"),
+    F_B(Workload, tp_comm_exposed, "tp_comm_exposed", F_TRAIN | F_OPT,
+        "TP collectives not overlapped with the GEMMs (recipe turns tp_comm_overlap off)"),
     F_D(Workload, ep_overlap, "ep_overlap", QTY_FRACTION, F_TRAIN | F_OPT,
         "share of MoE all-to-all hidden under compute (DualPipe: 1)"),
     F_B(Workload, moe_fused_dispatch, "moe_fused_dispatch", F_TRAIN | F_OPT,

@@ -1304,6 +1304,16 @@ START_TEST(framework_profiles_change_the_modelled_step)
     free(r);
     ck_assert_msg(tp_nemo < 0.6 * tp_meg, "TP exposed %.3f (nemo) vs %.3f (megatron)", tp_nemo,
                   tp_meg);
+    /* a recipe that turns TP overlap off (tp_comm_exposed) under nemo pays
+     * about the collectives megatron's profile pays (both tp_overlap 0
+     * then; the profiles still differ in their other terms) */
+    w.tp_comm_exposed = true;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    double tp_off = r->workloads[0].train.step.tp_comm;
+    free(r);
+    ck_assert_msg(tp_off > 2 * tp_nemo && fabs(tp_off / tp_meg - 1) < 0.05,
+                  "TP off %.4f vs on %.4f (nemo), %.4f (megatron)", tp_off, tp_nemo, tp_meg);
+    w.tp_comm_exposed = false;
     snprintf(w.framework, sizeof w.framework, "jax-on-abacus");
     ck_assert(!size(&p, &w, acc("H100-SXM"), &r));
     ck_assert_msg(strstr(r->workloads[0].error, "unknown framework") != NULL, "%s",

@@ -188,7 +188,11 @@ END_TEST
  * 2026-12-02: MaxText's full remat re-runs only what the backward consumes
  * (frameworks.yaml maxtext remat_dce: no MLP down projection): fit 3.7 ->
  * 3.8 % (worst 15.3 %), held-out 8.5 -> 8.2 % (worst 42.7 %); TPU held-out
- * 8.5 / 21.0 -> 7.1 / 15.6 % (v5p 128B remat minimal -20.8 -> -13.5 %). */
+ * 8.5 / 21.0 -> 7.1 / 15.6 % (v5p 128B remat minimal -20.8 -> -13.5 %).
+ * 2026-12-02: the Qwen3-235B and DeepSeek-V3 H100 rows declare their
+ * recipes' tp_comm_overlap=False (tp_comm_exposed): fit 3.75 / 15.3 ->
+ * 3.72 / 15.1 %, held-out 8.16 / 42.7 -> 8.11 / 42.8 % (the refit host cost
+ * falls, Qwen3-30B-A3B H100 -42.7 -> -42.8 %); ceilings unchanged. */
 #define FIT_MEAN_MAX 0.05
 #define FIT_WORST_MAX 0.175
 #define HELD_MEAN_MAX 0.095
