@@ -322,6 +322,43 @@ START_TEST(pipeline_first_stage_holds_p_microbatches_and_interleave_factor)
 }
 END_TEST
 
+/* Issue 11: the Megatron-Bridge 25.11 H100 gpt-oss-120b row (64 GPUs, PP4,
+ * EP8, GBS 512, recompute layernorm + moe_act) prints MBS 4, but its recipe
+ * (tag v0.2.2 GPT_OSS_120B_H100_BF16_BASE_CONFIG) runs micro_batch_size 1.
+ * The distributed optimizer shards the dense fp32 states over the 16 dense
+ * DP ranks and the expert ones over the 2 expert-DP ranks (64 / (PP4 x
+ * EP8)); stage 0 holds 9 layers of PP = 4 micro-batches.  At MBS 1 the stage
+ * fits an H100; at the printed MBS 4 its activations alone are ~4x those of
+ * MBS 1 and it does not. */
+START_TEST(gpt_oss_h100_recipe_fits_at_its_micro_batch_not_the_printed_one)
+{
+    const Accelerator *a = acc("H100-SXM");
+    const ModelPreset *pr = preset_find("gpt-oss-120b");
+    ck_assert_ptr_nonnull(pr);
+    Workload w = training(pr->shape, 4096, 512, 1e12);
+    w.model.window = 128;
+    w.model.window_layers = 18;
+    w.precision = PREC_BF16;
+    w.zero = 1;
+    Layout l = {.tp = 1, .pp = 4, .dp = 2, .cp = 1, .ep = 8, .vpp = 1, .micro_batch = 1,
+                .recompute = RECOMPUTE_SELECTIVE, .sp = false};
+    TrainMemory m1, m4;
+    ck_assert(train_memory(&w, a, &l, &m1));
+    l.micro_batch = 4;
+    ck_assert(train_memory(&w, a, &l, &m4));
+    /* expert params of stage 0: 9 layers x 128 experts x 3·h·Fe over EP8 */
+    double pe = 9.0 * 128 * 3 * 2880.0 * 2880 / 8;
+    double pall = m1.gradients / 2; /* 16-bit gradients, unsharded */
+    double want_opt = 12 * ((pall - pe) / 16 + pe / 2);
+    ck_assert_msg(rel(m1.optimizer, want_opt) < 1e-9, "optimizer %.4g vs %.4g", m1.optimizer,
+                  want_opt);
+    double usable = a->hbm_bytes * a->hbm_usable_frac;
+    ck_assert_msg(m1.total < usable, "MBS 1 needs %.1f GiB of %.1f", m1.total / GIB, usable / GIB);
+    ck_assert_msg(m4.total > usable, "MBS 4 needs %.1f GiB of %.1f", m4.total / GIB, usable / GIB);
+    ck_assert(m4.activations > 3.9 * m1.activations);
+}
+END_TEST
+
 /* ------------------------------------------------------------ failures */
 
 START_TEST(young_interval_for_5min_checkpoint_and_97h_mtbf)
@@ -1891,6 +1928,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, rejects_zero_tokens);
     tcase_add_test(tc, rejects_batch_that_no_layout_divides);
     tcase_add_test(tc, rejects_model_that_fits_no_layout_with_best_memory);
+    tcase_add_test(tc, gpt_oss_h100_recipe_fits_at_its_micro_batch_not_the_printed_one);
     tcase_add_test(tc, warns_when_fewer_gpus_would_train_faster);
     tcase_add_test(tc, rejects_missing_size);
     tcase_add_test(tc, rejects_tp_that_does_not_divide_heads);
