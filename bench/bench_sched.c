@@ -108,14 +108,16 @@ static uint64_t run(const char *label, int gpus, double jobs, double load, bool 
     }
     printf("%-30s jobs %8d  GPUs %6d  %7.1f ms cpu (%7.1f wall)  events %8llu  %5.2f M events/s"
            "  util %.3f  mean wait %.2f h  backfilled %llu  passes skipped %llu"
-           "  team windows passed over %llu  late candidates passed over %llu  orders kept %llu"
+           "  backfills passed over %llu  team windows passed over %llu"
+           "  late candidates passed over %llu  orders kept %llu"
            "  violations %llu"
            "  digest %016llx  rc %d"
            "  target %.0f ms: %s\n",
            label, r->jobs_submitted, r->gpus, best, best_wall, (unsigned long long)r->events,
            r->events / (best / 1e3) / 1e6, r->utilization, st.mean_wait_s / 3600,
            (unsigned long long)st.backfilled, (unsigned long long)st.passes_skipped,
-           (unsigned long long)st.windows_skipped, (unsigned long long)st.late_skipped,
+           (unsigned long long)st.backfills_skipped, (unsigned long long)st.windows_skipped,
+           (unsigned long long)st.late_skipped,
            (unsigned long long)st.orders_kept,
            (unsigned long long)st.invariant_violations,
            (unsigned long long)st.start_digest, rc,

@@ -1071,6 +1071,8 @@ static uint64_t g_windows_skipped;
 static uint64_t g_orders_kept;
 /* Backfill candidates the default runs passed over as late. */
 static uint64_t g_late_skipped;
+/* Backfills the default runs passed over whole (the same windows again). */
+static uint64_t g_backfills_skipped;
 
 /* Runs p as the reference (a pass after every event, the backfill
  * reservation walked afresh on every pass) and as the default (reservation
@@ -1110,8 +1112,11 @@ static void assert_same_schedule(const Plan *p, int gpus, uint64_t *kept)
     ck_assert_uint_eq(sc.windows_skipped, sb.windows_skipped);
     ck_assert_uint_eq(sc.late_skipped, sb.late_skipped);
     ck_assert_uint_eq(sa.late_skipped, 0);
+    ck_assert_uint_eq(sc.backfills_skipped, sb.backfills_skipped);
+    ck_assert_uint_eq(sa.backfills_skipped, 0);
     g_skipped += sc.passes_skipped;
     g_late_skipped += sc.late_skipped;
+    g_backfills_skipped += sc.backfills_skipped;
     g_windows_skipped += sc.windows_skipped;
     g_orders_kept += sb.orders_kept;
     ck_assert_uint_eq(sa.orders_kept, 0);
@@ -1133,6 +1138,7 @@ START_TEST(kept_reservation_schedules_exactly_like_the_walk_on_random_queues)
     g_windows_skipped = 0;
     g_orders_kept = 0;
     g_late_skipped = 0;
+    g_backfills_skipped = 0;
     for (int it = 0; it < 150; it++) {
         Plan *p = new_plan((SchedPolicy)sched_rng_below(&g, 3), 8 + (int)sched_rng_below(&g, 400),
                            50 + 400 * sched_rng_uniform(&g));
@@ -1182,6 +1188,7 @@ START_TEST(kept_reservation_schedules_exactly_like_the_walk_on_random_queues)
     ck_assert_uint_gt(g_windows_skipped, 10000); /* and backfill passed over kept windows */
     ck_assert_uint_gt(g_orders_kept, 10000); /* and passes kept the team order */
     ck_assert_uint_gt(g_late_skipped, 1000); /* and backfill passed over late candidates */
+    ck_assert_uint_gt(g_backfills_skipped, 1000); /* and whole backfills seen before */
 }
 END_TEST
 

@@ -95,6 +95,10 @@ typedef struct {
      * same reserved start before and larger than the spare GPUs (CHECK
      * runs look anyway and count a disagreement as a window mismatch). */
     uint64_t late_skipped;
+    /* Backfills that passed over every team's window at once: the same
+     * windows as a backfill that passed over them all before, and the free
+     * GPUs fit none of their jobs (CHECK runs scan them anyway). */
+    uint64_t backfills_skipped;
     /* Team orders kept between passes (updated for the teams that
      * changed, not sorted afresh); CHECK runs: kept ones that differed
      * from a full sort (must stay 0). */

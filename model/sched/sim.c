@@ -105,6 +105,18 @@ typedef struct {
 } TeamWin;
 _Static_assert(BF_DEPTH <= 64, "TeamWin.late: a bit per window position");
 
+/* What the last backfill that passed over every team's window saw (see
+ * backfill()): the teams, head and per-team length it scanned, at win_gen,
+ * how many windows held jobs, their fewest GPUs of a single-node /
+ * multi-node gang and whether one holds a shared job. */
+typedef struct {
+    bool valid, shared;
+    int32_t head;
+    int per_team, nonempty;
+    int32_t min_node, min_multi;
+    uint64_t teams, gen;
+} BfSummary;
+
 /* A team's place in the policy order, computed once per team and pass:
  * its head, whether the head keeps it within its quota, and its weighted
  * share of what it borrows. */
@@ -172,11 +184,14 @@ typedef struct {
     bool head_blocked;
     int32_t last_head;
     TeamWin win[PLAN_MAX_TEAMS + 1], win_check; /* win_check: CHECK's fresh walk */
+    uint64_t win_gen;         /* bumps whenever a window goes stale or is walked afresh */
+    BfSummary bs;
     /* the team order kept between passes (team_order()) and the teams whose
      * key may have changed since (bit t) */
     struct {
         bool valid;
         int n;
+        uint64_t teams;       /* bit t: team t is in k[0..n) */
         TeamKey k[PLAN_MAX_TEAMS + 1];
     } to;
     uint64_t to_dirty;
@@ -336,8 +351,10 @@ static void head_update(Sim *s, int t);
 static inline void win_touch(Sim *s, int t, int pr, int j)
 {
     TeamWin *w = &s->win[t];
-    if (w->valid && (w->complete || pr > w->end_prio || (pr == w->end_prio && j <= w->end_id)))
+    if (w->valid && (w->complete || pr > w->end_prio || (pr == w->end_prio && j <= w->end_id))) {
         w->valid = false;
+        s->win_gen++;
+    }
 }
 
 /* Team t's backfill window of at least L jobs (or all it has), passing over
@@ -385,6 +402,7 @@ static TeamWin *win_get(Sim *s, int t, int excl, int L)
     b->excl = excl;
     b->valid = b == w;
     b->late = 0;
+    s->win_gen += b == w; /* a window kept before now holds other jobs */
     if (kept) {
         /* the kept window must agree on the positions a scan of L reads */
         int n = w->len < L ? w->len : L;
@@ -629,6 +647,7 @@ static int team_order(Sim *s)
                 if (at >= 0) {
                     for (n--; at < n; at++)
                         k[at] = k[at + 1];
+                    s->to.teams &= ~(1ULL << t);
                 }
                 continue;
             }
@@ -646,8 +665,10 @@ static int team_order(Sim *s)
              * slot (the same order as taking it out and inserting it from
              * the end, without the two shifts). */
             int i = at;
-            if (i < 0)
+            if (i < 0) {
                 i = n++;
+                s->to.teams |= 1ULL << t;
+            }
             while (i > 0 && team_before(s, &x, &k[i - 1])) {
                 k[i] = k[i - 1];
                 i--;
@@ -662,6 +683,9 @@ static int team_order(Sim *s)
     }
     if (full) {
         n = team_order_full(s, k);
+        s->to.teams = 0;
+        for (int i = 0; i < n; i++)
+            s->to.teams |= 1ULL << k[i].team;
         /* keep it only when the incremental update will be exact */
         s->to.valid = s->res_mode != SCHED_RES_REFERENCE && !any_near_tie(s, k, n);
     } else {
@@ -1512,6 +1536,25 @@ static void backfill(Sim *s, int head, const TeamKey *order, int nteams)
     int scanned = 0;
     int node_max = sched_max_node_free(&s->cl);
     int head_team = spec(s, head)->team;
+    /* With at most BF_DEPTH / BF_TEAM_MIN teams every team's window is
+     * per_team long and all are scanned, whatever their order: when no
+     * queue change reached any of them since a backfill with the same
+     * head passed over them all, they are the same windows, and if the
+     * free GPUs still fit none of their jobs this one passes over them
+     * all again (SchedStats.backfills_skipped; CHECK scans and compares). */
+    bool whole_set = s->res_mode != SCHED_RES_REFERENCE && nteams * per_team <= BF_DEPTH;
+    bool fast = whole_set && s->bs.valid && s->bs.gen == s->win_gen && s->bs.head == head &&
+                s->bs.per_team == per_team && s->bs.teams == s->to.teams &&
+                s->bs.min_node > node_max && s->bs.min_multi > s->cl.total_free && !s->bs.shared;
+    if (fast) {
+        s->st.backfills_skipped++;
+        if (s->res_mode != SCHED_RES_CHECK) {
+            s->st.windows_skipped += (uint64_t)s->bs.nonempty;
+            return;
+        }
+    }
+    uint64_t epoch0 = s->epoch;
+    bool tried = false; /* a window let a candidate through the cheap checks */
     for (int ti = 0; ti < nteams && scanned < BF_DEPTH; ti++) {
         int t = order[ti].team;
         int L = BF_DEPTH - scanned < per_team ? BF_DEPTH - scanned : per_team;
@@ -1548,6 +1591,7 @@ static void backfill(Sim *s, int head, const TeamKey *order, int nteams)
         }
         if (lo == n && n > 0)
             s->st.windows_skipped++;
+        tried |= lo < n;
         scanned += n;
         for (int i = lo; i < n; i++) {
             /* A job found late for this reserved start stays late: `now`
@@ -1566,8 +1610,11 @@ static void backfill(Sim *s, int head, const TeamKey *order, int nteams)
             bool over = bf_candidate(s, w->id[i], t, head, &r, &node_max, &late);
             if (skip && (over || s->st.backfilled != started0 || late == 0))
                 s->st.window_mismatches++;
-            if (over)
+            if (over) {
+                if (fast)
+                    s->st.window_mismatches++;
                 return;
+            }
             if (late == 1) {
                 if (w->late_S != r.S) {
                     w->late = 0;
@@ -1577,6 +1624,29 @@ static void backfill(Sim *s, int head, const TeamKey *order, int nteams)
             }
         }
     }
+    if (fast && tried)
+        s->st.window_mismatches++; /* CHECK: the summary said every window is passed over */
+    /* Every window passed over and nothing started (so no queue changed):
+     * the windows scanned are the ones kept; remember what they hold. */
+    if (!whole_set || tried || s->epoch != epoch0)
+        return;
+    int32_t min_node = INT32_MAX, min_multi = INT32_MAX;
+    bool shared = false;
+    int nonempty = 0;
+    for (int ti = 0; ti < nteams; ti++) {
+        const TeamWin *w = &s->win[order[ti].team];
+        int n = w->len < per_team ? w->len : per_team;
+        if (n == 0)
+            continue;
+        nonempty++;
+        min_node = w->pmin_node[n - 1] < min_node ? w->pmin_node[n - 1] : min_node;
+        min_multi = w->pmin_multi[n - 1] < min_multi ? w->pmin_multi[n - 1] : min_multi;
+        shared |= w->pshared[n - 1];
+    }
+    s->bs = (BfSummary){.valid = true, .shared = shared, .head = head,
+                        .per_team = per_team, .nonempty = nonempty,
+                        .min_node = min_node, .min_multi = min_multi,
+                        .teams = s->to.teams, .gen = s->win_gen};
 }
 
 /* ------------------------------------------------------------ the pass */
