@@ -651,14 +651,6 @@ static int team_order(Sim *s)
                 }
                 continue;
             }
-            bool tie = false;
-            if (s->policy == POLICY_FAIR_SHARE && !x.under)
-                for (int i = 0; i < n && !tie; i++)
-                    tie = i != at && near_tie(&x, &k[i]);
-            if (tie) {
-                full = true;
-                break;
-            }
             /* The others stay sorted, and without near ties team_before is
              * a strict total order: x's place among them is unique.  A key
              * that changed mostly keeps its place, so it moves from its old
@@ -679,6 +671,24 @@ static int team_order(Sim *s)
                     i++;
                 }
             k[i] = x;
+            /* A near tie of x makes the order depend on the insertion
+             * sequence: sort afresh.  The keys x could tie sit next to its
+             * place: the others have no near tie among them, so they are
+             * in share order and every key between x and one within EPS of
+             * its share is within EPS too (and under-quota keys all come
+             * first).  The scan stops beyond 4 EPS, clear of rounding. */
+            if (s->policy == POLICY_FAIR_SHARE && !x.under) {
+                bool tie = false;
+                for (int j = i - 1; j >= 0 && !tie && !k[j].under &&
+                                    fabs(k[j].share - x.share) <= 4 * EPS; j--)
+                    tie = near_tie(&x, &k[j]);
+                for (int j = i + 1; j < n && !tie && fabs(k[j].share - x.share) <= 4 * EPS; j++)
+                    tie = near_tie(&x, &k[j]);
+                if (tie) {
+                    full = true;
+                    break;
+                }
+            }
         }
     }
     if (full) {
