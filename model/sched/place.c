@@ -225,12 +225,20 @@ void sched_cluster_free(SchedCluster *cl)
 }
 
 /* Set leaf l's value in the max tree; parents are recomputed up to the
- * first that does not change. */
+ * first that does not change.  A larger value only raises the parents
+ * below it (no sibling to read); a smaller one recomputes each from both
+ * children. */
 static void lt_set(SchedCluster *cl, int l, int32_t v)
 {
     int32_t *t = cl->leaf_tree;
     size_t k = (size_t)cl->leaf_tsz + (size_t)l;
+    int32_t old = t[k];
     t[k] = v;
+    if (v > old) {
+        for (k >>= 1; k >= 1 && t[k] < v; k >>= 1)
+            t[k] = v;
+        return;
+    }
     for (k >>= 1; k >= 1; k >>= 1) {
         int32_t m = t[2 * k] > t[2 * k + 1] ? t[2 * k] : t[2 * k + 1];
         if (t[k] == m)
@@ -255,9 +263,11 @@ static void node_adjust(SchedCluster *cl, int n, int delta)
     int full = (cl->node_free[n] + delta == cl->node_cap[n]) - (cl->node_free[n] == cl->node_cap[n]);
     cl->node_free[n] += delta;
     bk_link(cl, n);
-    cl->dom_free[n / cl->nodes_per_dom] += delta;
+    if (cl->nodes_per_dom > 1) { /* a one-node domain is its node: no counts */
+        cl->dom_free[n / cl->nodes_per_dom] += delta;
+        cl->dom_full[n / cl->nodes_per_dom] += full;
+    }
     int l = n / cl->nodes_per_leaf;
-    cl->dom_full[n / cl->nodes_per_dom] += full;
     cl->leaf_full[l] += full;
     cl->leaf_free[l] += delta;
     lt_set(cl, l, cl->leaf_free[l]);

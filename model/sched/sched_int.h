@@ -155,6 +155,7 @@ typedef struct {
     int32_t *bk_next, *bk_prev;
     int32_t *dom_free, *leaf_free;
     int32_t *dom_full, *leaf_full; /* nodes with every GPU free, per domain / leaf */
+                                   /* (dom_*: kept only when a domain spans nodes) */
     /* leaf_free as a max tree (leaf_tree[1] the largest, leaves at
      * leaf_tsz + l, padding -1): the multi-leaf placement asks for the
      * fullest leaf in O(log leaves) instead of scanning every leaf */

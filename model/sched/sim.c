@@ -2094,11 +2094,12 @@ static void audit(Sim *s)
     }
     if (free_sum != cl->total_free)
         s->st.double_booked++;
-    /* the whole-free node counts per leaf and domain (take_range's bound) */
+    /* the whole-free node counts per leaf and domain (take_range's bound;
+     * a one-node domain keeps none) */
     for (int l = 0; l < cl->n_leaf; l++)
         if (whole_free_nodes(cl, l, cl->nodes_per_leaf) != cl->leaf_full[l])
             s->st.unaccounted++;
-    for (int d = 0; d < cl->n_dom; d++)
+    for (int d = 0; d < cl->n_dom && cl->nodes_per_dom > 1; d++)
         if (whole_free_nodes(cl, d, cl->nodes_per_dom) != cl->dom_full[d])
             s->st.unaccounted++;
     int owned = 0;
