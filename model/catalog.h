@@ -149,6 +149,9 @@ typedef struct {
                                    * consumes (JAX jax.checkpoint inside one XLA
                                    * program): not the MLP's down projection, whose
                                    * output only feeds the residual stream */
+    bool selective_reruns_attention; /* selective recompute saves only weight-GEMM
+                                   * outputs (MaxText remat_policy minimal): the
+                                   * FlashAttention core is re-run in the backward */
     double step_scale;            /* × the whole modelled step (0 = 1): what a site does
                                    * that the model does not itemise (power caps, clocks,
                                    * stragglers, jitter); fitted by gpuplan calibrate */

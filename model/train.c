@@ -425,6 +425,7 @@ typedef struct {
     double moe_cf;         /* > 0: token drop, experts padded to capacity (workload) */
     bool whole_program;    /* compiler-assigned buffers (XLA): framework profile */
     bool remat_dce;        /* full recompute skips what the backward does not consume */
+    bool sel_core;         /* selective recompute re-runs the FlashAttention core */
     double step_scale;     /* × the whole step (calibrated site factor) */
     int etp;               /* > 0: MoE parallel folding with this expert TP */
     double win_frac;       /* attention-core share left by sliding windows (1 = none) */
@@ -915,6 +916,16 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         double actw = sh->glu ? 3.0 : 2.0;
         double act = moe_layer ? (sh->k + sh->S) * actw * sh->Fe : actw * sh->F;
         c->comp += 2.0 * T * (4.0 * sh->h / (l->sp ? t : 1) + act / t) / e->ew_bw;
+        if (e->sel_core) {
+            /* MaxText's remat_policy minimal saves only the outputs of dots
+             * without batch dimensions (jax.checkpoint_policies.
+             * checkpoint_dots_with_no_batch_dims, MaxText layers/models.py):
+             * the weight GEMMs.  The flash kernel (a Pallas call, not a dot:
+             * layers/attentions.py) is re-run in the backward. */
+            c->comp += t_core;
+            c->core += t_core;
+            c->flops += f_core;
+        }
     } else if (l->recompute == RECOMPUTE_SELECTIVE) {
         c->comp += t_core;
         c->core += t_core;
@@ -1711,6 +1722,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->moe_cf = sh->moe ? w->moe_capacity_factor : 0;
     e->whole_program = fw->whole_program_buffers;
     e->remat_dce = fw->remat_dce;
+    e->sel_core = fw->selective_reruns_attention;
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
     if (p && p->perturb.band != 0) {
         /* a sensitivity point: the step lands at this position of the

@@ -1645,6 +1645,34 @@ START_TEST(remat_dce_skips_the_mlp_down_projection_in_full_recompute)
 }
 END_TEST
 
+static void fw_sel_core(Framework *f) { f->selective_reruns_attention = true; }
+
+START_TEST(selective_reruns_attention_adds_one_flash_core_forward)
+{
+    /* MaxText's remat_policy minimal keeps only weight-GEMM outputs: the
+     * flash kernel's forward is re-run in the backward.  Per layer and
+     * micro-batch that is one more attention core, T·s·core_coef FLOPs at
+     * the bf16 peak × the curve at min(h/t, T) (model/train.c layer_cost);
+     * GPT shape on one H100, 8 layers, 8 micro-batches of 2 × 2048. */
+    ModelShape m = gpt(8, 4096, 32, 32000);
+    Workload w = training(m, 2048, 16, 1e9);
+    w.gpus = 1;
+    w.micro_batch = 2;
+    w.flash_attention = true;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
+    w.recompute = RECOMPUTE_FULL;
+    ck_assert(fabs(moe_compute_s(&w, fw_sel_core) - moe_compute_s(&w, fw_plain)) < 1e-12);
+    w.recompute = RECOMPUTE_SELECTIVE;
+    double plain = moe_compute_s(&w, fw_plain);
+    double rerun = moe_compute_s(&w, fw_sel_core);
+    const Accelerator *a = acc("H100-SXM");
+    double T = 2.0 * 2048, coef = 2.0 * 32 * (128 + 128);
+    double core = T * 2048 * coef / (a->peak_flops[PREC_BF16] * curve_eval(&a->gemm_eff, 4096));
+    ck_assert_msg(rel(rerun - plain, 8 * 8 * core) < 1e-6, "re-run %.6f s, one core pass %.6f s",
+                  rerun - plain, 8 * 8 * core);
+}
+END_TEST
+
 START_TEST(fp8_speedup_over_bf16_is_between_published_ratios)
 {
     /* Published FP8/BF16 step ratios of tuned NeMo recipes: 1.25-1.53x
@@ -1923,6 +1951,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity);
     tcase_add_test(tc, whole_program_buffers_free_logits_before_recompute_and_skip_allocator_slack);
     tcase_add_test(tc, remat_dce_skips_the_mlp_down_projection_in_full_recompute);
+    tcase_add_test(tc, selective_reruns_attention_adds_one_flash_core_forward);
     tcase_add_test(tc, fp8_speedup_over_bf16_is_between_published_ratios);
     tcase_add_test(tc, error_band_brackets_step_days_hours_and_gpus);
     tcase_add_test(tc, rejects_zero_tokens);
