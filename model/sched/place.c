@@ -42,10 +42,14 @@ int sched_node_of(const SchedCluster *cl, int gpu)
 static void bk_unlink(SchedCluster *cl, int n)
 {
     int p = cl->bk_prev[n], x = cl->bk_next[n];
-    if (p >= 0)
+    if (p >= 0) {
         cl->bk_next[p] = x;
-    else
-        cl->bk_head[cl->node_free[n]] = x;
+    } else {
+        int k = cl->node_free[n];
+        cl->bk_head[k] = x;
+        if (x < 0 && k > 0)
+            cl->bk_mask &= ~(1ULL << (k - 1));
+    }
     if (x >= 0)
         cl->bk_prev[x] = p;
 }
@@ -58,6 +62,8 @@ static void bk_link(SchedCluster *cl, int n)
     if (cl->bk_head[k] >= 0)
         cl->bk_prev[cl->bk_head[k]] = n;
     cl->bk_head[k] = n;
+    if (k > 0)
+        cl->bk_mask |= 1ULL << (k - 1);
 }
 
 static int sh_bucket(const SchedCluster *cl, int gpu)
@@ -386,8 +392,9 @@ bool sched_place_whole(SchedCluster *cl, int g, int exclude, int32_t *out)
     if (g <= 0 || avail < g)
         return false;
     if (g <= cl->gpn) {
-        for (int k = g; k <= cl->gpn; k++)
-            for (int n = cl->bk_head[k]; n >= 0; n = cl->bk_next[n])
+        /* the non-empty buckets of g or more free GPUs, fewest first */
+        for (uint64_t m = cl->bk_mask >> (g - 1) << (g - 1); m; m &= m - 1)
+            for (int n = cl->bk_head[__builtin_ctzll(m) + 1]; n >= 0; n = cl->bk_next[n])
                 if (n != exclude) {
                     take_from_node(cl, n, g, out);
                     return true;
@@ -454,10 +461,7 @@ bool sched_place_whole(SchedCluster *cl, int g, int exclude, int32_t *out)
 
 int sched_max_node_free(const SchedCluster *cl)
 {
-    for (int k = cl->gpn; k > 0; k--)
-        if (cl->bk_head[k] >= 0)
-            return k;
-    return 0;
+    return cl->bk_mask ? 64 - __builtin_clzll(cl->bk_mask) : 0;
 }
 
 int sched_grow_whole(SchedCluster *cl, int k, int near, int32_t *out)

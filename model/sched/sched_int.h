@@ -152,6 +152,7 @@ typedef struct {
     int32_t *node_cap, *node_free;
     uint64_t *node_mask;      /* bit i set = GPU i of the node is free (whole) */
     int32_t *bk_head;         /* [gpn+1] nodes by free count, for best fit */
+    uint64_t bk_mask;         /* bit k-1: bk_head[k] is not empty (k >= 1) */
     int32_t *bk_next, *bk_prev;
     int32_t *dom_free, *leaf_free;
     int32_t *dom_full, *leaf_full; /* nodes with every GPU free, per domain / leaf */

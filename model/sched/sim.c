@@ -2102,6 +2102,10 @@ static void audit(Sim *s)
     for (int d = 0; d < cl->n_dom && cl->nodes_per_dom > 1; d++)
         if (whole_free_nodes(cl, d, cl->nodes_per_dom) != cl->dom_full[d])
             s->st.unaccounted++;
+    /* the mask of non-empty free-count buckets (best fit's and backfill's bound) */
+    for (int k = 1; k <= cl->gpn; k++)
+        if ((int)((cl->bk_mask >> (k - 1)) & 1) != (cl->bk_head[k] >= 0))
+            s->st.unaccounted++;
     int owned = 0;
     for (int g = 0; g < cl->G; g++)
         owned += s->owner[g] >= 0;
