@@ -2309,6 +2309,14 @@ static int run_sim(const Plan *p, const SchedWorkload *w, const Accelerator *a,
             Job *J = &s->jobs[e.job];
             if (J->state != JS_RUNNING || J->ver != e.ver)
                 continue; /* stale: resized or killed since */
+            /* the next finish's job record and spec, random in arrays of
+             * 100s of MB: fetched while this event and its pass run */
+            if (s->heap.n) {
+                const Job *nx = &s->jobs[s->heap.a[0].job];
+                __builtin_prefetch(nx);
+                __builtin_prefetch((const char *)nx + sizeof *nx - 1);
+                __builtin_prefetch(&s->specs[s->heap.a[0].job]);
+            }
             advance(s, t);
             s->now = t;
             finish_job(s, (int)e.job);
