@@ -128,6 +128,12 @@ typedef struct {
     double checkpoint_interval_s;    /* 0 = auto (Young/Daly) */
     bool dp_sync_after_backward;     /* DP gradient all-reduce not overlapped with the
                                       * backward pass (Megatron-LM ≤ 2022); false = overlapped */
+    bool pipeline_split_embedding_loss; /* the pipeline split counts the embedding and the
+                                      * loss as one layer slot each (Megatron-Core
+                                      * account_for_embedding_in_pipeline_split +
+                                      * account_for_loss_in_pipeline_split): pp·vpp may
+                                      * reach layers + 2, first and last stage one layer
+                                      * fewer */
     bool tp_comm_exposed;            /* the recipe turns TP communication overlap off
                                       * (Megatron-Bridge CommOverlapConfig(tp_comm_overlap=
                                       * False)): TP collectives exposed; false = the

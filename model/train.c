@@ -526,6 +526,7 @@ static void env_link(const Env *e, const Layout *l, int n, long long stride, boo
 typedef struct {
     double pd, pe;         /* dense / expert params held by one GPU (first stage) */
     double pd_last, pe_last;
+    double pd_mid, pe_mid; /* a stage of `lps` layers without embedding or head */
 } StageParams;
 
 static int stage_layers(const Shape *sh, int p)
@@ -534,11 +535,26 @@ static int stage_layers(const Shape *sh, int p)
     return (L + p - 1) / p;
 }
 
-/* Parameters of one GPU's stage; experts are sharded over `eshard` GPUs of
- * the layer (expert TP × EP). */
-static void stage_params(const Shape *sh, int t, int p, double eshard, StageParams *sp)
+/* Layer slots of the fullest pipeline stage.  With the workload's
+ * pipeline_split_embedding_loss (Megatron-Core
+ * account_for_embedding_in_pipeline_split + account_for_loss_in_pipeline_split,
+ * which Megatron-Bridge's Llama 3.1 405B recipe sets: recipes/llama/llama3.py
+ * llama31_405b_pretrain_config) the split counts L + 2 slots, the embedding
+ * taking the first stage's first slot and the loss the last stage's last
+ * (megatron/core/transformer/transformer_block.py get_num_layers_to_build):
+ * 126 layers on PP16 × VP8 is one slot per chunk, the first and last stage
+ * holding 7 layers, the others 8. */
+static int env_stage_slots(const Env *e, int p)
 {
-    double lps = stage_layers(sh, p);
+    int L = (int)e->sh.L + (e->w->pipeline_split_embedding_loss && p > 1 ? 2 : 0);
+    return (L + p - 1) / p;
+}
+
+/* Parameters of one GPU's stage of `lps` layers; experts are sharded over
+ * `eshard` GPUs of the layer (expert TP × EP). */
+static void stage_params_n(const Shape *sh, int t, int p, double lps, double eshard,
+                           StageParams *sp)
+{
     double fd = sh->L > 0 ? sh->Ld / sh->L : 1;
     double fm = 1 - fd;
     double dense_layer = (sh->attn_w + sh->norm_w) / t + fd * sh->mlp_w / t +
@@ -553,10 +569,17 @@ static void stage_params(const Shape *sh, int t, int p, double eshard, StagePara
     sp->pe = k * pe;
     sp->pd_last = k * (pd + head / t + sh->h);
     sp->pe_last = k * pe;
+    sp->pd_mid = k * pd;
+    sp->pe_mid = k * pe;
     if (p == 1) {
         sp->pd = k * (pd + (sh->emb_w + sh->head_w) / t + sh->h);
         sp->pd_last = sp->pd;
     }
+}
+
+static void stage_params(const Shape *sh, int t, int p, double eshard, StageParams *sp)
+{
+    stage_params_n(sh, t, p, stage_layers(sh, p), eshard, sp);
 }
 
 /* Layers per stage whose activations are offloaded to host memory: the
@@ -568,9 +591,10 @@ static double env_offload_layers(const Env *e, const Layout *l)
     return k <= 0 ? 0.0 : (double)(k < lps ? k : lps);
 }
 
-/* Memory of one stage. inflight: micro-batches whose activations it keeps. */
-static void mem_stage(const Env *e, const Layout *l, double pd, double pe, double inflight,
-                      bool last, TrainMemory *m)
+/* Memory of one stage of `lps` layers. inflight: micro-batches whose
+ * activations it keeps; first: it holds the embedding. */
+static void mem_stage(const Env *e, const Layout *l, double lps, double pd, double pe,
+                      double inflight, bool first, bool last, TrainMemory *m)
 {
     const Shape *sh = &e->sh;
     double Dd = layout_dense_dp(l), De = layout_expert_dp(l);
@@ -578,13 +602,14 @@ static void mem_stage(const Env *e, const Layout *l, double pd, double pe, doubl
     m->weights = e->wb * (pd / (z >= 3 ? Dd : 1) + pe / (z >= 3 ? De : 1));
     m->gradients = e->gb * (pd / (z >= 2 ? Dd : 1) + pe / (z >= 2 ? De : 1));
     m->optimizer = e->ob * (pd / (z >= 1 ? Dd : 1) + pe / (z >= 1 ? De : 1));
-    double lps = stage_layers(sh, l->pp);
     double act = shape_act_avg(sh, e->s, l->micro_batch, l->tp, l->cp, l->sp, l->recompute,
                                e->flash);
     /* Activation offloading (Megatron cpu_offloading_num_layers): the
      * offloaded layers' activations of every in-flight micro-batch wait in
      * host memory; the GPU keeps a copy buffer of OFFLOAD_BUFFER_LAYERS. */
     double off = env_offload_layers(e, l);
+    if (off > lps)
+        off = lps;
     double kept = lps - off + (off > 0 ? (off < OFFLOAD_BUFFER_LAYERS ? off : OFFLOAD_BUFFER_LAYERS) / inflight : 0);
     double acts = act * kept * inflight;
     /* one layer's full working set while recomputing */
@@ -605,7 +630,7 @@ static void mem_stage(const Env *e, const Layout *l, double pd, double pe, doubl
         acts += work > logits ? work : logits;
     else
         acts += work + logits;
-    if (!last) /* embedding dropout mask per in-flight micro-batch */
+    if (first && !last) /* embedding dropout mask per in-flight micro-batch */
         acts += sl * bt * sh->h * inflight / (l->sp ? l->tp : 1);
     m->activations = acts;
     /* CUDA context, library workspaces and the caching allocator's slack;
@@ -615,7 +640,7 @@ static void mem_stage(const Env *e, const Layout *l, double pd, double pe, doubl
                        ? 0.0
                        : MEM_FIXED_BYTES +
                              MEM_FRAG_FRAC * (m->weights + m->gradients + m->optimizer + acts);
-    if (z >= 3) /* ZeRO-3 prefetch: two layers' unsharded 16-bit weights */
+    if (z >= 3 && lps > 0) /* ZeRO-3 prefetch: two layers' unsharded 16-bit weights */
         other += 2.0 * e->wb * (pd + pe) / lps;
     m->other = other;
     m->total = m->weights + m->gradients + m->optimizer + m->activations + m->other;
@@ -630,15 +655,35 @@ static void env_memory(const Env *e, const Layout *l, TrainMemory *out)
     if (l->vpp > 1) /* interleaved 1F1B: Narayanan et al. 2021 §2.2.2 */
         inflight *= 1.0 + (l->pp - 1.0) / ((double)l->pp * l->vpp);
     TrainMemory first, last;
-    mem_stage(e, l, sp.pd, sp.pe, inflight, l->pp == 1, &first);
+    double lps = stage_layers(&e->sh, l->pp);
+    bool split = e->w->pipeline_split_embedding_loss && l->pp > 1;
+    if (split) {
+        lps = env_stage_slots(e, l->pp);
+        stage_params_n(&e->sh, l->tp, l->pp, lps - 1, layout_eshard(l), &sp);
+    }
+    mem_stage(e, l, split ? lps - 1 : lps, sp.pd, sp.pe, inflight, true, l->pp == 1, &first);
     if (l->pp == 1) {
         *out = first;
         return;
     }
     /* the last stage runs each micro-batch's backward right after its
      * forward: one micro-batch in flight */
-    mem_stage(e, l, sp.pd_last, sp.pe_last, 1.0, true, &last);
+    mem_stage(e, l, split ? lps - 1 : lps, sp.pd_last, sp.pe_last, 1.0, false, true, &last);
     *out = first.total >= last.total ? first : last;
+    if (split && l->pp > 2) {
+        /* The second stage holds a full stage of layers with one micro-batch
+         * fewer in flight (two fewer chunks interleaved: rank r warms up
+         * 2(p − r − 1) + (v − 1)p chunks, Megatron-Core
+         * pipeline_parallel/schedules.py), which can outweigh the first
+         * stage's one layer fewer. */
+        StageParams full;
+        stage_params_n(&e->sh, l->tp, l->pp, lps, layout_eshard(l), &full);
+        double in1 = inflight - (l->vpp > 1 ? 2.0 / l->vpp : 1.0);
+        TrainMemory mid;
+        mem_stage(e, l, lps, full.pd_mid, full.pe_mid, in1 > 1 ? in1 : 1.0, false, false, &mid);
+        if (mid.total > out->total)
+            *out = mid;
+    }
 }
 
 /* ------------------------------------------------------------ step time */
@@ -1369,7 +1414,7 @@ static void search_shape(const Env *e, int G, int t, int c, int ep, int p, Searc
     long long mp = (long long)t * c * ep_dim(e, ep) * p;
     int d = (int)(G / mp);
     int vlist[8], nv = 0;
-    int lps = stage_layers(&e->sh, p);
+    int lps = env_stage_slots(e, p);
     if (e->vfix > 0) {
         vlist[nv++] = e->vfix;
     } else if (p == 1) {
@@ -1377,7 +1422,7 @@ static void search_shape(const Env *e, int G, int t, int c, int ep, int p, Searc
     } else {
         /* Megatron needs (L/p) % v == 0; uneven stages (L % p != 0) are
          * already hand-balanced, so any v up to the stage's layers. */
-        bool even = (int)e->sh.L % p == 0;
+        bool even = (lps * p == (int)e->sh.L + (e->w->pipeline_split_embedding_loss ? 2 : 0));
         for (int v = 1; v <= 8 && v <= lps && nv < 8; v++)
             if (!even || (lps % v) == 0)
                 vlist[nv++] = v;

@@ -423,9 +423,12 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
               "workload '%s': pp %d is more than the model's %d layers", wn, ps->pp, m->layers);
         CHECK(ps->vpp <= 1 || ps->pp != 1, &ps->vpp, w,
               "workload '%s': vpp %d (interleaved stages) needs pp > 1", wn, ps->vpp);
-        CHECK(ps->vpp == 0 || ps->pp == 0 || (long)ps->pp * ps->vpp <= m->layers, &ps->vpp, w,
-              "workload '%s': pp %d x vpp %d is more stages than the model's %d layers", wn,
-              ps->pp, ps->vpp, m->layers);
+        /* with the embedding and the loss in the split, L + 2 slots */
+        int slots = m->layers + (w->pipeline_split_embedding_loss ? 2 : 0);
+        CHECK(ps->vpp == 0 || ps->pp == 0 || (long)ps->pp * ps->vpp <= slots, &ps->vpp, w,
+              "workload '%s': pp %d x vpp %d is more stages than the model's %d layers%s", wn,
+              ps->pp, ps->vpp, m->layers,
+              w->pipeline_split_embedding_loss ? " + embedding + loss" : "");
         CHECK(ps->cp <= w->seq_len, &ps->cp, w,
               "workload '%s': cp %d is more than seq_len %d", wn, ps->cp, w->seq_len);
         CHECK(ps->ep <= m->experts, &ps->ep, w,
@@ -1688,6 +1691,9 @@ static const Field workload_fields[] = {
     F_B(Workload, flash_attention, "flash_attention", F_TRAIN, NULL),
     F_B(Workload, dp_sync_after_backward, "dp_sync_after_backward", F_TRAIN | F_OPT,
         "DP gradient all-reduce after the backward pass (not overlapped)"),
+    F_B(Workload, pipeline_split_embedding_loss, "pipeline_split_embedding_loss",
+        F_TRAIN | F_OPT,
+        "embedding and loss take one layer slot each in the pipeline split (Megatron-Core)"),
     F_B(Workload, tp_comm_exposed, "tp_comm_exposed", F_TRAIN | F_OPT,
         "TP collectives not overlapped with the GEMMs (recipe turns tp_comm_overlap off)"),
     F_D(Workload, ep_overlap, "ep_overlap", QTY_FRACTION, F_TRAIN | F_OPT,

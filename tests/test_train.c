@@ -359,6 +359,39 @@ START_TEST(gpt_oss_h100_recipe_fits_at_its_micro_batch_not_the_printed_one)
 }
 END_TEST
 
+/* Megatron-Core's account_for_embedding/loss_in_pipeline_split (workload
+ * pipeline_split_embedding_loss; Megatron-Bridge's Llama 3.1 405B recipe):
+ * 126 layers + embedding + loss = 128 slots on PP16, 8 per stage; the first
+ * stage holds the embedding and 7 layers of 16 micro-batches, the second 8
+ * layers of 15 (1F1B warm-up p − r − 1, plus one), which binds: 120 layers'
+ * activations instead of 8 × 16 = 128 (+ the embedding's dropout mask). */
+START_TEST(pipeline_split_counting_embedding_and_loss_moves_a_layer_off_stage_0)
+{
+    const Accelerator *a = acc("GB200");
+    Workload w = training(llama405(), 8192, 1536, 1e12);
+    w.precision = PREC_FP8;
+    Layout l = {.tp = 4, .pp = 16, .dp = 4, .cp = 1, .ep = 1, .vpp = 1, .micro_batch = 1,
+                .recompute = RECOMPUTE_NONE, .sp = true};
+    TrainMemory plain, split;
+    ck_assert(train_memory(&w, a, &l, &plain));
+    w.pipeline_split_embedding_loss = true;
+    ck_assert(train_memory(&w, a, &l, &split));
+    double act = train_activation_bytes(&w.model, 8192, 1, 4, 1, true, RECOMPUTE_NONE, true);
+    double emb_mask = 8192.0 * 16384 * 16 / 4;
+    ck_assert_msg(rel(plain.activations, 128 * act + emb_mask) < 1e-9,
+                  "plain %.4g vs %.4g", plain.activations, 128 * act + emb_mask);
+    ck_assert_msg(rel(split.activations, 120 * act) < 1e-9, "split %.4g vs %.4g",
+                  split.activations, 120 * act);
+    ck_assert(split.total < plain.total);
+    /* interleaved: the second stage has two chunks fewer in flight */
+    l.vpp = 8;
+    ck_assert(train_memory(&w, a, &l, &split));
+    double in1 = 16 * (1 + 15.0 / (16 * 8)) - 2.0 / 8;
+    ck_assert_msg(rel(split.activations, 8 * in1 * act) < 1e-9, "vp8 %.4g vs %.4g",
+                  split.activations, 8 * in1 * act);
+}
+END_TEST
+
 /* ------------------------------------------------------------ failures */
 
 START_TEST(young_interval_for_5min_checkpoint_and_97h_mtbf)
@@ -1958,6 +1991,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, rejects_batch_that_no_layout_divides);
     tcase_add_test(tc, rejects_model_that_fits_no_layout_with_best_memory);
     tcase_add_test(tc, gpt_oss_h100_recipe_fits_at_its_micro_batch_not_the_printed_one);
+    tcase_add_test(tc, pipeline_split_counting_embedding_and_loss_moves_a_layer_off_stage_0);
     tcase_add_test(tc, warns_when_fewer_gpus_would_train_faster);
     tcase_add_test(tc, rejects_missing_size);
     tcase_add_test(tc, rejects_tp_that_does_not_divide_heads);

@@ -585,6 +585,19 @@ START_TEST(rejects_absurd_training_values)
                  "t.yaml:5:11: workload 'w': parallel tp x pp x cp x ep = 32 needs more than gpus 8");
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    parallel: {pp: 1, vpp: 2}\n", NULL,
                  "t.yaml:7:28: workload 'w': vpp 2 (interleaved stages) needs pp > 1");
+    /* 32 layers: 34 chunks only when the embedding and the loss take a slot each */
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    parallel: {pp: 2, vpp: 17}\n", NULL,
+                 "t.yaml:7:28: workload 'w': pp 2 x vpp 17 is more stages than the model's 32 layers");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    pipeline_split_embedding_loss: true\n"
+                         "    parallel: {pp: 2, vpp: 18}\n", NULL,
+                 "t.yaml:8:28: workload 'w': pp 2 x vpp 18 is more stages than the model's 32 layers + embedding + loss");
+    {
+        Plan *ok = new_plan();
+        parse_ok(W_TRAIN "    model: {preset: llama-3-8b}\n    pipeline_split_embedding_loss: true\n"
+                         "    parallel: {pp: 2, vpp: 17}\n", NULL, ok);
+        ck_assert(ok->workloads[0].pipeline_split_embedding_loss);
+        free(ok);
+    }
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    parallel: {ep: 2}\n", NULL,
                  "t.yaml:7:20: workload 'w': ep 2 is more than the model's 1 experts");
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    optimizer_bytes_per_param: 0\n", NULL,
