@@ -354,6 +354,28 @@ END_TEST
  * ceilings are the figures the shipped catalog reaches, plus ~1 point. */
 #define MLPERF_H100_64_MAX 0.115
 #define MLPERF_H100_128_MAX 0.347
+/* The two 26.02 GB200 Llama 3.1 405B recipes with 16 stages (side file
+ * mbridge-405b-gb200-vp.yaml): VP8 puts 128 chunks on 126 layers, which
+ * only the embedding and loss slots of the recipe's pipeline split make
+ * possible.  Both are accepted, fit, and come within 5 % of their published
+ * steps. */
+START_TEST(gb200_405b_recipes_with_embedding_and_loss_slots_fit_and_predict)
+{
+    Plan *p;
+    CalibRun pr[2];
+    predict_pair("mbridge-405b-gb200-vp.yaml", &p, pr);
+    for (int i = 0; i < 2; i++) {
+        double err = pr[i].predicted_s / pr[i].measured_s - 1;
+        fprintf(stderr, "GB200 405B %s: published %.3f s model %.3f s (%+.1f %%)\n",
+                p->workloads[pr[i].wi].name, pr[i].measured_s, pr[i].predicted_s, 100 * err);
+        ck_assert_msg(pr[i].ok, "%s not predicted", p->workloads[pr[i].wi].name);
+        ck_assert_msg(fabs(err) <= 0.05, "%s: %+.1f %%", p->workloads[pr[i].wi].name, 100 * err);
+    }
+    ck_assert_int_eq(p->workloads[pr[1].wi].parallel.vpp, 8);
+    free(p);
+}
+END_TEST
+
 START_TEST(mlperf_h100_one_micro_batch_runs_within_recorded_ceilings)
 {
     Plan *p;
@@ -461,6 +483,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, ep_overlap_speedup_within_10pct_of_the_published_ab_pair);
     tcase_add_test(tc, gpt_oss_b200_gb200_step_difference_within_15pct_of_published);
     tcase_add_test(tc, mlperf_h100_one_micro_batch_runs_within_recorded_ceilings);
+    tcase_add_test(tc, gb200_405b_recipes_with_embedding_and_loss_slots_fit_and_predict);
     tcase_add_test(tc, calibrate_recovers_a_20pct_slower_cluster);
     tcase_add_test(tc, error_bands_cover_every_published_residual);
     suite_add_tcase(s, tc);
