@@ -356,6 +356,35 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
     return sbh * (rep + (attn_split + mlp_split + core) / t);
 }
 
+/* Activation bytes of one layer when only the weight GEMMs' outputs are
+ * saved (MaxText remat_policy minimal = jax.checkpoint_policies.
+ * checkpoint_dots_with_no_batch_dims; frameworks.yaml
+ * selective_reruns_attention), per micro-batch per GPU, in s·b·h units of
+ * 16-bit values as above: the layer input (2, the scan carry), Q, K and V
+ * (2·a·dqk/h, 2·g·dqk/h, 2·g·dv/h), the attention output projection's
+ * output (2) and the MLP's first GEMM output (2·F/h, 4·F/h with GLU; a MoE
+ * layer's for its k routed and S shared experts, and its k permuted input
+ * copies).  Norm outputs, the attention core (a Pallas kernel, or a batched
+ * dot), its output and the activation function are recomputed, and the
+ * MLP's last GEMM output only feeds the residual stream, so it is not a
+ * residual.  The input and the projection output are [b, s, h]: split by
+ * t with sequence parallelism (MaxText shards activation_embed over the
+ * tensor axis, base.yml), replicated without. */
+static double shape_act_dots(const Shape *sh, double s, double b, int t, int c, bool sp,
+                             bool moe_layer)
+{
+    double sl = s / c;
+    double sbh = sl * b * sh->h;
+    double qkv = 2.0 * (sh->a * sh->dqk + sh->g * sh->dqk + sh->g * sh->dv) / sh->h;
+    double w1 = sh->glu ? 4.0 : 2.0;
+    double mlp = moe_layer ? (sh->k + sh->S) * w1 * sh->Fe / sh->h + 2.0 * sh->k
+                           : w1 * sh->F / sh->h;
+    double rep = 4.0;
+    if (sp)
+        return sbh * (rep + qkv + mlp) / t;
+    return sbh * (rep + (qkv + mlp) / t);
+}
+
 static double shape_act_avg(const Shape *sh, double s, double b, int t, int c, bool sp,
                             Recompute r, bool flash)
 {
@@ -604,6 +633,13 @@ static void mem_stage(const Env *e, const Layout *l, double lps, double pd, doub
     m->optimizer = e->ob * (pd / (z >= 1 ? Dd : 1) + pe / (z >= 1 ? De : 1));
     double act = shape_act_avg(sh, e->s, l->micro_batch, l->tp, l->cp, l->sp, l->recompute,
                                e->flash);
+    if (e->sel_core && l->recompute == RECOMPUTE_SELECTIVE && !sh->mla) {
+        /* selective = keep the weight GEMMs' outputs only (MaxText minimal) */
+        act = shape_act_dots(sh, e->s, l->micro_batch, l->tp, l->cp, l->sp, false);
+        if (sh->Lm > 0)
+            act = (sh->Ld * act + sh->Lm * shape_act_dots(sh, e->s, l->micro_batch, l->tp,
+                                                          l->cp, l->sp, true)) / sh->L;
+    }
     /* Activation offloading (Megatron cpu_offloading_num_layers): the
      * offloaded layers' activations of every in-flight micro-batch wait in
      * host memory; the GPU keeps a copy buffer of OFFLOAD_BUFFER_LAYERS. */

@@ -1706,6 +1706,33 @@ START_TEST(selective_reruns_attention_adds_one_flash_core_forward)
 }
 END_TEST
 
+START_TEST(selective_reruns_attention_keeps_only_weight_gemm_outputs)
+{
+    /* MaxText's remat minimal keeps per layer the input (2), Q, K, V (2
+     * each), the attention projection's output (2) and the MLP's first GEMM
+     * output (2·F/h = 8): 18 s·b·h bytes for a GPT layer (a·dh = h, F = 4h),
+     * where Megatron-Core's selective with FlashAttention keeps 22 (block
+     * inputs and dropout masks 6, Q, K, V and the projection input 8, fc1
+     * output 8).  One stage, TP1, ZeRO-1; the last stage's fp32 logits
+     * 4·s·b·V on top. */
+    ModelShape m = gpt(8, 2048, 16, 32000);
+    Workload w = training(m, 2048, 16, 1e9);
+    w.gpus = 8;
+    w.micro_batch = 2;
+    w.zero = 1;
+    w.flash_attention = true;
+    w.recompute = RECOMPUTE_SELECTIVE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
+    TrainMemory dots = memory_under(&w, "TPU-v5p", fw_sel_core);
+    TrainMemory plain = memory_under(&w, "TPU-v5p", fw_plain);
+    double sbh = 2048.0 * 2 * 2048, logits = 4.0 * 2048 * 2 * 32000;
+    ck_assert_msg(rel(dots.activations, 8 * 18 * sbh + logits) < 1e-9, "dots-only %.4f GiB",
+                  dots.activations / 1073741824.0);
+    ck_assert_msg(rel(plain.activations, 8 * 22 * sbh + logits) < 1e-9, "selective %.4f GiB",
+                  plain.activations / 1073741824.0);
+}
+END_TEST
+
 START_TEST(fp8_speedup_over_bf16_is_between_published_ratios)
 {
     /* Published FP8/BF16 step ratios of tuned NeMo recipes: 1.25-1.53x
@@ -1985,6 +2012,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, whole_program_buffers_free_logits_before_recompute_and_skip_allocator_slack);
     tcase_add_test(tc, remat_dce_skips_the_mlp_down_projection_in_full_recompute);
     tcase_add_test(tc, selective_reruns_attention_adds_one_flash_core_forward);
+    tcase_add_test(tc, selective_reruns_attention_keeps_only_weight_gemm_outputs);
     tcase_add_test(tc, fp8_speedup_over_bf16_is_between_published_ratios);
     tcase_add_test(tc, error_band_brackets_step_days_hours_and_gpus);
     tcase_add_test(tc, rejects_zero_tokens);
