@@ -133,6 +133,14 @@ static bool stream_before(const Stream *st, int a, int b)
     return st[a].next < st[b].next || (st[a].next == st[b].next && a < b);
 }
 
+/* stream_before with finished streams (next at or past the horizon) after
+ * every live one */
+static bool live_before(const Stream *st, double horizon, int a, int b)
+{
+    bool la = st[a].next < horizon, lb = st[b].next < horizon;
+    return la != lb ? la : stream_before(st, a, b);
+}
+
 double sched_budget_jobs(int probes)
 {
     double by_memory = SCHED_BUDGET_BYTES / SCHED_JOB_BYTES;
@@ -154,7 +162,8 @@ static int gen_classes(const Plan *p, const Accelerator *a, const EvalOptions *o
 {
     const TenancySpec *t = &p->tenancy;
     Stream *st = malloc((size_t)PLAN_MAX_TEAMS * PLAN_MAX_JOBS * sizeof *st);
-    int *hp = malloc((size_t)PLAN_MAX_TEAMS * PLAN_MAX_JOBS * sizeof *hp);
+    /* the merge's tournament tree: losers, each stream's leaf, winners */
+    int *hp = malloc(4 * (size_t)PLAN_MAX_TEAMS * PLAN_MAX_JOBS * sizeof *hp);
     if (!st || !hp) {
         free(st);
         free(hp);
@@ -237,23 +246,39 @@ static int gen_classes(const Plan *p, const Accelerator *a, const EvalOptions *o
                 sched_big_advise(arr, want * sizeof *arr);
         }
     }
-    /* merge the class streams through a min-heap on the next arrival: the
-     * jobs come out sorted by submit time (ties: team, then class order) */
-    int nh = 0;
-    for (int i = 0; i < ns; i++) {
-        if (!(st[i].next < w->horizon))
-            continue;
-        int k = nh++;
-        while (k > 0 && stream_before(st, i, hp[(k - 1) / 2])) {
-            hp[k] = hp[(k - 1) / 2];
-            k = (k - 1) / 2;
+    /* merge the class streams through a tournament tree of losers on the
+     * next arrival (Knuth, TAOCP vol. 3, 5.4.1): the jobs come out sorted by
+     * submit time (ties: team, then class order).  The winner's next
+     * arrival replays only the matches on its path to the root, one
+     * comparison a level (a binary heap's sift-down makes two); a finished
+     * stream loses to every live one.  m live streams: internal nodes
+     * 1..m-1 hold losers (lt[0] the winner), stream i's leaf is node
+     * leaf[i] in m..2m-1. */
+    size_t S = (size_t)PLAN_MAX_TEAMS * PLAN_MAX_JOBS;
+    int *lt = hp, *leaf = hp + S, *win = hp + 2 * S;
+    int m = 0;
+    for (int i = 0; i < ns; i++)
+        m += st[i].next < w->horizon;
+    for (int i = 0, q = 0; i < ns; i++)
+        if (st[i].next < w->horizon) {
+            leaf[i] = m + q;
+            win[m + q] = i;
+            q++;
         }
-        hp[k] = i;
+    for (int k = m - 1; k >= 1; k--) {
+        int l = win[2 * k], r = win[2 * k + 1];
+        bool lr = stream_before(st, l, r);
+        win[k] = lr ? l : r;
+        lt[k] = lr ? r : l;
     }
+    if (m > 0)
+        lt[0] = win[1];
     int rc = 0;
-    while (nh > 0) {
-        int i = hp[0];
+    while (m > 0) {
+        int i = lt[0];
         Stream *sm = &st[i];
+        if (!(sm->next < w->horizon))
+            break; /* the first stream has finished: so have all */
         SchedJobSpec j = sm->proto;
         j.submit = sm->next;
         switch (sm->dist) {
@@ -279,22 +304,13 @@ static int gen_classes(const Plan *p, const Accelerator *a, const EvalOptions *o
         }
         sm->next += sched_rng_exp(&sm->rng, 1.0 / sm->rate);
         int cur = i;
-        if (!(sm->next < w->horizon))
-            cur = hp[--nh]; /* stream done: sift the last one down instead */
-        if (nh == 0)
-            break;
-        int k = 0;
-        for (;;) {
-            int l = 2 * k + 1;
-            if (l >= nh)
-                break;
-            int m = (l + 1 < nh && stream_before(st, hp[l + 1], hp[l])) ? l + 1 : l;
-            if (!stream_before(st, hp[m], cur))
-                break;
-            hp[k] = hp[m];
-            k = m;
-        }
-        hp[k] = cur;
+        for (int k = leaf[i] / 2; k >= 1; k /= 2)
+            if (live_before(st, w->horizon, lt[k], cur)) {
+                int x = lt[k];
+                lt[k] = cur;
+                cur = x;
+            }
+        lt[0] = cur;
     }
     free(st);
     free(hp);
