@@ -61,10 +61,13 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
     sb_yaml(b, f->id);
     sb_printf(b, "\n    name: ");
     sb_yaml(b, f->name[0] ? f->name : f->id);
+    char lb[48] = "";
+    if (f->logits_bytes > 0)
+        snprintf(lb, sizeof lb, "    logits_bytes: %g\n", f->logits_bytes);
     sb_printf(b, "\n    gemm_scale: %.4f\n    tp_overlap: %.3f\n    dp_overlap: %.3f\n"
                  "    ep_overlap: %.3f\n    fp8_gemm_factor: %.4f\n    layer_overhead_us: %.1f\n"
                  "    moe_overhead: %.3f\n    moe_layer_overhead_us: %.1f\n"
-                 "    moe_expert_overhead_us: %.2f\n%s%s%s%s"
+                 "    moe_expert_overhead_us: %.2f\n%s%s%s%s%s"
                  "    step_scale: %.4f\n"
                  "    calibrated_runs: %d\n    calibrated_residual: %.4f\n",
               f->gemm_scale, f->tp_overlap, f->dp_overlap, f->ep_overlap, f->fp8_gemm_factor,
@@ -72,7 +75,7 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
               f->moe_expert_overhead_s * 1e6,
               f->moe_fused_dispatch ? "    moe_fused_dispatch: true\n" : "",
               f->whole_program_buffers ? "    whole_program_buffers: true\n" : "",
-              f->remat_dce ? "    remat_dce: true\n" : "",
+              f->remat_dce ? "    remat_dce: true\n" : "", lb,
               f->selective_reruns_attention ? "    selective_reruns_attention: true\n" : "",
               f->step_scale > 0 ? f->step_scale : 1.0, f->calibrated_runs, f->calibrated_residual);
     char src[CAT_TEXT_LEN];

@@ -145,6 +145,11 @@ typedef struct {
                                    * allowance, and the loss's logits are freed before
                                    * the backward recomputes a layer (model/train.c
                                    * mem_stage) */
+    double logits_bytes;          /* bytes per logit the loss keeps for its backward
+                                   * on the last stage: 4 = an fp32 softmax (Megatron-Core's
+                                   * native vocab-parallel cross-entropy, MaxText's fp32
+                                   * logits), 2 = the 16-bit logits reused in place
+                                   * (Transformer Engine parallel_cross_entropy); 0 = 4 */
     bool remat_dce;               /* full recompute re-runs only what the backward
                                    * consumes (JAX jax.checkpoint inside one XLA
                                    * program): not the MLP's down projection, whose

@@ -454,6 +454,7 @@ typedef struct {
     double moe_cf;         /* > 0: token drop, experts padded to capacity (workload) */
     bool whole_program;    /* compiler-assigned buffers (XLA): framework profile */
     bool remat_dce;        /* full recompute skips what the backward does not consume */
+    double logit_b;        /* bytes per logit kept for the loss's backward (profile) */
     bool sel_core;         /* selective recompute re-runs the FlashAttention core */
     double step_scale;     /* × the whole step (calibrated site factor) */
     int etp;               /* > 0: MoE parallel folding with this expert TP */
@@ -654,9 +655,13 @@ static void mem_stage(const Env *e, const Layout *l, double lps, double pd, doub
                                       RECOMPUTE_NONE, e->flash)
                       : 0.0;
     double sl = e->s / l->cp, bt = l->micro_batch;
-    /* fp32 logits for the vocab-parallel cross-entropy (Korthikanti §4.3;
-     * MaxText casts its logits to fp32 too: cast_logits_to_fp32) */
-    double logits = last ? 4.0 * sl * bt * sh->V / l->tp : 0.0;
+    /* the logits the loss keeps for its backward: an fp32 softmax for
+     * Megatron-Core's vocab-parallel cross-entropy (Korthikanti §4.3;
+     * MaxText casts its logits to fp32 too: cast_logits_to_fp32), the 16-bit
+     * logits themselves for Transformer Engine's parallel_cross_entropy,
+     * which saves its input and turns it into the gradient in place
+     * (transformer_engine/pytorch/cross_entropy.py; framework logits_bytes) */
+    double logits = last ? e->logit_b * sl * bt * sh->V / l->tp : 0.0;
     if (e->whole_program)
         /* One compiled program (XLA): the logits and the cross-entropy's
          * residuals die at their last use, the logits GEMM's backward, which
@@ -1803,6 +1808,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->moe_cf = sh->moe ? w->moe_capacity_factor : 0;
     e->whole_program = fw->whole_program_buffers;
     e->remat_dce = fw->remat_dce;
+    e->logit_b = fw->logits_bytes > 0 ? fw->logits_bytes : 4.0;
     e->sel_core = fw->selective_reruns_attention;
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
     if (p && p->perturb.band != 0) {

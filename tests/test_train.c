@@ -1648,6 +1648,29 @@ START_TEST(whole_program_buffers_free_logits_before_recompute_and_skip_allocator
 }
 END_TEST
 
+static void fw_logits_2(Framework *f) { f->logits_bytes = 2; }
+
+/* Transformer Engine's parallel_cross_entropy (Megatron-Bridge's performance
+ * recipes: cross_entropy_fusion_impl "te") keeps the 16-bit logits and writes
+ * the gradient into them: 2 bytes per logit instead of an fp32 softmax.
+ * One stage (it is the last), 8 K tokens × 2 sequences × 128 K vocab. */
+START_TEST(fused_cross_entropy_keeps_16_bit_logits_instead_of_fp32)
+{
+    ModelShape m = gpt(8, 2048, 16, 128000);
+    Workload w = training(m, 4096, 16, 1e9);
+    w.gpus = 8;
+    w.micro_batch = 2;
+    w.zero = 1;
+    w.recompute = RECOMPUTE_SELECTIVE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
+    TrainMemory plain = memory_under(&w, "H100-SXM", fw_plain);
+    TrainMemory te = memory_under(&w, "H100-SXM", fw_logits_2);
+    double saved = 2.0 * 4096 * 2 * 128000;
+    ck_assert_msg(rel(plain.activations - te.activations, saved) < 1e-9, "%.4g vs %.4g",
+                  plain.activations - te.activations, saved);
+}
+END_TEST
+
 static void fw_remat_dce(Framework *f) { f->remat_dce = true; }
 
 START_TEST(remat_dce_skips_the_mlp_down_projection_in_full_recompute)
@@ -2011,6 +2034,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity);
     tcase_add_test(tc, whole_program_buffers_free_logits_before_recompute_and_skip_allocator_slack);
     tcase_add_test(tc, remat_dce_skips_the_mlp_down_projection_in_full_recompute);
+    tcase_add_test(tc, fused_cross_entropy_keeps_16_bit_logits_instead_of_fp32);
     tcase_add_test(tc, selective_reruns_attention_adds_one_flash_core_forward);
     tcase_add_test(tc, selective_reruns_attention_keeps_only_weight_gemm_outputs);
     tcase_add_test(tc, fp8_speedup_over_bf16_is_between_published_ratios);
