@@ -2338,12 +2338,10 @@ static int run_sim(const Plan *p, const SchedWorkload *w, const Accelerator *a,
         else
             schedule_pass(s);
         /* and the next finish's GPU list: its job record, prefetched at the
-         * pop, has arrived by now */
-        if (s->heap.n) {
-            const Job *nx = &s->jobs[s->heap.a[0].job];
-            if (nx->state == JS_RUNNING && nx->alloc > 0) /* whole GPUs: a list */
-                __builtin_prefetch(&s->gpool[nx->off]);
-        }
+         * pop, has arrived by now (every job's off lies in [0, slots], so
+         * the address is the array's or one past it; a prefetch never faults) */
+        if (s->heap.n)
+            __builtin_prefetch(&s->gpool[s->jobs[s->heap.a[0].job].off]);
         if (s->events % POLL_EVERY == 0 && (s->missed || cancelled(opt))) {
             rc = s->missed ? 1 : -1;
             break;
