@@ -1100,23 +1100,30 @@ static int load_root(Ctx *x, const yaml_node_t *root)
     return 0;
 }
 
+/* A collection that opens deeper than YDEPTH_MAX (ydepth_load stopped there). */
+static int err_deep(Ctx *x, const yaml_mark_t *at)
+{
+    diag_set(x->d, ctx_file(x), (int)at->line + 1, (int)at->column + 1,
+             "nested more than %d levels deep", YDEPTH_MAX);
+    return -1;
+}
+
 /* Parse one text as file number x->cur. */
 static int load_text(Ctx *x, const char *text, size_t len)
 {
     yaml_mark_t deep;
-    if (ydepth_check(text, len, YDEPTH_MAX, &deep) != 0) {
-        diag_set(x->d, ctx_file(x), (int)deep.line + 1, (int)deep.column + 1,
-                 "nested more than %d levels deep", YDEPTH_MAX);
-        return -1;
-    }
     yaml_parser_t parser;
     yaml_document_t doc;
     if (!yaml_parser_initialize(&parser))
         return err_oom(x);
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     x->n_seen = 0;
-    int rc = 0;
-    if (!yaml_parser_load(&parser, &doc)) {
+    int rc = ydepth_load(&parser, &doc, YDEPTH_MAX, &deep);
+    if (rc < 0) {
+        yaml_parser_delete(&parser);
+        return err_deep(x, &deep);
+    }
+    if (!rc) {
         if (parser.error == YAML_MEMORY_ERROR) { /* libyaml ran out of memory */
             yaml_parser_delete(&parser);
             return err_oom(x);
@@ -1131,6 +1138,7 @@ static int load_text(Ctx *x, const char *text, size_t len)
         yaml_parser_delete(&parser);
         return -1;
     }
+    rc = 0;
     x->doc = &doc;
     yaml_node_t *root = yaml_document_get_root_node(&doc);
     if (root)
@@ -1140,7 +1148,10 @@ static int load_text(Ctx *x, const char *text, size_t len)
     if (rc == 0 && root) {
         /* A second document in the stream is refused rather than ignored. */
         yaml_document_t more;
-        if (!yaml_parser_load(&parser, &more) && parser.error == YAML_MEMORY_ERROR) {
+        int more_rc = ydepth_load(&parser, &more, YDEPTH_MAX, &deep);
+        if (more_rc < 0) {
+            rc = err_deep(x, &deep);
+        } else if (!more_rc && parser.error == YAML_MEMORY_ERROR) {
             rc = err_oom(x);
         } else if (parser.error != YAML_NO_ERROR) {
             diag_set(x->d, ctx_file(x), (int)parser.problem_mark.line + 1,

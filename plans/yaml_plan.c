@@ -2088,6 +2088,13 @@ static void locate_yaml_error(const yaml_parser_t *y, const char *text, size_t l
         diag_set(d, file, line, col, "%s: %s", what, y->problem ? y->problem : "?");
 }
 
+/* A collection that opens deeper than YDEPTH_MAX (ydepth_load stopped there). */
+static void deep_error(const yaml_mark_t *at, const char *file, Diag *d)
+{
+    diag_set(d, file, (int)at->line + 1, (int)at->column + 1, "nested more than %d levels deep",
+             YDEPTH_MAX);
+}
+
 /* After a successful parse: catalog ids in the catalog's own spelling. */
 static void canonical_ids(Plan *p, const Catalog *cat)
 {
@@ -2128,11 +2135,6 @@ int plan_parse(const char *text, size_t len, const char *file, const Catalog *ca
         return -1;
     }
     yaml_mark_t deep;
-    if (ydepth_check(text, len, YDEPTH_MAX, &deep) != 0) {
-        diag_set(d, file, (int)deep.line + 1, (int)deep.column + 1,
-                 "nested more than %d levels deep", YDEPTH_MAX);
-        return -1;
-    }
     yaml_parser_t y;
     if (!yaml_parser_initialize(&y)) {
         diag_set(d, file, 0, 0, "out of memory");
@@ -2140,8 +2142,12 @@ int plan_parse(const char *text, size_t len, const char *file, const Catalog *ca
     }
     yaml_parser_set_input_string(&y, (const unsigned char *)text, len);
     yaml_document_t doc;
-    if (!yaml_parser_load(&y, &doc)) {
-        locate_yaml_error(&y, text, len, file, d);
+    int lr = ydepth_load(&y, &doc, YDEPTH_MAX, &deep);
+    if (lr <= 0) {
+        if (lr < 0)
+            deep_error(&deep, file, d);
+        else
+            locate_yaml_error(&y, text, len, file, d);
         yaml_parser_delete(&y);
         return -1;
     }
@@ -2154,8 +2160,12 @@ int plan_parse(const char *text, size_t len, const char *file, const Catalog *ca
     }
     /* One document only: a second one is almost always a stray `---`. */
     yaml_document_t extra;
-    if (!yaml_parser_load(&y, &extra)) {
-        locate_yaml_error(&y, text, len, file, d);
+    lr = ydepth_load(&y, &extra, YDEPTH_MAX, &deep);
+    if (lr <= 0) {
+        if (lr < 0)
+            deep_error(&deep, file, d);
+        else
+            locate_yaml_error(&y, text, len, file, d);
         goto done;
     }
     yaml_node_t *extra_root = yaml_document_get_root_node(&extra);
