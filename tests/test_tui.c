@@ -121,6 +121,15 @@ START_TEST(bad_theme_file_names_file_line_column)
     theme_builtin(&def);
     ck_assert_int_eq(memcmp(t.roles, def.roles, sizeof def.roles), 0);
     ck_assert_int_eq(theme_load(dir, "../etc", &t, cause, sizeof cause), -1);
+    /* nesting is bounded as in plans: a million levels stop at the 33rd */
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("name: broken\nroles: ", f);
+    for (int i = 0; i < 1000000; i++)
+        fputc('[', f);
+    fclose(f);
+    ck_assert_int_eq(theme_load(dir, "broken", &t, cause, sizeof cause), -1);
+    ck_assert_msg(strstr(cause, "broken.yaml:2:39: nested more than 32 levels deep"), "%s", cause);
     unlink(path);
     rmdir(dir);
 }

@@ -14,6 +14,7 @@
 
 #include "safeio.h"
 #include "theme.h"
+#include "ydepth.h"
 
 static const char *const role_names[ROLE_COUNT] = {
     "normal", "header", "header_accent", "footer", "footer_key", "status", "error",
@@ -272,8 +273,14 @@ int theme_load(const char *dir, const char *name, Theme *t, char *cause, size_t 
         return set_cause(cause, causelen, path, NULL, "out of memory");
     }
     yaml_parser_set_input_file(&parser, f);
-    int rc;
-    if (!yaml_parser_load(&parser, &doc)) {
+    /* bounded like plans and catalogs: the scan is quadratic in flow depth */
+    yaml_mark_t deep;
+    int rc = ydepth_load(&parser, &doc, YDEPTH_MAX, &deep);
+    if (rc < 0) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "nested more than %d levels deep", YDEPTH_MAX);
+        rc = set_cause(cause, causelen, path, &deep, msg);
+    } else if (!rc) {
         rc = set_cause(cause, causelen, path, &parser.problem_mark,
                        parser.problem ? parser.problem : "YAML syntax error");
     } else {
