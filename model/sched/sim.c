@@ -1774,10 +1774,16 @@ static void gpu_failure(Sim *s)
  * median-of-three pivot and insertion sort below 16 elements: leaves
  * v[0..k) <= v[k] <= v[k+1..n).  Linear on average — the results need
  * three order statistics per team and class, not the sorted waits (a
- * million waits sorted took ~0.5 G instructions of a 1M-job run). */
-static double select_kth(double *v, int n, int k)
+ * million waits sorted took ~0.5 G instructions of a 1M-job run).
+ * And for a second rank k2 < k (-1: none): v[r2[0]..r2[1]] on return holds
+ * the values of ranks r2[0]..r2[1], k2 among them (every value before the
+ * range is <= those in it, every one after >=; r2[1] < k), the narrowest
+ * such range the partitions toward k made. */
+static double select_kth(double *v, int n, int k, int k2, int r2[2])
 {
     int lo = 0, hi = n - 1;
+    r2[0] = 0;
+    r2[1] = n - 1;
     while (hi - lo > 16) {
         int m = lo + (hi - lo) / 2;
         double a = v[lo], b = v[m], c = v[hi];
@@ -1795,6 +1801,10 @@ static double select_kth(double *v, int n, int k)
             }
         }
         /* v[lo..j] <= piv, v[j+1..i-1] == piv, v[i..hi] >= piv */
+        if (k2 >= lo && k2 <= hi) {
+            r2[0] = k2 <= j ? lo : k2 >= i ? i : k2;
+            r2[1] = k2 <= j ? j : k2 >= i ? hi : k2;
+        }
         if (k <= j)
             hi = j;
         else if (k >= i)
@@ -1811,6 +1821,8 @@ static double select_kth(double *v, int n, int k)
         }
         v[q + 1] = x;
     }
+    if (k2 >= lo && k2 <= hi)
+        r2[0] = r2[1] = k2; /* sorted in place */
     return v[k];
 }
 
@@ -1835,8 +1847,11 @@ static void wait_stats(double *v, int n, double *p50, double *p95, double *max)
         return;
     }
     int i95 = pct_index(n, 0.95), i50 = pct_index(n, 0.50);
-    *p95 = select_kth(v, n, i95);
-    *p50 = i50 < i95 ? select_kth(v, i95, i50) : *p95; /* v[0..i95) are the smallest */
+    /* the partitions toward p95 leave p50 in a range of ranks (the first
+     * one's median-of-3 pivot splits near it): p50 is selected there */
+    int r[2], r50[2];
+    *p95 = select_kth(v, n, i95, i50, r);
+    *p50 = i50 < i95 ? select_kth(v + r[0], r[1] - r[0] + 1, i50 - r[0], -1, r50) : *p95;
     double mx = *p95;
     for (int i = i95 + 1; i < n; i++)
         if (v[i] > mx)
@@ -2102,6 +2117,16 @@ static void audit(Sim *s)
     for (int d = 0; d < cl->n_dom && cl->nodes_per_dom > 1; d++)
         if (whole_free_nodes(cl, d, cl->nodes_per_dom) != cl->dom_full[d])
             s->st.unaccounted++;
+    /* the leaf max tree: leaves hold the leaves' free counts (-1 past the
+     * last), every parent the larger of its children (lt_set's early stops) */
+    for (int k = 0; k < cl->leaf_tsz; k++)
+        if (cl->leaf_tree[cl->leaf_tsz + k] != (k < cl->n_leaf ? cl->leaf_free[k] : -1))
+            s->st.unaccounted++;
+    for (int k = cl->leaf_tsz - 1; k >= 1; k--) {
+        int32_t a = cl->leaf_tree[2 * k], b = cl->leaf_tree[2 * k + 1];
+        if (cl->leaf_tree[k] != (a > b ? a : b))
+            s->st.unaccounted++;
+    }
     /* the mask of non-empty free-count buckets (best fit's and backfill's bound) */
     for (int k = 1; k <= cl->gpn; k++)
         if ((int)((cl->bk_mask >> (k - 1)) & 1) != (cl->bk_head[k] >= 0))
