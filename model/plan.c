@@ -50,6 +50,11 @@ void plan_init(Plan *p)
     p->ranges.seed = 1;
 }
 
+int workload_pipeline_slots(const Workload *w, int layers, int pp)
+{
+    return layers + (w->pipeline_split_embedding_loss && pp > 1 ? 2 : 0);
+}
+
 void workload_init(Workload *w, WorkloadKind kind)
 {
     memset(w, 0, sizeof *w);

@@ -334,6 +334,10 @@ typedef struct {
 void plan_init(Plan *p);
 /* Defaults for one workload / team / job class of the given kind. */
 void workload_init(Workload *w, WorkloadKind kind);
+/* Layer slots a pipeline of pp stages splits: the model's layers, plus the
+ * embedding and the loss when the workload counts them
+ * (pipeline_split_embedding_loss; only with pp > 1). */
+int workload_pipeline_slots(const Workload *w, int layers, int pp);
 void team_init(Team *t);
 void jobclass_init(JobClass *j);
 

@@ -576,7 +576,7 @@ static int stage_layers(const Shape *sh, int p)
  * holding 7 layers, the others 8. */
 static int env_stage_slots(const Env *e, int p)
 {
-    int L = (int)e->sh.L + (e->w->pipeline_split_embedding_loss && p > 1 ? 2 : 0);
+    int L = workload_pipeline_slots(e->w, (int)e->sh.L, p);
     return (L + p - 1) / p;
 }
 
@@ -911,6 +911,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     double t_gemm = layer_dense_gemm_s(e, l, T, moe_layer);
     double eff_dense = t_gemm > 0 ? f_dense / (t_gemm * e->peak * e->gemm_scale) : eff;
     double f_exp = 0, t_exp_fc2 = 0;
+    double fc2_parts = sh->glu ? 3.0 : 2.0; /* fc2: Fe of the 2 (3 with GLU) Fe-wide matrices */
     double imb = moe_layer ? moe_imbalance(e, l, T) : 1.0;
     bool fp8 = e->gemm_scale < 1;
     /* GEMM input elements per token on this rank (FP8 casts): QKV and fc1
@@ -936,7 +937,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         /* the busiest EP rank computes imb × its share (moe_imbalance) */
         double t_exp = imb * f_exp / (e->peak * env_curve(e, xe) * e->gemm_scale);
         t_gemm += t_exp;
-        t_exp_fc2 = t_exp / (sh->glu ? 3.0 : 2.0); /* fc2: Fe of the 2 (3 with GLU) Fe-wide matrices */
+        t_exp_fc2 = t_exp / fc2_parts;
         if (fp8) /* expert fc1 inputs h per routed copy, fc2 inputs Fe/etp */
             cast_el += sh->k * (sh->h + sh->Fe) / t + sh->S * (sh->h + sh->Fe) / t;
     }
@@ -1033,7 +1034,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         double skip = (F > 0 ? gemm_s(e, T, sh->h, F / t) : 0.0) + t_exp_fc2;
         c->comp -= skip;
         c->flops -= 2.0 * T * sh->h * F / t +
-                    (moe_layer ? f_exp / (sh->glu ? 3.0 : 2.0) : 0.0);
+                    (moe_layer ? f_exp / fc2_parts : 0.0);
         re_coll = 0.5; /* of the two TP reductions, the attention one only */
     }
     double fwd_coll = 1.0 + 1.0 + re_coll; /* fwd, bwd, re-fwd */
@@ -1463,7 +1464,7 @@ static void search_shape(const Env *e, int G, int t, int c, int ep, int p, Searc
     } else {
         /* Megatron needs (L/p) % v == 0; uneven stages (L % p != 0) are
          * already hand-balanced, so any v up to the stage's layers. */
-        bool even = (lps * p == (int)e->sh.L + (e->w->pipeline_split_embedding_loss ? 2 : 0));
+        bool even = lps * p == workload_pipeline_slots(e->w, (int)e->sh.L, p);
         for (int v = 1; v <= 8 && v <= lps && nv < 8; v++)
             if (!even || (lps % v) == 0)
                 vlist[nv++] = v;

@@ -424,7 +424,7 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
         CHECK(ps->vpp <= 1 || ps->pp != 1, &ps->vpp, w,
               "workload '%s': vpp %d (interleaved stages) needs pp > 1", wn, ps->vpp);
         /* with the embedding and the loss in the split, L + 2 slots */
-        int slots = m->layers + (w->pipeline_split_embedding_loss ? 2 : 0);
+        int slots = workload_pipeline_slots(w, m->layers, ps->pp);
         CHECK(ps->vpp == 0 || ps->pp == 0 || (long)ps->pp * ps->vpp <= slots, &ps->vpp, w,
               "workload '%s': pp %d x vpp %d is more stages than the model's %d layers%s", wn,
               ps->pp, ps->vpp, m->layers,

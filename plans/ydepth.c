@@ -100,9 +100,9 @@ static bool default_tag(const yaml_char_t *tag)
     return !tag || strcmp((const char *)tag, "!") == 0;
 }
 
-/* Swap a and b: the document node takes the event's string, the event the
- * node's placeholder, and yaml_event_delete frees that (both were allocated
- * by libyaml). */
+/* Swap a and b: the document node takes the event's string and the event
+ * takes the node's placeholder, which yaml_event_delete then frees; libyaml
+ * allocated both. */
 static void swap_str(yaml_char_t **a, yaml_char_t **b)
 {
     yaml_char_t *t = *a;
