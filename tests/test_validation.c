@@ -204,11 +204,14 @@ END_TEST
  * (shape_act_dots): v5p 32B/64B on 64 chips and 256B on 512 fit and were
  * appended: fit 3.79 / 15.4 -> 4.23 / 15.4 % (44 runs), held-out 8.02 /
  * 42.4 -> 7.40 / 42.4 % (49 runs; TPU held-out 6.9 / 15.6 -> 4.6 / 12.1 %);
- * ceilings unchanged. */
+ * ceilings unchanged.
+ * 2026-12-02: the 25.11 H100 Qwen3-30B-A3B row keyed with its recipe's
+ * micro-batch 1 and VP 12 (the table reprints the 25.09 row's MBS 2 / VP 24):
+ * held-out 7.40 / 42.4 -> 7.12 / 28.7 % (fit unchanged 4.23 / 15.4 %). */
 #define FIT_MEAN_MAX 0.05
 #define FIT_WORST_MAX 0.175
-#define HELD_MEAN_MAX 0.095
-#define HELD_WORST_MAX 0.435
+#define HELD_MEAN_MAX 0.08
+#define HELD_WORST_MAX 0.30
 
 START_TEST(error_on_fit_and_held_out_halves_within_recorded_ceilings)
 {
