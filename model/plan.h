@@ -118,6 +118,11 @@ typedef struct {
     int zero;                        /* 0..3 */
     ParallelSpec parallel;
     Recompute recompute;
+    int recompute_layers;            /* with recompute full: layers per pipeline stage that
+                                      * recompute (Megatron --recompute-method block
+                                      * --recompute-num-layers; torchtitan layer-wise
+                                      * selective AC), the others keep all activations;
+                                      * 0 = every layer */
     int offload_layers;              /* per pipeline stage, layers whose activations wait
                                       * in host memory between forward and backward
                                       * (Megatron cpu_offloading_num_layers); 0 = none */

@@ -621,6 +621,36 @@ static double env_offload_layers(const Env *e, const Layout *l)
     return k <= 0 ? 0.0 : (double)(k < lps ? k : lps);
 }
 
+/* Share of a stage's layers that recompute their forward when the layout
+ * says recompute full: the workload's recompute_layers per stage (Megatron
+ * --recompute-method block --recompute-num-layers N; torchtitan's layer-wise
+ * selective AC, selective_ac_option "k", wraps every k-th transformer block
+ * in a full checkpoint and leaves the others un-checkpointed, torchtitan
+ * parallelisms/parallelize_llama.py _apply_ac_to_transformer_block), the
+ * other layers keeping all their activations; 1 = every layer. */
+static double env_recompute_share(const Env *e, const Layout *l)
+{
+    int k = e->w->recompute_layers;
+    if (l->recompute != RECOMPUTE_FULL || k <= 0)
+        return 1.0;
+    int lps = stage_layers(&e->sh, l->pp);
+    return k >= lps ? 1.0 : (double)k / lps;
+}
+
+/* Activation bytes of an average layer of the stage per micro-batch, the
+ * recomputed and the other layers mixed by env_recompute_share. */
+static double env_act_layer(const Env *e, const Layout *l)
+{
+    const Shape *sh = &e->sh;
+    double act = shape_act_avg(sh, e->s, l->micro_batch, l->tp, l->cp, l->sp, l->recompute,
+                               e->flash);
+    double share = env_recompute_share(e, l);
+    if (share < 1.0)
+        act = share * act + (1.0 - share) * shape_act_avg(sh, e->s, l->micro_batch, l->tp, l->cp,
+                                                           l->sp, RECOMPUTE_NONE, e->flash);
+    return act;
+}
+
 /* Memory of one stage of `lps` layers. inflight: micro-batches whose
  * activations it keeps; first: it holds the embedding. */
 static void mem_stage(const Env *e, const Layout *l, double lps, double pd, double pe,
@@ -632,8 +662,7 @@ static void mem_stage(const Env *e, const Layout *l, double lps, double pd, doub
     m->weights = e->wb * (pd / (z >= 3 ? Dd : 1) + pe / (z >= 3 ? De : 1));
     m->gradients = e->gb * (pd / (z >= 2 ? Dd : 1) + pe / (z >= 2 ? De : 1));
     m->optimizer = e->ob * (pd / (z >= 1 ? Dd : 1) + pe / (z >= 1 ? De : 1));
-    double act = shape_act_avg(sh, e->s, l->micro_batch, l->tp, l->cp, l->sp, l->recompute,
-                               e->flash);
+    double act = env_act_layer(e, l);
     if (e->sel_core && l->recompute == RECOMPUTE_SELECTIVE && !sh->mla) {
         /* selective = keep the weight GEMMs' outputs only (MaxText minimal) */
         act = shape_act_dots(sh, e->s, l->micro_batch, l->tp, l->cp, l->sp, false);
@@ -1154,6 +1183,30 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
         layer_cost(e, l, false, &dl, &x, &eff);
     if (fm > 0)
         layer_cost(e, l, true, &ml, &x, &eff);
+    double rshare = env_recompute_share(e, l);
+    if (rshare < 1.0) {
+        /* recompute on some layers of the stage only: the others run
+         * without it (env_recompute_share) */
+        Layout ln = *l;
+        ln.recompute = RECOMPUTE_NONE;
+        LayerCost dn = {0}, mn = {0};
+        double xn = 0, effn = 0;
+        if (fd > 0)
+            layer_cost(e, &ln, false, &dn, &xn, &effn);
+        if (fm > 0)
+            layer_cost(e, &ln, true, &mn, &xn, &effn);
+        LayerCost *full[2] = {&dl, &ml}, *none[2] = {&dn, &mn};
+        for (int i = 0; i < 2; i++) {
+            LayerCost *a = full[i], *b = none[i];
+            a->comp = rshare * a->comp + (1.0 - rshare) * b->comp;
+            a->fwd = rshare * a->fwd + (1.0 - rshare) * b->fwd;
+            a->core = rshare * a->core + (1.0 - rshare) * b->core;
+            a->tp = rshare * a->tp + (1.0 - rshare) * b->tp;
+            a->cp = rshare * a->cp + (1.0 - rshare) * b->cp;
+            a->ep = rshare * a->ep + (1.0 - rshare) * b->ep;
+            a->flops = rshare * a->flops + (1.0 - rshare) * b->flops;
+        }
+    }
     LayerCost lc = {
         .comp = fd * dl.comp + fm * ml.comp,
         .fwd = fd * dl.fwd + fm * ml.fwd,
@@ -1217,8 +1270,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
      * what does not fit under it is exposed. */
     double off = env_offload_layers(e, l);
     if (off > 0) {
-        double act = shape_act_avg(sh, e->s, l->micro_batch, l->tp, l->cp, l->sp, l->recompute,
-                                   e->flash);
+        double act = env_act_layer(e, l);
         double cp = off * act / e->host_bw;
         double fwd_s = layers_h * lc.fwd, bwd_s = layers_h * (lc.comp - lc.fwd);
         mb_comp += (cp > fwd_s ? cp - fwd_s : 0) + (cp > bwd_s ? cp - bwd_s : 0);
@@ -2407,6 +2459,10 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             result_assume(r, sc, "uneven pipeline: %d layers on %d stages (heaviest stage "
                           "%d layers; the last stage, with the output layer, takes fewer "
                           "when that is faster)", (int)e.sh.L, l->pp, stage_layers(&e.sh, l->pp));
+        if (env_recompute_share(&e, l) < 1.0)
+            result_assume(r, sc, "recompute full on %d of %d layers per stage, the others "
+                          "keep all their activations", w->recompute_layers,
+                          stage_layers(&e.sh, l->pp));
         if (w->offload_layers > 0)
             result_assume(r, sc, "activations of %.0f layers per stage offloaded to host memory "
                           "over %.0f GB/s each way (%s)", env_offload_layers(&e, l),

@@ -408,6 +408,14 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
               &w->offload_layers, w,
               "workload '%s': offload_layers must be between 0 and the model's %d layers, got %d",
               wn, w->model.layers, w->offload_layers);
+        CHECK(w->recompute_layers >= 0 &&
+                  w->recompute_layers <= (w->model.layers > 0 ? w->model.layers : 0),
+              &w->recompute_layers, w,
+              "workload '%s': recompute_layers must be between 0 and the model's %d layers, got %d",
+              wn, w->model.layers, w->recompute_layers);
+        CHECK(w->recompute_layers == 0 || w->recompute == RECOMPUTE_FULL, &w->recompute_layers, w,
+              "workload '%s': recompute_layers needs recompute: full (it says how many layers "
+              "per stage recompute)", wn);
         const ParallelSpec *ps = &w->parallel;
         const int *dims[] = {&ps->tp, &ps->pp, &ps->vpp, &ps->cp, &ps->ep};
         static const char *const dim_keys[] = {"tp", "pp", "vpp", "cp", "ep"};
@@ -1686,6 +1694,8 @@ static const Field workload_fields[] = {
     F_M(Workload, parallel, "parallel", parallel_schema, F_TRAIN | F_FLOW, "auto = searched"),
     F_E(Workload, recompute, "recompute", recompute_names, -1, F_TRAIN,
         "auto | none | selective | full"),
+    F_I(Workload, recompute_layers, "recompute_layers", F_TRAIN | F_OPT,
+        "with recompute full: layers per stage that recompute (0 = all)"),
     F_I(Workload, offload_layers, "offload_layers", F_TRAIN | F_OPT,
         "layers per stage whose activations are offloaded to host memory"),
     F_B(Workload, flash_attention, "flash_attention", F_TRAIN, NULL),

@@ -1281,6 +1281,49 @@ START_TEST(activation_offload_frees_hbm_and_hides_under_compute_on_c2c)
 }
 END_TEST
 
+/* Recompute on some layers only (torchtitan's layer-wise selective AC,
+ * every 2nd block checkpointed; Megatron --recompute-method block
+ * --recompute-num-layers): with 16 of Llama 3 8B's 32 layers recomputing,
+ * the compute is the mean of no recompute and full recompute, and the
+ * activations are 16 layers' worth of the full-recompute input only plus
+ * 16 layers of everything. */
+START_TEST(recompute_layers_recompute_that_many_layers_per_stage)
+{
+    const ModelPreset *pr = preset_find("llama-3-8b");
+    ck_assert_ptr_nonnull(pr);
+    Plan p;
+    plan_init(&p);
+    Workload w = training(pr->shape, 8192, 64, 1e12);
+    w.gpus = 64;
+    w.micro_batch = 1;
+    w.zero = 3;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+    const Recompute rc[3] = {RECOMPUTE_NONE, RECOMPUTE_FULL, RECOMPUTE_FULL};
+    const int rl[3] = {0, 0, 16};
+    TrainResult t[3];
+    for (int i = 0; i < 3; i++) {
+        w.recompute = rc[i];
+        w.recompute_layers = rl[i];
+        PlanResult *r;
+        ck_assert(size(&p, &w, acc("A100-80GB"), &r));
+        t[i] = r->workloads[0].train;
+        free(r);
+    }
+    ck_assert_msg(t[1].step.compute > 1.2 * t[0].step.compute, "full %.3f vs none %.3f s",
+                  t[1].step.compute, t[0].step.compute);
+    ck_assert_msg(rel(t[2].step.compute, 0.5 * (t[0].step.compute + t[1].step.compute)) < 1e-9,
+                  "half %.4f s, none %.4f, full %.4f", t[2].step.compute, t[0].step.compute,
+                  t[1].step.compute);
+    double a_none = train_activation_bytes(&w.model, 8192, 1, 1, 1, false, RECOMPUTE_NONE,
+                                           w.flash_attention);
+    double a_full = train_activation_bytes(&w.model, 8192, 1, 1, 1, false, RECOMPUTE_FULL,
+                                           w.flash_attention);
+    double want = 16.0 * (a_none - a_full);
+    ck_assert_msg(rel(t[2].mem.activations - t[1].mem.activations, want) < 1e-9,
+                  "kept %.4g B more, want %.4g", t[2].mem.activations - t[1].mem.activations, want);
+}
+END_TEST
+
 /* Megatron-Core builds the output layer as a plain ColumnParallelLinear,
  * outside Transformer Engine's fp8_autocast: the logits GEMM and its
  * cross-entropy cost the same in FP8 and BF16 runs.  With pp = 1 a larger
@@ -2045,6 +2088,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, gpt_oss_h100_recipe_fits_at_its_micro_batch_not_the_printed_one);
     tcase_add_test(tc, pipeline_split_counting_embedding_and_loss_moves_a_layer_off_stage_0);
     tcase_add_test(tc, warns_when_fewer_gpus_would_train_faster);
+    tcase_add_test(tc, recompute_layers_recompute_that_many_layers_per_stage);
     tcase_add_test(tc, rejects_missing_size);
     tcase_add_test(tc, rejects_tp_that_does_not_divide_heads);
     tcase_add_test(tc, every_catalog_accelerator_gives_finite_answer_or_reason);

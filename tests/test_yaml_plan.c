@@ -556,6 +556,12 @@ START_TEST(rejects_absurd_training_values)
 {
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    seq_len: 0\n", NULL,
                  "t.yaml:7:14: workload 'w': seq_len must be between 1 and 16777216, got 0");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    recompute_layers: 16\n", NULL,
+                 "t.yaml:7:23: workload 'w': recompute_layers needs recompute: full (it says how "
+                 "many layers per stage recompute)");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    recompute: full\n    recompute_layers: 33\n",
+                 NULL, "t.yaml:8:23: workload 'w': recompute_layers must be between 0 and the "
+                 "model's 32 layers, got 33");
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    moe_capacity_factor: 65\n", NULL,
                  "t.yaml:7:26: workload 'w': moe_capacity_factor must be 0 (dropless) or up to 64, "
                  "got 65");
