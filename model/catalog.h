@@ -242,6 +242,8 @@ typedef struct {
                                    * random routing, after the engine's balancer; 0 = 1 */
     double band_low, band_high;   /* measured true/predicted time range (fit half of
                                    * tests/data/serve_runs.yaml); 0 = model default */
+    double band_moe_low, band_moe_high; /* the same for MoE models when their fit-half
+                                   * residual is wider; 0 = band_low/high */
     char source[CAT_TEXT_LEN];
     char as_of[16];
     char notes[CAT_TEXT_LEN];

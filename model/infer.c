@@ -1749,6 +1749,11 @@ bool infer_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     double ttft_t = w->ttft_s > 0 ? w->ttft_s : INFINITY;
     double band_lo = eng && eng->band_low > 0 ? eng->band_low : INFER_BAND_LOW;
     double band_hi = eng && eng->band_high > 0 ? eng->band_high : INFER_BAND_HIGH;
+    /* an MoE model gets the engine's MoE band when it has one */
+    if (eng && c.experts > 1 && eng->band_moe_low > 0)
+        band_lo = eng->band_moe_low;
+    if (eng && c.experts > 1 && eng->band_moe_high > 0)
+        band_hi = eng->band_moe_high;
     /* a sensitivity point (Plan.perturb.band): every modelled time q x
      * longer, sized as the band ends are (a replica q x slower carries 1/q
      * of the rate and meets the targets with times q x longer); the

@@ -234,6 +234,8 @@ static const Field engine_fields[] = {
     FNUM("ep_skew", Engine, ep_skew, 1, 0, 16, 0),
     FNUM("band_low", Engine, band_low, 1, 0, 1, 0),
     FNUM("band_high", Engine, band_high, 1, 1, 100, 0),
+    FNUM("band_moe_low", Engine, band_moe_low, 1, 0, 1, 0),
+    FNUM("band_moe_high", Engine, band_moe_high, 1, 1, 100, 0),
     FSTR("source", Engine, source, F_REQ),
     FDATE("as_of", Engine, as_of, F_REQ),
     FSTR("notes", Engine, notes, 0),
