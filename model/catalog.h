@@ -101,6 +101,9 @@ typedef struct {
                                    * is priced at gemm_eff on the full s x s count instead */
     double attn_bwd_eff;          /* the same for its backward (FLOPs counted as FlashAttention
                                    * counts them: 2.5x the forward's, S = QK^T recomputed) */
+    Curve attn_fwd_head_dim;      /* factor on attn_fwd_eff by the Q/K head dim (x), from the
+                                   * same kernel benchmarked at both dims (clamped at the
+                                   * ends); no points = 1 at every head dim */
     MigProfile mig[CAT_MAX_MIG];
     int n_mig;
     char source[CAT_TEXT_LEN];

@@ -1742,6 +1742,19 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     if (a->attn_fwd_eff > 0 && a->attn_fwd_eff <= 1 && a->attn_bwd_eff > 0 && a->attn_bwd_eff <= 1) {
         e->attn_fwd = a->attn_fwd_eff;
         e->attn_bwd = a->attn_bwd_eff;
+        /* The forward's share of the peak depends on the Q/K head dim: per
+         * score element it runs 4·d tensor-core FLOPs (QK^T and PV) and one
+         * exponential, and Blackwell's exponential units match its tensor
+         * cores near d = 128, so at d = 64 the forward is bound by the
+         * exponentials (FlashAttention-4 paper, Zadouri et al., §2-3:
+         * "asymmetric hardware scaling").  The catalog gives the factor of
+         * the same kernel measured at both dims (attn_fwd_head_dim); the
+         * backward (five matmuls per exponential) keeps attn_bwd_eff. */
+        if (a->attn_fwd_head_dim.n > 0) {
+            double k = curve_eval(&a->attn_fwd_head_dim, e->sh.dqk);
+            if (k > 0)
+                e->attn_fwd *= k;
+        }
     }
     e->gpn = a->gpus_per_node > 0 ? a->gpus_per_node : 8;
     e->domain = a->scaleup_domain > 0 ? a->scaleup_domain : e->gpn;

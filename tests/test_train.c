@@ -1162,6 +1162,50 @@ START_TEST(fused_attention_core_uses_the_catalog_kernel_efficiencies)
 }
 END_TEST
 
+/* The fused attention forward's share of the peak depends on the Q/K head
+ * dim (catalog attn_fwd_head_dim; B200: 0.655 at 64 of the head-dim-128
+ * rate, FlashAttention-4 benchmarks): at head dim 64 the forward core costs
+ * 1/0.655 of what attn_fwd_eff alone gives, the backward is unchanged, and
+ * at head dim 128 nothing changes.  One B200, 4 layers, h 4096, 8192 tokens
+ * per micro-batch, 64 heads of 64 vs 32 heads of 128. */
+START_TEST(fused_attention_forward_scales_with_head_dim)
+{
+    const Accelerator *b200 = acc("B200");
+    ck_assert(b200->attn_fwd_head_dim.n > 0);
+    double k64 = curve_eval(&b200->attn_fwd_head_dim, 64);
+    ck_assert(k64 > 0 && k64 < 1);
+    ck_assert(curve_eval(&b200->attn_fwd_head_dim, 128) == 1.0);
+    Accelerator flat = *b200;
+    flat.attn_fwd_head_dim.n = 0;
+    Plan p;
+    plan_init(&p);
+    const double L = 4, h = 4096, s = 8192, m = 2;
+    for (int heads = 32; heads <= 64; heads += 32) {
+        double c[2];
+        for (int k = 0; k < 2; k++) {
+            Workload w = training(gpt((int)L, (int)h, heads, 32000), (int)s, (int)m, 1e12);
+            w.gpus = 1;
+            w.micro_batch = 1;
+            w.flash_attention = true;
+            w.recompute = RECOMPUTE_NONE;
+            w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+            PlanResult *r;
+            ck_assert_msg(size(&p, &w, k == 0 ? b200 : &flat, &r), "%s", r->workloads[0].error);
+            c[k] = r->workloads[0].train.step.compute;
+            free(r);
+        }
+        double pk = b200->peak_flops[PREC_BF16];
+        double d = h / heads;
+        double f = s * s * 2 * heads * (d + d); /* full-count core FLOPs, one layer, forward */
+        double fwd = 0.5 * f / (pk * b200->attn_fwd_eff);
+        /* one forward core per layer and micro-batch (no recompute) */
+        double want = heads == 64 ? m * L * fwd * (1.0 / k64 - 1.0) : 0.0;
+        ck_assert_msg(fabs((c[0] - c[1]) - want) <= 1e-9 * c[1], "heads %d: %.6g vs %.6g s", heads,
+                      c[0] - c[1], want);
+    }
+}
+END_TEST
+
 /* With interleaved stages a chunk's gradients are final after the last
  * group of p micro-batches has run its backward, chunk by chunk, so the
  * data-parallel reduce-scatter (and the next step's all-gather) hide under
@@ -2064,6 +2108,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, sliding_window_cuts_the_attention_core_exactly);
     tcase_add_test(tc, each_gemm_is_timed_at_its_own_narrowest_side);
     tcase_add_test(tc, fused_attention_core_uses_the_catalog_kernel_efficiencies);
+    tcase_add_test(tc, fused_attention_forward_scales_with_head_dim);
     tcase_add_test(tc, interleaving_widens_the_dp_overlap_window);
     tcase_add_test(tc, dp_all_gather_hides_under_the_forward_not_the_backward);
     tcase_add_test(tc, activation_offload_frees_hbm_and_hides_under_compute_on_c2c);
