@@ -95,6 +95,11 @@ typedef struct {
                                    * rate); 0 = 1.  Read by the inference model */
     int fp4_scale_block;          /* FP4 weights carry one 8-bit scale per this many values
                                    * (NVFP4 16, OCP MXFP4 32); 0 = no block scales */
+    double sustained_clock_frac;  /* compute-bound clock the part holds at its power /
+                                   * thermal limit, as a share of the clock its peaks are
+                                   * quoted at: × every tensor peak (training and serving);
+                                   * 0 = 1 (the peaks hold).  Set where a source says the
+                                   * part runs below its sibling by more than the peaks do */
     double attn_fwd_eff;          /* fused (Flash-style) attention: share of the 16-bit peak
                                    * its forward kernel reaches on the work it executes (the
                                    * causal half), head dim 128, long sequences; 0 = the core

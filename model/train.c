@@ -1707,6 +1707,12 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
         snprintf(err, errlen, "%s has no peak FLOP/s in the catalog", a->id);
         return false;
     }
+    if (a->sustained_clock_frac > 0 && a->sustained_clock_frac < 1) {
+        /* a power- or thermal-limited part: its tensor cores run at this
+         * share of the clock its peaks are quoted at (catalog) */
+        e->peak *= a->sustained_clock_frac;
+        e->peak16 *= a->sustained_clock_frac;
+    }
     e->gemm_scale = (prec == PREC_FP8 || prec == PREC_FP4) && a->peak_flops[prec] > 0
                         ? FP8_GEMM_FACTOR : 1.0;
     double usable = a->hbm_usable_frac > 0 ? a->hbm_usable_frac : HBM_USABLE_DEFAULT;

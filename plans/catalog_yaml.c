@@ -178,6 +178,7 @@ static const Field accel_fields[] = {
     FNUM("attn_bwd_eff", Accelerator, attn_bwd_eff, 1, 0, 1, 0),
     {"attn_fwd_head_dim", FT_CURVE, offsetof(Accelerator, attn_fwd_head_dim), sizeof(Curve), 0, 0, 0,
      NULL, 0, 0},
+    FNUM("sustained_clock_frac", Accelerator, sustained_clock_frac, 1, 0, 1, 0),
     {"mig", FT_MIG, 0, 0, 0, 0, 0, mig_fields, NFIELDS(mig_fields), 0},
     FSTR("source", Accelerator, source, F_REQ),
     FDATE("as_of", Accelerator, as_of, F_REQ),

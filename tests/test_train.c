@@ -1368,6 +1368,39 @@ START_TEST(recompute_layers_recompute_that_many_layers_per_stage)
 }
 END_TEST
 
+/* A power-limited part (catalog sustained_clock_frac: MI350X at 1 kW holds
+ * ~0.91 of the clock its peaks are quoted at) runs its GEMMs and attention
+ * that much slower; HBM-bound element-wise work is unchanged, so the
+ * compute time grows by less than 1/frac but by most of it. */
+START_TEST(sustained_clock_frac_slows_tensor_work)
+{
+    const Accelerator *mi350 = acc("MI350X");
+    ck_assert_ptr_nonnull(mi350);
+    ck_assert(mi350->sustained_clock_frac > 0.8 && mi350->sustained_clock_frac < 1);
+    const ModelPreset *pr = preset_find("llama-3-8b");
+    ck_assert_ptr_nonnull(pr);
+    Plan p;
+    plan_init(&p);
+    Workload w = training(pr->shape, 8192, 32, 1e12);
+    w.gpus = 8;
+    w.micro_batch = 2;
+    w.precision = PREC_FP8;
+    w.recompute = RECOMPUTE_NONE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+    Accelerator a = *mi350;
+    double c[2];
+    for (int i = 0; i < 2; i++) {
+        a.sustained_clock_frac = i == 0 ? 0.0 : 0.5;
+        PlanResult *r;
+        ck_assert(size(&p, &w, &a, &r));
+        c[i] = r->workloads[0].train.step.compute;
+        free(r);
+    }
+    ck_assert_msg(c[1] > 1.6 * c[0] && c[1] < 2.0 * c[0], "half clock: %.4f s vs %.4f s", c[1],
+                  c[0]);
+}
+END_TEST
+
 /* Megatron-Core builds the output layer as a plain ColumnParallelLinear,
  * outside Transformer Engine's fp8_autocast: the logits GEMM and its
  * cross-entropy cost the same in FP8 and BF16 runs.  With pp = 1 a larger
@@ -2134,6 +2167,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, pipeline_split_counting_embedding_and_loss_moves_a_layer_off_stage_0);
     tcase_add_test(tc, warns_when_fewer_gpus_would_train_faster);
     tcase_add_test(tc, recompute_layers_recompute_that_many_layers_per_stage);
+    tcase_add_test(tc, sustained_clock_frac_slows_tensor_work);
     tcase_add_test(tc, rejects_missing_size);
     tcase_add_test(tc, rejects_tp_that_does_not_divide_heads);
     tcase_add_test(tc, every_catalog_accelerator_gives_finite_answer_or_reason);

@@ -210,7 +210,10 @@ END_TEST
  * held-out 7.40 / 42.4 -> 7.12 / 28.7 % (fit unchanged 4.23 / 15.4 %).
  * 2026-12-02: the torchtitan Llama 3 8B A100 row declares its layer-wise AC
  * (recompute full on 16 of 32 layers, recompute_layers): held-out 7.12 ->
- * 6.87 % (worst 28.7 %), fit unchanged (4.23 / 15.4 %); ceilings unchanged. */
+ * 6.87 % (worst 28.7 %), fit unchanged (4.23 / 15.4 %); ceilings unchanged.
+ * 2026-12-02: MI350X sustained_clock_frac 0.909 (SemiAccurate: ~20 %
+ * real-world delta to the MI355X against ~10 % in peaks): MI350X -12.2 ->
+ * -4.6 %, held-out 6.86 -> 6.70 %, fit unchanged; ceilings unchanged. */
 #define FIT_MEAN_MAX 0.05
 #define FIT_WORST_MAX 0.175
 #define HELD_MEAN_MAX 0.08
