@@ -655,6 +655,18 @@ static double prefill_attn_flops(const Ctx *c)
     return c->attn_prefill_coef * (c->prompt * c->prompt - cached * cached);
 }
 
+/* Efficiency of the prefill attention core (a fused Flash-style kernel on
+ * the causal half, the count prefill_attn_flops makes): the part's measured
+ * forward kernel efficiency when the catalog has one (efficiency.yaml
+ * attn_fwd_eff, the figure the training model prices its forward core
+ * with: B200/GB200 0.63 from FlashAttention-4's published benchmark), else
+ * the GEMM curve at size x as before. */
+static double attn_prefill_eff(const Ctx *c, double x)
+{
+    double f = c->a->attn_fwd_eff;
+    return f > 0 && f <= 1 ? f : gemm_eff_x(c, x);
+}
+
 /* An engine that launches its prefill passes eagerly (no CUDA/HIP graph:
  * TGI captures graphs for decode batch sizes only, text-generation-launcher
  * --cuda-graphs) issues every kernel and collective from the host, one
@@ -681,7 +693,7 @@ static double prefill_tp(const Ctx *c, int tp, double xt)
 {
     double t = gemm_time(c, tp, xt, prefill_dense_flops(c), 2.0 * c->routed_active * c->p_new);
     /* The attention core runs in 16-bit (FlashAttention-style kernels). */
-    t += prefill_attn_flops(c) / (tp * c->peak16 * gemm_eff_x(c, fmin((double)c->h / tp, xt)));
+    t += prefill_attn_flops(c) / (tp * c->peak16 * attn_prefill_eff(c, fmin((double)c->h / tp, xt)));
     t += c->p_new * c->L * (c->ew_fixed + c->ew_shard / tp) * INFER_ACT_BYTES / c->hbm_bw_eff;
     /* Megatron-style TP: 2 all-reduces per layer of the iteration's
      * activations (all xt tokens in one collective, so its latency is paid
@@ -699,7 +711,7 @@ static double prefill_tp(const Ctx *c, int tp, double xt)
 static void prefill_dep(const Ctx *c, int n, double xt, double *own, double *spread)
 {
     double o = gemm_time(c, 1, xt, prefill_dense_flops(c), 0.0);
-    o += prefill_attn_flops(c) / (c->peak16 * gemm_eff_x(c, fmin((double)c->h, xt)));
+    o += prefill_attn_flops(c) / (c->peak16 * attn_prefill_eff(c, fmin((double)c->h, xt)));
     o += c->p_new * c->L * (c->ew_fixed + c->ew_shard) * INFER_ACT_BYTES / c->hbm_bw_eff;
     o += (c->L * c->layer_ovh + c->step_ovh) * c->p_new / xt;
     o = eager_floor(c, o, xt);

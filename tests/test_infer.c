@@ -1249,6 +1249,25 @@ START_TEST(error_bands_bracket_the_estimate)
 }
 END_TEST
 
+/* The prefill attention core is priced at the part's measured fused-
+ * attention efficiency when the catalog has one (B200: FlashAttention-4's
+ * 0.63 of the 16-bit peak), not at the GEMM curve. */
+START_TEST(prefill_attention_uses_the_parts_attention_efficiency)
+{
+    Plan p = plan();
+    Accelerator fa = *acc("B200"), curve = fa;
+    ck_assert(fa.attn_fwd_eff > 0.6);
+    curve.attn_fwd_eff = 0;
+    Workload w = service(llama3_70b(), PREC_FP8, PREC_FP8, 32768, 1024);
+    InferReplica rf, rc;
+    ck_assert(infer_replica(&p, &w, &fa, engine("trtllm"), 1, false, &rf));
+    ck_assert(infer_replica(&p, &w, &curve, engine("trtllm"), 1, false, &rc));
+    /* at 32K the attention core is over a third of the prefill: 0.564 -> 0.63 */
+    ck_assert_double_lt(rf.prefill_s, 0.98 * rc.prefill_s);
+    ck_assert_double_gt(rf.prefill_s, 0.9 * rc.prefill_s);
+}
+END_TEST
+
 /* An MoE model takes the engine's MoE band (trtllm's MoE rows miss wider
  * than its dense ones); a dense model keeps band_low/high. */
 START_TEST(moe_models_get_the_engines_moe_band)
@@ -1614,6 +1633,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, routing_skew_slows_expert_parallel_work_only);
     tcase_add_test(tc, error_bands_bracket_the_estimate);
     tcase_add_test(tc, moe_models_get_the_engines_moe_band);
+    tcase_add_test(tc, prefill_attention_uses_the_parts_attention_efficiency);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("validation");
