@@ -1309,6 +1309,8 @@ typedef struct {
     int chunk_tokens;                /* ... tokens per iteration; 0 = the engine default */
     double ep_overlap;               /* two-batch overlap in the run */
     char bench[24];                  /* the benchmark tool, when it shapes the load */
+    char ckpt_quant[16];             /* the checkpoint's quantisation when trtllm-bench's
+                                      * heuristic does not cover it ("" = covered) */
 } Run;
 
 #define MAX_RUNS 256
@@ -1346,6 +1348,7 @@ static void run_set(Run *r, const char *k, const char *v)
     else if (!strcmp(k, "chunk_tokens")) r->chunk_tokens = atoi(v);
     else if (!strcmp(k, "ep_overlap")) r->ep_overlap = atof(v);
     else if (!strcmp(k, "bench")) STR(bench);
+    else if (!strcmp(k, "checkpoint_quant")) STR(ckpt_quant);
 #undef STR
 }
 
@@ -1474,6 +1477,54 @@ START_TEST(trtllm_bench_settings_follow_tuning_py)
 }
 END_TEST
 
+/* trtllm-bench tunes the caps only for checkpoints whose quantisation its
+ * heuristic knows (tensorrt_llm/bench/build/build.py
+ * get_benchmark_engine_settings, TUNED_QUANTS: NVFP4, FP8, FP8 block
+ * scales, none).  Any other runs with BuildConfig's defaults,
+ * max_batch_size 2048 (per attention-DP rank) and max_num_tokens 8192,
+ * raised to ISL + max_batch_size with chunked prefill off
+ * (bench/benchmark/utils/general.py get_settings).  The GPT-OSS
+ * checkpoints are such: their MXFP4 experts load as W4A8_MXFP4_MXFP8 on
+ * Blackwell and W4A16_MXFP4 on Hopper (_torch/model_config.py
+ * get_mxfp4_quant_algo), so the rows state checkpoint_quant: mxfp4. */
+static bool trtllm_bench_tuned(const char *ckpt_quant)
+{
+    static const char *const tuned[] = {"", "nvfp4", "fp8", "fp8_block_scales", "none"};
+    for (size_t i = 0; i < sizeof tuned / sizeof tuned[0]; i++)
+        if (!strcmp(ckpt_quant, tuned[i]))
+            return true;
+    return false;
+}
+
+static BenchSettings trtllm_bench_caps(const ModelShape *m, Precision prec, Precision kv,
+                                       const char *ckpt_quant, const Accelerator *a, int tp,
+                                       int isl, int osl)
+{
+    if (trtllm_bench_tuned(ckpt_quant))
+        return trtllm_bench_settings(m, prec, kv, a, tp, isl, osl);
+    BenchSettings s = {2048, 8192};
+    if (s.max_tokens < isl + s.max_batch)
+        s.max_tokens = isl + s.max_batch;
+    return s;
+}
+
+/* GPT-OSS 20B on one B200 at 1024/1024: tuning.py would allow more than
+ * 2048 sequences, but the MXFP4 checkpoint is outside its heuristic, so
+ * the run keeps 2048; at 32768/1024 max_num_tokens is the prompt + 2048. */
+START_TEST(trtllm_bench_keeps_defaults_for_untuned_checkpoints)
+{
+    const Accelerator *b200 = acc("B200");
+    const ModelShape *oss = &preset_find("gpt-oss-20b")->shape;
+    BenchSettings t = trtllm_bench_caps(oss, PREC_FP4, PREC_FP8, "", b200, 1, 1024, 1024);
+    ck_assert_int_gt(t.max_batch, 2048);
+    BenchSettings s = trtllm_bench_caps(oss, PREC_FP4, PREC_FP8, "mxfp4", b200, 1, 1024, 1024);
+    ck_assert_int_eq(s.max_batch, 2048);
+    ck_assert_int_eq(s.max_tokens, 8192);
+    s = trtllm_bench_caps(oss, PREC_FP4, PREC_FP8, "mxfp4", b200, 1, 32768, 1024);
+    ck_assert_int_eq(s.max_tokens, 32768 + 2048);
+}
+END_TEST
+
 /* The model's figure for a run, in the run's unit. */
 static double predict_run(const Run *r)
 {
@@ -1490,8 +1541,8 @@ static double predict_run(const Run *r)
     InferReplica rep;
     /* trtllm-bench picks its own caps unless the command sets them */
     if (strncmp(r->source, "TRT", 3) == 0 && r->max_batch == 0 && r->chunk_tokens == 0) {
-        BenchSettings bs = trtllm_bench_settings(&mp->shape, r->prec, r->kv, a, r->tp, r->isl,
-                                                 r->osl);
+        BenchSettings bs = trtllm_bench_caps(&mp->shape, r->prec, r->kv, r->ckpt_quant, a, r->tp,
+                                             r->isl, r->osl);
         w.max_batch = bs.max_batch;
         w.chunk_tokens = bs.max_tokens;
     }
@@ -1707,6 +1758,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, validation_split_follows_the_stated_rule);
     tcase_add_test(tc, validation_covers_engines_and_accelerators);
     tcase_add_test(tc, trtllm_bench_settings_follow_tuning_py);
+    tcase_add_test(tc, trtllm_bench_keeps_defaults_for_untuned_checkpoints);
     tcase_add_test(tc, validation_error_per_half);
     suite_add_tcase(s, tc);
 
