@@ -54,7 +54,8 @@ static void load_all(void)
                                         "nemo-h100.yaml",           "perf-recipes-h100.yaml",
                                         "training-results-v51-cdna4.yaml",
                                         "training-results-v51-h200.yaml",
-                                        "training-results-v5x.yaml"};
+                                        "training-results-v5x.yaml",
+                                        "training-results-v5y-gpt3.yaml"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/tests/data/runs/%s", src && *src ? src : GPUPLAN_SRCDIR,
                  files[i]);
@@ -228,7 +229,10 @@ END_TEST
  * rule (H100 256-11,616, B200 64 preview), 3 fitted; refit: fit 4.86 / 20.1
  * -> 5.31 / 20.1 % (60 runs), held-out 7.57 / 99.7 -> 7.84 / 99.7 % (65
  * runs; GPT-3 held-out +4.9 / +11.9 / +24.1 %, the B200 preview the worst).
- * Fit mean ceiling raised to the measured value. */
+ * Fit mean ceiling raised to the measured value.  (Those rows moved to
+ * training-results-v5y-gpt3.yaml, same order: a plan holds 32 workloads.)
+ * 2026-12-02: v4.0's GPT-3 run on 10,752 H100 appended (held-out, -11.7 %):
+ * held-out 7.84 -> 7.90 % (66 runs), fit unchanged (5.31 / 20.1 %). */
 #define FIT_MEAN_MAX 0.055
 #define FIT_WORST_MAX 0.21
 #define HELD_MEAN_MAX 0.08
