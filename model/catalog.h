@@ -236,6 +236,9 @@ typedef struct {
                                    * layers x this; 0 = prefill is graph-launched or its
                                    * launches hide under the GPU work */
     double seq_overhead_s;        /* per sequence per iteration (request bookkeeping, sampling) */
+    double mem_frac;              /* share of each GPU's HBM the engine takes for weights,
+                                   * activations and KV (vLLM gpu_memory_utilization);
+                                   * 0 = the accelerator's hbm_usable_frac */
     int max_batch;                /* default cap on sequences in flight (max_num_seqs, …) */
     int prefill_wait_steps;       /* decode steps waiting prompts are held before a prefill
                                    * pass takes them all (TGI max_waiting_tokens); 0 = 1 */

@@ -480,6 +480,11 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
     c->hbm_bw_eff = a->hbm_bw * he;
     double uf = a->hbm_usable_frac > 0 && a->hbm_usable_frac <= 1 ? a->hbm_usable_frac
                                                                   : INFER_USABLE_FRAC_DEFAULT;
+    /* An engine that sizes its pool by a share of the GPU's memory
+     * (vLLM gpu_memory_utilization, default 0.9) takes no more than that
+     * share, whatever the part could give. */
+    if (e && e->mem_frac > 0 && e->mem_frac < uf)
+        uf = e->mem_frac;
     c->usable = a->hbm_bytes * uf;
     c->up_bw = net_scaleup_bw(a);
     c->up_lat = a->scaleup_latency_s > 0 ? a->scaleup_latency_s : INFER_SCALEUP_LAT_DEFAULT;

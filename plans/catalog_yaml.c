@@ -227,6 +227,7 @@ static const Field engine_fields[] = {
     FNUM("step_overhead_us", Engine, step_overhead_s, 1e-6, 0, 1e6, 0),
     FNUM("seq_overhead_us", Engine, seq_overhead_s, 1e-6, 0, 1e4, 0),
     FNUM("eager_layer_us", Engine, eager_layer_s, 1e-6, 0, 1e5, 0),
+    FNUM("mem_frac", Engine, mem_frac, 1, 0, 1, 0),
     FINT("max_batch", Engine, max_batch, 1, 1 << 20, F_REQ),
     FINT("prefill_wait_steps", Engine, prefill_wait_steps, 0, 1 << 16, 0),
     FINT("chunk_tokens", Engine, chunk_tokens, 1, 1 << 24, F_REQ),

@@ -865,6 +865,29 @@ START_TEST(engine_overheads_change_decode_steps)
 }
 END_TEST
 
+/* An engine that sizes its pool by a share of the GPU (vLLM
+ * gpu_memory_utilization 0.9) holds fewer sequences than the part's usable
+ * HBM (MI300X 0.95) would; a share above the part's changes nothing. */
+START_TEST(engine_memory_share_caps_the_kv_pool)
+{
+    Plan p = plan();
+    const Accelerator *a = acc("MI300X");
+    ck_assert_double_eq_tol(engine("vllm")->mem_frac, 0.9, 1e-12);
+    Engine all = *engine("vllm"), share = all, above = all;
+    all.mem_frac = 0;
+    above.mem_frac = 0.99;
+    Workload w = service(llama3_70b(), PREC_FP8, PREC_FP8, 2048, 2048);
+    w.max_batch = 100000;
+    InferReplica ra, rs, rb;
+    ck_assert(infer_replica(&p, &w, a, &all, 1, false, &ra));
+    ck_assert(infer_replica(&p, &w, a, &share, 1, false, &rs));
+    ck_assert(infer_replica(&p, &w, a, &above, 1, false, &rb));
+    ck_assert_int_eq(rb.max_batch, ra.max_batch);
+    /* 0.05 of 192 GB less for KV: (0.95 - 0.9) x 192e9 / (4096 x 160 KiB) ~ 14 */
+    ck_assert_int_lt(rs.max_batch, ra.max_batch - 10);
+}
+END_TEST
+
 /* An engine that launches prefill eagerly (no graphs) is host-bound on
  * short prompts: the pass takes at least layers × eager_layer_us plus the
  * iteration's fixed cost.  A long prompt's GEMMs hide the launches; decode
@@ -1738,6 +1761,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, engine_and_plan_cap_the_batch);
     tcase_add_test(tc, engine_overheads_change_decode_steps);
     tcase_add_test(tc, eager_prefill_is_host_bound_for_short_prompts_only);
+    tcase_add_test(tc, engine_memory_share_caps_the_kv_pool);
     tcase_add_test(tc, held_prompts_prefill_together_and_wait_longer);
     tcase_add_test(tc, unknown_engine_is_an_error);
     tcase_add_test(tc, prefix_cache_hits_cut_prefill_not_capacity);
