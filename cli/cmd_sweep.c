@@ -1371,8 +1371,10 @@ int cmd_sweep(Cli *cli, int argc, char **argv)
     if (!a.emit && (a.dir || a.tasks || a.image || a.pvc || a.partition || a.time_limit))
         return usage_error("--dir, --tasks, --image, --pvc, --partition and --time go with "
                            "--emit%s", "");
-    if (!a.emit) /* evaluating thousands of plans in a row */
+    if (!a.emit) { /* evaluating thousands of plans in a row */
         big_keep_freed_memory();
+        big_prefault_heap(SWEEP_TASK_HEAP);
+    }
     Base *b = calloc(1, sizeof *b);
     SweepSpec *s = calloc(1, sizeof *s);
     if (!b || !s) {

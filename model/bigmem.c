@@ -131,3 +131,25 @@ void big_keep_freed_memory(void)
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
 }
+
+bool big_prefault_heap(size_t bytes)
+{
+#if defined(BIGMEM_MAP) && defined(__GLIBC__) && defined(MADV_POPULATE_WRITE)
+    /* With big_keep_freed_memory's thresholds the block comes from the
+     * heap (brk) and, freed, joins the top of the heap, which is kept:
+     * the allocations after this one are carved from these pages. */
+    if (bytes < 4096 || bytes > ((size_t)64 << 20))
+        return false;
+    char *p = malloc(bytes);
+    if (!p)
+        return false;
+    uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+    uintptr_t e = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
+    bool ok = e > a && madvise((void *)a, e - a, MADV_POPULATE_WRITE) == 0;
+    free(p);
+    return ok;
+#else
+    (void)bytes;
+    return false;
+#endif
+}

@@ -40,4 +40,16 @@ void big_advise(void *p, size_t n);
  * the first evaluation. */
 void big_keep_freed_memory(void);
 
+/* For a short process whose heap is known to grow to about `bytes` (a
+ * sweep array task: catalog, plan, scheduler runs): make the next `bytes`
+ * of the heap resident in one call (madvise MADV_POPULATE_WRITE, Linux
+ * 5.14) instead of one page fault per 4 KiB page on first touch.  A page
+ * populated that way cost ~0.9 µs here, a first-touch fault ~11 µs
+ * (1,000 pages each way, least of 5).  Call after big_keep_freed_memory
+ * (the block must come from the heap and stay there when freed).  True
+ * when the pages were populated; false where this cannot be done (no
+ * glibc heap, no MADV_POPULATE_WRITE, a sanitizer build, or the kernel
+ * refused), which changes nothing but speed. */
+bool big_prefault_heap(size_t bytes);
+
 #endif

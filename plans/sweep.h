@@ -29,6 +29,16 @@
 #define SWEEP_MAX_POINTS 10000000LL
 #define SWEEP_NAME_LEN 65           /* a sweep name: [A-Za-z0-9._ -]{1,64} like a plan's */
 #define SWEEP_FORMAT 1              /* shard file format */
+/* The heap a sweep process grows to before its first row is written
+ * (catalog and plan loaded, the first point evaluated with its scheduler
+ * capacity search): brk grew 1.0-1.8 MB in one-point tasks of four of the
+ * five example plans, 3.4 MB in research-a100's.  `gpuplan sweep` makes
+ * that much resident in one call at its start (model/bigmem.h
+ * big_prefault_heap): page faults of those tasks 543 -> 195 (frontier-2027),
+ * 388-471 -> 195-199 (three more), 897 -> 395 (research-a100).  Too large
+ * costs ~0.9 us per unused 4 KiB page (0.5 ms for 2 MiB), too small only
+ * part of the gain. */
+#define SWEEP_TASK_HEAP ((size_t)2 << 20)
 
 typedef struct {
     char path[FIELDS_PATH_LEN];     /* canonical key path (fields_path_of) */
