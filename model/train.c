@@ -539,11 +539,22 @@ static void env_link(const Env *e, const Layout *l, int n, long long stride, boo
     }
     double nodes = (double)span / e->gpn;
     bool crosses = !rail || nodes > e->leaf_nodes;
-    /* With r group members per node NCCL runs r rings, one per NIC, so the
-     * node's r NICs carry the inter-node traffic together: per-rank
-     * bandwidth r × NIC, at most the NVLink rate (nccl-tests #290: 46–48
-     * GB/s per NDR NIC, ~370–385 GB/s per 8-NIC node, CATALOG-FACTS §5.2). */
-    double r = stride < e->gpn ? (double)(e->gpn / stride) : 1.0;
+    /* With r group members per NVLink domain NCCL runs r rings, one per
+     * NIC, each threading the domain's members over NVLink and leaving it
+     * through one NIC, so the domain's r NICs carry the inter-domain
+     * traffic together, pipelined with the NVLink hops: per-rank bandwidth
+     * r × NIC, at most the NVLink rate (nccl-tests #290: 46–48 GB/s per NDR
+     * NIC, ~370–385 GB/s per 8-NIC node, CATALOG-FACTS §5.2).  The unit is
+     * the NVLink domain, not the node: NCCL treats a multi-node NVLink
+     * clique as one node (MNNVL), and on GB200 NVL72 partitions in three
+     * racks (IB between them, NCCL 2.27.3) the ring all-reduce busbw is
+     * 196.7 GB/s with 4 GPUs per partition and 393.7 GB/s with 8 — 49.2 GB/s
+     * per member's NIC, r × NIC with r the members per domain, not per
+     * 4-GPU tray (NVIDIA/nccl#1801).  Phases adding instead (NVLink, then
+     * 1/r of the volume per NIC) would give 154 / 252 GB/s there with the
+     * NVLink ring at ~700 GB/s.  On 8-GPU nodes domain = node: unchanged. */
+    long long unit = e->domain > e->gpn ? e->domain : e->gpn;
+    double r = stride < unit ? (double)(unit / stride) : 1.0;
     if (r > n)
         r = n;
     double bw_net = r * (crosses ? e->so_bw_x : e->so_bw);

@@ -1066,6 +1066,37 @@ START_TEST(nvl72_keeps_strided_groups_on_nvlink)
 }
 END_TEST
 
+START_TEST(nvl72_dp_ring_across_domains_uses_every_members_nic)
+{
+    /* A DP group of 128 ranks at stride 2 (tp 2) on 256 GB200 spans four
+     * NVL72 domains.  NCCL's ring leaves each domain through the NICs of
+     * all its members (36 here), not of one 4-GPU tray's 2 (NVIDIA/nccl#1801:
+     * busbw 196.7 / 393.7 GB/s with 4 / 8 GPUs per NVL partition), so the
+     * sync runs at the NVLink rate, several times faster than at two NICs
+     * (the same tray with a 4-GPU domain). */
+    Plan p;
+    plan_init(&p);
+    ModelShape m = gpt(32, 4096, 32, 128256);
+    Workload w = training(m, 8192, 128, 1e12);
+    w.gpus = 256;
+    w.micro_batch = 1;
+    w.parallel = (ParallelSpec){.tp = 2, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 1};
+    w.zero = 1;
+    w.dp_sync_after_backward = true; /* all of the sync exposed */
+    PlanResult *r;
+    ck_assert(size(&p, &w, acc("GB200"), &r));
+    double nvl = r->workloads[0].train.step.dp_comm;
+    free(r);
+    Accelerator tray = *acc("GB200");
+    tray.scaleup_domain = tray.gpus_per_node;
+    ck_assert(size(&p, &w, &tray, &r));
+    double ib = r->workloads[0].train.step.dp_comm;
+    free(r);
+    ck_assert_msg(nvl > 0 && nvl * 3 < ib, "DP sync %.3f s across NVL72 domains vs %.3f s at 2 NICs",
+                  nvl, ib);
+}
+END_TEST
+
 START_TEST(sliding_window_cuts_the_attention_core_exactly)
 {
     /* gpt-oss: 128-token bands on 18 of 36 layers.  Only the core term of
@@ -2138,6 +2169,7 @@ Suite *test_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, folded_experts_allow_tp2_pp8_ep32_on_256_gpus);
     tcase_add_test(tc, nvl72_keeps_strided_groups_on_nvlink);
+    tcase_add_test(tc, nvl72_dp_ring_across_domains_uses_every_members_nic);
     tcase_add_test(tc, sliding_window_cuts_the_attention_core_exactly);
     tcase_add_test(tc, each_gemm_is_timed_at_its_own_narrowest_side);
     tcase_add_test(tc, fused_attention_core_uses_the_catalog_kernel_efficiencies);

@@ -237,11 +237,15 @@ END_TEST
  * appended, four fitted: fit 5.31 -> 5.77 % (64 runs; worst 20.1 %),
  * held-out 7.90 -> 8.01 % (69 runs; worst 99.7 %); GPT-3 H100 rows from
  * +18.4 % (256 GPUs) to -15.7 % (10,752).  Mean ceilings raised to the
- * measured values. */
+ * measured values.
+ * 2026-12-02: env_link counts a ring's NICs per NVLink domain, not per
+ * 4-GPU tray (NVIDIA/nccl#1801), refit: held-out 8.01 / 99.7 -> 7.16 /
+ * 49.4 % (GB200 8B on 512 GPUs +99.7 -> -49.4 %), fit 5.77 -> 5.68 %
+ * (worst 20.1 %).  Held-out ceilings lowered to 0.08 / 0.50. */
 #define FIT_MEAN_MAX 0.06
 #define FIT_WORST_MAX 0.21
-#define HELD_MEAN_MAX 0.085
-#define HELD_WORST_MAX 1.01
+#define HELD_MEAN_MAX 0.08
+#define HELD_WORST_MAX 0.50
 
 START_TEST(error_on_fit_and_held_out_halves_within_recorded_ceilings)
 {
