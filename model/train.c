@@ -545,8 +545,9 @@ static void env_link(const Env *e, const Layout *l, int n, long long stride, boo
      * traffic together, pipelined with the NVLink hops: per-rank bandwidth
      * r × NIC, at most the NVLink rate (nccl-tests #290: 46–48 GB/s per NDR
      * NIC, ~370–385 GB/s per 8-NIC node, CATALOG-FACTS §5.2).  The unit is
-     * the NVLink domain, not the node: NCCL treats a multi-node NVLink
-     * clique as one node (MNNVL), and on GB200 NVL72 partitions in three
+     * the NVLink domain, not the node (on a multi-node NVLink system NCCL
+     * logs each GPU's MNNVL clique, NVIDIA/nccl#1769): on GB200 NVL72
+     * partitions in three
      * racks (IB between them, NCCL 2.27.3) the ring all-reduce busbw is
      * 196.7 GB/s with 4 GPUs per partition and 393.7 GB/s with 8 — 49.2 GB/s
      * per member's NIC, r × NIC with r the members per domain, not per
