@@ -547,13 +547,14 @@ static void env_link(const Env *e, const Layout *l, int n, long long stride, boo
      * NIC, ~370–385 GB/s per 8-NIC node, CATALOG-FACTS §5.2).  The unit is
      * the NVLink domain, not the node (on a multi-node NVLink system NCCL
      * logs each GPU's MNNVL clique, NVIDIA/nccl#1769): on GB200 NVL72
-     * partitions in three
-     * racks (IB between them, NCCL 2.27.3) the ring all-reduce busbw is
-     * 196.7 GB/s with 4 GPUs per partition and 393.7 GB/s with 8 — 49.2 GB/s
-     * per member's NIC, r × NIC with r the members per domain, not per
-     * 4-GPU tray (NVIDIA/nccl#1801).  Phases adding instead (NVLink, then
-     * 1/r of the volume per NIC) would give 154 / 252 GB/s there with the
-     * NVLink ring at ~700 GB/s.  On 8-GPU nodes domain = node: unchanged. */
+     * partitions in three racks (IB between them, NCCL 2.27.3) the ring
+     * all-reduce busbw is 196.7 GB/s with 4 GPUs per partition and 393.7
+     * GB/s with 8 — 49.2 GB/s per member's NIC, r × NIC with r the members
+     * per domain, not per 4-GPU tray (NVIDIA/nccl#1801).  Phases adding
+     * instead (NVLink, then 1/r of the volume per NIC) would give 155 / 257
+     * GB/s there with the NVLink ring at 740 GB/s (900 GB/s × the 370/450
+     * ring efficiency of CATALOG-FACTS §5.2).  On 8-GPU nodes domain =
+     * node: unchanged. */
     long long unit = e->domain > e->gpn ? e->domain : e->gpn;
     double r = stride < unit ? (double)(unit / stride) : 1.0;
     if (r > n)
