@@ -251,6 +251,9 @@ typedef struct {
                                    * all-to-all library takes (DeepEP low-latency); 0 = none */
     double ep_skew;               /* busiest expert-parallel rank's routed load over uniform
                                    * random routing, after the engine's balancer; 0 = 1 */
+    bool ep_allgather;            /* attention-DP MoE layers all-gather every rank's tokens
+                                   * and reduce-scatter the outputs (no all-to-all) while the
+                                   * EP degree <= experts per token (TensorRT-LLM) */
     double band_low, band_high;   /* measured true/predicted time range (fit half of
                                    * tests/data/serve_runs.yaml); 0 = model default */
     double band_moe_low, band_moe_high; /* the same for MoE models when their fit-half

@@ -180,6 +180,8 @@ typedef struct {
     double ep_ov;                    /* share of the all-to-alls hidden under compute */
     double mb;                       /* decode micro-batches per step (two-batch overlap: 2) */
     double skew;                     /* routed load skew beyond uniform routing (>= 1) */
+    bool ep_gather;                  /* engine all-gathers / reduce-scatters at EP <= top-k */
+    double gather_b;                 /* bytes per value it all-gathers */
 } Ctx;
 
 /* Achieved share of peak for GEMMs whose narrowest per-GPU dimension is x.
@@ -413,6 +415,7 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
      * simulated perfectly balanced routing in prefill).  The engine's
      * ep_skew scales the busiest rank's routed load over balls into bins. */
     c->skew = e && e->ep_skew >= 1.0 ? e->ep_skew : 1.0;
+    c->ep_gather = e && e->ep_allgather;
     if (w->max_batch > 0)
         c->cap = c->ep_cap = w->max_batch;
     if (w->chunk_tokens > 0)
@@ -453,6 +456,12 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
      * DeepSeek's dual micro-batch serving); 0 = exposed. */
     c->disp_b = w->precision == PREC_FP8 || w->precision == PREC_FP4 ? 1.0 : INFER_ACT_BYTES;
     c->comb_b = INFER_ACT_BYTES;
+    /* TensorRT-LLM's all-gather path quantises the inputs first for NVFP4
+     * and per-tensor FP8; FP8 with DeepSeek's block scales is quantised
+     * inside the fused MoE op, after the gather, so BF16 travels
+     * (fused_moe_cutlass.py forward_chunk: only fp8_qdq and nvfp4 take the
+     * post-quant all-gather). */
+    c->gather_b = w->precision == PREC_FP8 && w->fp8_block_scales ? INFER_ACT_BYTES : c->disp_b;
     c->ep_ov = w->ep_overlap > 0 ? fmin(1.0, w->ep_overlap) : 0.0;
     /* Two-batch overlap splits each step's batch into two micro-batches
      * that run every layer one after the other, so one's all-to-all hides
@@ -582,6 +591,35 @@ static double ep_comm_prefill(const Ctx *c, double tokens, int n)
     double nvl = c->up_bw > 0 ? per * k * (c->domain - 1.0) / c->domain / c->up_bw + 2.0 * c->up_lat
                               : INFINITY;
     return c->moe_layers * fmax(rdma, nvl);
+}
+
+/* TensorRT-LLM's attention-DP MoE layers do not use an all-to-all while
+ * the EP degree is at most the experts per token: every rank all-gathers
+ * all ranks' (quantised) tokens, runs its own experts on them and
+ * reduce-scatters the BF16 outputs back (CutlassFusedMoE "allgather +
+ * FusedMoe Op + reducescatter, with AttentionDP on";
+ * select_alltoall_method_type returns NotEnabled for moe_ep_size <= top_k,
+ * and the all-to-all also needs MNNVL; NVIDIA/TensorRT-LLM
+ * tensorrt_llm/_torch/modules/fused_moe/fused_moe_cutlass.py).  Each rank
+ * receives every other rank's tokens once, whatever the routing, so the
+ * volume is (n − 1) × tokens per rank × h, not k copies scaled by the
+ * busiest rank's skew. */
+static bool ep_gathers(const Ctx *c, int n)
+{
+    return c->ep_gather && n <= c->k_over_e * c->experts + 1e-9;
+}
+
+/* All-gather + reduce-scatter of `tokens` tokens per rank, all MoE layers
+ * (a reduce-scatter moves what the matching all-gather does). */
+static double ep_gather_comm(const Ctx *c, double tokens, int n)
+{
+    if (n <= 1 || !(tokens > 0))
+        return 0.0;
+    double bw = n <= c->domain ? c->up_bw : net_scaleout_bw(c->p, c->a, false);
+    double lat = n <= c->domain ? c->up_lat : NET_SCALEOUT_LATENCY_S;
+    double all = n * tokens * c->h; /* values gathered on every rank */
+    return c->moe_layers * (net_allgather_s(all * c->gather_b, n, bw, lat) +
+                            net_allgather_s(all * c->comb_b, n, bw, lat));
 }
 
 /* Busiest / mean load when m routed token-slots fall uniformly at random
@@ -727,7 +765,8 @@ static void prefill_dep(const Ctx *c, int n, double xt, double *own, double *spr
      * prompt's share p_new/xt.  It hides under the GPU's whole compute per
      * prompt of its own: that prompt's attention/dense work and the expert
      * work of the n prompts in flight (n·ex). */
-    o += ep_exposed(c, ep_comm_prefill(c, imb * xt, n) * c->p_new / xt, o + n * ex);
+    double comm = ep_gathers(c, n) ? ep_gather_comm(c, xt, n) : ep_comm_prefill(c, imb * xt, n);
+    o += ep_exposed(c, comm * c->p_new / xt, o + n * ex);
     *own = o;
     *spread = ex;
 }
@@ -831,7 +870,8 @@ static double step_dep(const Ctx *c, const Rep *r, double b)
      * sequences' tokens) and what it receives (imb × the mean): the load
      * scales the bytes, not the collective's latency. */
     double load = fmax(bg, imb * b / n) * q;
-    double comm = c->mb * ep_comm(c, load / c->mb, n);
+    double comm = ep_gathers(c, n) ? c->mb * ep_gather_comm(c, bg * q / c->mb, n)
+                                   : c->mb * ep_comm(c, load / c->mb, n);
     double core = gemm + attn;
     return core + ep_exposed(c, comm, core) + c->mb * c->L * c->layer_ovh + c->step_ovh +
            bg * c->seq_ovh + draft_s(c, core);

@@ -174,6 +174,10 @@ typedef struct {
     int max_batch;                   /* sequences in flight per replica; 0 = engine default */
     int chunk_tokens;                /* tokens per engine iteration; 0 = engine default */
     double prefix_cache_hit;         /* share 0..1 of prompt tokens served from a prefix cache */
+    bool fp8_block_scales;           /* FP8 weights in 128x128 blocks, activations scaled per
+                                      * 1x128 group inside the GEMM (DeepSeek-V3's recipe, the
+                                      * deepseek-ai checkpoints): a MoE layer that all-gathers
+                                      * its inputs moves them unquantised (BF16) */
     SpeculativeSpec speculative;     /* draft 0 = off */
     DisaggSpec disaggregated;        /* separate prefill and decode pools */
 } Workload;

@@ -236,6 +236,7 @@ static const Field engine_fields[] = {
     FBOOL("chunked_prefill", Engine, chunked_prefill, 0),
     FINT("ep_rank_batch", Engine, ep_rank_batch, 0, 1 << 20, 0),
     FNUM("ep_skew", Engine, ep_skew, 1, 0, 16, 0),
+    FBOOL("ep_allgather", Engine, ep_allgather, 0),
     FNUM("band_low", Engine, band_low, 1, 0, 1, 0),
     FNUM("band_high", Engine, band_high, 1, 1, 100, 0),
     FNUM("band_moe_low", Engine, band_moe_low, 1, 0, 1, 0),

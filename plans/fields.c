@@ -111,6 +111,7 @@ static const FieldDef field_table[] = {
     {"max_batch", "max_batch", FS_WORKLOAD, FT_INT, FF_INFER | FF_AUTO0, OFF(Workload, max_batch), QTY_COUNT, 0, 1, "seqs", EN_NONE, "sequences in flight; auto = the engine's"},
     {"chunk_tokens", "chunk_tokens", FS_WORKLOAD, FT_INT, FF_INFER | FF_AUTO0, OFF(Workload, chunk_tokens), QTY_COUNT, 0, 1, "tok", EN_NONE, "tokens per iteration; auto = the engine's"},
     {"prefix_cache_hit", "prefix_hit", FS_WORKLOAD, FT_REAL, FF_INFER, OFF(Workload, prefix_cache_hit), QTY_FRACTION, 0, 1, "", EN_NONE, "share of prompt tokens from a prefix cache, 0-0.99"},
+    {"fp8_block_scales", "fp8_blocks", FS_WORKLOAD, FT_BOOL, FF_INFER, OFF(Workload, fp8_block_scales), QTY_NUMBER, 0, 1, "", EN_NONE, "FP8 with 128x128 block scales (DeepSeek-V3): MoE gathers move BF16"},
     {"speculative", "speculative", FS_WORKLOAD, FT_HEADING, FF_INFER, 0, 0, QTY_NUMBER, 0, 1, "", EN_NONE, ""},
     {"speculative.draft", "  draft", FS_WORKLOAD, FT_INT, FF_INFER, OFF(Workload, speculative.draft), QTY_COUNT, 0, 1, "tok", EN_NONE, "tokens drafted per step; 0 = off"},
     {"speculative.acceptance", "  acceptance", FS_WORKLOAD, FT_REAL, FF_INFER, OFF(Workload, speculative.acceptance), QTY_FRACTION, 0, 1, "", EN_NONE, "acceptance rate of one drafted token"},

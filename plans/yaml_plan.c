@@ -1740,6 +1740,8 @@ static const Field workload_fields[] = {
          "tokens per engine iteration; auto = the engine's"),
     F_D(Workload, prefix_cache_hit, "prefix_cache_hit", QTY_FRACTION, F_INFER | F_OPT,
         "share of prompt tokens served from a prefix cache"),
+    F_B(Workload, fp8_block_scales, "fp8_block_scales", F_INFER | F_OPT,
+        "FP8 checkpoint with 128x128 block scales (DeepSeek-V3 recipe): MoE gathers move BF16"),
     F_M(Workload, speculative, "speculative", spec_schema, F_INFER | F_OPT | F_FLOW,
         "draft tokens per step, acceptance rate"),
     {"disaggregated", T_CUSTOM, FLD(Workload, disaggregated), 0, 0, 0, 0, NULL, 0, 0, NULL, 0,
