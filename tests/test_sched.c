@@ -1244,12 +1244,21 @@ END_TEST
  * cv on every draw (the schedules' digests depend on it). */
 /* The event heap pops in (time, insertion) order under any interleaving of
  * pushes and pops, ties in time included: checked against a brute-force
- * minimum over the live events. */
+ * minimum over the live events.  Times span negative, zero (both signs),
+ * subnormal and huge values: the events' integer keys must order as the
+ * doubles do and give back the same double. */
 START_TEST(event_heap_pops_in_time_then_insertion_order)
 {
     enum { N = 20000 };
+    static const double odd[] = {-0.0, 0.0, -1e300, 1e300, 4.9e-324, -4.9e-324, 2.2e-308,
+                                 1.0, 1.0 + 2.2e-16, 86400.0, 3.5, -3.5};
+    typedef struct {
+        double t;
+        uint64_t seq;
+        uint32_t job;
+    } Ref;
     SchedHeap h = {0};
-    SchedEvent *ref = malloc(N * sizeof *ref);
+    Ref *ref = malloc(N * sizeof *ref);
     ck_assert_ptr_nonnull(ref);
     size_t nref = 0;
     uint64_t seq = 0;
@@ -1260,25 +1269,48 @@ START_TEST(event_heap_pops_in_time_then_insertion_order)
         bool push = nref == 0 || (nref < N && sched_rng_below(&g, 100) < 55);
         if (push) {
             /* few distinct times: many ties, ordered by insertion */
-            double t = (double)sched_rng_below(&g, 64);
+            double t = step % 5 == 0 ? odd[sched_rng_below(&g, sizeof odd / sizeof *odd)]
+                                     : (double)sched_rng_below(&g, 64);
             uint32_t job = (uint32_t)step;
-            ck_assert_int_eq(sched_heap_push(&h, t, job, 1), 0);
-            ref[nref++] = (SchedEvent){.t = t, .seq = seq++, .job = job, .ver = 1};
+            ck_assert_uint_eq(h.seq, seq);
+            ck_assert_int_eq(sched_heap_push(&h, t, job), 0);
+            ref[nref++] = (Ref){.t = t, .seq = seq++, .job = job};
         } else {
             size_t m = 0;
             for (size_t i = 1; i < nref; i++)
                 if (ref[i].t < ref[m].t || (ref[i].t == ref[m].t && ref[i].seq < ref[m].seq))
                     m = i;
             SchedEvent e = sched_heap_pop(&h);
-            ck_assert_uint_eq(e.job, ref[m].job);
-            ck_assert_uint_eq(e.seq, ref[m].seq);
-            ck_assert(e.t == ref[m].t);
+            ck_assert_uint_eq(sched_ev_job(&e), ref[m].job);
+            ck_assert_uint_eq(sched_ev_seq(&e), ref[m].seq);
+            ck_assert(sched_ev_time(&e) == ref[m].t);
             ref[m] = ref[--nref];
             popped++;
         }
         ck_assert_uint_eq(h.n, nref);
+        /* every node's four children share one 64-byte line */
+        ck_assert_uint_eq((uintptr_t)&h.a[1] % 64, 0);
     }
     ck_assert_int_gt(popped, N);
+    /* the keys order as the doubles (equal doubles: equal keys) */
+    for (int i = 0; i < 200000; i++) {
+        uint64_t ba = sched_rng_next(&g), bb = i % 3 ? sched_rng_next(&g) : ba ^ (i & 7);
+        double a, b;
+        memcpy(&a, &ba, sizeof a);
+        memcpy(&b, &bb, sizeof b);
+        if (a != a || b != b)
+            continue; /* NaN: never a finish time */
+        uint64_t ka = sched_time_key(a), kb = sched_time_key(b);
+        ck_assert_int_eq(ka < kb, a < b);
+        ck_assert_int_eq(ka == kb, a == b);
+        ck_assert(sched_key_time(ka) == a);
+    }
+    /* a job index past the id's bits, or the sequence at its limit: refused */
+    ck_assert_int_eq(sched_heap_push(&h, 1.0, 1U << SCHED_EV_JOB_BITS), -1);
+    h.seq = SCHED_EV_SEQ_MAX;
+    ck_assert_int_eq(sched_heap_push(&h, 1.0, 0), -1);
+    h.seq = SCHED_EV_SEQ_MAX - 1;
+    ck_assert_int_eq(sched_heap_push(&h, 1.0, 0), 0);
     sched_heap_free(&h);
     free(ref);
 }

@@ -2,30 +2,44 @@
  * events ordered by (time, insertion sequence), so ties resolve in a fixed
  * order and runs are deterministic.  Four children per node halve the
  * depth of a binary heap; a pop touches fewer cache lines (LaMarca &
- * Ladner, "The influence of caches on the performance of heaps", 1996).  Stale events (a job resized, killed or
- * preempted since) are skipped by the loop through the job's version. */
+ * Ladner, "The influence of caches on the performance of heaps", 1996):
+ * events are 16 bytes and the array is placed so that every node's four
+ * children share one 64-byte line (their "aligned" layout).  Stale events
+ * (a job resized, killed or preempted since) are skipped by the loop: a
+ * job keeps its live event's sequence number. */
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "sched_int.h"
 
-static inline bool ev_less(const SchedEvent *a, const SchedEvent *b)
-{
-    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
+#define ev_less sched_ev_less
 
-int sched_heap_push(SchedHeap *h, double t, uint32_t job, uint32_t ver)
+/* a[1] on a 64-byte boundary: the allocation starts a line, a sits 3
+ * events (48 bytes) into it, so a[4i+1 .. 4i+4] is one line for every i */
+#define HEAP_LINE 64
+#define HEAP_PAD (HEAP_LINE / sizeof(SchedEvent) - 1)
+_Static_assert(sizeof(SchedEvent) == 16, "SchedEvent: 16 bytes");
+
+int sched_heap_push(SchedHeap *h, double t, uint32_t job)
 {
+    if (job >= (1U << SCHED_EV_JOB_BITS) || h->seq >= SCHED_EV_SEQ_MAX)
+        return -1;
     if (h->n == h->cap) {
         size_t cap = h->cap ? h->cap * 2 : 1024;
-        SchedEvent *a = realloc(h->a, cap * sizeof *a);
-        if (!a)
+        void *mem = NULL;
+        if (posix_memalign(&mem, HEAP_LINE, (cap + HEAP_PAD) * sizeof(SchedEvent)) != 0)
             return -1;
+        SchedEvent *a = (SchedEvent *)mem + HEAP_PAD;
+        if (h->n)
+            memcpy(a, h->a, h->n * sizeof *a);
+        free(h->mem);
+        h->mem = mem;
         h->a = a;
         h->cap = cap;
     }
-    SchedEvent e = {.t = t, .seq = h->seq++, .job = job, .ver = ver};
+    SchedEvent e = {.key = sched_time_key(t), .id = h->seq++ << SCHED_EV_JOB_BITS | job};
     size_t i = h->n++;
     while (i > 0) {
         size_t p = (i - 1) / SCHED_HEAP_D;
@@ -91,7 +105,8 @@ SchedEvent sched_heap_pop(SchedHeap *h)
 
 void sched_heap_free(SchedHeap *h)
 {
-    free(h->a);
+    free(h->mem);
+    h->mem = NULL;
     h->a = NULL;
     h->n = h->cap = 0;
 }

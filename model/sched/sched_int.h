@@ -31,22 +31,71 @@ double sched_rng_lognormal_p(SchedRng *r, const SchedLognormal *p);
 uint64_t sched_rng_below(SchedRng *r, uint64_t n); /* in [0,n) */
 
 /* --------------------------------------------------------------- heap.c */
+/* A finish event in 16 bytes: four heap children fill one 64-byte line.
+ * key: the finish time's bits mapped so that unsigned order is the
+ * doubles' order (sched_time_key); id: the insertion sequence (which breaks
+ * ties in time deterministically) above the job index.  (time, insertion)
+ * order is then (key, id) order. */
 typedef struct {
-    double t;
-    uint64_t seq;       /* insertion order: breaks ties deterministically */
-    uint32_t job;
-    uint32_t ver;       /* the job's version when pushed; stale if it moved on */
+    uint64_t key;
+    uint64_t id;        /* seq << SCHED_EV_JOB_BITS | job */
 } SchedEvent;
+
+#define SCHED_EV_JOB_BITS 25 /* job indices below 2^25 (SCHED_MAX_JOBS: 20 M) */
+#define SCHED_EV_SEQ_MAX (1ULL << (64 - SCHED_EV_JOB_BITS)) /* pushes per run: 5.5e11 */
+
+/* t's bits as an unsigned integer in the doubles' order (negatives
+ * complemented, non-negatives with the sign bit set); -0 is read as +0, so
+ * equal doubles map to equal keys.  Not for NaN (finish times are finite). */
+static inline uint64_t sched_time_key(double t)
+{
+    t += 0.0; /* -0 + 0 = +0 (round to nearest) */
+    uint64_t b;
+    __builtin_memcpy(&b, &t, sizeof b);
+    return (b >> 63) ? ~b : b | (1ULL << 63);
+}
+
+static inline double sched_key_time(uint64_t k)
+{
+    uint64_t b = (k >> 63) ? k & ~(1ULL << 63) : ~k;
+    double t;
+    __builtin_memcpy(&t, &b, sizeof t);
+    return t;
+}
+
+static inline double sched_ev_time(const SchedEvent *e)
+{
+    return sched_key_time(e->key);
+}
+
+static inline uint64_t sched_ev_seq(const SchedEvent *e)
+{
+    return e->id >> SCHED_EV_JOB_BITS;
+}
+
+static inline uint32_t sched_ev_job(const SchedEvent *e)
+{
+    return (uint32_t)(e->id & ((1ULL << SCHED_EV_JOB_BITS) - 1));
+}
+
+/* (time, insertion) order: a before b */
+static inline bool sched_ev_less(const SchedEvent *a, const SchedEvent *b)
+{
+    return a->key < b->key || (a->key == b->key && a->id < b->id);
+}
 
 #define SCHED_HEAP_D 4   /* children per heap node: a[D·i+1 .. D·i+D] */
 
 typedef struct {
-    SchedEvent *a;
+    SchedEvent *a;      /* a[1 .. 4] (every node's children) start a 64-byte line */
+    void *mem;          /* the allocation a lies in */
     size_t n, cap;
-    uint64_t seq;
+    uint64_t seq;       /* the next push's insertion sequence */
 } SchedHeap;
 
-int sched_heap_push(SchedHeap *h, double t, uint32_t job, uint32_t ver); /* -1 = OOM */
+/* -1 = out of memory, or job >= 2^SCHED_EV_JOB_BITS, or SCHED_EV_SEQ_MAX
+ * pushes reached */
+int sched_heap_push(SchedHeap *h, double t, uint32_t job);
 SchedEvent sched_heap_pop(SchedHeap *h);  /* h->n must be > 0 */
 void sched_heap_free(SchedHeap *h);
 
@@ -105,6 +154,7 @@ typedef struct {
 /* A run holds ~200 bytes per job: 20 million jobs is ~4 GB, past what a
  * planning tool should take from a desktop. */
 #define SCHED_MAX_JOBS 20000000
+_Static_assert(SCHED_MAX_JOBS <= (1L << SCHED_EV_JOB_BITS), "SchedEvent.id: a job index");
 
 /* Resource budget (issue 17 D8), checked before a job is generated.
  * Memory: a run holds about SCHED_JOB_BYTES per job (the job spec, the

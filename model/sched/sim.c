@@ -69,7 +69,7 @@ typedef struct {
                          * that every job's slots fit in 32 bits) */
     int32_t qnext, qprev;
     int32_t ridx, eidx;
-    uint32_t ver;
+    uint32_t evseq;     /* running: its live finish event's sequence (low 32 bits) */
     uint8_t state;
     bool restarted;
 } Job;
@@ -724,9 +724,9 @@ static void seg_begin(Sim *s, int j)
         J->prog_from = s->now;
     J->rate = job_held(s, j) * J->fck;
     double finish = J->prog_from + (job_work(s, j) - J->done0) / J->rate;
-    J->ver++;
     uint64_t seq = s->heap.seq;
-    if (sched_heap_push(&s->heap, finish, (uint32_t)j, J->ver) < 0)
+    J->evseq = (uint32_t)seq; /* an event of j with another sequence is stale */
+    if (sched_heap_push(&s->heap, finish, (uint32_t)j) < 0)
         s->st.unaccounted++; /* out of memory mid-run: the job is lost; reported */
     if (s->rc.valid)
         rc_on_start(s, j, finish, seq);
@@ -939,7 +939,8 @@ static void kill_job(Sim *s, int j, bool released)
                 s->owner[s->gpool[J->off + i]] = -1;
         J->alloc = 0;
     }
-    J->ver++; /* its finish event is stale now */
+    /* its finish event is stale now: j is queued, and a restart pushes a
+     * new event with a new sequence */
     J->restarted = true;
     J->prog_from = 0;
     J->res_s = -1; /* queued again with no reservation (start_t shared its place) */
@@ -1214,9 +1215,15 @@ typedef struct {
     int mode;          /* 0 none possible, 1 single node, 2 count, 3 shared head */
 } Reservation;
 
-static bool ev_less(const SchedEvent *a, const SchedEvent *b)
+#define ev_less sched_ev_less
+
+/* Is event e stale (its job killed, resized or finished since)?  A job
+ * keeps the low 32 bits of its live event's sequence: a stale event of it
+ * would share them only after 2^32 pushes while it waits in the heap. */
+static inline bool ev_stale(const Sim *s, const SchedEvent *e)
 {
-    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+    const Job *J = &s->jobs[sched_ev_job(e)];
+    return J->state != JS_RUNNING || J->evseq != (uint32_t)sched_ev_seq(e);
 }
 
 /* Walk finish events in time order without disturbing the heap: a
@@ -1256,15 +1263,14 @@ static double walk_finishes(Sim *s, bool (*visit)(Sim *, int, void *), void *ctx
             aux[x] = c;
         }
         const SchedEvent *e = &h->a[i];
-        const Job *J = &s->jobs[e->job];
-        if (J->state != JS_RUNNING || J->ver != e->ver)
+        if (ev_stale(s, e))
             continue;
-        if (visit(s, (int)e->job, ctx)) {
+        if (visit(s, (int)sched_ev_job(e), ctx)) {
             if (hit)
                 *hit = *e;
             if (rank)
                 *rank = pops;
-            return e->t;
+            return sched_ev_time(e);
         }
     }
     return -1;
@@ -1355,7 +1361,8 @@ static Reservation reserve_walk(Sim *s, int h, SchedEvent *hit, int *rank)
 
 static inline bool key_less(double t, uint64_t seq, const SchedEvent *k)
 {
-    return t < k->t || (t == k->t && seq < k->seq);
+    SchedEvent e = {.key = sched_time_key(t), .id = seq << SCHED_EV_JOB_BITS};
+    return ev_less(&e, k); /* seq is never k's: its job bits decide nothing */
 }
 
 static void rc_drop(Sim *s)
@@ -1414,7 +1421,7 @@ static void rc_on_pop(Sim *s, const SchedEvent *e)
 {
     if (!s->rc.valid)
         return;
-    if (e->seq == s->rc.hit.seq)
+    if (e->id == s->rc.hit.id)
         rc_drop(s);
     else
         s->rc.rank--;
@@ -2318,7 +2325,7 @@ static int run_sim(const Plan *p, const SchedWorkload *w, const Accelerator *a,
 
     for (;;) {
         bool skip = false;
-        double tf = s->heap.n ? s->heap.a[0].t : DBL_MAX;
+        double tf = s->heap.n ? sched_ev_time(&s->heap.a[0]) : DBL_MAX;
         double ta = s->next_arrival < s->n ? w->jobs[s->next_arrival].submit : DBL_MAX;
         double tx = s->next_fail;
         double t = tf;
@@ -2331,20 +2338,20 @@ static int run_sim(const Plan *p, const SchedWorkload *w, const Accelerator *a,
         if (tf <= tx && tf <= ta) {
             SchedEvent e = sched_heap_pop(&s->heap);
             rc_on_pop(s, &e);
-            Job *J = &s->jobs[e.job];
-            if (J->state != JS_RUNNING || J->ver != e.ver)
-                continue; /* stale: resized or killed since */
+            if (ev_stale(s, &e))
+                continue; /* resized or killed since */
             /* the next finish's job record and spec, random in arrays of
              * 100s of MB: fetched while this event and its pass run */
             if (s->heap.n) {
-                const Job *nx = &s->jobs[s->heap.a[0].job];
+                uint32_t nj = sched_ev_job(&s->heap.a[0]);
+                const Job *nx = &s->jobs[nj];
                 __builtin_prefetch(nx);
                 __builtin_prefetch((const char *)nx + sizeof *nx - 1);
-                __builtin_prefetch(&s->specs[s->heap.a[0].job]);
+                __builtin_prefetch(&s->specs[nj]);
             }
             advance(s, t);
             s->now = t;
-            finish_job(s, (int)e.job);
+            finish_job(s, (int)sched_ev_job(&e));
         } else if (tx <= ta) {
             advance(s, t);
             s->now = t;
@@ -2366,7 +2373,7 @@ static int run_sim(const Plan *p, const SchedWorkload *w, const Accelerator *a,
          * pop, has arrived by now (every job's off lies in [0, slots], so
          * the address is the array's or one past it; a prefetch never faults) */
         if (s->heap.n)
-            __builtin_prefetch(&s->gpool[s->jobs[s->heap.a[0].job].off]);
+            __builtin_prefetch(&s->gpool[s->jobs[sched_ev_job(&s->heap.a[0])].off]);
         if (s->events % POLL_EVERY == 0 && (s->missed || cancelled(opt))) {
             rc = s->missed ? 1 : -1;
             break;
