@@ -167,6 +167,7 @@ int sched_cluster_init(SchedCluster *cl, int gpus, int gpn, int gpd, int gpl, co
         cl->leaf_tsz *= 2;
     cl->leaf_tree = malloc(2 * (size_t)cl->leaf_tsz * sizeof *cl->leaf_tree);
     cl->scratch = malloc(N * sizeof *cl->scratch);
+    cl->node_any = calloc((N + 63) / 64, sizeof *cl->node_any);
     cl->mode = calloc(G, 1);
     cl->sh_used = calloc(G, sizeof *cl->sh_used);
     cl->sh_mem = calloc(G, sizeof *cl->sh_mem);
@@ -176,7 +177,7 @@ int sched_cluster_init(SchedCluster *cl, int gpus, int gpn, int gpd, int gpl, co
     cl->sh_prev = calloc(G, sizeof *cl->sh_prev);
     if (!cl->node_cap || !cl->node_free || !cl->node_mask || !cl->bk_head || !cl->bk_next ||
         !cl->bk_prev || !cl->dom_free || !cl->leaf_free || !cl->dom_full || !cl->leaf_full ||
-        !cl->leaf_tree || !cl->scratch || !cl->mode || !cl->sh_used ||
+        !cl->leaf_tree || !cl->scratch || !cl->node_any || !cl->mode || !cl->sh_used ||
         !cl->sh_mem || !cl->sh_n || !cl->sh_cnt || !cl->sh_next || !cl->sh_prev) {
         sched_cluster_free(cl);
         return -1;
@@ -190,6 +191,8 @@ int sched_cluster_init(SchedCluster *cl, int gpus, int gpn, int gpd, int gpl, co
         cl->node_cap[n] = cap;
         cl->node_free[n] = cap;
         cl->node_mask[n] = cap == 64 ? ~0ULL : ((1ULL << cap) - 1);
+        if (cap > 0)
+            cl->node_any[n / 64] |= 1ULL << (n % 64);
         cl->dom_free[n / cl->nodes_per_dom] += cap;
         cl->leaf_free[n / cl->nodes_per_leaf] += cap;
         cl->dom_full[n / cl->nodes_per_dom]++;
@@ -220,6 +223,7 @@ void sched_cluster_free(SchedCluster *cl)
     free(cl->leaf_full);
     free(cl->leaf_tree);
     free(cl->scratch);
+    free(cl->node_any);
     free(cl->mode);
     free(cl->sh_used);
     free(cl->sh_mem);
@@ -266,8 +270,10 @@ static int lt_first_max(const SchedCluster *cl)
 static void node_adjust(SchedCluster *cl, int n, int delta)
 {
     bk_unlink(cl, n);
-    int full = (cl->node_free[n] + delta == cl->node_cap[n]) - (cl->node_free[n] == cl->node_cap[n]);
-    cl->node_free[n] += delta;
+    int old = cl->node_free[n];
+    int full = (old + delta == cl->node_cap[n]) - (old == cl->node_cap[n]);
+    cl->node_free[n] = old + delta;
+    cl->node_any[(unsigned)n >> 6] ^= (uint64_t)((old == 0) != (old + delta == 0)) << (n & 63);
     bk_link(cl, n);
     if (cl->nodes_per_dom > 1) { /* a one-node domain is its node: no counts */
         cl->dom_free[n / cl->nodes_per_dom] += delta;
@@ -361,9 +367,19 @@ static int take_range(SchedCluster *cl, int n0, int n1, int nfull, int k, int ex
         return got;
     int32_t *nd = cl->scratch;
     int m = 0;
-    for (int n = n0; n < n1; n++)
-        if (cl->node_free[n] > 0 && n != exclude)
-            nd[m++] = n;
+    /* the range's nodes with free GPUs, from the bitmap, in node order */
+    for (int wd = n0 / 64; wd <= (n1 - 1) / 64; wd++) {
+        uint64_t b = cl->node_any[wd];
+        if (wd == n0 / 64)
+            b &= ~0ULL << (n0 % 64);
+        if (wd == (n1 - 1) / 64 && n1 % 64)
+            b &= ~0ULL >> (64 - n1 % 64);
+        for (; b; b &= b - 1) {
+            int n = wd * 64 + __builtin_ctzll(b);
+            if (n != exclude)
+                nd[m++] = n;
+        }
+    }
     while (got < k && m > 0) {
         int r = k - got, best = -1, largest = 0;
         for (int i = 0; i < m; i++) {

@@ -213,6 +213,7 @@ typedef struct {
     int32_t *leaf_tree;
     int leaf_tsz;
     int32_t *scratch;         /* [n_nodes]: take_range's list of nodes with free GPUs */
+    uint64_t *node_any;       /* bit n: node n has a free GPU (take_range lists them) */
     int total_free;           /* whole free GPUs */
     /* shared GPUs (MIG slices or time-shared fractions) */
     uint8_t *mode;            /* per GPU: 0 whole, 1 MIG, 2 fractional */

@@ -2112,6 +2112,8 @@ static void audit(Sim *s)
     for (int n = 0; n < cl->n_nodes; n++) {
         if (__builtin_popcountll(cl->node_mask[n]) != cl->node_free[n])
             s->st.double_booked++;
+        if (((cl->node_any[n / 64] >> (n % 64)) & 1) != (cl->node_free[n] > 0))
+            s->st.unaccounted++; /* take_range's bitmap of nodes with free GPUs */
         free_sum += cl->node_free[n];
     }
     if (free_sum != cl->total_free)
