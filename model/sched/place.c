@@ -310,13 +310,15 @@ void sched_release_gpu(SchedCluster *cl, int gpu)
     node_adjust(cl, n, +1);
 }
 
-void sched_release_gpus(SchedCluster *cl, const int32_t *gpus, int n)
+void sched_release_gpus(SchedCluster *cl, const int32_t *gpus, int n, int32_t *owner)
 {
     int i = 0;
     while (i < n) {
         int node = gpus[i] / cl->gpn, k = 0;
         uint64_t bits = 0;
         for (; i < n && gpus[i] / cl->gpn == node; i++) {
+            if (owner)
+                owner[gpus[i]] = -1;
             uint64_t bit = 1ULL << (gpus[i] - node * cl->gpn);
             if ((cl->node_mask[node] | bits) & bit) {
                 cl->double_booked++; /* released a GPU nobody held */
@@ -475,10 +477,6 @@ bool sched_place_whole(SchedCluster *cl, int g, int exclude, int32_t *out)
     return true;
 }
 
-int sched_max_node_free(const SchedCluster *cl)
-{
-    return cl->bk_mask ? 64 - __builtin_clzll(cl->bk_mask) : 0;
-}
 
 int sched_grow_whole(SchedCluster *cl, int k, int near, int32_t *out)
 {
@@ -585,7 +583,3 @@ int sched_place_shared(SchedCluster *cl, int kind, int amount, int exclude)
     return g;
 }
 
-double sched_cluster_busy(const SchedCluster *cl)
-{
-    return (double)(cl->G - cl->total_free - cl->n_shared) + cl->shared_use;
-}

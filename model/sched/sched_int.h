@@ -237,14 +237,18 @@ void sched_cluster_free(SchedCluster *cl);
 int sched_node_of(const SchedCluster *cl, int gpu);
 void sched_take_gpu(SchedCluster *cl, int gpu);
 void sched_release_gpu(SchedCluster *cl, int gpu);
-/* Release n GPUs at once (runs of one node cost one bucket move). */
-void sched_release_gpus(SchedCluster *cl, const int32_t *gpus, int n);
+/* Release n GPUs at once (runs of one node cost one bucket move); owner
+ * (GPU -> job, may be NULL): their entries set to -1 in the same pass. */
+void sched_release_gpus(SchedCluster *cl, const int32_t *gpus, int n, int32_t *owner);
 /* Gang placement of g whole GPUs (all or none) avoiding node `exclude`
  * (-1 = none); writes the GPUs to out[0..g). */
 bool sched_place_whole(SchedCluster *cl, int g, int exclude, int32_t *out);
 /* The most whole GPUs free on any one node (0 when none): a single-node gang
  * of more cannot be placed, whatever node a reservation excludes. */
-int sched_max_node_free(const SchedCluster *cl);
+static inline int sched_max_node_free(const SchedCluster *cl)
+{
+    return cl->bk_mask ? 64 - __builtin_clzll(cl->bk_mask) : 0;
+}
 /* Up to k more whole GPUs, near the node `near` first; returns how many. */
 int sched_grow_whole(SchedCluster *cl, int k, int near, int32_t *out);
 /* A MIG instance (kind 1, amount = profile) or a fraction (kind 2, amount =
@@ -254,7 +258,10 @@ void sched_shared_add(SchedCluster *cl, int gpu, int kind, int amount);
 void sched_shared_release(SchedCluster *cl, int gpu, int kind, int amount);
 double sched_shared_equiv(const SchedCluster *cl, int kind, int amount);
 /* GPU-equivalents in use. */
-double sched_cluster_busy(const SchedCluster *cl);
+static inline double sched_cluster_busy(const SchedCluster *cl)
+{
+    return (double)(cl->G - cl->total_free - cl->n_shared) + cl->shared_use;
+}
 
 /* ---------------------------------------------------------------- mem.c */
 /* calloc(n, size) for the simulator's large arrays (2 MB pages where the
