@@ -34,12 +34,7 @@
 
 #include "sched_int.h"
 
-int sched_node_of(const SchedCluster *cl, int gpu)
-{
-    return gpu / cl->gpn;
-}
-
-static void bk_unlink(SchedCluster *cl, int n)
+static inline void bk_unlink(SchedCluster *cl, int n)
 {
     int p = cl->bk_prev[n], x = cl->bk_next[n];
     if (p >= 0) {
@@ -54,7 +49,7 @@ static void bk_unlink(SchedCluster *cl, int n)
         cl->bk_prev[x] = p;
 }
 
-static void bk_link(SchedCluster *cl, int n)
+static inline void bk_link(SchedCluster *cl, int n)
 {
     int k = cl->node_free[n];
     cl->bk_prev[n] = -1;
@@ -238,7 +233,7 @@ void sched_cluster_free(SchedCluster *cl)
  * first that does not change.  A larger value only raises the parents
  * below it (no sibling to read); a smaller one recomputes each from both
  * children. */
-static void lt_set(SchedCluster *cl, int l, int32_t v)
+static inline void lt_set(SchedCluster *cl, int l, int32_t v)
 {
     int32_t *t = cl->leaf_tree;
     size_t k = (size_t)cl->leaf_tsz + (size_t)l;
@@ -267,7 +262,7 @@ static int lt_first_max(const SchedCluster *cl)
     return (int)(k - n);
 }
 
-static void node_adjust(SchedCluster *cl, int n, int delta)
+static inline void node_adjust(SchedCluster *cl, int n, int delta)
 {
     bk_unlink(cl, n);
     int old = cl->node_free[n];
@@ -334,7 +329,7 @@ void sched_release_gpus(SchedCluster *cl, const int32_t *gpus, int n, int32_t *o
 }
 
 /* Take k free GPUs of node n (k <= its free count), lowest first. */
-static int take_from_node(SchedCluster *cl, int n, int k, int32_t *out)
+static inline int take_from_node(SchedCluster *cl, int n, int k, int32_t *out)
 {
     uint64_t m = cl->node_mask[n];
     int got = 0;

@@ -234,7 +234,10 @@ typedef struct {
 int sched_cluster_init(SchedCluster *cl, int gpus, int gpn, int gpd, int gpl,
                        const Accelerator *a);
 void sched_cluster_free(SchedCluster *cl);
-int sched_node_of(const SchedCluster *cl, int gpu);
+static inline int sched_node_of(const SchedCluster *cl, int gpu)
+{
+    return gpu / cl->gpn;
+}
 void sched_take_gpu(SchedCluster *cl, int gpu);
 void sched_release_gpu(SchedCluster *cl, int gpu);
 /* Release n GPUs at once (runs of one node cost one bucket move); owner

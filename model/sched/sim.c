@@ -290,7 +290,7 @@ static void team_touch(Sim *s, int t)
     s->team_t[t] = s->now;
 }
 
-static void usage_add(Sim *s, int t, double d)
+static inline void usage_add(Sim *s, int t, double d)
 {
     s->epoch++; /* every start, stop and resize passes here */
     s->to_dirty |= 1ULL << t;
@@ -311,7 +311,7 @@ static void lost_add(Sim *s, int j, double gpu_s)
 }
 
 /* Integrate busy GPUs, queue length and fragmentation up to `t`. */
-static void advance(Sim *s, double t)
+static inline void advance(Sim *s, double t)
 {
     if (t > s->H)
         t = s->H;
@@ -429,7 +429,7 @@ __attribute__((noinline)) static TeamWin *win_walk(Sim *s, int t, int excl, int 
     return w;
 }
 
-static void q_insert(Sim *s, int j)
+static inline void q_insert(Sim *s, int j)
 {
     const SchedJobSpec *sp = spec(s, j);
     int t = sp->team, pr = sp->prio;
@@ -509,7 +509,7 @@ static int team_head(const Sim *s, int t)
     return -1;
 }
 
-static void head_update(Sim *s, int t)
+static inline void head_update(Sim *s, int t)
 {
     int h = team_head(s, t);
     if (h == s->thead[t])
@@ -546,7 +546,7 @@ static double share_of(const Sim *s, int t, double usage)
  * fair sharing, KEP-1714, one resource: GPUs are the dominant resource;
  * dividing by the cohort's lendable capacity, the same for every team, would
  * not change the order), then priority and age. */
-static bool team_before(const Sim *s, const TeamKey *a, const TeamKey *b)
+static inline bool team_before(const Sim *s, const TeamKey *a, const TeamKey *b)
 {
     if (s->policy == POLICY_FAIR_SHARE) {
         if (a->under != b->under)
@@ -564,7 +564,7 @@ static bool team_before(const Sim *s, const TeamKey *a, const TeamKey *b)
 
 /* Team t's key, false when its head is not eligible (over its borrowing
  * limit) or it has none. */
-static bool team_key(const Sim *s, int t, TeamKey *x)
+static inline bool team_key(const Sim *s, int t, TeamKey *x)
 {
     int h = s->thead[t];
     if (h < 0)
@@ -729,7 +729,7 @@ static int team_order(Sim *s)
 
 /* ------------------------------------------------------------ run segments */
 
-static void seg_begin(Sim *s, int j)
+static inline void seg_begin(Sim *s, int j)
 {
     Job *J = &s->jobs[j];
     J->seg_start = s->now;
@@ -757,7 +757,7 @@ static inline double seg_done(const Sim *s, int j)
 }
 
 /* Close the segment: retained work and the restore time spent (lost). */
-static void seg_end(Sim *s, int j)
+static inline void seg_end(Sim *s, int j)
 {
     Job *J = &s->jobs[j];
     double rest_end = J->prog_from < s->now ? J->prog_from : s->now;
@@ -782,7 +782,7 @@ static void running_add(Sim *s, int j)
     }
 }
 
-static void running_remove(Sim *s, int j)
+static inline void running_remove(Sim *s, int j)
 {
     Job *J = &s->jobs[j];
     int last = s->running[--s->n_running];
@@ -801,7 +801,7 @@ static void running_remove(Sim *s, int j)
 }
 
 /* Give back what a job holds (cluster side only). */
-static void release_res(Sim *s, int j)
+static inline void release_res(Sim *s, int j)
 {
     Job *J = &s->jobs[j];
     const SchedJobSpec *sp = spec(s, j);
@@ -829,7 +829,7 @@ static void retake_res(Sim *s, int j)
 
 /* Placement without starting: GPUs go to gpool / sgpu.  exclude = a node
  * the job may not use (a backfill reservation), -1 none. */
-static bool place(Sim *s, int j, int exclude)
+static inline bool place(Sim *s, int j, int exclude)
 {
     Job *J = &s->jobs[j];
     const SchedJobSpec *sp = spec(s, j);
@@ -896,7 +896,7 @@ static void start_placed(Sim *s, int j)
     seg_begin(s, j);
 }
 
-static bool try_start(Sim *s, int j, int exclude)
+static inline bool try_start(Sim *s, int j, int exclude)
 {
     if (!place(s, j, exclude))
         return false;
@@ -908,7 +908,7 @@ static bool try_start(Sim *s, int j, int exclude)
  * GPUs held); *fck (when not NULL) = τ/(τ+δ), 1 when the job is shorter than
  * τ.  Returns the work between checkpoints, 0 none — recomputed on a kill
  * rather than kept per job (the same doubles from the same inputs). */
-static double ck_plan(const Sim *s, int j, double *fck)
+static inline double ck_plan(const Sim *s, int j, double *fck)
 {
     const SchedJobSpec *sp = spec(s, j);
     double need = job_need(s, j);
@@ -1240,8 +1240,9 @@ static inline bool ev_stale(const Sim *s, const SchedEvent *e)
 /* Walk finish events in time order without disturbing the heap: a
  * best-first search over the heap's tree with a small side heap of
  * indices.  Calls visit() on each live event until it returns true. */
-static double walk_finishes(Sim *s, bool (*visit)(Sim *, int, void *), void *ctx,
-                            SchedEvent *hit, int *rank)
+__attribute__((always_inline)) static inline double
+walk_finishes(Sim *s, bool (*visit)(Sim *, int, void *), void *ctx,
+              SchedEvent *hit, int *rank)
 {
     const SchedHeap *h = &s->heap;
     size_t *aux = s->aux, na = 0;
@@ -1296,7 +1297,7 @@ typedef struct {
 
 /* A finishing job frees its whole GPUs, and a shared GPU when its last
  * sharer leaves.  Per-node tallies are lazily reset through a stamp. */
-static bool res_visit(Sim *s, int j, void *vctx)
+static inline bool res_visit(Sim *s, int j, void *vctx)
 {
     ResCtx *c = vctx;
     const SchedJobSpec *sp = spec(s, j);
@@ -1499,8 +1500,8 @@ static double run_estimate(const Sim *s, int j)
  * delaying the head.  True when the pass is over (no reservation possible,
  * or nothing left free).  *late: 1 when c would run past the reserved
  * start, 0 when it would end before it, untouched when not asked. */
-static bool bf_candidate(Sim *s, int c, int t, int head, Reservation *r, int *node_max,
-                         int *late)
+static inline bool bf_candidate(Sim *s, int c, int t, int head, Reservation *r, int *node_max,
+                                int *late)
 {
     const SchedJobSpec *sc = spec(s, c);
     if (sc->kind == SJ_WHOLE ? sc->gpus > (sc->gpus <= s->cl.gpn ? *node_max : s->cl.total_free)
