@@ -262,7 +262,7 @@ static int lt_first_max(const SchedCluster *cl)
     return (int)(k - n);
 }
 
-static inline void node_adjust(SchedCluster *cl, int n, int delta)
+__attribute__((always_inline)) static inline void node_adjust(SchedCluster *cl, int n, int delta)
 {
     bk_unlink(cl, n);
     int old = cl->node_free[n];
