@@ -429,7 +429,7 @@ __attribute__((noinline)) static TeamWin *win_walk(Sim *s, int t, int excl, int 
     return w;
 }
 
-static inline void q_insert(Sim *s, int j)
+__attribute__((always_inline)) static inline void q_insert(Sim *s, int j)
 {
     const SchedJobSpec *sp = spec(s, j);
     int t = sp->team, pr = sp->prio;
@@ -757,7 +757,7 @@ static inline double seg_done(const Sim *s, int j)
 }
 
 /* Close the segment: retained work and the restore time spent (lost). */
-static inline void seg_end(Sim *s, int j)
+__attribute__((always_inline)) static inline void seg_end(Sim *s, int j)
 {
     Job *J = &s->jobs[j];
     double rest_end = J->prog_from < s->now ? J->prog_from : s->now;
