@@ -66,12 +66,14 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
         snprintf(lb, sizeof lb, "    logits_bytes: %g\n", f->logits_bytes);
     sb_printf(b, "\n    gemm_scale: %.4f\n    tp_overlap: %.3f\n    dp_overlap: %.3f\n"
                  "    ep_overlap: %.3f\n    fp8_gemm_factor: %.4f\n    layer_overhead_us: %.1f\n"
+                 "    step_overhead_ms: %.2f\n"
                  "    moe_overhead: %.3f\n    moe_layer_overhead_us: %.1f\n"
                  "    moe_expert_overhead_us: %.2f\n%s%s%s%s%s"
                  "    step_scale: %.4f\n"
                  "    calibrated_runs: %d\n    calibrated_residual: %.4f\n",
               f->gemm_scale, f->tp_overlap, f->dp_overlap, f->ep_overlap, f->fp8_gemm_factor,
-              f->layer_overhead_s * 1e6, f->moe_overhead, f->moe_layer_overhead_s * 1e6,
+              f->layer_overhead_s * 1e6, f->step_overhead_s * 1e3, f->moe_overhead,
+              f->moe_layer_overhead_s * 1e6,
               f->moe_expert_overhead_s * 1e6,
               f->moe_fused_dispatch ? "    moe_fused_dispatch: true\n" : "",
               f->whole_program_buffers ? "    whole_program_buffers: true\n" : "",
@@ -205,7 +207,44 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
             fits[nfit++] = f;
         }
     }
-    /* 2. one fit per accelerator × framework among the selected runs */
+    /* 2. per framework, its fixed cost per step over the runs of every
+     *    accelerator (host work after the optimizer's grad-norm sync), then
+     * 3. one fit per accelerator × framework among the selected runs; the
+     *    two alternate twice, since the scales and the per-step cost trade
+     *    off against each other. */
+    int nfit0 = nfit;
+    for (int round = 0; round < 2; round++) {
+    nfit = nfit0;
+    int nstep = 0;
+    for (int i = 0; i < n && nfit < MAX_FITS; i++) {
+        if (sel[i].held_out)
+            continue;
+        bool seen = false;
+        for (int k = 0; k < i; k++)
+            seen |= !sel[k].held_out && strcasecmp(runs[k].framework, runs[i].framework) == 0;
+        if (seen || nstep >= MAX_FITS)
+            continue;
+        nstep++;
+        Framework f;
+        if (calib_fit_step(sel, n, &cal, runs[i].framework, true, &f) > 0) {
+            size_t pl = strlen(f.id);
+            for (size_t j = 0; j < cal.n_frameworks; j++) {
+                if (strcasecmp(calfw[j].id, f.id) == 0)
+                    calfw[j] = f;
+                else if (strncasecmp(calfw[j].id, f.id, pl) == 0 && calfw[j].id[pl] == '@')
+                    calfw[j].step_overhead_s = f.step_overhead_s;
+            }
+            /* the base row once: replaces its MoE fit, which it includes */
+            int slot = -1;
+            for (int k = 0; k < nfit; k++)
+                if (strcasecmp(fits[k].id, f.id) == 0)
+                    slot = k;
+            if (slot >= 0)
+                fits[slot] = f;
+            else
+                fits[nfit++] = f;
+        }
+    }
     for (int i = 0; i < n && nfit < MAX_FITS; i++) {
         if (sel[i].held_out)
             continue;
@@ -227,6 +266,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                 cal.n_frameworks++;
             fits[nfit++] = f;
         }
+    }
     }
     for (int k = 0; k < n; k++)
         after[k] = runs[k];
@@ -255,9 +295,10 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
     }
     for (int k = 0; k < nfit; k++) {
         if (!strchr(fits[k].id, '@')) {
-            printf("%s: MoE host cost per layer and pass %.0f us + %.1f us per local expert\n",
+            printf("%s: MoE host cost per layer and pass %.0f us + %.1f us per local expert; "
+                   "per step %.1f ms\n",
                    fits[k].id, fits[k].moe_layer_overhead_s * 1e6,
-                   fits[k].moe_expert_overhead_s * 1e6);
+                   fits[k].moe_expert_overhead_s * 1e6, fits[k].step_overhead_s * 1e3);
             continue;
         }
         printf("%s: gemm_scale %.3f, fp8_gemm_factor %.3f, step_scale %.3f — calibrated on %d "

@@ -21,6 +21,9 @@
 #define STEP_HI 2.0
 /* Golden-section iterations: (0.618)^40 of the log range, far below 0.1 %. */
 #define GOLDEN_ITERS 40
+/* per-step host cost search range, seconds (calib_fit_step) */
+#define STEP_OH_LO 1e-4
+#define STEP_OH_HI 1.0
 /* Coordinate-descent rounds when two parameters are fitted. */
 #define FIT_ROUNDS 3
 
@@ -174,6 +177,7 @@ typedef struct {
     const char *fw, *acc;
     bool fit_only;
     bool moe_only;         /* MoE runs of any accelerator (acc NULL) */
+    bool step_only;        /* step_overhead_s over every accelerator (acc NULL) */
     Framework prof;
 } FitCtx;
 
@@ -204,6 +208,13 @@ static double fit_cost(FitCtx *x)
                 tmp.frameworks[i].moe_layer_overhead_s = x->prof.moe_layer_overhead_s;
                 tmp.frameworks[i].moe_expert_overhead_s = x->prof.moe_expert_overhead_s;
             }
+    }
+    if (x->step_only) {
+        size_t pl = strlen(x->prof.id);
+        for (size_t i = 0; i < tmp.n_frameworks; i++)
+            if (strncasecmp(tmp.frameworks[i].id, x->prof.id, pl) == 0 &&
+                tmp.frameworks[i].id[pl] == '@')
+                tmp.frameworks[i].step_overhead_s = x->prof.step_overhead_s;
     }
     double sum = 0;
     for (int i = 0; i < x->n; i++) {
@@ -350,6 +361,40 @@ int calib_fit_moe(const CalibRun *runs, int n, const Catalog *cat, const char *f
         golden(&x, &x.prof.moe_layer_overhead_s, 1e-6, 2e-2);
         golden(&x, &x.prof.moe_expert_overhead_s, 1e-7, 1e-3);
     }
+    *out = x.prof;
+    return used;
+}
+
+int calib_fit_step(const CalibRun *runs, int n, const Catalog *cat, const char *fw,
+                   bool fit_only, Framework *out)
+{
+    if (!runs || n <= 0 || !cat || !out)
+        return 0;
+    FitCtx x = {.runs = runs, .n = n, .cat = cat, .fw = fw, .acc = NULL, .fit_only = fit_only,
+                .step_only = true};
+    /* A fixed cost per step is told apart from the accelerator's
+     * step_scale only by runs of one accelerator with different steps:
+     * without two such runs the two trade off freely, and the profile
+     * keeps its value. */
+    int used = 0, pair = 0;
+    for (int i = 0; i < n; i++) {
+        if (!fit_selects(&x, &runs[i]))
+            continue;
+        used++;
+        for (int k = 0; k < i; k++)
+            if (fit_selects(&x, &runs[k]) && runs[k].acc == runs[i].acc &&
+                fabs(log(runs[k].measured_s / runs[i].measured_s)) > 0.1)
+                pair = 1;
+    }
+    if (used == 0 || !pair)
+        return 0;
+    const char *fwid = fw && fw[0] ? fw : "megatron";
+    const Framework *base = catalog_find_framework(cat, fwid);
+    if (!base)
+        return 0;
+    x.prof = *base;
+    /* One host cost per step (model/train.c env_step): 0.1 ms – 1 s. */
+    golden(&x, &x.prof.step_overhead_s, STEP_OH_LO, STEP_OH_HI);
     *out = x.prof;
     return used;
 }

@@ -70,6 +70,14 @@ int calib_fit(const CalibRun *runs, int n, const Catalog *cat, const char *fw,
 int calib_fit_moe(const CalibRun *runs, int n, const Catalog *cat, const char *fw,
                   bool fit_only, Framework *out);
 
+/* Least-squares fit of the base profile `fw`'s fixed cost per training
+ * step (step_overhead_s, model/train.c env_step) over that framework's
+ * runs on every accelerator (held_out excluded when fit_only), the
+ * calibrated "fw@acc" rows of cat taking the same value.  *out = the base
+ * profile with the fitted value.  Returns the runs used. */
+int calib_fit_step(const CalibRun *runs, int n, const Catalog *cat, const char *fw,
+                   bool fit_only, Framework *out);
+
 /* A catalog equal to base plus (or with a replaced) framework row f.  The
  * frameworks array is newly allocated in *tmp (free with calib_catalog_free);
  * everything else is shared with base. */

@@ -133,6 +133,9 @@ typedef struct {
     double ep_overlap;            /* default share of the MoE all-to-alls hidden */
     double fp8_gemm_factor;       /* FP8 GEMMs reach this share of their 2× peak */
     double layer_overhead_s;      /* fixed host/launch cost per layer per micro-batch pass */
+    double step_overhead_s;       /* fixed cost per training step the GPUs wait for:
+                                   * the optimizer step's host work after the grad-norm
+                                   * sync (fitted by gpuplan calibrate) */
     double moe_overhead;          /* MoE router + permute/unpermute + grouped-GEMM padding
                                    * cost per routed token copy, in units of one h-wide
                                    * element-wise pass (≥ 0) */

@@ -447,6 +447,7 @@ typedef struct {
     double dp_ov;          /* share of the DP sync that can hide under compute */
     double ep_ov;          /* default share of EP all-to-alls hidden */
     double layer_oh;       /* seconds per layer per pass */
+    double step_oh;        /* seconds per step (framework step_overhead_ms) */
     double moe_oh;         /* MoE overhead per routed token copy, h-wide passes */
     double moe_layer_oh;   /* seconds per MoE layer per pass */
     double moe_expert_oh;  /* seconds per local expert per MoE layer per pass */
@@ -1461,6 +1462,18 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
         st->ep_comm *= k;
         st->other *= k;
     }
+    /* Per-step fixed cost the GPUs wait for, whatever the step's size:
+     * Megatron-Core's optimizer step reads the gradient norm back to the
+     * host (megatron/core/optimizer/clip_grads.py get_grad_norm_fp32:
+     * all-reduce, then total_norm.item()), so the host launches the clip,
+     * the optimizer kernels, the parameter casts and the first parameter
+     * all-gather only after the device has drained; the GPUs idle for that
+     * host time once per step (a full-iteration CUDA graph covers the
+     * forward/backward, not the optimizer).  Host time, so not scaled with
+     * the GPU's step_scale.  Its size is the framework's, fitted by
+     * gpuplan calibrate on the fit half (frameworks.yaml
+     * step_overhead_ms): one value over every accelerator's runs. */
+    st->other += e->step_oh;
     out->step = st->compute + st->tp_comm + st->pp_bubble + st->dp_comm + st->cp_comm +
                 st->ep_comm + st->other;
     out->gemm_eff = eff;
@@ -1883,6 +1896,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->dp_ov = fw->dp_overlap;
     e->ep_ov = fw->ep_overlap;
     e->layer_oh = fw->layer_overhead_s;
+    e->step_oh = fw->step_overhead_s;
     e->moe_oh = fw->moe_overhead;
     e->moe_layer_oh = fw->moe_layer_overhead_s;
     e->moe_expert_oh = fw->moe_expert_overhead_s;

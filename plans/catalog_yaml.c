@@ -305,6 +305,7 @@ static const Field fw_fields[] = {
     FNUM("ep_overlap", Framework, ep_overlap, 1, 0, 1, 0),
     FNUM("fp8_gemm_factor", Framework, fp8_gemm_factor, 1, 0.1, 1, F_REQ),
     FNUM("layer_overhead_us", Framework, layer_overhead_s, 1e-6, 0, 1e5, 0),
+    FNUM("step_overhead_ms", Framework, step_overhead_s, 1e-3, 0, 1e4, 0),
     FNUM("moe_overhead", Framework, moe_overhead, 1, 0, 1e3, 0),
     FNUM("moe_layer_overhead_us", Framework, moe_layer_overhead_s, 1e-6, 0, 1e6, 0),
     FNUM("moe_expert_overhead_us", Framework, moe_expert_overhead_s, 1e-6, 0, 1e6, 0),

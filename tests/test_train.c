@@ -1607,6 +1607,63 @@ START_TEST(moe_host_costs_are_paid_per_layer_pass_and_per_local_expert)
 }
 END_TEST
 
+/* step seconds and its "other" part of w under the megatron profile changed by f */
+static double fw_step_s(Workload *w, void (*change)(Framework *), double *other)
+{
+    load_catalog();
+    const Framework *base = catalog_find_framework(&cat, "megatron");
+    ck_assert_ptr_nonnull(base);
+    Framework f = *base;
+    change(&f);
+    Catalog tmp;
+    ck_assert(calib_catalog_with(&cat, &f, &tmp));
+    Plan p;
+    plan_init(&p);
+    PlanResult *r = calloc(1, sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_msg(train_size(&p, w, acc("H100-SXM"), &tmp, &r->workloads[0], r), "%s",
+                  r->workloads[0].error);
+    double s = r->workloads[0].train.step_s;
+    *other = r->workloads[0].train.step.other;
+    free(r);
+    calib_catalog_free(&tmp);
+    return s;
+}
+
+static void fw_step_50ms(Framework *f) { f->step_overhead_s = 0.05; }
+static void fw_step_50ms_slow(Framework *f)
+{
+    f->step_overhead_s = 0.05;
+    f->step_scale = 2.0;
+}
+static void fw_slow(Framework *f) { f->step_scale = 2.0; }
+
+START_TEST(step_overhead_is_paid_once_per_step_unscaled)
+{
+    /* The optimizer's grad-norm read-back (Megatron-Core clip_grads.py,
+     * total_norm.item()) costs host time once per step: the same 50 ms on
+     * a step of 64 micro-batches as on one of 8, in `other`, and not
+     * multiplied by the site's step_scale (GPU speed). */
+    for (int gb = 8; gb <= 64; gb *= 8) {
+        Workload w = small_moe(1, 1);
+        w.model.experts = 0;
+        w.model.experts_per_token = 0;
+        w.model.expert_ffn_hidden = 0;
+        w.global_batch = gb;
+        double o0, o1, o2, o3;
+        double s0 = fw_step_s(&w, fw_plain, &o0);
+        double s1 = fw_step_s(&w, fw_step_50ms, &o1);
+        double s2 = fw_step_s(&w, fw_slow, &o2);
+        double s3 = fw_step_s(&w, fw_step_50ms_slow, &o3);
+        ck_assert_msg(fabs((s1 - s0) - 0.05) < 1e-9, "GBS %d: +%.6f s", gb, s1 - s0);
+        ck_assert_msg(fabs((o1 - o0) - 0.05) < 1e-9, "GBS %d other: +%.6f s", gb, o1 - o0);
+        ck_assert_msg(fabs((s3 - s2) - 0.05) < 1e-9, "GBS %d scaled: +%.6f s", gb, s3 - s2);
+        (void)o2;
+        (void)o3;
+    }
+}
+END_TEST
+
 START_TEST(ep_alltoall_across_nodes_runs_at_the_nic_rate)
 {
     /* An expert all-to-all over 8 H100 nodes (EP64, one rank per GPU) is
@@ -2181,6 +2238,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, uneven_stages_give_the_last_stage_fewer_layers);
     tcase_add_test(tc, framework_profiles_change_the_modelled_step);
     tcase_add_test(tc, moe_host_costs_are_paid_per_layer_pass_and_per_local_expert);
+    tcase_add_test(tc, step_overhead_is_paid_once_per_step_unscaled);
     tcase_add_test(tc, ep_alltoall_across_nodes_runs_at_the_nic_rate);
     tcase_add_test(tc, fused_dispatch_drops_permute_and_chunk_sort_bytes);
     tcase_add_test(tc, workload_fused_dispatch_key_is_the_framework_flag);

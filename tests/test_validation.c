@@ -241,11 +241,15 @@ END_TEST
  * 2026-12-02: env_link counts a ring's NICs per NVLink domain, not per
  * 4-GPU tray (NVIDIA/nccl#1801), refit: held-out 8.01 / 99.7 -> 7.16 /
  * 49.4 % (GB200 8B on 512 GPUs +99.7 -> -49.4 %), fit 5.77 -> 5.68 %
- * (worst 20.1 %).  Held-out ceilings lowered to 0.08 / 0.50. */
-#define FIT_MEAN_MAX 0.06
-#define FIT_WORST_MAX 0.21
-#define HELD_MEAN_MAX 0.08
-#define HELD_WORST_MAX 0.50
+ * (worst 20.1 %).  Held-out ceilings lowered to 0.08 / 0.50.
+ * 2026-12-02: a fixed cost per step (framework step_overhead_ms, fitted
+ * per framework by calibrate), refit: fit 5.68 / 20.1 -> 4.6 / 16.8 %,
+ * held-out 7.16 / 49.4 -> 6.3 / 28.3 %.  Ceilings lowered to 0.05 / 0.18,
+ * 0.07 / 0.30. */
+#define FIT_MEAN_MAX 0.05
+#define FIT_WORST_MAX 0.18
+#define HELD_MEAN_MAX 0.07
+#define HELD_WORST_MAX 0.30
 
 START_TEST(error_on_fit_and_held_out_halves_within_recorded_ceilings)
 {
