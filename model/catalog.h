@@ -106,6 +106,8 @@ typedef struct {
                                    * is priced at gemm_eff on the full s x s count instead */
     double attn_bwd_eff;          /* the same for its backward (FLOPs counted as FlashAttention
                                    * counts them: 2.5x the forward's, S = QK^T recomputed) */
+    double attn_decode_bw_eff;    /* decode attention over a paged KV cache: achieved share of
+                                   * peak HBM bandwidth (a streaming read); 0 = elementwise_eff */
     Curve attn_fwd_head_dim;      /* factor on attn_fwd_eff by the Q/K head dim (x), from the
                                    * same kernel benchmarked at both dims (clamped at the
                                    * ends); no points = 1 at every head dim */
