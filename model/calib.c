@@ -373,20 +373,26 @@ int calib_fit_step(const CalibRun *runs, int n, const Catalog *cat, const char *
     FitCtx x = {.runs = runs, .n = n, .cat = cat, .fw = fw, .acc = NULL, .fit_only = fit_only,
                 .step_only = true};
     /* A fixed cost per step is told apart from the accelerator's
-     * step_scale only by runs of one accelerator with different steps:
-     * without two such runs the two trade off freely, and the profile
-     * keeps its value. */
-    int used = 0, pair = 0;
+     * step_scale and gemm_scale (fitted after it) only by more runs of one
+     * accelerator than those two can match exactly: at least three, with
+     * steps at least 10 % apart.  Otherwise the profile keeps its value. */
+    int used = 0, enough = 0;
     for (int i = 0; i < n; i++) {
         if (!fit_selects(&x, &runs[i]))
             continue;
         used++;
-        for (int k = 0; k < i; k++)
-            if (fit_selects(&x, &runs[k]) && runs[k].acc == runs[i].acc &&
-                fabs(log(runs[k].measured_s / runs[i].measured_s)) > 0.1)
-                pair = 1;
+        int same = 0;
+        double lo = runs[i].measured_s, hi = lo;
+        for (int k = 0; k < n; k++)
+            if (fit_selects(&x, &runs[k]) && runs[k].acc == runs[i].acc) {
+                same++;
+                lo = fmin(lo, runs[k].measured_s);
+                hi = fmax(hi, runs[k].measured_s);
+            }
+        if (same >= 3 && hi > 1.1 * lo)
+            enough = 1;
     }
-    if (used == 0 || !pair)
+    if (used == 0 || !enough)
         return 0;
     const char *fwid = fw && fw[0] ? fw : "megatron";
     const Framework *base = catalog_find_framework(cat, fwid);
