@@ -1038,30 +1038,39 @@ START_TEST(folded_experts_allow_tp2_pp8_ep32_on_256_gpus)
 }
 END_TEST
 
+/* The DP sync of a tp-strided training layout on `gpus` GB200, all of it
+ * exposed, in the real NVL72 (*nvl) and with the node cut to a 4-GPU
+ * NVLink domain (*tray: groups leave a tray through its own NICs only). */
+static void dp_sync_nvl72_vs_tray(ModelShape m, int seq, int gbs, int gpus, int tp, double *nvl,
+                                  double *tray_s)
+{
+    Plan p;
+    plan_init(&p);
+    Workload w = training(m, seq, gbs, 1e12);
+    w.gpus = gpus;
+    w.micro_batch = 1;
+    w.parallel = (ParallelSpec){.tp = tp, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 1};
+    w.zero = 1;
+    w.dp_sync_after_backward = true; /* all of the sync exposed */
+    PlanResult *r;
+    ck_assert(size(&p, &w, acc("GB200"), &r));
+    *nvl = r->workloads[0].train.step.dp_comm;
+    free(r);
+    Accelerator tray = *acc("GB200");
+    tray.scaleup_domain = tray.gpus_per_node;
+    ck_assert(size(&p, &w, &tray, &r));
+    *tray_s = r->workloads[0].train.step.dp_comm;
+    free(r);
+}
+
 START_TEST(nvl72_keeps_strided_groups_on_nvlink)
 {
     /* GB200 NVL72: a DP group of stride 4 (tp 4) spanning 64 GPUs lies in
      * one 72-GPU NVLink domain; the same node cut to a 4-GPU domain sends
      * it over the 400G NICs (issue 11: env_link sent every stride >= 4
      * group to the scale-out fabric). */
-    Plan p;
-    plan_init(&p);
-    ModelShape m = gpt(48, 6144, 48, 51200);
-    Workload w = training(m, 4096, 64, 1e12);
-    w.gpus = 64;
-    w.micro_batch = 1;
-    w.parallel = (ParallelSpec){.tp = 4, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 1};
-    w.zero = 1;
-    w.dp_sync_after_backward = true; /* all of the sync exposed */
-    PlanResult *r;
-    ck_assert(size(&p, &w, acc("GB200"), &r));
-    double nvl = r->workloads[0].train.step.dp_comm;
-    free(r);
-    Accelerator tray = *acc("GB200");
-    tray.scaleup_domain = tray.gpus_per_node;
-    ck_assert(size(&p, &w, &tray, &r));
-    double ib = r->workloads[0].train.step.dp_comm;
-    free(r);
+    double nvl, ib;
+    dp_sync_nvl72_vs_tray(gpt(48, 6144, 48, 51200), 4096, 64, 64, 4, &nvl, &ib);
     ck_assert_msg(nvl > 0 && nvl * 3 < ib, "DP sync %.3f s in NVL72 vs %.3f s over IB", nvl, ib);
 }
 END_TEST
@@ -1074,24 +1083,8 @@ START_TEST(nvl72_dp_ring_across_domains_uses_every_members_nic)
      * busbw 196.7 / 393.7 GB/s with 4 / 8 GPUs per NVL partition), so the
      * sync runs at the NVLink rate, several times faster than at two NICs
      * (the same tray with a 4-GPU domain). */
-    Plan p;
-    plan_init(&p);
-    ModelShape m = gpt(32, 4096, 32, 128256);
-    Workload w = training(m, 8192, 128, 1e12);
-    w.gpus = 256;
-    w.micro_batch = 1;
-    w.parallel = (ParallelSpec){.tp = 2, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 1};
-    w.zero = 1;
-    w.dp_sync_after_backward = true; /* all of the sync exposed */
-    PlanResult *r;
-    ck_assert(size(&p, &w, acc("GB200"), &r));
-    double nvl = r->workloads[0].train.step.dp_comm;
-    free(r);
-    Accelerator tray = *acc("GB200");
-    tray.scaleup_domain = tray.gpus_per_node;
-    ck_assert(size(&p, &w, &tray, &r));
-    double ib = r->workloads[0].train.step.dp_comm;
-    free(r);
+    double nvl, ib;
+    dp_sync_nvl72_vs_tray(gpt(32, 4096, 32, 128256), 8192, 128, 256, 2, &nvl, &ib);
     ck_assert_msg(nvl > 0 && nvl * 3 < ib, "DP sync %.3f s across NVL72 domains vs %.3f s at 2 NICs",
                   nvl, ib);
 }
@@ -1153,6 +1146,25 @@ START_TEST(each_gemm_is_timed_at_its_own_narrowest_side)
 }
 END_TEST
 
+/* compute seconds of 4 flash-attention layers (h 4096, `heads` heads,
+ * 8192-token micro-batches, 2 per step, no recompute) on one GPU `a` */
+static double attn_layers_compute(const Accelerator *a, int heads)
+{
+    Plan p;
+    plan_init(&p);
+    Workload w = training(gpt(4, 4096, heads, 32000), 8192, 2, 1e12);
+    w.gpus = 1;
+    w.micro_batch = 1;
+    w.flash_attention = true;
+    w.recompute = RECOMPUTE_NONE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, a, &r), "%s", r->workloads[0].error);
+    double c = r->workloads[0].train.step.compute;
+    free(r);
+    return c;
+}
+
 /* Where the catalog measures the part's fused attention kernels (B200:
  * attn_fwd_eff, attn_bwd_eff from FlashAttention-4 benchmarks), a
  * FlashAttention core is priced on the causal half of the s x s count at
@@ -1167,22 +1179,8 @@ START_TEST(fused_attention_core_uses_the_catalog_kernel_efficiencies)
     Accelerator none = *b200;
     none.attn_fwd_eff = 0;
     none.attn_bwd_eff = 0;
-    Plan p;
-    plan_init(&p);
     const double L = 4, h = 4096, a = 32, s = 8192, m = 2;
-    double c[2];
-    for (int k = 0; k < 2; k++) {
-        Workload w = training(gpt((int)L, (int)h, (int)a, 32000), (int)s, (int)m, 1e12);
-        w.gpus = 1;
-        w.micro_batch = 1;
-        w.flash_attention = true;
-        w.recompute = RECOMPUTE_NONE;
-        w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
-        PlanResult *r;
-        ck_assert_msg(size(&p, &w, k == 0 ? b200 : &none, &r), "%s", r->workloads[0].error);
-        c[k] = r->workloads[0].train.step.compute;
-        free(r);
-    }
+    double c[2] = {attn_layers_compute(b200, (int)a), attn_layers_compute(&none, (int)a)};
     double pk = b200->peak_flops[PREC_BF16];
     double f = s * s * 2 * a * (128 + 128); /* full-count core FLOPs, one layer, forward */
     double curve = 3 * f / (pk * curve_eval(&b200->gemm_eff, h));
@@ -1208,23 +1206,9 @@ START_TEST(fused_attention_forward_scales_with_head_dim)
     ck_assert(curve_eval(&b200->attn_fwd_head_dim, 128) == 1.0);
     Accelerator flat = *b200;
     flat.attn_fwd_head_dim.n = 0;
-    Plan p;
-    plan_init(&p);
     const double L = 4, h = 4096, s = 8192, m = 2;
     for (int heads = 32; heads <= 64; heads += 32) {
-        double c[2];
-        for (int k = 0; k < 2; k++) {
-            Workload w = training(gpt((int)L, (int)h, heads, 32000), (int)s, (int)m, 1e12);
-            w.gpus = 1;
-            w.micro_batch = 1;
-            w.flash_attention = true;
-            w.recompute = RECOMPUTE_NONE;
-            w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
-            PlanResult *r;
-            ck_assert_msg(size(&p, &w, k == 0 ? b200 : &flat, &r), "%s", r->workloads[0].error);
-            c[k] = r->workloads[0].train.step.compute;
-            free(r);
-        }
+        double c[2] = {attn_layers_compute(b200, heads), attn_layers_compute(&flat, heads)};
         double pk = b200->peak_flops[PREC_BF16];
         double d = h / heads;
         double f = s * s * 2 * heads * (d + d); /* full-count core FLOPs, one layer, forward */
@@ -1560,8 +1544,9 @@ static Workload small_moe(int gpus, int ep)
     return w;
 }
 
-/* compute seconds of w under the catalog's megatron profile changed by f */
-static double moe_compute_s(Workload *w, void (*change)(Framework *))
+/* w on H100 under the catalog's megatron profile changed by `change`:
+ * the step's seconds, and its compute and "other" parts (either may be NULL) */
+static double fw_run(Workload *w, void (*change)(Framework *), double *compute, double *other)
 {
     load_catalog();
     const Framework *base = catalog_find_framework(&cat, "megatron");
@@ -1576,9 +1561,21 @@ static double moe_compute_s(Workload *w, void (*change)(Framework *))
     ck_assert_ptr_nonnull(r);
     ck_assert_msg(train_size(&p, w, acc("H100-SXM"), &tmp, &r->workloads[0], r), "%s",
                   r->workloads[0].error);
-    double c = r->workloads[0].train.step.compute;
+    double s = r->workloads[0].train.step_s;
+    if (compute)
+        *compute = r->workloads[0].train.step.compute;
+    if (other)
+        *other = r->workloads[0].train.step.other;
     free(r);
     calib_catalog_free(&tmp);
+    return s;
+}
+
+/* compute seconds of w under the megatron profile changed by f */
+static double moe_compute_s(Workload *w, void (*change)(Framework *))
+{
+    double c;
+    fw_run(w, change, &c, NULL);
     return c;
 }
 
@@ -1610,24 +1607,7 @@ END_TEST
 /* step seconds and its "other" part of w under the megatron profile changed by f */
 static double fw_step_s(Workload *w, void (*change)(Framework *), double *other)
 {
-    load_catalog();
-    const Framework *base = catalog_find_framework(&cat, "megatron");
-    ck_assert_ptr_nonnull(base);
-    Framework f = *base;
-    change(&f);
-    Catalog tmp;
-    ck_assert(calib_catalog_with(&cat, &f, &tmp));
-    Plan p;
-    plan_init(&p);
-    PlanResult *r = calloc(1, sizeof *r);
-    ck_assert_ptr_nonnull(r);
-    ck_assert_msg(train_size(&p, w, acc("H100-SXM"), &tmp, &r->workloads[0], r), "%s",
-                  r->workloads[0].error);
-    double s = r->workloads[0].train.step_s;
-    *other = r->workloads[0].train.step.other;
-    free(r);
-    calib_catalog_free(&tmp);
-    return s;
+    return fw_run(w, change, NULL, other);
 }
 
 static void fw_step_50ms(Framework *f) { f->step_overhead_s = 0.05; }
