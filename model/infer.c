@@ -154,6 +154,7 @@ typedef struct {
     double vocab;
     double prompt, output, ctx_mean, ctx_reserved;
     double peak, peak16;             /* FLOP/s per GPU: GEMMs at weight precision; 16-bit */
+    double head_xb;                  /* LM head bytes beyond wb per weight (kept 16-bit) */
     bool gemm_eff_curve_ok;          /* the catalog has a curve */
     double hbm_bw_eff;               /* bytes/s achieved */
     double attn_bw;                  /* bytes/s the decode attention kernel reads KV at */
@@ -216,6 +217,17 @@ static double gemm_time(const Ctx *c, int tp, double tokens, double flops_dense,
         t += flops_expert / (tp * c->peak * gemm_eff_x(c, xe));
     }
     return t;
+}
+
+/* The LM head's GEMM for `tokens` tokens: quantised checkpoints keep the
+ * output projection in 16-bit (NVIDIA ModelOpt's default quantizer config,
+ * modelopt/torch/quantization/config.py, disables "*lm_head*"; the MXFP4
+ * gpt-oss checkpoints list lm_head in quantization_config
+ * modules_to_not_convert, huggingface.co/openai/gpt-oss-120b config.json),
+ * so it runs at the 16-bit peak whatever the weights' precision. */
+static double head_time(const Ctx *c, int tp, double tokens)
+{
+    return 2.0 * c->head * tokens / (tp * fmin(c->peak16, c->peak) * gemm_eff_x(c, INFINITY));
 }
 
 static void set_err(char *err, size_t len, const char *msg)
@@ -342,6 +354,9 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
      * E8M0) 4.25 (NVIDIA, "Introducing NVFP4", 2025; OCP MX spec v1.0). */
     if (w->precision == PREC_FP4 && a->fp4_scale_block > 0)
         c->wb += 1.0 / a->fp4_scale_block;
+    /* the LM head stays 16-bit in quantised checkpoints (head_time): its
+     * bytes beyond the other weights' precision */
+    c->head_xb = c->head * fmax(0.0, 2.0 - c->wb);
     c->kvb = precision_bytes(w->kv_precision);
     c->mla = m->kv_lora_rank > 0;
     c->kv_tok_full = infer_kv_bytes_per_token(m, w->kv_precision);
@@ -830,14 +845,16 @@ static double step_tp(const Ctx *c, int tp, double b)
     double frac = 1.0;
     if (c->routed_total > 0 && c->k_over_e < 1.0)
         frac = 1.0 - exp(b * q * log1p(-c->k_over_e));
-    double weights = (c->total - c->lookup_only - c->routed_total * (1.0 - frac)) * c->wb / tp;
+    double weights = ((c->total - c->lookup_only - c->routed_total * (1.0 - frac)) * c->wb +
+                      c->head_xb) / tp;
     double kv = b * kv_tok_gpu(c, tp) * c->ctx_mean;
-    double dense = b * q * 2.0 * (c->active - c->lookup_only - c->routed_active);
+    double dense = b * q * 2.0 * (c->active - c->lookup_only - c->head - c->routed_active);
     /* Skinny decode GEMMs are memory-bound; the memory term carries that,
      * so the compute term uses the large-GEMM efficiency (no token cap on
      * x) rather than counting the small-M penalty twice. */
     double gemm = fmax(weights / c->hbm_bw_eff,
-                       gemm_time(c, tp, INFINITY, dense, b * q * 2.0 * c->routed_active));
+                       gemm_time(c, tp, INFINITY, dense, b * q * 2.0 * c->routed_active) +
+                           head_time(c, tp, b * q));
     /* The attention kernel reads the KV cache after the QKV GEMM and before
      * the output projection: a separate kernel with its own roofline, so
      * its time adds to the GEMMs' rather than hiding under them. */
@@ -863,14 +880,15 @@ static double step_dep(const Ctx *c, const Rep *r, double b)
         frac = 1.0 - exp(b * q * (double)c->experts / ((double)n * r->slots) *
                          log1p(-c->k_over_e));
     double per_expert = c->routed_total / c->experts;
-    double weights = (c->total - c->lookup_only - c->routed_total) * c->wb +
+    double weights = (c->total - c->lookup_only - c->routed_total) * c->wb + c->head_xb +
                      per_expert * r->slots * c->wb * frac;
     /* weights read once per micro-batch, KV once per sequence */
-    double dense = bg * q * 2.0 * (c->active - c->lookup_only - c->routed_active);
+    double dense = bg * q * 2.0 * (c->active - c->lookup_only - c->head - c->routed_active);
     /* the busiest GPU's routed tokens (uniform routing, balls into bins) */
     double imb = c->skew * ep_imbalance(b * q * c->experts * c->k_over_e, n);
     double gemm = fmax(c->mb * weights / c->hbm_bw_eff,
-                       gemm_time(c, 1, INFINITY, dense, imb * b * q * 2.0 * c->routed_active / n));
+                       gemm_time(c, 1, INFINITY, dense, imb * b * q * 2.0 * c->routed_active / n) +
+                           head_time(c, 1, bg * q));
     /* its attention kernel on its own roofline, as in step_tp */
     double attn = fmax(bg * c->kv_tok_full * c->ctx_mean / (c->attn_eff * c->attn_bw),
                        bg * q * c->attn_decode_per_ctx * c->ctx_mean /
@@ -902,13 +920,13 @@ static void rep_init(const Ctx *c, int n, bool dep, Rep *r)
         r->slots = (int)ceil(c->experts / n);
         r->redundant = r->slots * n - (int)c->experts;
         double per_expert = c->routed_total / c->experts;
-        r->weights = (c->total - c->routed_total) * c->wb + per_expert * r->slots * c->wb;
+        r->weights = (c->total - c->routed_total) * c->wb + c->head_xb + per_expert * r->slots * c->wb;
         r->other = other_bytes(c, 1);
         r->kv_seq = c->kv_tok_full * c->ctx_mean;
         r->kv_seq_reserved = c->kv_tok_full * c->ctx_reserved;
         scheds = n; /* every attention-DP rank runs its own scheduler */
     } else {
-        r->weights = c->total * c->wb / n;
+        r->weights = (c->total * c->wb + c->head_xb) / n;
         r->other = other_bytes(c, n);
         r->kv_seq = kv_tok_gpu(c, n) * c->ctx_mean;
         r->kv_seq_reserved = kv_tok_gpu(c, n) * c->ctx_reserved;
