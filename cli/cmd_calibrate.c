@@ -92,6 +92,68 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
     sb_printf(b, "\n    as_of: \"%s\"\n\n", date);
 }
 
+/* fits[] holds each fitted profile once: f replaces the entry with its id
+ * (a per-step fit includes that framework's MoE fit) or is appended. */
+static void keep_fit(Framework *fits, int *nfit, const Framework *f)
+{
+    for (int k = 0; k < *nfit; k++)
+        if (strcasecmp(fits[k].id, f->id) == 0) {
+            fits[k] = *f;
+            return;
+        }
+    fits[(*nfit)++] = *f;
+}
+
+/* Per framework among the selected runs, its fixed cost per step over the
+ * runs of every accelerator (calib_fit_step), installed in cal. */
+static void fit_step_costs(const CalibRun *sel, const CalibRun *runs, int n, Catalog *cal,
+                           Framework *calfw, Framework *fits, int *nfit)
+{
+    for (int i = 0; i < n && *nfit < MAX_FITS; i++) {
+        if (sel[i].held_out)
+            continue;
+        bool seen = false;
+        for (int k = 0; k < i; k++)
+            seen |= !sel[k].held_out && strcasecmp(runs[k].framework, runs[i].framework) == 0;
+        if (seen)
+            continue;
+        Framework f;
+        if (calib_fit_step(sel, n, cal, runs[i].framework, true, &f) > 0) {
+            calib_install_profile(calfw, cal->n_frameworks, &f, CALIB_SHARE_STEP);
+            keep_fit(fits, nfit, &f);
+        }
+    }
+}
+
+/* One fit per accelerator × framework among the selected runs (calib_fit):
+ * its "<fw>@<accelerator>" row in cal is replaced or added. */
+static void fit_accelerators(const CalibRun *sel, const CalibRun *runs, int n, Catalog *cal,
+                             Framework *calfw, Framework *fits, int *nfit)
+{
+    for (int i = 0; i < n && *nfit < MAX_FITS; i++) {
+        if (sel[i].held_out)
+            continue;
+        bool seen = false;
+        for (int k = 0; k < i; k++)
+            if (!sel[k].held_out && strcasecmp(runs[k].acc->id, runs[i].acc->id) == 0 &&
+                strcasecmp(runs[k].framework, runs[i].framework) == 0)
+                seen = true;
+        if (seen)
+            continue;
+        Framework f;
+        if (calib_fit(sel, n, cal, runs[i].framework, runs[i].acc->id, true, &f) > 0) {
+            size_t at = cal->n_frameworks;
+            for (size_t j = 0; j < cal->n_frameworks; j++)
+                if (strcasecmp(calfw[j].id, f.id) == 0)
+                    at = j;
+            calfw[at] = f;
+            if (at == cal->n_frameworks)
+                cal->n_frameworks++;
+            fits[(*nfit)++] = f;
+        }
+    }
+}
+
 int cmd_calibrate(Cli *cli, int argc, char **argv)
 {
     const char *files[MAX_FILES], *outdir = NULL;
@@ -195,15 +257,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
             continue;
         Framework f;
         if (calib_fit_moe(sel, n, &cal, runs[i].framework, true, &f) > 0) {
-            size_t pl = strlen(f.id);
-            for (size_t j = 0; j < cal.n_frameworks; j++) {
-                if (strcasecmp(calfw[j].id, f.id) == 0)
-                    calfw[j] = f;
-                else if (strncasecmp(calfw[j].id, f.id, pl) == 0 && calfw[j].id[pl] == '@') {
-                    calfw[j].moe_layer_overhead_s = f.moe_layer_overhead_s;
-                    calfw[j].moe_expert_overhead_s = f.moe_expert_overhead_s;
-                }
-            }
+            calib_install_profile(calfw, cal.n_frameworks, &f, CALIB_SHARE_MOE);
             fits[nfit++] = f;
         }
     }
@@ -214,59 +268,9 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
      *    off against each other. */
     int nfit0 = nfit;
     for (int round = 0; round < 2; round++) {
-    nfit = nfit0;
-    int nstep = 0;
-    for (int i = 0; i < n && nfit < MAX_FITS; i++) {
-        if (sel[i].held_out)
-            continue;
-        bool seen = false;
-        for (int k = 0; k < i; k++)
-            seen |= !sel[k].held_out && strcasecmp(runs[k].framework, runs[i].framework) == 0;
-        if (seen || nstep >= MAX_FITS)
-            continue;
-        nstep++;
-        Framework f;
-        if (calib_fit_step(sel, n, &cal, runs[i].framework, true, &f) > 0) {
-            size_t pl = strlen(f.id);
-            for (size_t j = 0; j < cal.n_frameworks; j++) {
-                if (strcasecmp(calfw[j].id, f.id) == 0)
-                    calfw[j] = f;
-                else if (strncasecmp(calfw[j].id, f.id, pl) == 0 && calfw[j].id[pl] == '@')
-                    calfw[j].step_overhead_s = f.step_overhead_s;
-            }
-            /* the base row once: replaces its MoE fit, which it includes */
-            int slot = -1;
-            for (int k = 0; k < nfit; k++)
-                if (strcasecmp(fits[k].id, f.id) == 0)
-                    slot = k;
-            if (slot >= 0)
-                fits[slot] = f;
-            else
-                fits[nfit++] = f;
-        }
-    }
-    for (int i = 0; i < n && nfit < MAX_FITS; i++) {
-        if (sel[i].held_out)
-            continue;
-        bool seen = false;
-        for (int k = 0; k < i; k++)
-            if (!sel[k].held_out && strcasecmp(runs[k].acc->id, runs[i].acc->id) == 0 &&
-                strcasecmp(runs[k].framework, runs[i].framework) == 0)
-                seen = true;
-        if (seen)
-            continue;
-        Framework f;
-        if (calib_fit(sel, n, &cal, runs[i].framework, runs[i].acc->id, true, &f) > 0) {
-            size_t at = cal.n_frameworks;
-            for (size_t j = 0; j < cal.n_frameworks; j++)
-                if (strcasecmp(calfw[j].id, f.id) == 0)
-                    at = j;
-            calfw[at] = f;
-            if (at == cal.n_frameworks)
-                cal.n_frameworks++;
-            fits[nfit++] = f;
-        }
-    }
+        nfit = nfit0;
+        fit_step_costs(sel, runs, n, &cal, calfw, fits, &nfit);
+        fit_accelerators(sel, runs, n, &cal, calfw, fits, &nfit);
     }
     for (int k = 0; k < n; k++)
         after[k] = runs[k];

@@ -191,6 +191,23 @@ static bool fit_selects(const FitCtx *x, const CalibRun *r)
            !(x->fit_only && r->held_out);
 }
 
+void calib_install_profile(Framework *fws, size_t n, const Framework *f, int share)
+{
+    size_t pl = strlen(f->id);
+    for (size_t j = 0; j < n; j++) {
+        if (strcasecmp(fws[j].id, f->id) == 0) {
+            fws[j] = *f;
+        } else if (strncasecmp(fws[j].id, f->id, pl) == 0 && fws[j].id[pl] == '@') {
+            if (share & CALIB_SHARE_MOE) {
+                fws[j].moe_layer_overhead_s = f->moe_layer_overhead_s;
+                fws[j].moe_expert_overhead_s = f->moe_expert_overhead_s;
+            }
+            if (share & CALIB_SHARE_STEP)
+                fws[j].step_overhead_s = f->step_overhead_s;
+        }
+    }
+}
+
 /* Σ log²(predicted/measured) over the selected runs with profile x->prof;
  * a run the model cannot size counts as a large miss. */
 static double fit_cost(FitCtx *x)
@@ -198,24 +215,11 @@ static double fit_cost(FitCtx *x)
     Catalog tmp;
     if (!calib_catalog_with(x->cat, &x->prof, &tmp))
         return INFINITY;
-    if (x->moe_only) {
-        /* the MoE overhead is the framework's: its calibrated
-         * "<fw>@<accelerator>" rows take it too */
-        size_t pl = strlen(x->prof.id);
-        for (size_t i = 0; i < tmp.n_frameworks; i++)
-            if (strncasecmp(tmp.frameworks[i].id, x->prof.id, pl) == 0 &&
-                tmp.frameworks[i].id[pl] == '@') {
-                tmp.frameworks[i].moe_layer_overhead_s = x->prof.moe_layer_overhead_s;
-                tmp.frameworks[i].moe_expert_overhead_s = x->prof.moe_expert_overhead_s;
-            }
-    }
-    if (x->step_only) {
-        size_t pl = strlen(x->prof.id);
-        for (size_t i = 0; i < tmp.n_frameworks; i++)
-            if (strncasecmp(tmp.frameworks[i].id, x->prof.id, pl) == 0 &&
-                tmp.frameworks[i].id[pl] == '@')
-                tmp.frameworks[i].step_overhead_s = x->prof.step_overhead_s;
-    }
+    /* the MoE and per-step costs are the framework's: its calibrated
+     * "<fw>@<accelerator>" rows take them too */
+    int share = (x->moe_only ? CALIB_SHARE_MOE : 0) | (x->step_only ? CALIB_SHARE_STEP : 0);
+    if (share)
+        calib_install_profile(tmp.frameworks, tmp.n_frameworks, &x->prof, share);
     double sum = 0;
     for (int i = 0; i < x->n; i++) {
         if (!fit_selects(x, &x->runs[i]))

@@ -78,6 +78,14 @@ int calib_fit_moe(const CalibRun *runs, int n, const Catalog *cat, const char *f
 int calib_fit_step(const CalibRun *runs, int n, const Catalog *cat, const char *fw,
                    bool fit_only, Framework *out);
 
+/* Costs that are a framework's, not an accelerator's: its calibrated
+ * "<fw>@<accelerator>" rows take the base profile's values. */
+enum { CALIB_SHARE_MOE = 1, CALIB_SHARE_STEP = 2 };
+
+/* fws[] (n rows): the row with f's id becomes f, and the rows
+ * "<f.id>@..." take f's costs named by `share` (CALIB_SHARE_*). */
+void calib_install_profile(Framework *fws, size_t n, const Framework *f, int share);
+
 /* A catalog equal to base plus (or with a replaced) framework row f.  The
  * frameworks array is newly allocated in *tmp (free with calib_catalog_free);
  * everything else is shared with base. */

@@ -118,6 +118,15 @@ typedef struct {
     char notes[CAT_TEXT_LEN];     /* unverified figures, caveats */
 } Accelerator;
 
+/* The share of its quoted peaks a part's tensor cores hold (catalog
+ * sustained_clock_frac; 1 where unset): the training and the inference
+ * model price compute at it, MFU stays against the quoted peak. */
+static inline double accel_clock_share(const Accelerator *a)
+{
+    double f = a->sustained_clock_frac;
+    return f > 0 && f < 1 ? f : 1.0;
+}
+
 /* A training framework profile (data/catalog/frameworks.yaml): how a
  * framework's kernels and schedules change what the model's terms cost.
  * Every field is a multiplier or a share so the same accelerator curve

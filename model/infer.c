@@ -308,11 +308,8 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
         a->fp4_gemm_factor <= 1)
         c->peak *= a->fp4_gemm_factor;
     c->peak16 = a->peak_flops[PREC_BF16] > 0 ? a->peak_flops[PREC_BF16] : c->peak;
-    if (a->sustained_clock_frac > 0 && a->sustained_clock_frac < 1) {
-        /* power-limited clock (catalog sustained_clock_frac) */
-        c->peak *= a->sustained_clock_frac;
-        c->peak16 *= a->sustained_clock_frac;
-    }
+    c->peak *= accel_clock_share(a); /* power-limited clock */
+    c->peak16 *= accel_clock_share(a);
     if (!(c->peak > 0)) {
         set_err(err, errlen, "accelerator has no peak FLOP/s for this precision");
         return false;

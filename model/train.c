@@ -812,6 +812,19 @@ typedef struct {
     double flops;          /* executed FLOPs */
 } LayerCost;
 
+/* *a = share × *a + (1 − share) × *b, field by field: the average layer
+ * when `share` of the layers cost *a and the others *b (recompute_layers) */
+static void layer_cost_mix(LayerCost *a, const LayerCost *b, double share)
+{
+    a->comp = share * a->comp + (1.0 - share) * b->comp;
+    a->fwd = share * a->fwd + (1.0 - share) * b->fwd;
+    a->core = share * a->core + (1.0 - share) * b->core;
+    a->tp = share * a->tp + (1.0 - share) * b->tp;
+    a->cp = share * a->cp + (1.0 - share) * b->cp;
+    a->ep = share * a->ep + (1.0 - share) * b->ep;
+    a->flops = share * a->flops + (1.0 - share) * b->flops;
+}
+
 /* Experts per GPU are sharded over this many tensor ranks: the folded
  * layout's etp, else the dense TP degree (Megatron before parallel folding). */
 static int expert_tp(const Layout *l)
@@ -1209,17 +1222,8 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
             layer_cost(e, &ln, false, &dn, &xn, &effn);
         if (fm > 0)
             layer_cost(e, &ln, true, &mn, &xn, &effn);
-        LayerCost *full[2] = {&dl, &ml}, *none[2] = {&dn, &mn};
-        for (int i = 0; i < 2; i++) {
-            LayerCost *a = full[i], *b = none[i];
-            a->comp = rshare * a->comp + (1.0 - rshare) * b->comp;
-            a->fwd = rshare * a->fwd + (1.0 - rshare) * b->fwd;
-            a->core = rshare * a->core + (1.0 - rshare) * b->core;
-            a->tp = rshare * a->tp + (1.0 - rshare) * b->tp;
-            a->cp = rshare * a->cp + (1.0 - rshare) * b->cp;
-            a->ep = rshare * a->ep + (1.0 - rshare) * b->ep;
-            a->flops = rshare * a->flops + (1.0 - rshare) * b->flops;
-        }
+        layer_cost_mix(&dl, &dn, rshare);
+        layer_cost_mix(&ml, &mn, rshare);
     }
     LayerCost lc = {
         .comp = fd * dl.comp + fm * ml.comp,
@@ -1733,12 +1737,10 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
         snprintf(err, errlen, "%s has no peak FLOP/s in the catalog", a->id);
         return false;
     }
-    if (a->sustained_clock_frac > 0 && a->sustained_clock_frac < 1) {
-        /* a power- or thermal-limited part: its tensor cores run at this
-         * share of the clock its peaks are quoted at (catalog) */
-        e->peak *= a->sustained_clock_frac;
-        e->peak16 *= a->sustained_clock_frac;
-    }
+    /* a power- or thermal-limited part computes at its sustained share
+     * of the clock its peaks are quoted at (catalog) */
+    e->peak *= accel_clock_share(a);
+    e->peak16 *= accel_clock_share(a);
     e->gemm_scale = (prec == PREC_FP8 || prec == PREC_FP4) && a->peak_flops[prec] > 0
                         ? FP8_GEMM_FACTOR : 1.0;
     double usable = a->hbm_usable_frac > 0 ? a->hbm_usable_frac : HBM_USABLE_DEFAULT;
