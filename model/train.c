@@ -412,7 +412,8 @@ typedef struct {
     const Accelerator *a;
     Shape sh;
     double s, B;
-    double peak;           /* dense peak at the workload's precision */
+    double peak;           /* dense peak at the workload's precision, at the sustained clock */
+    double peak_quoted;    /* the same at the quoted clock: MFU's denominator */
     double peak16;         /* bf16 peak: attention core */
     double gemm_scale;     /* FP8_GEMM_FACTOR for fp8/fp4, else 1 */
     double hbm_cap;        /* usable bytes */
@@ -1737,8 +1738,9 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
         snprintf(err, errlen, "%s has no peak FLOP/s in the catalog", a->id);
         return false;
     }
-    /* a power- or thermal-limited part computes at its sustained share
-     * of the clock its peaks are quoted at (catalog) */
+    /* MFU and a declared mfu are against the quoted peak; a power- or
+     * thermal-limited part computes at its sustained share of it */
+    e->peak_quoted = e->peak;
     e->peak *= accel_clock_share(a);
     e->peak16 *= accel_clock_share(a);
     e->gemm_scale = (prec == PREC_FP8 || prec == PREC_FP4) && a->peak_flops[prec] > 0
@@ -1975,7 +1977,7 @@ static void sized_eval(const Env *e, const Catalog *cat, int G, Sized *z)
     env_checkpoint(e, cat, G, &z->ck);
     double step = z->S.best_s;
     if (e->w->mfu > 0)
-        step = shape_flops(&e->sh, e->B, e->s) / (G * e->peak * e->w->mfu);
+        step = shape_flops(&e->sh, e->B, e->s) / (G * e->peak_quoted * e->w->mfu);
     z->tokens_per_s = step > 0 ? e->B * e->s / step : 0;
     double gp = z->ck.goodput;
     z->days = (z->tokens_per_s > 0 && gp > 0) ? e->w->tokens / (z->tokens_per_s * gp) / 86400.0
@@ -1994,7 +1996,7 @@ static double shape_days(const Env *e, const Catalog *cat, int G, int t, int c, 
     env_checkpoint(e, cat, G, &ck);
     double step = S.best_s;
     if (e->w->mfu > 0)
-        step = shape_flops(&e->sh, e->B, e->s) / (G * e->peak * e->w->mfu);
+        step = shape_flops(&e->sh, e->B, e->s) / (G * e->peak_quoted * e->w->mfu);
     double tps = e->B * e->s / step;
     if (!(tps > 0) || !(ck.goodput > 0))
         return INFINITY;
@@ -2417,12 +2419,12 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         tr->runner_up_step_s = S->second_s;
     }
     if (w->mfu > 0) {
-        double step = tr->flops_per_step / (G * e.peak * w->mfu);
+        double step = tr->flops_per_step / (G * e.peak_quoted * w->mfu);
         memset(&tr->step, 0, sizeof tr->step);
         tr->step.compute = step;
         tr->step_s = step;
     }
-    tr->mfu = tr->flops_per_step / (tr->step_s * G * e.peak);
+    tr->mfu = tr->flops_per_step / (tr->step_s * G * e.peak_quoted);
     tr->tokens_per_s = z.tokens_per_s;
     tr->checkpoint_bytes = z.ck.bytes;
     tr->checkpoint_write_s = z.ck.write_s;
@@ -2464,7 +2466,7 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                       "(%s curve, catalog efficiency.yaml, x%.2f for %s)%s; hardware FLOP "
                       "utilisation %.1f%% incl. "
                       "recompute", S->best_ev.gemm_eff, S->best_ev.gemm_x, a->id, e.fw_gemm,
-                      e.fw->id, fp8, 100.0 * S->best_ev.flops_exec / (S->best_s * e.peak));
+                      e.fw->id, fp8, 100.0 * S->best_ev.flops_exec / (S->best_s * e.peak_quoted));
         result_assume(r, sc, "element-wise work at %.0f%% of %.2f TB/s HBM; %s: TP comm %.0f%%, "
                       "DP %.0f%%, CP %.0f%%, EP %.0f%% overlapped",
                       100.0 * e.ew_bw / e.hbm_bw, e.hbm_bw / 1e12, e.fw_id, 100 * e.tp_ov,

@@ -1063,6 +1063,41 @@ static void dp_sync_nvl72_vs_tray(ModelShape m, int seq, int gbs, int gpus, int 
     free(r);
 }
 
+/* A part with a sustained clock below its quoted one (catalog
+ * sustained_clock_frac: MI350X) computes slower, but its MFU is still
+ * against the quoted peak, as every published MFU is: the same run on the
+ * part without the factor takes less time and shows a higher MFU, and
+ * both MFUs are FLOPs / (step × GPUs × quoted peak). */
+START_TEST(mfu_is_against_the_quoted_peak_under_a_sustained_clock)
+{
+    const Accelerator *mi = acc("MI350X");
+    ck_assert(mi->sustained_clock_frac > 0 && mi->sustained_clock_frac < 1);
+    Accelerator quoted = *mi;
+    quoted.sustained_clock_frac = 0;
+    Plan p;
+    plan_init(&p);
+    Workload w = training(gpt(32, 4096, 32, 128256), 8192, 64, 1e12);
+    w.gpus = 8;
+    w.micro_batch = 1;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+    double step[2], mfu[2];
+    const Accelerator *parts[2] = {mi, &quoted};
+    for (int k = 0; k < 2; k++) {
+        PlanResult *r;
+        ck_assert_msg(size(&p, &w, parts[k], &r), "%s", r->workloads[0].error);
+        const TrainResult *t = &r->workloads[0].train;
+        step[k] = t->step_s;
+        mfu[k] = t->mfu;
+        ck_assert_msg(rel(t->mfu, t->flops_per_step / (t->step_s * 8 * mi->peak_flops[PREC_BF16])) <
+                          1e-9,
+                      "MFU %.4f", t->mfu);
+        free(r);
+    }
+    ck_assert_msg(step[0] > step[1] && mfu[0] < mfu[1], "steps %.3f / %.3f s, MFU %.3f / %.3f",
+                  step[0], step[1], mfu[0], mfu[1]);
+}
+END_TEST
+
 START_TEST(nvl72_keeps_strided_groups_on_nvlink)
 {
     /* GB200 NVL72: a DP group of stride 4 (tp 4) spanning 64 GPUs lies in
@@ -2205,6 +2240,7 @@ Suite *test_suite(void)
     tc = tcase_create("errors");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, folded_experts_allow_tp2_pp8_ep32_on_256_gpus);
+    tcase_add_test(tc, mfu_is_against_the_quoted_peak_under_a_sustained_clock);
     tcase_add_test(tc, nvl72_keeps_strided_groups_on_nvlink);
     tcase_add_test(tc, nvl72_dp_ring_across_domains_uses_every_members_nic);
     tcase_add_test(tc, sliding_window_cuts_the_attention_core_exactly);
