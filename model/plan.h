@@ -139,6 +139,10 @@ typedef struct {
                                       * account_for_loss_in_pipeline_split): pp·vpp may
                                       * reach layers + 2, first and last stage one layer
                                       * fewer */
+    bool no_dropout;                 /* dropout probability 0 everywhere (MPT's resid_pdrop,
+                                      * attn_pdrop, emb_pdrop 0; Llama has none): no dropout
+                                      * masks are kept for the backward; false = the
+                                      * Korthikanti et al. 2022 Table 2 masks */
     bool tp_comm_exposed;            /* the recipe turns TP communication overlap off
                                       * (Megatron-Bridge CommOverlapConfig(tp_comm_overlap=
                                       * False)): TP collectives exposed; false = the

@@ -166,6 +166,7 @@ typedef struct {
     double core_coef;       /* attention-core forward FLOPs per (query, key) */
     double ew_attn_extra;   /* MLA: latent activations per token, in units of h */
     double win, win_L;      /* sliding window (tokens, 0 = none) and the layers using it */
+    double drop_masks;      /* 1: dropout masks kept (Korthikanti Table 2); 0: dropout p = 0 */
 } Shape;
 
 static bool shape_derive(const ModelShape *m, Shape *sh)
@@ -173,6 +174,7 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
     memset(sh, 0, sizeof *sh);
     if (!m || m->layers <= 0 || m->hidden <= 0 || m->heads <= 0)
         return false;
+    sh->drop_masks = 1.0;
     sh->L = m->layers;
     sh->h = m->hidden;
     sh->a = m->heads;
@@ -323,7 +325,10 @@ double train_model_flops(const ModelShape *m, double B, double s)
  * understates SwiGLU); a MoE layer stores that for k routed experts plus the
  * shared ones, plus the k permuted copies of its input (2k); MLA adds its
  * latent vectors.  FlashAttention keeps no s² tensors (Dao et al. 2022).
- * Context parallelism splits s over c (each rank's scores are (s/c)×s). */
+ * Context parallelism splits s over c (each rank's scores are (s/c)×s).
+ * With dropout probability 0 (workload no_dropout) no mask is kept: PyTorch's
+ * dropout returns its input unchanged when p = 0 (ATen native/Dropout.cpp
+ * _dropout_impl), so the two 1-byte masks (and the softmax's as²b one) go. */
 static double shape_act_layer(const Shape *sh, double s, double b, int t, int c, bool sp,
                               Recompute r, bool flash, bool moe_layer)
 {
@@ -335,8 +340,8 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
     double mlp_split = moe_layer
                            ? sh->k * actw * sh->Fe / sh->h + 2.0 * sh->k + sh->S * actw * sh->Fe / sh->h
                            : actw * sh->F / sh->h;
-    double rep = 10.0;
-    double core = flash ? 0.0 : 5.0 * sh->a * s / sh->h;
+    double rep = 8.0 + 2.0 * sh->drop_masks;
+    double core = flash ? 0.0 : (4.0 + sh->drop_masks) * sh->a * s / sh->h;
     if (r == RECOMPUTE_FULL)
         return 2.0 * sbh / (sp ? t : 1);     /* only the layer input is kept */
     if (r == RECOMPUTE_SELECTIVE) {
@@ -716,7 +721,7 @@ static void mem_stage(const Env *e, const Layout *l, double lps, double pd, doub
     else
         acts += work + logits;
     if (first && !last) /* embedding dropout mask per in-flight micro-batch */
-        acts += sl * bt * sh->h * inflight / (l->sp ? l->tp : 1);
+        acts += sh->drop_masks * sl * bt * sh->h * inflight / (l->sp ? l->tp : 1);
     m->activations = acts;
     /* CUDA context, library workspaces and the caching allocator's slack;
      * a compiled program's buffers are placed by the compiler inside the
@@ -1724,6 +1729,8 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
         snprintf(err, errlen, "model shape needs layers, hidden and heads > 0");
         return false;
     }
+    if (w->no_dropout)
+        e->sh.drop_masks = 0.0;
     const Shape *sh = &e->sh;
     e->s = w->seq_len;
     e->B = w->global_batch;

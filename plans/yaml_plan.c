@@ -1704,6 +1704,8 @@ static const Field workload_fields[] = {
     F_B(Workload, pipeline_split_embedding_loss, "pipeline_split_embedding_loss",
         F_TRAIN | F_OPT,
         "embedding and loss take one layer slot each in the pipeline split (Megatron-Core)"),
+    F_B(Workload, no_dropout, "no_dropout", F_TRAIN | F_OPT,
+        "dropout probability 0: no dropout masks kept for the backward"),
     F_B(Workload, tp_comm_exposed, "tp_comm_exposed", F_TRAIN | F_OPT,
         "TP collectives not overlapped with the GEMMs (recipe turns tp_comm_overlap off)"),
     F_D(Workload, ep_overlap, "ep_overlap", QTY_FRACTION, F_TRAIN | F_OPT,

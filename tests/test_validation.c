@@ -23,8 +23,8 @@
 #include "plan.h"
 #include "yaml_plan.h"
 
-#define MAX_FILES 16
-#define MAX_RUNS 256
+#define MAX_FILES 24
+#define MAX_RUNS 512
 
 static Catalog cat;
 static Plan *plans[MAX_FILES];
@@ -55,7 +55,10 @@ static void load_all(void)
                                         "training-results-v51-cdna4.yaml",
                                         "training-results-v51-h200.yaml",
                                         "training-results-v5x.yaml",
-                                        "training-results-v5y-gpt3.yaml"};
+                                        "training-results-v5y-gpt3.yaml",
+                                        "mosaicml-h100-1.yaml",     "mosaicml-h100-2.yaml",
+                                        "mosaicml-h100-3.yaml",     "mosaicml-a100-1.yaml",
+                                        "mosaicml-a100-2.yaml"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/tests/data/runs/%s", src && *src ? src : GPUPLAN_SRCDIR,
                  files[i]);
@@ -245,11 +248,21 @@ END_TEST
  * 2026-12-02: a fixed cost per step (framework step_overhead_ms, fitted
  * per framework by calibrate), refit: fit 5.68 / 20.1 -> 4.6 / 16.8 %,
  * held-out 7.16 / 49.4 -> 6.3 / 28.3 %.  Ceilings lowered to 0.05 / 0.18,
- * 0.07 / 0.30. */
-#define FIT_MEAN_MAX 0.05
-#define FIT_WORST_MAX 0.18
-#define HELD_MEAN_MAX 0.07
-#define HELD_WORST_MAX 0.30
+ * 0.07 / 0.30.
+ * 2026-12-02: every row of MosaicML llm-foundry's H100 80GB (BF16, large-
+ * scale BF16, FP8) and A100 80GB benchmark tables appended (138 MPT runs,
+ * FSDP, 125M-70B, seq 512-65,536; mosaicml-*.yaml), 69 fitted (fsdp@H100-SXM
+ * new, fsdp@A100-80GB refitted); model: no_dropout (MPT's dropout is 0: no
+ * masks) and the A100-80GB's 80 GiB, without which 6 rows did not fit.
+ * Refit: fit 4.65 / 16.8 -> 7.32 / 31.1 % (133 runs), held-out 6.29 / 28.3
+ * -> 8.51 / 31.1 % (138 runs; MPT held-out 10.7 / 31.1 %, the 69 old
+ * held-out rows unchanged at 6.29 / 28.3 %).  The worst are MPT-1B/3B at
+ * 32K-65K tokens on H100, -31 % (README).  Ceilings raised to the measured
+ * values. */
+#define FIT_MEAN_MAX 0.08
+#define FIT_WORST_MAX 0.32
+#define HELD_MEAN_MAX 0.09
+#define HELD_WORST_MAX 0.32
 
 START_TEST(error_on_fit_and_held_out_halves_within_recorded_ceilings)
 {
