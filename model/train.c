@@ -421,6 +421,8 @@ typedef struct {
     double peak_quoted;    /* the same at the quoted clock: MFU's denominator */
     double peak16;         /* bf16 peak: attention core */
     double gemm_scale;     /* FP8_GEMM_FACTOR for fp8/fp4, else 1 */
+    bool lowp;             /* GEMMs at the fp8/fp4 peak (casts costed, fp8 class): not
+                            * gemm_scale < 1, which a fitted fp8_gemm_factor of 1 defeats */
     double hbm_cap;        /* usable bytes */
     double hbm_bw;         /* catalog, or estimated from the peak when absent */
     double ew_bw;          /* hbm_bw × elementwise_eff */
@@ -975,7 +977,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     double f_exp = 0, t_exp_fc2 = 0;
     double fc2_parts = sh->glu ? 3.0 : 2.0; /* fc2: Fe of the 2 (3 with GLU) Fe-wide matrices */
     double imb = moe_layer ? moe_imbalance(e, l, T) : 1.0;
-    bool fp8 = e->gemm_scale < 1;
+    bool fp8 = e->lowp;
     /* GEMM input elements per token on this rank (FP8 casts): QKV and fc1
      * read h, the output projection a·dh/t, fc2 F/t. */
     double cast_el = 0;
@@ -1706,7 +1708,7 @@ static const ErrorBand *class_band(const Env *e, const Catalog *cat, char *cls, 
     const Accelerator *a = e->a;
     const char *fam = a->family[0] ? a->family : a->id;
     snprintf(cls, len, "%.32s/%s/%s", fam, e->sh.moe ? "moe" : "dense",
-             e->gemm_scale < 1 ? "fp8" : "bf16");
+             e->lowp ? "fp8" : "bf16");
     const ErrorBand *b = cat ? catalog_find_band(cat, cls) : NULL;
     if (!b && cat) {
         b = catalog_find_band(cat, "default");
@@ -1750,8 +1752,8 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->peak_quoted = e->peak;
     e->peak *= accel_clock_share(a);
     e->peak16 *= accel_clock_share(a);
-    e->gemm_scale = (prec == PREC_FP8 || prec == PREC_FP4) && a->peak_flops[prec] > 0
-                        ? FP8_GEMM_FACTOR : 1.0;
+    e->lowp = (prec == PREC_FP8 || prec == PREC_FP4) && a->peak_flops[prec] > 0;
+    e->gemm_scale = e->lowp ? FP8_GEMM_FACTOR : 1.0;
     double usable = a->hbm_usable_frac > 0 ? a->hbm_usable_frac : HBM_USABLE_DEFAULT;
     e->hbm_cap = a->hbm_bytes * usable;
     double ew = a->elementwise_eff > 0 ? a->elementwise_eff : EW_EFF_DEFAULT;
@@ -1930,7 +1932,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
         if (rel > -0.95)
             e->step_scale *= 1 + rel;
     }
-    if (e->gemm_scale < 1)
+    if (e->lowp)
         e->gemm_scale = fw->fp8_gemm_factor > 0 ? fw->fp8_gemm_factor : FP8_GEMM_FACTOR;
     e->etp = sh->moe ? ps->etp : 0;
     e->win_frac = shape_core_frac(sh, e->s);
@@ -2466,7 +2468,7 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         if (!(w->mfu > 0))
             days_curve(&e, c, l, G, tr);
         char fp8[64] = "";
-        if (e.gemm_scale < 1)
+        if (e.lowp)
             snprintf(fp8, sizeof fp8, "; FP8 GEMMs at %.2f of that, casts costed", e.gemm_scale);
         result_assume(r, sc, "GEMM efficiency %.2f on average over the dense GEMMs, each at the "
                       "curve value of its narrowest side (M×N×K; attention core at x=min(h/t, b·s/c)=%.0f) "

@@ -1720,6 +1720,29 @@ START_TEST(step_overhead_is_paid_once_per_step_unscaled)
 }
 END_TEST
 
+static void fw_fp8_factor_1(Framework *f) { f->fp8_gemm_factor = 1.0; }
+static void fw_fp8_factor_0999(Framework *f) { f->fp8_gemm_factor = 0.999; }
+
+START_TEST(fp8_run_stays_fp8_at_a_fitted_fp8_gemm_factor_of_one)
+{
+    /* gpuplan calibrate may fit fp8_gemm_factor at its bound, 1.0 (it did
+     * for nemo@B200 once the 26.04.01 Megatron-Bridge table was added).  An
+     * FP8 run is still FP8: its casts are costed and its class is fp8, so
+     * the step moves by the GEMMs' 0.1 % only.  Until 2026-12-02 "FP8" was
+     * read as gemm_scale < 1, and at 1.0 the casts vanished (the written
+     * 1.0000 and calibrate's in-memory 0.99999 predicted the B200 FP8 rows
+     * 5-7 points apart). */
+    Workload w = small_moe(1, 1);
+    w.model.experts = 0;
+    w.model.experts_per_token = 0;
+    w.model.expert_ffn_hidden = 0;
+    w.precision = PREC_FP8;
+    double s1 = fw_step_s(&w, fw_fp8_factor_1, NULL);
+    double s0 = fw_step_s(&w, fw_fp8_factor_0999, NULL);
+    ck_assert_msg(s1 < s0 && s1 > s0 * 0.998, "factor 1.0: %.6f s, 0.999: %.6f s", s1, s0);
+}
+END_TEST
+
 START_TEST(ep_alltoall_across_nodes_runs_at_the_nic_rate)
 {
     /* An expert all-to-all over 8 H100 nodes (EP64, one rank per GPU) is
@@ -2316,6 +2339,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, warns_when_fewer_gpus_would_train_faster);
     tcase_add_test(tc, recompute_layers_recompute_that_many_layers_per_stage);
     tcase_add_test(tc, sustained_clock_frac_slows_tensor_work);
+    tcase_add_test(tc, fp8_run_stays_fp8_at_a_fitted_fp8_gemm_factor_of_one);
     tcase_add_test(tc, rejects_missing_size);
     tcase_add_test(tc, rejects_tp_that_does_not_divide_heads);
     tcase_add_test(tc, every_catalog_accelerator_gives_finite_answer_or_reason);
