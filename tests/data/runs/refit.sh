@@ -27,7 +27,8 @@ GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all -o "$tmp/out" \
     "$src"/tests/data/runs/training-results-v5y-gpt3.yaml \
     "$src"/tests/data/runs/mosaicml-h100-1.yaml "$src"/tests/data/runs/mosaicml-h100-2.yaml \
     "$src"/tests/data/runs/mosaicml-h100-3.yaml \
-    "$src"/tests/data/runs/mosaicml-a100-1.yaml "$src"/tests/data/runs/mosaicml-a100-2.yaml
+    "$src"/tests/data/runs/mosaicml-a100-1.yaml "$src"/tests/data/runs/mosaicml-a100-2.yaml \
+    "$src"/tests/data/runs/mbridge-table-2604-01.yaml
 {
     cat <<'HDR'
 # gpuplan catalog: the training model's calibration on the FIT HALF of the
