@@ -643,6 +643,21 @@ static double ep_gather_comm(const Ctx *c, double tokens, int n)
                             net_allgather_s(all * c->comb_b, n, bw, lat));
 }
 
+/* On the all-gather path the fused MoE op runs on every rank's gathered
+ * tokens, and its finalize kernel writes a 16-bit output row for each of
+ * them (zero where none of the token's experts is local), the tensor the
+ * reduce-scatter then sums across ranks (fused_moe_cutlass.py: allgather
+ * -> torch.ops.trtllm.fused_moe -> reducescatter(dim=0), the op's output
+ * has the gathered row count).  A rank thus writes n x its own tokens x h
+ * values per MoE layer, HBM traffic that grows with the EP width, not
+ * with the routing.  `tokens` per rank, all MoE layers. */
+static double ep_gather_out_s(const Ctx *c, double tokens, int n)
+{
+    if (n <= 1 || !(tokens > 0))
+        return 0.0;
+    return c->moe_layers * n * tokens * c->h * c->comb_b / c->hbm_bw_eff;
+}
+
 /* Busiest / mean load when m routed token-slots fall uniformly at random
  * on n GPUs: m/n + sqrt(2 (m/n) ln n) over m/n (balls into bins, Raab &
  * Steger, RANDOM 1998, m >= n ln n); at least one whole token. */
@@ -787,6 +802,8 @@ static void prefill_dep(const Ctx *c, int n, double xt, double *own, double *spr
      * prompt of its own: that prompt's attention/dense work and the expert
      * work of the n prompts in flight (n·ex). */
     double comm = ep_gathers(c, n) ? ep_gather_comm(c, xt, n) : ep_comm_prefill(c, imb * xt, n);
+    if (ep_gathers(c, n))
+        o += ep_gather_out_s(c, c->p_new, n); /* the prompt's rows of the MoE outputs */
     o += ep_exposed(c, comm * c->p_new / xt, o + n * ex);
     *own = o;
     *spread = ex;
@@ -897,6 +914,8 @@ static double step_dep(const Ctx *c, const Rep *r, double b)
     double comm = ep_gathers(c, n) ? c->mb * ep_gather_comm(c, bg * q / c->mb, n)
                                    : c->mb * ep_comm(c, load / c->mb, n);
     double core = gemm + attn;
+    if (ep_gathers(c, n))
+        core += ep_gather_out_s(c, bg * q, n);
     return core + ep_exposed(c, comm, core) + c->mb * c->L * c->layer_ovh + c->step_ovh +
            bg * c->seq_ovh + draft_s(c, core);
 }
