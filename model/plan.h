@@ -143,6 +143,9 @@ typedef struct {
                                       * attn_pdrop, emb_pdrop 0; Llama has none): no dropout
                                       * masks are kept for the backward; false = the
                                       * Korthikanti et al. 2022 Table 2 masks */
+    bool flash_attention_v1;         /* the attention core runs FlashAttention 1 (flash-attn
+                                      * 1.x), about half the speed of FlashAttention-2
+                                      * (Dao 2023, arXiv:2307.08691) */
     bool tp_comm_exposed;            /* the recipe turns TP communication overlap off
                                       * (Megatron-Bridge CommOverlapConfig(tp_comm_overlap=
                                       * False)): TP collectives exposed; false = the

@@ -108,6 +108,8 @@ static const Framework FW_BUILTIN = {
  * forward's (Dao-AILab/flash-attention benchmarks/benchmark_flash_attention.py
  * flops()); the catalog's attn_bwd_eff is measured on that count. */
 #define FLASH_BWD_FLOP_RATIO 2.5
+/* FlashAttention 1's time over FlashAttention-2's (Dao 2023, arXiv:2307.08691) */
+#define FLASH_V1_SLOWDOWN 2.0
 /* GPU <-> host link per direction when the catalog gives none: PCIe Gen5
  * x16, 32 GT/s × 16 lanes with 128b/130b coding ≈ 63 GB/s (PCI-SIG PCIe
  * 5.0 specification). */
@@ -1024,6 +1026,15 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         double f_causal = 0.5 * f_core;
         t_core = f_causal / (e->peak16 * e->attn_fwd);
         t_core_bwd = FLASH_BWD_FLOP_RATIO * f_causal / (e->peak16 * e->attn_bwd);
+    }
+    /* FlashAttention 1 (workload flash_attention_v1): FlashAttention-2's
+     * work partitioning (parallel over the sequence, split-Q warps, fewer
+     * non-matmul FLOPs) gives "around 2x speedup compared to FlashAttention"
+     * (Dao 2023, FlashAttention-2, arXiv:2307.08691, abstract and §4.1);
+     * the core priced above is the FlashAttention-2-class kernel. */
+    if (e->flash && e->w->flash_attention_v1) {
+        t_core *= FLASH_V1_SLOWDOWN;
+        t_core_bwd *= FLASH_V1_SLOWDOWN;
     }
     double t_ew = elementwise_fwd_bytes(e, l, T, moe_layer) / e->ew_bw;
     if (fp8)

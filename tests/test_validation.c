@@ -265,10 +265,18 @@ END_TEST
  * mbridge-table-2604-01.yaml), 9 fitted; model unchanged, refit: fit 7.32 /
  * 31.1 -> 7.56 / 31.1 % (142 runs), held-out 8.51 / 31.1 -> 8.61 / 35.9 %
  * (148 runs; the new rows held-out 10.0 / 35.9 %: gpt-oss-120b on one
- * GB200 NVL72 -35.9 %).  Held-out worst ceiling raised to 0.37. */
-#define FIT_MEAN_MAX 0.08
-#define FIT_WORST_MAX 0.32
-#define HELD_MEAN_MAX 0.09
+ * GB200 NVL72 -35.9 %).  Held-out worst ceiling raised to 0.37.
+ * 2026-12-02: the attention kernel the MPT runs used: FlashAttention 1
+ * (workload flash_attention_v1: twice FlashAttention-2's time, Dao 2023) on
+ * every table but the >= 128-GPU H100 one (flash-attn 2.4.2), and
+ * FlashAttention-2's A100 efficiencies (efficiency.yaml attn_fwd_eff 0.73,
+ * attn_bwd_eff 0.63); refit: fit 7.56 / 31.1 -> 5.20 / 22.8 %, held-out
+ * 8.61 / 35.9 -> 5.82 / 35.9 % (MPT held-out 10.7 / 31.1 -> 4.6 / 20.9 %;
+ * the other 152 runs: held-out 6.75 -> 6.86 %, torchtitan Llama 3 8B on
+ * A100 +2.5 -> -11.7 %).  Ceilings lowered to 0.06 / 0.24, 0.07 / 0.37. */
+#define FIT_MEAN_MAX 0.06
+#define FIT_WORST_MAX 0.24
+#define HELD_MEAN_MAX 0.07
 #define HELD_WORST_MAX 0.37
 
 START_TEST(error_on_fit_and_held_out_halves_within_recorded_ceilings)

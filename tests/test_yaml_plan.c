@@ -278,6 +278,7 @@ START_TEST(accepts_syntax_variants)
              "    dp_sync_after_backward: true\n"
              "    tp_comm_exposed: yes\n"
              "    no_dropout: yes\n"
+             "    flash_attention_v1: yes\n"
              "    ep_overlap: 50%\n"
              "    moe_fused_dispatch: yes\n"
              "    moe_capacity_factor: 1.25\n"
@@ -296,6 +297,7 @@ START_TEST(accepts_syntax_variants)
     ck_assert(p->workloads[0].dp_sync_after_backward);
     ck_assert(p->workloads[0].tp_comm_exposed);
     ck_assert(p->workloads[0].no_dropout);
+    ck_assert(p->workloads[0].flash_attention_v1);
     ck_assert_double_eq(p->workloads[0].ep_overlap, 0.5);
     ck_assert(p->workloads[0].moe_fused_dispatch);
     ck_assert_double_eq(p->workloads[0].moe_capacity_factor, 1.25);
