@@ -1384,14 +1384,35 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
             edge = sh->emb_w * sh->wscale / l->tp;
         if (edge > P)
             edge = P;
+        /* Interleaved, the DP sync is dispatched per model chunk, not per
+         * bucket: the schedule keeps the DDP in no_sync and calls a
+         * chunk's grad_sync_func (start_grad_sync over all its buckets)
+         * once the chunk's last micro-batch backward is done, aligned
+         * across the pipeline ranks (Megatron-Core schedules.py
+         * backward_step_helper_postprocess; align_grad_reduce, the default
+         * of Megatron-LM's training.py; NeMo 1 gave Apex
+         * DistributedFusedAdam one bucket per virtual stage), and chunk 0
+         * finishes last, so its whole reduce-scatter — its layers and, on
+         * the first stage, the embedding — follows the backward.  At the
+         * step's start param_sync_func dispatches chunks 0 and 1's
+         * all-gathers together (start_param_sync, every bucket) and chunk
+         * 0's first forward waits on them bucket by bucket (the forward
+         * pre-hook), in parameter order, the embedding first: chunk 0's
+         * all-gather precedes its first layer's forward. */
+        double edge_c0 = edge;
+        if (v > 1 && !e->w->dp_sync_after_backward) {
+            double c0 = part == 0 ? (sp.pd - sp.pd_mid) + sp.pd_mid / v : P / v;
+            if (c0 > edge_c0)
+                edge_c0 = c0 < P ? c0 : P;
+        }
         if (e->zero == 0) {
             dp_rs += net_allreduce_s(e->gb * P, n, bw, lat);
-            rs_edge += net_allreduce_s(e->gb * edge, n, bw, lat);
+            rs_edge += net_allreduce_s(e->gb * edge_c0, n, bw, lat);
         } else if (e->zero <= 2) {
             dp_rs += net_allgather_s(e->gb * P, n, bw, lat);
             dp_ag += net_allgather_s(e->wb * P, n, bw, lat);
-            rs_edge += net_allgather_s(e->gb * edge, n, bw, lat);
-            ag_edge += net_allgather_s(e->wb * edge, n, bw, lat);
+            rs_edge += net_allgather_s(e->gb * edge_c0, n, bw, lat);
+            ag_edge += net_allgather_s(e->wb * edge_c0, n, bw, lat);
         } else {
             /* ZeRO-3 / FSDP FULL_SHARD: every micro-batch gathers the
              * weights for its forward and again for its backward, and
@@ -1420,10 +1441,13 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
          * runs that group chunk by chunk (v−1 first, 0 last; Narayanan et
          * al. 2021 §2.2, Megatron-Core schedules.py), so the reduce-scatter
          * of chunks v−1 … 1 hides under the later chunks' backward of that
-         * group, p·(v−1)/v of one micro-batch's stage backward, and chunk
-         * 0's under its own last backward, 1/v of it (Megatron-Core
-         * distributed optimizer: "the reduction for a model chunk starts
-         * when its last micro-batch's backward is done").  Mirror-wise the
+         * group, p·(v−1)/v of one micro-batch's stage backward, plus chunk
+         * 0's last backward (1/v), which the earlier chunks' traffic can
+         * still use; chunk 0's own reduce-scatter starts only after it and
+         * is the exposed edge (rs_edge above; Megatron-Core distributed
+         * optimizer: "the reduction for a model chunk starts when its last
+         * micro-batch's backward is done"), as chunk 0's all-gather is at
+         * the step's start (ag_edge).  Mirror-wise the
          * next step's parameter all-gather of chunk c hides under the
          * first group's forward of chunks < c.  The cool-down/warm-up idle
          * time (half the bubble) is an alternative window; the larger one

@@ -1382,6 +1382,52 @@ START_TEST(interleaving_widens_the_dp_overlap_window)
 }
 END_TEST
 
+/* Interleaved, Megatron-Core dispatches the DP sync per model chunk
+ * (grad_sync_func after the chunk's last micro-batch backward, param_sync_func
+ * for chunks 0 and 1 at the step's start; schedules.py, align_grad_reduce,
+ * align_param_gather), not bucket by bucket, and chunk 0 is last to finish
+ * its backward and first to run its forward: its whole reduce-scatter
+ * follows the backward and its whole all-gather precedes the first
+ * forward.  MLPerf Training v3.1 GPT-3 175B layout on 10,240 H100 (NVIDIA
+ * config_DGXH100_1280x8x8x4x8_mbs1.sh: TP4 PP8, VP 12 from custom.yaml,
+ * MBS 1, GBS 2560, DP 320 over 400 Gb/s NICs, two DP ranks per node): with
+ * VP 3 chunk 0 holds 4 layers instead of 1, so 3 more layers' bf16
+ * gradients and weights (3 × 12·h²/4 parameters each) are synchronised
+ * outside the overlap windows; the rest of the DP sync hides in both.  A
+ * model that exposed only the first bucket (the embedding, 157 M
+ * parameters, both times) shows no difference. */
+START_TEST(interleaved_dp_sync_of_chunk_0_is_exposed)
+{
+    const ModelPreset *pr = preset_find("gpt-3-175b");
+    ck_assert_ptr_nonnull(pr);
+    Plan p;
+    plan_init(&p);
+    p.network.link_bps = 400e9;
+    double dp[2];
+    const int vp[2] = {12, 3};
+    for (int k = 0; k < 2; k++) {
+        Workload w = training(pr->shape, 2048, 2560, 1e12);
+        w.gpus = 10240;
+        w.micro_batch = 1;
+        w.precision = PREC_FP8;
+        w.recompute = RECOMPUTE_SELECTIVE;
+        w.zero = 1;
+        snprintf(w.framework, sizeof w.framework, "nemo");
+        w.parallel = (ParallelSpec){.tp = 4, .pp = 8, .vpp = vp[k], .cp = 1, .ep = 1, .sp = 1};
+        PlanResult *r;
+        ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+        dp[k] = r->workloads[0].train.step.dp_comm;
+        free(r);
+    }
+    double h = pr->shape.hidden, layer = (12.0 * h * h + 13.0 * h) / 4;
+    double bw = 2 * 400e9 / 8 * 0.94; /* two ranks' NICs per node (NCCL rings) */
+    double rs3 = (320 - 1.0) / 320 * 2.0 * 3 * layer / bw; /* = the all-gather's */
+    ck_assert_msg(dp[1] - dp[0] > 0.5 * 2 * rs3,
+                  "DP exposed %.4f s (VP3) vs %.4f s (VP12); 3 layers' RS + AG %.4f s", dp[1], dp[0],
+                  2 * rs3);
+}
+END_TEST
+
 /* Without interleaving, Megatron-Core's overlap_grad_reduce can hide the
  * gradient reduce-scatter only under the last micro-batch's backward, and
  * overlap_param_gather the parameter all-gather only under the next step's
@@ -2365,6 +2411,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, fused_attention_core_uses_the_catalog_kernel_efficiencies);
     tcase_add_test(tc, fused_attention_forward_scales_with_head_dim);
     tcase_add_test(tc, interleaving_widens_the_dp_overlap_window);
+    tcase_add_test(tc, interleaved_dp_sync_of_chunk_0_is_exposed);
     tcase_add_test(tc, dp_all_gather_hides_under_the_forward_not_the_backward);
     tcase_add_test(tc, activation_offload_frees_hbm_and_hides_under_compute_on_c2c);
     tcase_add_test(tc, output_layer_runs_in_bf16_in_fp8_recipes);
