@@ -305,6 +305,35 @@ void sched_release_gpu(SchedCluster *cl, int gpu)
     node_adjust(cl, n, +1);
 }
 
+/* Take n GPUs at once, as n sched_take_gpu calls would and to the same
+ * state: a run of one node's GPUs is one bucket move instead of one per GPU
+ * (the node ends at the head of its final bucket either way; the counts,
+ * the max tree and the bitmap are functions of the free counts), and a GPU
+ * already taken, or named twice, counts as double_booked as there.
+ * owner (may be NULL): every listed GPU's entry set to job j. */
+void sched_take_gpus(SchedCluster *cl, const int32_t *gpus, int n, int32_t *owner, int32_t j)
+{
+    int i = 0;
+    while (i < n) {
+        int node = gpus[i] / cl->gpn, k = 0;
+        uint64_t bits = 0;
+        for (; i < n && gpus[i] / cl->gpn == node; i++) {
+            if (owner)
+                owner[gpus[i]] = j;
+            uint64_t bit = 1ULL << (gpus[i] - node * cl->gpn);
+            if (!((cl->node_mask[node] & ~bits) & bit)) {
+                cl->double_booked++; /* invariant: a GPU is never given twice */
+                continue;
+            }
+            bits |= bit;
+            k++;
+        }
+        cl->node_mask[node] &= ~bits;
+        if (k)
+            node_adjust(cl, node, -k);
+    }
+}
+
 void sched_release_gpus(SchedCluster *cl, const int32_t *gpus, int n, int32_t *owner)
 {
     int i = 0;

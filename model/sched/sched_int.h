@@ -243,6 +243,9 @@ void sched_release_gpu(SchedCluster *cl, int gpu);
 /* Release n GPUs at once (runs of one node cost one bucket move); owner
  * (GPU -> job, may be NULL): their entries set to -1 in the same pass. */
 void sched_release_gpus(SchedCluster *cl, const int32_t *gpus, int n, int32_t *owner);
+/* Take n GPUs at once (the state n sched_take_gpu calls leave); owner (may
+ * be NULL): their entries set to job j in the same pass. */
+void sched_take_gpus(SchedCluster *cl, const int32_t *gpus, int n, int32_t *owner, int32_t j);
 /* Gang placement of g whole GPUs (all or none) avoiding node `exclude`
  * (-1 = none); writes the GPUs to out[0..g). */
 bool sched_place_whole(SchedCluster *cl, int g, int exclude, int32_t *out);

@@ -817,11 +817,7 @@ static void retake_res(Sim *s, int j)
     Job *J = &s->jobs[j];
     const SchedJobSpec *sp = spec(s, j);
     if (sp->kind == SJ_WHOLE) {
-        for (int i = 0; i < J->alloc; i++) {
-            int g = s->gpool[J->off + i];
-            sched_take_gpu(&s->cl, g);
-            s->owner[g] = j;
-        }
+        sched_take_gpus(&s->cl, s->gpool + J->off, J->alloc, s->owner, j);
     } else {
         sched_shared_add(&s->cl, J->sgpu, sh_kind(sp), sh_amount(sp));
     }
