@@ -334,6 +334,32 @@ void sched_take_gpus(SchedCluster *cl, const int32_t *gpus, int n, int32_t *owne
     }
 }
 
+/* Are all n GPUs taken (whole)? */
+bool sched_gpus_taken(const SchedCluster *cl, const int32_t *gpus, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int node = gpus[i] / cl->gpn;
+        if ((cl->node_mask[node] >> (gpus[i] - node * cl->gpn)) & 1)
+            return false;
+    }
+    return true;
+}
+
+/* What sched_release_gpus then sched_take_gpus of the same taken GPUs
+ * leave: the free counts as they were, each node run's node moved to the
+ * head of its bucket, in list order. */
+void sched_relink_gpus(SchedCluster *cl, const int32_t *gpus, int n)
+{
+    int i = 0;
+    while (i < n) {
+        int node = gpus[i] / cl->gpn;
+        while (i < n && gpus[i] / cl->gpn == node)
+            i++;
+        bk_unlink(cl, node);
+        bk_link(cl, node);
+    }
+}
+
 void sched_release_gpus(SchedCluster *cl, const int32_t *gpus, int n, int32_t *owner)
 {
     int i = 0;

@@ -246,6 +246,11 @@ void sched_release_gpus(SchedCluster *cl, const int32_t *gpus, int n, int32_t *o
 /* Take n GPUs at once (the state n sched_take_gpu calls leave); owner (may
  * be NULL): their entries set to job j in the same pass. */
 void sched_take_gpus(SchedCluster *cl, const int32_t *gpus, int n, int32_t *owner, int32_t j);
+/* All n GPUs taken (whole)? */
+bool sched_gpus_taken(const SchedCluster *cl, const int32_t *gpus, int n);
+/* The bucket order a release and retake of these taken GPUs leaves, with
+ * no count changed (see preempt_for). */
+void sched_relink_gpus(SchedCluster *cl, const int32_t *gpus, int n);
 /* Gang placement of g whole GPUs (all or none) avoiding node `exclude`
  * (-1 = none); writes the GPUs to out[0..g). */
 bool sched_place_whole(SchedCluster *cl, int g, int exclude, int32_t *out);

@@ -1130,11 +1130,15 @@ static bool preempt_for(Sim *s, int j)
     for (int i = nc / 2 - 1; i >= 0; i--)
         vk_sift(hk, nc, i);
 
+    /* The victims in Kueue's order that pass the quota and share checks
+     * (which read the teams' usage, not the free GPUs: the same list
+     * whether or not earlier victims were released), at the front of cand. */
     double after[PLAN_MAX_TEAMS + 1];
     memcpy(after, s->usage, sizeof after);
-    int nv = 0;
-    bool ok = false;
-    while (nc > 0 && !ok) {
+    int na = 0;
+    bool all_whole = true;
+    long freed = 0;
+    while (nc > 0) {
         int v = hk[0].id;
         hk[0] = hk[--nc];
         vk_sift(hk, nc, 0);
@@ -1149,8 +1153,34 @@ static bool preempt_for(Sim *s, int j)
         if (sv->team == tj && !(sv->prio < pj))
             continue;
         after[sv->team] -= hv;
-        release_res(s, v);
-        s->cand[nv++] = v; /* reuse the front of cand for the chosen victims */
+        s->cand[na++] = v; /* reuse the front of cand for the chosen victims */
+        all_whole &= sv->kind == SJ_WHOLE;
+        freed += s->jobs[v].alloc;
+    }
+    /* A whole head that all of them together leave short of GPUs cannot be
+     * placed after any of them (a placement needs that many free): the
+     * trial below would release and retake them all and fail.  Its only
+     * trace is the order of the nodes in the free-count buckets (each
+     * touched node back in its bucket, at the head, in the order the
+     * retakes last moved them), which sched_relink_gpus reproduces. */
+    if (sj->kind == SJ_WHOLE && all_whole && s->cl.total_free + freed < sj->gpus) {
+        bool held = true;
+        for (int i = 0; i < na && held; i++)
+            held = sched_gpus_taken(&s->cl, s->gpool + s->jobs[s->cand[i]].off,
+                                    s->jobs[s->cand[i]].alloc);
+        if (held) { /* (else the trial's own double-booking counts run) */
+            for (int i = na - 1; i >= 0; i--)
+                sched_relink_gpus(&s->cl, s->gpool + s->jobs[s->cand[i]].off,
+                                  s->jobs[s->cand[i]].alloc);
+            s->pf_job = j;
+            s->pf_epoch = s->epoch;
+            return false;
+        }
+    }
+    int nv = 0;
+    bool ok = false;
+    while (nv < na && !ok) {
+        release_res(s, s->cand[nv++]);
         ok = place(s, j, -1);
     }
     if (!ok) {
