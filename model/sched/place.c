@@ -541,13 +541,6 @@ int sched_grow_whole(SchedCluster *cl, int k, int near, int32_t *out)
     return got;
 }
 
-double sched_shared_equiv(const SchedCluster *cl, int kind, int amount)
-{
-    if (kind == 1)
-        return cl->mig_c > 0 ? (double)cl->prof_c[amount] / cl->mig_c : 1.0;
-    return amount / (double)SCHED_MILLI;
-}
-
 static bool sh_fits(const SchedCluster *cl, int gpu, int kind, int amount)
 {
     if (kind == 1)

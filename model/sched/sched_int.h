@@ -267,7 +267,14 @@ int sched_grow_whole(SchedCluster *cl, int k, int near, int32_t *out);
 int sched_place_shared(SchedCluster *cl, int kind, int amount, int exclude);
 void sched_shared_add(SchedCluster *cl, int gpu, int kind, int amount);
 void sched_shared_release(SchedCluster *cl, int gpu, int kind, int amount);
-double sched_shared_equiv(const SchedCluster *cl, int kind, int amount);
+/* GPU-equivalents of a MIG instance or fraction (inline: job_need reads it
+ * on every team-order key of a shared job). */
+static inline double sched_shared_equiv(const SchedCluster *cl, int kind, int amount)
+{
+    if (kind == 1)
+        return cl->mig_c > 0 ? (double)cl->prof_c[amount] / cl->mig_c : 1.0;
+    return amount / (double)SCHED_MILLI;
+}
 /* GPU-equivalents in use. */
 static inline double sched_cluster_busy(const SchedCluster *cl)
 {
