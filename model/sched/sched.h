@@ -77,6 +77,10 @@ typedef struct {
     uint64_t elastic_resizes;
     uint64_t failure_kills;          /* jobs killed by GPU failures */
     uint64_t preempted;              /* preemption victims */
+    /* Preemption attempts that failed without a trial: a whole head that
+     * all its eligible victims together leave short of GPUs (default runs;
+     * REFERENCE runs release and retake the victims every time). */
+    uint64_t preempt_trials_skipped;
     double checkpoint_cost_s;        /* δ of Young's interval */
     /* Fingerprint of the schedule: every start (job index, time, first GPU
      * and count held) folded in order.  Two runs with the same digest

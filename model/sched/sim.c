@@ -1165,7 +1165,8 @@ static bool preempt_for(Sim *s, int j)
      * trace is the order of the nodes in the free-count buckets (each
      * touched node back in its bucket, at the head, in the order the
      * retakes last moved them), which sched_relink_gpus reproduces. */
-    if (sj->kind == SJ_WHOLE && all_whole && s->cl.total_free + freed < sj->gpus) {
+    if (sj->kind == SJ_WHOLE && all_whole && s->cl.total_free + freed < sj->gpus &&
+        s->res_mode != SCHED_RES_REFERENCE) {
         bool held = true;
         for (int i = 0; i < na && held; i++)
             held = sched_gpus_taken(&s->cl, s->gpool + s->jobs[s->cand[i]].off,
@@ -1176,6 +1177,7 @@ static bool preempt_for(Sim *s, int j)
                                   s->jobs[s->cand[i]].alloc);
             s->pf_job = j;
             s->pf_epoch = s->epoch;
+            s->st.preempt_trials_skipped++;
             return false;
         }
     }
