@@ -1466,6 +1466,115 @@ START_TEST(leaf_group_follows_switch_ports_and_topology)
 }
 END_TEST
 
+/* Two clusters hold the same state: every count, mask, the max tree and
+ * the free-count buckets' lists node for node (best fit breaks ties by
+ * list order, so the order is part of the schedule). */
+static void assert_same_cluster(const SchedCluster *a, const SchedCluster *b)
+{
+    ck_assert_int_eq(a->total_free, b->total_free);
+    ck_assert_uint_eq(a->double_booked, b->double_booked);
+    ck_assert_uint_eq(a->bk_mask, b->bk_mask);
+    for (int n = 0; n < a->n_nodes; n++) {
+        ck_assert_int_eq(a->node_free[n], b->node_free[n]);
+        ck_assert_uint_eq(a->node_mask[n], b->node_mask[n]);
+        ck_assert_int_eq(a->bk_next[n], b->bk_next[n]);
+        ck_assert_int_eq(a->bk_prev[n], b->bk_prev[n]);
+    }
+    for (int k = 0; k <= a->gpn; k++)
+        ck_assert_int_eq(a->bk_head[k], b->bk_head[k]);
+    for (int n = 0; n < (a->n_nodes + 63) / 64; n++)
+        ck_assert_uint_eq(a->node_any[n], b->node_any[n]);
+    for (int l = 0; l < a->n_leaf; l++) {
+        ck_assert_int_eq(a->leaf_free[l], b->leaf_free[l]);
+        ck_assert_int_eq(a->leaf_full[l], b->leaf_full[l]);
+    }
+    for (int d = 0; d < a->n_dom; d++) {
+        ck_assert_int_eq(a->dom_free[d], b->dom_free[d]);
+        ck_assert_int_eq(a->dom_full[d], b->dom_full[d]);
+    }
+    for (int k = 1; k < 2 * a->leaf_tsz; k++)
+        ck_assert_int_eq(a->leaf_tree[k], b->leaf_tree[k]);
+}
+
+/* sched_take_gpus (a node run at a time) leaves what one sched_take_gpu per
+ * GPU leaves, double-booked GPUs included; sched_relink_gpus what a release
+ * and retake of taken GPUs leave (preempt_for's trial without the trial).
+ * Random gangs placed and released on 8-GPU nodes in NVL72-style domains
+ * and 4-node leaves, the GPU lists as placement writes them (runs of a
+ * node) and shuffled. */
+START_TEST(batched_take_and_relink_leave_the_per_gpu_state)
+{
+    SchedRng g;
+    sched_rng_seed(&g, 2026);
+    for (int it = 0; it < 200; it++) {
+        SchedCluster a, b;
+        int gpn = it % 2 ? 8 : 4, G = gpn * (8 + (int)sched_rng_below(&g, 40));
+        int gpd = it % 3 ? gpn : 72, gpl = gpn * 4;
+        ck_assert_int_eq(sched_cluster_init(&a, G, gpn, gpd, gpl, &g_acc[0]), 0);
+        ck_assert_int_eq(sched_cluster_init(&b, G, gpn, gpd, gpl, &g_acc[0]), 0);
+        int32_t *own_a = malloc((size_t)G * sizeof *own_a), *own_b = malloc((size_t)G * sizeof *own_b);
+        int32_t held[64][64];
+        int nh[64] = {0}, nj = 0;
+        ck_assert_ptr_nonnull(own_a);
+        ck_assert_ptr_nonnull(own_b);
+        for (int i = 0; i < G; i++)
+            own_a[i] = own_b[i] = -1;
+        for (int step = 0; step < 60; step++) {
+            int op = (int)sched_rng_below(&g, 4);
+            if (op <= 1 && nj < 64) { /* place a gang on a, take the same GPUs on b */
+                int k = 1 + (int)sched_rng_below(&g, 40);
+                if (!sched_place_whole(&a, k, -1, held[nj]))
+                    continue;
+                for (int i = 0; i < k; i++)
+                    own_a[held[nj][i]] = nj;
+                if (op == 1) /* not in node runs */
+                    for (int i = k - 1; i > 0; i--) {
+                        int r = (int)sched_rng_below(&g, (uint64_t)i + 1);
+                        int32_t t = held[nj][i];
+                        held[nj][i] = held[nj][r];
+                        held[nj][r] = t;
+                    }
+                sched_take_gpus(&b, held[nj], k, own_b, nj);
+                /* a's per-GPU equivalent: release the placement, retake GPU by GPU */
+                sched_release_gpus(&a, held[nj], k, NULL);
+                for (int i = 0; i < k; i++)
+                    sched_take_gpu(&a, held[nj][i]);
+                nh[nj++] = k;
+            } else if (op == 2 && nj > 0) { /* relink vs release + retake */
+                int v = (int)sched_rng_below(&g, (uint64_t)nj);
+                sched_release_gpus(&a, held[v], nh[v], own_a);
+                sched_take_gpus(&a, held[v], nh[v], own_a, v);
+                ck_assert(sched_gpus_taken(&b, held[v], nh[v]));
+                sched_relink_gpus(&b, held[v], nh[v]);
+            } else if (op == 3 && nj > 0) { /* a job ends */
+                int v = (int)sched_rng_below(&g, (uint64_t)nj);
+                sched_release_gpus(&a, held[v], nh[v], own_a);
+                sched_release_gpus(&b, held[v], nh[v], own_b);
+                ck_assert(!sched_gpus_taken(&b, held[v], 1));
+                memcpy(held[v], held[nj - 1], sizeof held[v]);
+                nh[v] = nh[--nj];
+                for (int i = 0; i < nh[v] && v < nj; i++)
+                    own_a[held[v][i]] = own_b[held[v][i]] = v;
+            }
+            assert_same_cluster(&a, &b);
+            ck_assert_int_eq(memcmp(own_a, own_b, (size_t)G * sizeof *own_a), 0);
+        }
+        /* a GPU taken twice counts as double-booked, like sched_take_gpu */
+        if (nj > 0) {
+            sched_take_gpus(&b, held[0], nh[0], NULL, 0);
+            for (int i = 0; i < nh[0]; i++)
+                sched_take_gpu(&a, held[0][i]);
+            ck_assert_uint_eq(b.double_booked, (uint64_t)nh[0]);
+            assert_same_cluster(&a, &b);
+        }
+        free(own_a);
+        free(own_b);
+        sched_cluster_free(&a);
+        sched_cluster_free(&b);
+    }
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     setup_catalog();
@@ -1516,6 +1625,7 @@ Suite *test_suite(void)
     tcase_add_test(pl, placement_is_best_fit_within_one_node);
     tcase_add_test(pl, placement_keeps_gangs_in_one_nvlink_domain_or_fewest_leaves);
     tcase_add_test(pl, leaf_group_follows_switch_ports_and_topology);
+    tcase_add_test(pl, batched_take_and_relink_leave_the_per_gpu_state);
     suite_add_tcase(s, pl);
     return s;
 }
