@@ -819,6 +819,7 @@ typedef struct {
     double tp;             /* TP collectives */
     double cp;             /* CP K/V exchange, raw */
     double ep;             /* EP all-to-alls */
+    double ep_hid;         /* of them hidden under another micro-batch (raw) */
     double flops;          /* executed FLOPs */
 } LayerCost;
 
@@ -832,6 +833,7 @@ static void layer_cost_mix(LayerCost *a, const LayerCost *b, double share)
     a->tp = share * a->tp + (1.0 - share) * b->tp;
     a->cp = share * a->cp + (1.0 - share) * b->cp;
     a->ep = share * a->ep + (1.0 - share) * b->ep;
+    a->ep_hid = share * a->ep_hid + (1.0 - share) * b->ep_hid;
     a->flops = share * a->flops + (1.0 - share) * b->flops;
 }
 
@@ -1154,6 +1156,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
      * place the EP ranks next to the expert-TP ones (Megatron-Core
      * order etp, ep, edp): stride etp; else after TP and CP. */
     c->ep = 0;
+    c->ep_hid = 0;
     if (moe_layer && l->ep > 1) {
         double bw, lat;
         long long stride = l->etp > 0 ? l->etp : (long long)l->tp * l->cp;
@@ -1211,6 +1214,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         double ov = e->w->ep_overlap > 0 ? (e->w->ep_overlap < 1 ? e->w->ep_overlap : 1) : e->ep_ov;
         /* the hidden share still slows the compute it runs under */
         c->ep = (1.0 - ov + OVERLAP_SLOWDOWN * ov) * fwd_coll * a2a;
+        c->ep_hid = ov * fwd_coll * a2a;
     }
     if (x_out)
         *x_out = x;
@@ -1251,6 +1255,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
         .tp = fd * dl.tp + fm * ml.tp,
         .cp = fd * dl.cp + fm * ml.cp,
         .ep = fm * ml.ep,
+        .ep_hid = fm * ml.ep_hid,
         .flops = fd * dl.flops + fm * ml.flops,
     };
     double p = l->pp, v = l->vpp > 0 ? l->vpp : 1;
@@ -1321,6 +1326,25 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     st->compute = m * mb_comp;
     st->tp_comm = m * mb_tp;
     st->ep_comm = m * mb_ep;
+    /* A micro-batch's all-to-alls hide only under another micro-batch's
+     * compute: Megatron-Core's combined 1F1B runs the forward of one with the
+     * backward of another, layer by layer, and the chunks its schedule runs
+     * alone keep theirs exposed (core_v0.15.0 pipeline_parallel/
+     * combined_1f1b.py): without pipelining the first micro-batch's forward
+     * and the last one's backward ("executed alone, no a2a overlapping",
+     * combined_1f1b_schedule_for_no_pipelining); interleaved, the first
+     * stage's warm-up forwards and cool-down backwards, 2(p − 1) + (v − 1)·p
+     * virtual micro-batches plus the one more warm-up micro-batch the
+     * overlap adds (schedules.py get_pp_rank_microbatches).  Megatron-Core
+     * runs the overlap only in those two schedules; a pipeline without
+     * interleaving that hides the all-to-alls is DeepSeek's DualPipe, whose
+     * own schedule is not modelled here (its hidden share stays whole). */
+    if (lc.ep_hid > 0 && (l->pp == 1 || v > 1)) {
+        double alone = l->pp == 1 ? 1.0 : 2.0 * (p - 1.0) + (v - 1.0) * p + 1.0;
+        if (alone > m * v)
+            alone = m * v;
+        st->ep_comm += alone / v * layers_h * lc.ep_hid * (1.0 - OVERLAP_SLOWDOWN);
+    }
     st->cp_comm = m * mb_cp;
     out->flops_exec = m * (layers_h * lc.flops + (logits > 0 || l->pp == 1 ? 3.0 * f_log : 0));
 

@@ -1103,6 +1103,70 @@ static ModelShape qwen3_235b(void)
     return m;
 }
 
+/* Qwen3-30B-A3B (Qwen/Qwen3-30B-A3B config.json): 48 layers, 128 experts
+ * of 768, top-8, 32 query / 4 KV heads of 128. */
+static ModelShape qwen3_30b(void)
+{
+    ModelShape m = qwen3_235b();
+    m.layers = 48;
+    m.hidden = 2048;
+    m.ffn_hidden = 6144;
+    m.heads = 32;
+    m.expert_ffn_hidden = 768;
+    return m;
+}
+
+/* The exposed EP all-to-all time of one layout with and without the
+ * recipe's EP overlap (ep_overlap 1 over 0). */
+static double ep_overlap_ratio(ModelShape m, int gpus, int batch, ParallelSpec ps)
+{
+    double ep[2];
+    for (int k = 0; k < 2; k++) {
+        Plan p;
+        plan_init(&p);
+        Workload w = training(m, 4096, batch, 1e12);
+        w.gpus = gpus;
+        w.micro_batch = 1;
+        w.precision = PREC_FP8;
+        w.parallel = ps;
+        w.ep_overlap = k;
+        PlanResult *r;
+        ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+        ep[k] = r->workloads[0].train.step.ep_comm;
+        free(r);
+    }
+    ck_assert(ep[0] > 0);
+    return ep[1] / ep[0];
+}
+
+START_TEST(ep_overlap_leaves_the_unpaired_micro_batches_exposed)
+{
+    /* Megatron-Core's combined 1F1B (core_v0.15.0 pipeline_parallel/
+     * combined_1f1b.py): without pipelining, "the forward step for the first
+     * microbatch is executed alone, no a2a overlapping", and so is the last
+     * one's backward; every other forward runs with another micro-batch's
+     * backward.  Of m micro-batches the hidden share of the all-to-alls is
+     * (m − 1)/m: with one micro-batch the overlap hides nothing, and the
+     * exposed share falls as 1/m (S + (1 − S)/m, S the slowdown the hidden
+     * part still costs).  Interleaved (schedules.py), the first stage's
+     * 2(p − 1) + (v − 1)·p warm-up virtual micro-batches, plus one, run
+     * alone: TP2 PP8 VP4 EP32 (the Qwen3-235B H100 recipe), 39 of 4m. */
+    ParallelSpec pp1 = {.tp = 1, .pp = 1, .cp = 1, .ep = 16, .sp = -1, .etp = 1};
+    double r1 = ep_overlap_ratio(qwen3_30b(), 16, 16, pp1);
+    double r8 = ep_overlap_ratio(qwen3_30b(), 16, 128, pp1);
+    double r16 = ep_overlap_ratio(qwen3_30b(), 16, 256, pp1);
+    ck_assert_msg(fabs(r1 - 1.0) < 1e-9, "one micro-batch: %.4f of the all-to-alls exposed", r1);
+    double hid = 16.0 * (r8 - r16); /* 1 − S */
+    ck_assert_msg(hid > 0.5 && hid < 1.0, "hidden share per paired micro-batch %.3f", hid);
+    ck_assert_msg(fabs(r8 - (1.0 - hid * 7.0 / 8.0)) < 1e-6, "8 micro-batches: %.4f", r8);
+    ParallelSpec il = {.tp = 2, .pp = 8, .vpp = 4, .cp = 1, .ep = 32, .sp = -1, .etp = 1};
+    double ri = ep_overlap_ratio(qwen3_235b(), 256, 2048, il); /* m = 2048 / 16 = 128 */
+    ck_assert_msg(fabs(ri - (1.0 - hid * (1.0 - 39.0 / 512.0))) < 1e-6,
+                  "TP2 PP8 VP4, 128 micro-batches: %.4f vs %.4f", ri,
+                  1.0 - hid * (1.0 - 39.0 / 512.0));
+}
+END_TEST
+
 START_TEST(folded_experts_allow_tp2_pp8_ep32_on_256_gpus)
 {
     /* Megatron-Bridge 25.11 Qwen3_235B_a22B on 256 H100: TP2 PP8 VP4 EP32
@@ -2403,6 +2467,7 @@ Suite *test_suite(void)
     tc = tcase_create("errors");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, folded_experts_allow_tp2_pp8_ep32_on_256_gpus);
+    tcase_add_test(tc, ep_overlap_leaves_the_unpaired_micro_batches_exposed);
     tcase_add_test(tc, mfu_is_against_the_quoted_peak_under_a_sustained_clock);
     tcase_add_test(tc, nvl72_keeps_strided_groups_on_nvlink);
     tcase_add_test(tc, nvl72_dp_ring_across_domains_uses_every_members_nic);

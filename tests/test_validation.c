@@ -276,11 +276,15 @@ END_TEST
  * A100 +2.5 -> -11.7 %).  Ceilings lowered to 0.06 / 0.24, 0.07 / 0.37.
  * 2026-12-02: interleaved chunk 0's DP reduce-scatter and all-gather
  * exposed; refit: held-out 5.821 / 35.913 -> 5.771 / 35.933 %, fit 5.188 ->
- * 5.139 % (worst 22.8 % both). */
+ * 5.139 % (worst 22.8 % both).
+ * 2026-12-02: EP overlap leaves the micro-batches combined 1F1B runs alone
+ * exposed; refit: held-out 5.78 / 35.9 -> 5.76 / 34.8 %, fit 5.14 / 22.8 ->
+ * 5.15 / 23.9 % (DeepSeek-V3 B200 26.04.01, full recompute forced).  Held-out
+ * worst ceiling lowered to 0.36. */
 #define FIT_MEAN_MAX 0.06
 #define FIT_WORST_MAX 0.24
 #define HELD_MEAN_MAX 0.07
-#define HELD_WORST_MAX 0.37
+#define HELD_WORST_MAX 0.36
 
 START_TEST(error_on_fit_and_held_out_halves_within_recorded_ceilings)
 {
