@@ -108,6 +108,9 @@ typedef struct {
                                    * counts them: 2.5x the forward's, S = QK^T recomputed) */
     double attn_decode_bw_eff;    /* decode attention over a paged KV cache: achieved share of
                                    * peak HBM bandwidth (a streaming read); 0 = elementwise_eff */
+    double fp8_block_gemm_bw_eff; /* block-scaled FP8 GEMMs (DeepSeek-V3's 128x128 recipe) at
+                                   * decode sizes: achieved share of peak HBM bandwidth
+                                   * streaming their weights; 0 = elementwise_eff */
     Curve attn_fwd_head_dim;      /* factor on attn_fwd_eff by the Q/K head dim (x), from the
                                    * same kernel benchmarked at both dims (clamped at the
                                    * ends); no points = 1 at every head dim */

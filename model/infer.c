@@ -157,6 +157,7 @@ typedef struct {
     double head_xb;                  /* LM head bytes beyond wb per weight (kept 16-bit) */
     bool gemm_eff_curve_ok;          /* the catalog has a curve */
     double hbm_bw_eff;               /* bytes/s achieved */
+    double wt_bw;                    /* bytes/s a decode step streams its GEMM weights at */
     double attn_bw;                  /* bytes/s the decode attention kernel reads KV at */
     double usable;                   /* usable HBM bytes per GPU */
     double up_bw, up_lat;            /* scale-up collective bandwidth / latency */
@@ -508,6 +509,16 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
     c->attn_bw = a->hbm_bw * (a->attn_decode_bw_eff > 0 && a->attn_decode_bw_eff <= 1
                                   ? a->attn_decode_bw_eff
                                   : he);
+    /* Block-scaled FP8 GEMMs (DeepSeek-V3's 128x128 weight blocks, 1x128
+     * activation groups: the deepseek-ai checkpoints) run DeepGEMM-style
+     * kernels that promote each 128-deep partial sum on the CUDA cores;
+     * at decode sizes they stream weights at the part's measured share
+     * (efficiency.yaml fp8_block_gemm_bw_eff: DeepGEMM's masked grouped
+     * GEMMs on H800), not at the element-wise share. */
+    c->wt_bw = c->hbm_bw_eff;
+    if (w->precision == PREC_FP8 && w->fp8_block_scales && a->fp8_block_gemm_bw_eff > 0 &&
+        a->fp8_block_gemm_bw_eff <= 1)
+        c->wt_bw = a->hbm_bw * a->fp8_block_gemm_bw_eff;
     double uf = a->hbm_usable_frac > 0 && a->hbm_usable_frac <= 1 ? a->hbm_usable_frac
                                                                   : INFER_USABLE_FRAC_DEFAULT;
     /* An engine that sizes its pool by a share of the GPU's memory
@@ -866,7 +877,7 @@ static double step_tp(const Ctx *c, int tp, double b)
     /* Skinny decode GEMMs are memory-bound; the memory term carries that,
      * so the compute term uses the large-GEMM efficiency (no token cap on
      * x) rather than counting the small-M penalty twice. */
-    double gemm = fmax(weights / c->hbm_bw_eff,
+    double gemm = fmax(weights / c->wt_bw,
                        gemm_time(c, tp, INFINITY, dense, b * q * 2.0 * c->routed_active) +
                            head_time(c, tp, b * q));
     /* The attention kernel reads the KV cache after the QKV GEMM and before
@@ -900,7 +911,7 @@ static double step_dep(const Ctx *c, const Rep *r, double b)
     double dense = bg * q * 2.0 * (c->active - c->lookup_only - c->head - c->routed_active);
     /* the busiest GPU's routed tokens (uniform routing, balls into bins) */
     double imb = c->skew * ep_imbalance(b * q * c->experts * c->k_over_e, n);
-    double gemm = fmax(c->mb * weights / c->hbm_bw_eff,
+    double gemm = fmax(c->mb * weights / c->wt_bw,
                        gemm_time(c, 1, INFINITY, dense, imb * b * q * 2.0 * c->routed_active / n) +
                            head_time(c, 1, bg * q));
     /* its attention kernel on its own roofline, as in step_tp */
