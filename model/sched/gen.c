@@ -128,17 +128,16 @@ typedef struct {
     DurationDist dist;
 } Stream;
 
-static bool stream_before(const Stream *st, int a, int b)
+/* The merge's order: a stream's next arrival, or +inf once it is at or past
+ * the horizon (finished), then its index.  A strict total order in which
+ * every live stream goes before every finished one, and live ones in
+ * (next arrival, index) order: the merge's winner, the order's least
+ * stream, is the same whatever order finished streams keep among
+ * themselves.  The keys sit in one small array of their own, so a replayed
+ * match reads two doubles instead of two Stream records and the horizon. */
+static inline bool key_before(const double *key, int a, int b)
 {
-    return st[a].next < st[b].next || (st[a].next == st[b].next && a < b);
-}
-
-/* stream_before with finished streams (next at or past the horizon) after
- * every live one */
-static bool live_before(const Stream *st, double horizon, int a, int b)
-{
-    bool la = st[a].next < horizon, lb = st[b].next < horizon;
-    return la != lb ? la : stream_before(st, a, b);
+    return key[a] < key[b] || (key[a] == key[b] && a < b);
 }
 
 double sched_budget_jobs(int probes)
@@ -164,9 +163,11 @@ static int gen_classes(const Plan *p, const Accelerator *a, const EvalOptions *o
     Stream *st = malloc((size_t)PLAN_MAX_TEAMS * PLAN_MAX_JOBS * sizeof *st);
     /* the merge's tournament tree: losers, each stream's leaf, winners */
     int *hp = malloc(4 * (size_t)PLAN_MAX_TEAMS * PLAN_MAX_JOBS * sizeof *hp);
-    if (!st || !hp) {
+    double *key = malloc((size_t)PLAN_MAX_TEAMS * PLAN_MAX_JOBS * sizeof *key);
+    if (!st || !hp || !key) {
         free(st);
         free(hp);
+        free(key);
         return -1;
     }
     int ns = 0;
@@ -228,6 +229,7 @@ static int gen_classes(const Plan *p, const Accelerator *a, const EvalOptions *o
             w->too_many = true;
             free(st);
             free(hp);
+            free(key);
             return -1;
         }
         w->sampled_from = w->horizon;
@@ -257,8 +259,10 @@ static int gen_classes(const Plan *p, const Accelerator *a, const EvalOptions *o
     size_t S = (size_t)PLAN_MAX_TEAMS * PLAN_MAX_JOBS;
     int *lt = hp, *leaf = hp + S, *win = hp + 2 * S;
     int m = 0;
-    for (int i = 0; i < ns; i++)
+    for (int i = 0; i < ns; i++) {
+        key[i] = st[i].next < w->horizon ? st[i].next : INFINITY;
         m += st[i].next < w->horizon;
+    }
     for (int i = 0, q = 0; i < ns; i++)
         if (st[i].next < w->horizon) {
             leaf[i] = m + q;
@@ -267,7 +271,7 @@ static int gen_classes(const Plan *p, const Accelerator *a, const EvalOptions *o
         }
     for (int k = m - 1; k >= 1; k--) {
         int l = win[2 * k], r = win[2 * k + 1];
-        bool lr = stream_before(st, l, r);
+        bool lr = key_before(key, l, r);
         win[k] = lr ? l : r;
         lt[k] = lr ? r : l;
     }
@@ -277,7 +281,7 @@ static int gen_classes(const Plan *p, const Accelerator *a, const EvalOptions *o
     while (m > 0) {
         int i = lt[0];
         Stream *sm = &st[i];
-        if (!(sm->next < w->horizon))
+        if (!(key[i] < INFINITY))
             break; /* the first stream has finished: so have all */
         SchedJobSpec j = sm->proto;
         j.submit = sm->next;
@@ -303,9 +307,10 @@ static int gen_classes(const Plan *p, const Accelerator *a, const EvalOptions *o
             break;
         }
         sm->next += sched_rng_exp(&sm->rng, 1.0 / sm->rate);
+        key[i] = sm->next < w->horizon ? sm->next : INFINITY;
         int cur = i;
         for (int k = leaf[i] / 2; k >= 1; k /= 2)
-            if (live_before(st, w->horizon, lt[k], cur)) {
+            if (key_before(key, lt[k], cur)) {
                 int x = lt[k];
                 lt[k] = cur;
                 cur = x;
@@ -314,6 +319,7 @@ static int gen_classes(const Plan *p, const Accelerator *a, const EvalOptions *o
     }
     free(st);
     free(hp);
+    free(key);
     return rc;
 }
 

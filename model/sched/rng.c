@@ -28,45 +28,6 @@ void sched_rng_seed(SchedRng *r, uint64_t seed)
         r->s[0] = 1; /* the all-zero state is the one fixed point */
 }
 
-static inline uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-uint64_t sched_rng_next(SchedRng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-double sched_rng_uniform(SchedRng *r)
-{
-    /* 53 random bits, shifted by half an ulp so the result is in (0,1):
-     * log() of it is always finite. */
-    return ((double)(sched_rng_next(r) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-}
-
-double sched_rng_exp(SchedRng *r, double mean)
-{
-    /* inversion: -mean·ln U is exponential with that mean */
-    return -mean * log(sched_rng_uniform(r));
-}
-
-double sched_rng_normal(SchedRng *r)
-{
-    /* Box–Muller (one of the pair; the generator is cheap) */
-    double u1 = sched_rng_uniform(r), u2 = sched_rng_uniform(r);
-    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-}
-
 double sched_rng_lognormal(SchedRng *r, double mean, double cv)
 {
     /* A lognormal with mean m and coefficient of variation cv has
@@ -83,13 +44,6 @@ SchedLognormal sched_lognormal_params(double mean, double cv)
 {
     double s2 = log1p(cv * cv);
     return (SchedLognormal){.mu = log(mean) - 0.5 * s2, .sigma = sqrt(s2)};
-}
-
-double sched_rng_lognormal_p(SchedRng *r, const SchedLognormal *p)
-{
-    /* the same operations in the same order as from mean and cv: the same
-     * doubles (C11 without FP contraction) */
-    return exp(p->mu + p->sigma * sched_rng_normal(r));
 }
 
 uint64_t sched_rng_below(SchedRng *r, uint64_t n)
