@@ -854,10 +854,15 @@ static void digest_start(Sim *s, int j)
     memcpy(&tb, &t, sizeof tb);
     int where = spec(s, j)->kind == SJ_WHOLE ? (J->alloc > 0 ? s->gpool[J->off] : -1) : J->sgpu;
     uint64_t v[3] = {(uint64_t)j, tb, ((uint64_t)(uint32_t)where << 32) | (uint32_t)J->alloc};
+    uint64_t d = s->st.start_digest;
     for (int i = 0; i < 3; i++) {
-        uint64_t x = s->st.start_digest ^ v[i];
-        s->st.start_digest = sched_splitmix64(&x);
+        /* sched_splitmix64 of d ^ v[i], written out: three calls a start */
+        uint64_t z = (d ^ v[i]) + 0x9e3779b97f4a7c15ULL;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        d = z ^ (z >> 31);
     }
+    s->st.start_digest = d;
 }
 
 /* Start a queued job whose placement is done. */
