@@ -1069,6 +1069,8 @@ static uint64_t g_skipped;
 static uint64_t g_windows_skipped;
 /* Team orders the CHECK runs kept (and compared with a full sort). */
 static uint64_t g_orders_kept;
+/* Kept windows the default runs updated in place. */
+static uint64_t g_windows_updated;
 /* Backfill candidates the default runs passed over as late. */
 static uint64_t g_late_skipped;
 /* Backfills the default runs passed over whole (the same windows again). */
@@ -1123,6 +1125,8 @@ static void assert_same_schedule(const Plan *p, int gpus, uint64_t *kept)
     ck_assert_uint_eq(sc.preempt_trials_skipped, sb.preempt_trials_skipped);
     g_preempt_skipped += sc.preempt_trials_skipped;
     g_windows_skipped += sc.windows_skipped;
+    ck_assert_uint_eq(sa.windows_updated, 0);
+    g_windows_updated += sc.windows_updated;
     g_orders_kept += sb.orders_kept;
     ck_assert_uint_eq(sa.orders_kept, 0);
     free(a);
@@ -1141,6 +1145,7 @@ START_TEST(kept_reservation_schedules_exactly_like_the_walk_on_random_queues)
     uint64_t kept = 0;
     g_skipped = 0;
     g_windows_skipped = 0;
+    g_windows_updated = 0;
     g_orders_kept = 0;
     g_late_skipped = 0;
     g_backfills_skipped = 0;
@@ -1192,6 +1197,7 @@ START_TEST(kept_reservation_schedules_exactly_like_the_walk_on_random_queues)
     ck_assert_uint_gt(kept, 10000); /* the kept path did the work */
     ck_assert_uint_gt(g_skipped, 10000); /* and arrivals skipped passes */
     ck_assert_uint_gt(g_windows_skipped, 10000); /* and backfill passed over kept windows */
+    ck_assert_uint_gt(g_windows_updated, 10000); /* updated in place, CHECK-compared on use */
     ck_assert_uint_gt(g_orders_kept, 10000); /* and passes kept the team order */
     ck_assert_uint_gt(g_late_skipped, 1000); /* and backfill passed over late candidates */
     ck_assert_uint_gt(g_backfills_skipped, 1000); /* and whole backfills seen before */

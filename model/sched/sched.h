@@ -95,6 +95,9 @@ typedef struct {
      * walk of the queue (must stay 0). */
     uint64_t windows_skipped;
     uint64_t window_mismatches;
+    /* Kept team windows updated in place (a job left the queue, or the
+     * job passed over changed) instead of walked afresh. */
+    uint64_t windows_updated;
     /* Backfill candidates passed over without a look: found late for the
      * same reserved start before and larger than the spare GPUs (CHECK
      * runs look anyway and count a disagreement as a window mismatch). */

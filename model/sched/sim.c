@@ -84,24 +84,34 @@ _Static_assert(PLAN_MAX_TEAMS + 1 <= 64, "to_dirty: a bit per team");
  * then submit order), passing over `excl` (the blocked head when it is this
  * team's), with prefix summaries of the scan's cheap resource check:
  * pmin_node[i] / pmin_multi[i] = fewest GPUs of a single-node / multi-node
- * whole job among id[0..i] (INT32_MAX none), pshared[i] = a MIG or
+ * whole job among e[0..i] (INT32_MAX none), pshared[i] = a MIG or
  * fractional job among them.  The window ends at scan position
  * (end_prio, end_id); `complete`: it holds every such job of the team.
- * whole[i] = the whole GPUs job id[i] would take (a shared job: 1, see
- * bf_candidate); bit i of `late` = job id[i] was found to run past the
+ * e[i].whole = the whole GPUs job e[i].id would take (a shared job: 1, see
+ * bf_candidate); bit i of `late` = job e[i].id was found to run past the
  * reserved start late_S if started (see backfill()). */
+/* A window position: the job (id), the whole GPUs it would take (whole),
+ * and its own terms of the prefix summaries — gnode / gmulti: its GPUs if a
+ * single-node / multi-node whole job, else INT32_MAX; shk: a shared job —
+ * and its priority (the updates in place, win_cut and win_put, move
+ * positions as one record and recompute the summaries from these). */
+typedef struct {
+    int32_t id, whole, gnode, gmulti;
+    uint8_t shk, prio;
+} WinEnt;
+
 typedef struct {
     bool valid, complete;
     int8_t end_prio;
     int32_t end_id;
     int32_t excl;
     int len;
-    int32_t id[BF_DEPTH];
+    WinEnt e[BF_DEPTH];
     int32_t pmin_node[BF_DEPTH], pmin_multi[BF_DEPTH];
-    int32_t whole[BF_DEPTH];
     uint8_t pshared[BF_DEPTH];
     uint64_t late;
     double late_S;
+    int cap;            /* the most positions kept: the length of the last walk */
 } TeamWin;
 _Static_assert(BF_DEPTH <= 64, "TeamWin.late: a bit per window position");
 
@@ -346,20 +356,197 @@ static inline void advance(Sim *s, double t)
 
 static void head_update(Sim *s, int t);
 
-/* A queue change at scan position (pr, j) of team t: a kept backfill
- * window that reaches that far, or holds the team's whole queue, is stale
- * (a change past its end leaves its jobs and their order as they were). */
-static inline void win_touch(Sim *s, int t, int pr, int j)
+/* A kept window is updated in place when a job leaves its team's queue and
+ * when the job it passes over changes (it was walked afresh after every
+ * queue change that reached it: 0.6 M of the 0.8 M walks of the 1M-job
+ * bench, ~350 instructions each, reading queue links and specs all over
+ * the job arrays).  An arrival or requeue that reaches a window still
+ * makes it stale (win_on_insert; in place they cost more than the walks
+ * they saved: most such windows change again before they are read).  A
+ * valid window is always the first len jobs of its team's scan order
+ * passing over w->excl (a job id; it may have left the queue since),
+ * complete only when no other job follows; every update keeps that, so
+ * the window equals a fresh walk's first len positions (SCHED_RES_CHECK
+ * compares them on every use).  `late` bits follow their jobs; bits at
+ * and past len are 0. */
+
+/* Position k of w holds job c (its terms read from its spec). */
+static inline void win_ent(const Sim *s, TeamWin *w, int k, int c)
+{
+    const SchedJobSpec *sp = spec(s, c);
+    bool whole = sp->kind == SJ_WHOLE;
+    w->e[k] = (WinEnt){.id = c, .whole = whole ? sp->gpus : 1,
+                       .gnode = whole && sp->gpus <= s->cl.gpn ? sp->gpus : INT32_MAX,
+                       .gmulti = whole && sp->gpus > s->cl.gpn ? sp->gpus : INT32_MAX,
+                       .shk = !whole, .prio = sp->prio};
+}
+
+/* The prefix summaries of w from position k on. */
+static inline void win_prefix(TeamWin *w, int k)
+{
+    int32_t mn = k > 0 ? w->pmin_node[k - 1] : INT32_MAX;
+    int32_t mm = k > 0 ? w->pmin_multi[k - 1] : INT32_MAX;
+    uint8_t sh = k > 0 ? w->pshared[k - 1] : 0;
+    for (; k < w->len; k++) {
+        mn = w->e[k].gnode < mn ? w->e[k].gnode : mn;
+        mm = w->e[k].gmulti < mm ? w->e[k].gmulti : mm;
+        sh |= w->e[k].shk;
+        w->pmin_node[k] = mn;
+        w->pmin_multi[k] = mm;
+        w->pshared[k] = sh;
+    }
+}
+
+/* Move positions [from, len) of w by d (-1 or +1; a window is a few
+ * positions: a loop, not memmove's call). */
+static inline void win_shift(TeamWin *w, int from, int d)
+{
+    if (d < 0)
+        for (int i = from; i < w->len; i++)
+            w->e[i - 1] = w->e[i];
+    else
+        for (int i = w->len - 1; i >= from; i--)
+            w->e[i + 1] = w->e[i];
+}
+
+/* The window's end: the scan position of its last job, (2, -1) when empty. */
+static inline void win_set_end(TeamWin *w)
+{
+    if (w->len > 0) {
+        w->end_id = w->e[w->len - 1].id;
+        w->end_prio = (int8_t)w->e[w->len - 1].prio;
+    } else {
+        w->end_prio = 2;
+        w->end_id = -1;
+    }
+}
+
+/* Does scan position (pr, j) come after the window's end? */
+static inline bool win_after_end(const TeamWin *w, int pr, int j)
+{
+    return pr < w->end_prio || (pr == w->end_prio && j > w->end_id);
+}
+
+/* Take position k out of w (its job left the queue or is now passed over)
+ * and, if jobs follow, append the next one in scan order: nx is the job
+ * after the old end in its priority list (-1: none). */
+__attribute__((noinline)) static void win_cut(Sim *s, int t, TeamWin *w, int k, int nx)
+{
+    int pr = w->end_prio;
+    win_shift(w, k + 1, -1);
+    uint64_t low = (1ULL << k) - 1; /* k < 64 */
+    w->late = (w->late & low) | ((w->late >> 1) & ~low);
+    w->len--;
+    if (!w->complete) {
+        for (;;) {
+            while (nx < 0 && pr > 0)
+                nx = s->qh[t][--pr];
+            if (nx != w->excl || nx < 0)
+                break;
+            nx = s->jobs[nx].qnext;
+        }
+        if (nx >= 0)
+            win_ent(s, w, w->len++, nx);
+        else
+            w->complete = true; /* nothing follows */
+    }
+    win_set_end(w);
+    win_prefix(w, k);
+    s->win_gen++;
+    s->st.windows_updated++;
+}
+
+/* Put job j in at position k (every job before k precedes it in scan
+ * order, every one from k on follows it; win_reexcl puts the old head back
+ * first).  A window at its cap drops its last job instead of growing (or
+ * leaves j out when it would be last). */
+__attribute__((noinline)) static void win_put(Sim *s, TeamWin *w, int k, int j)
+{
+    if (w->len >= w->cap) {
+        /* no longer complete: a scan asking for more than len jobs walks
+         * afresh (and a backfill summary that counted on it is stale) */
+        s->win_gen += w->complete;
+        w->complete = false;
+        if (k >= w->len)
+            return;
+        w->len--;
+        w->late &= ~(1ULL << w->len);
+    }
+    win_shift(w, k, +1);
+    uint64_t low = (1ULL << k) - 1;
+    w->late = (w->late & low) | ((w->late & ~low) << 1);
+    w->len++;
+    win_ent(s, w, k, j);
+    win_set_end(w);
+    win_prefix(w, k);
+    s->win_gen++;
+    s->st.windows_updated++;
+}
+
+/* Job j of priority pr joined team t's queue. */
+static inline void win_on_insert(Sim *s, int t, int pr, int j)
 {
     TeamWin *w = &s->win[t];
-    if (w->valid && (w->complete || pr > w->end_prio || (pr == w->end_prio && j <= w->end_id))) {
+    if (w->valid && j != w->excl && (w->complete || !win_after_end(w, pr, j))) {
         w->valid = false;
         s->win_gen++;
     }
 }
 
+/* Job j of priority pr left team t's queue (its links still name its old
+ * neighbours). */
+static inline void win_on_remove(Sim *s, int t, int pr, int j)
+{
+    TeamWin *w = &s->win[t];
+    if (!w->valid || j == w->excl || win_after_end(w, pr, j))
+        return;
+    int k = 0;
+    while (k < w->len && w->e[k].id != j)
+        k++;
+    if (k == w->len) { /* cannot happen: walk afresh */
+        w->valid = false;
+        s->win_gen++;
+        return;
+    }
+    int e = w->end_id;
+    win_cut(s, t, w, k, e == j ? s->jobs[j].qnext : s->jobs[e].qnext);
+}
+
+/* The window of team t now passes over excl instead of w->excl: the old
+ * one goes back in if it is still queued (only as the team's first job in
+ * scan order, its place as head; otherwise the window is walked afresh),
+ * the new one comes out. */
+__attribute__((noinline)) static void win_reexcl(Sim *s, int t, TeamWin *w, int excl)
+{
+    int a = w->excl;
+    w->excl = -1;
+    if (a >= 0 && s->jobs[a].state == JS_QUEUED && spec(s, a)->team == t) {
+        int pa = spec(s, a)->prio;
+        bool first = s->qh[t][pa] == a;
+        for (int pr = pa + 1; pr < 3 && first; pr++)
+            first = s->qh[t][pr] < 0;
+        if (!first) {
+            w->valid = false;
+            s->win_gen++;
+            return;
+        }
+        win_put(s, w, 0, a);
+    }
+    if (excl >= 0) {
+        int k = 0;
+        while (k < w->len && w->e[k].id != excl)
+            k++;
+        w->excl = excl;
+        if (k < w->len) {
+            int e = w->end_id;
+            win_cut(s, t, w, k, e == excl ? s->jobs[excl].qnext : s->jobs[e].qnext);
+        }
+    }
+}
+
 /* Team t's backfill window of at least L jobs (or all it has), passing over
- * excl: the kept one while no queue change reached it (win_touch()), else
+ * excl: the kept one (updated in place, or stale after an arrival that
+ * reached it: win_on_insert()), else
  * walked afresh from the queue lists.  SCHED_RES_CHECK walks anyway and
  * counts in SchedStats.window_mismatches a kept window that differs. */
 static TeamWin *win_walk(Sim *s, int t, int excl, int L, bool kept);
@@ -367,6 +554,8 @@ static TeamWin *win_walk(Sim *s, int t, int excl, int L, bool kept);
 static inline TeamWin *win_get(Sim *s, int t, int excl, int L)
 {
     TeamWin *w = &s->win[t];
+    if (w->valid && w->excl != excl)
+        win_reexcl(s, t, w, excl);
     bool kept = w->valid && w->excl == excl && (w->len >= L || w->complete);
     if (kept && s->res_mode != SCHED_RES_CHECK)
         return w;
@@ -381,8 +570,7 @@ __attribute__((noinline)) static TeamWin *win_walk(Sim *s, int t, int excl, int 
 {
     TeamWin *w = &s->win[t];
     TeamWin *b = kept ? &s->win_check : w;
-    int len = 0, mn = INT32_MAX, mm = INT32_MAX;
-    uint8_t sh = 0;
+    int len = 0;
     bool complete = true;
     b->end_prio = 2;
     b->end_id = -1;
@@ -394,23 +582,13 @@ __attribute__((noinline)) static TeamWin *win_walk(Sim *s, int t, int excl, int 
                 complete = false;
                 break;
             }
-            const SchedJobSpec *sp = spec(s, c);
-            if (sp->kind != SJ_WHOLE)
-                sh = 1;
-            else if (sp->gpus <= s->cl.gpn)
-                mn = sp->gpus < mn ? sp->gpus : mn;
-            else
-                mm = sp->gpus < mm ? sp->gpus : mm;
-            b->id[len] = c;
-            b->whole[len] = sp->kind == SJ_WHOLE ? sp->gpus : 1;
-            b->pmin_node[len] = mn;
-            b->pmin_multi[len] = mm;
-            b->pshared[len] = sh;
-            len++;
+            win_ent(s, b, len++, c);
             b->end_prio = (int8_t)pr;
             b->end_id = c;
         }
     b->len = len;
+    b->cap = L;
+    win_prefix(b, 0);
     b->complete = complete;
     b->excl = excl;
     b->valid = b == w;
@@ -419,12 +597,15 @@ __attribute__((noinline)) static TeamWin *win_walk(Sim *s, int t, int excl, int 
     if (kept) {
         /* the kept window must agree on the positions a scan of L reads */
         int n = w->len < L ? w->len : L;
-        if ((b->len < L ? b->len : L) != n ||
-            memcmp(b->id, w->id, (size_t)n * sizeof *w->id) != 0 ||
-            memcmp(b->pmin_node, w->pmin_node, (size_t)n * sizeof *w->pmin_node) != 0 ||
-            memcmp(b->pmin_multi, w->pmin_multi, (size_t)n * sizeof *w->pmin_multi) != 0 ||
-            memcmp(b->whole, w->whole, (size_t)n * sizeof *w->whole) != 0 ||
-            memcmp(b->pshared, w->pshared, (size_t)n) != 0)
+        bool same = (b->len < L ? b->len : L) == n &&
+                    memcmp(b->pmin_node, w->pmin_node, (size_t)n * sizeof *w->pmin_node) == 0 &&
+                    memcmp(b->pmin_multi, w->pmin_multi, (size_t)n * sizeof *w->pmin_multi) == 0 &&
+                    memcmp(b->pshared, w->pshared, (size_t)n) == 0;
+        for (int i = 0; i < n && same; i++)
+            same = b->e[i].id == w->e[i].id && b->e[i].whole == w->e[i].whole &&
+                   b->e[i].gnode == w->e[i].gnode && b->e[i].gmulti == w->e[i].gmulti &&
+                   b->e[i].shk == w->e[i].shk && b->e[i].prio == w->e[i].prio;
+        if (!same)
             s->st.window_mismatches++;
     }
     return w;
@@ -463,7 +644,7 @@ __attribute__((always_inline)) static inline void q_insert(Sim *s, int j)
     s->queued++;
     J->state = JS_QUEUED;
     J->qsince = s->now;
-    win_touch(s, t, pr, j);
+    win_on_insert(s, t, pr, j);
     head_update(s, t);
 }
 
@@ -488,7 +669,7 @@ static void q_remove(Sim *s, int j)
     if (s->miss_on && !(w0 / 3600 * 3600 > s->miss_s) && J->wait / 3600 * 3600 > s->miss_s &&
         --s->miss_left[t] <= 0)
         s->missed = true;
-    win_touch(s, t, pr, j);
+    win_on_remove(s, t, pr, j);
     head_update(s, t);
 }
 
@@ -1665,19 +1846,28 @@ static void backfill(Sim *s, int head, const TeamKey *order, int nteams)
              * shrink: bf_candidate would return false, changing nothing.
              * SCHED_RES_CHECK asks it anyway and counts a disagreement. */
             bool skip = r.mode == 2 && ((w->late >> i) & 1) && w->late_S == r.S &&
-                        w->whole[i] > r.extra;
+                        w->e[i].whole > r.extra;
             s->st.late_skipped += skip;
             if (skip && s->res_mode != SCHED_RES_CHECK)
                 continue;
             int late = -1;
             uint64_t started0 = s->st.backfilled;
-            bool over = bf_candidate(s, w->id[i], t, head, &r, &node_max, &late);
+            int c = w->e[i].id;
+            bool over = bf_candidate(s, c, t, head, &r, &node_max, &late);
             if (skip && (over || s->st.backfilled != started0 || late == 0))
                 s->st.window_mismatches++;
             if (over) {
                 if (fast)
                     s->st.window_mismatches++;
                 return;
+            }
+            if (w->e[i].id != c) {
+                /* c started and left the window in place: the positions
+                 * after it moved down by one; the scan goes on over the
+                 * same jobs */
+                i--;
+                n--;
+                continue;
             }
             if (late == 1) {
                 if (w->late_S != r.S) {
