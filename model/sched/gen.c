@@ -297,7 +297,9 @@ static int gen_classes(const Plan *p, const Accelerator *a, const EvalOptions *o
         if (j.dur > GEN_MAX_DUR)
             j.dur = GEN_MAX_DUR;
         w->offered_gpu_s += sm->need * j.dur;
-        if (push_job(w, cap, &j) < 0) {
+        if (w->n < *cap && w->n < SCHED_MAX_JOBS) /* room reserved above: the common case */
+            w->jobs[w->n++] = j;
+        else if (push_job(w, cap, &j) < 0) {
             rc = -1;
             break;
         }
