@@ -183,12 +183,62 @@ START_TEST(shipped_b200_has_180_gb_and_gb200_a_72_gpu_domain)
 }
 END_TEST
 
+/* Blackwell Ultra (HGX B300 / GB300 NVL72 datasheet figures, NVIDIA's MLPerf
+ * Inference v6.1 systems; accelerators.yaml [BU-*]): dense FP4 raised to
+ * 13.125 PF (105 PF per 8) and 15 PF (1,080 PF per 72), 1.46x / 1.5x the
+ * B200's / GB200's, FP8 and BF16 unchanged; 270 / 288 GB, TGP 1100 / 1400 W,
+ * one ConnectX-8 800 Gb/s per GPU; GB300 a liquid-cooled 4-GPU tray in a
+ * 72-GPU NVLink domain; both one die (silicon). */
+START_TEST(shipped_b300_and_gb300_are_blackwell_ultra)
+{
+    Catalog c;
+    load_shipped(&c);
+    const Accelerator *b2 = catalog_find_accelerator(&c, "B200");
+    const Accelerator *g2 = catalog_find_accelerator(&c, "GB200");
+    const Accelerator *b = catalog_find_accelerator(&c, "B300");
+    const Accelerator *g = catalog_find_accelerator(&c, "GB300");
+    ck_assert_ptr_nonnull(b2);
+    ck_assert_ptr_nonnull(g2);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_ptr_nonnull(g);
+    ck_assert(close_rel(b->peak_flops[PREC_FP4], 105e15 / 8));
+    ck_assert(close_rel(g->peak_flops[PREC_FP4], 1080e15 / 72));
+    ck_assert(close_rel(g->peak_flops[PREC_FP4], 1.5 * g2->peak_flops[PREC_FP4]));
+    ck_assert(close_rel(b->peak_flops[PREC_FP8], b2->peak_flops[PREC_FP8]));
+    ck_assert(close_rel(b->peak_flops[PREC_BF16], b2->peak_flops[PREC_BF16]));
+    ck_assert(close_rel(g->peak_flops[PREC_FP8], g2->peak_flops[PREC_FP8]));
+    /* DGX B300: 72 PF FP8 sparse per 8 GPUs (CATALOG-FACTS 3.1) */
+    ck_assert(close_rel(8 * 2 * b->peak_flops[PREC_FP8], 72e15));
+    ck_assert(close_rel(b->hbm_bytes, 270e9));
+    ck_assert(close_rel(g->hbm_bytes, 288e9));
+    ck_assert(close_rel(b->hbm_bw, 8e12) && close_rel(g->hbm_bw, 8e12));
+    ck_assert_double_eq(b->tdp_w, 1100);
+    ck_assert_double_eq(g->tdp_w, 1400);
+    ck_assert_double_eq(b->nic_gbps, 800);
+    ck_assert_double_eq(g->nic_gbps, 800);
+    ck_assert_int_eq(b->nics_per_node, b->gpus_per_node);
+    ck_assert_int_eq(g->nics_per_node, g->gpus_per_node);
+    ck_assert(!b->liquid_cooled);
+    ck_assert(g->liquid_cooled);
+    ck_assert_int_eq(b->scaleup_domain, 8);
+    ck_assert_int_eq(g->scaleup_domain, 72);
+    ck_assert_int_eq(g->gpus_per_node, 4);
+    ck_assert_str_eq(b->silicon, g->silicon);
+    /* four DGX B300 per ~56 kW rack (DGX SuperPOD B300-XDR, CATALOG-FACTS 3.2) */
+    ck_assert(close_rel(4 * b->node_power_w, 56e3));
+    /* efficiency: shares of the same FP8/BF16 peaks as B200 / GB200 */
+    ck_assert(close_rel(b->attn_fwd_eff, b2->attn_fwd_eff));
+    ck_assert(close_rel(g->scaleup_latency_s, g2->scaleup_latency_s));
+    catalog_free(&c);
+}
+END_TEST
+
 START_TEST(shipped_has_every_plan_format_accelerator_id)
 {
     static const char *const ids[] = {"A100-40GB", "A100-80GB", "H100-SXM", "H100-PCIe", "H200",
                                       "B200",      "GB200",     "MI300X",   "MI325X",    "MI350X",
                                       "MI355X",    "TPU-v4",    "TPU-v5e",  "TPU-v5p",   "TPU-v6e",
-                                      "Trainium",  "Trainium2"};
+                                      "Trainium",  "Trainium2", "B300",     "GB300"};
     Catalog c;
     load_shipped(&c);
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
@@ -697,6 +747,7 @@ Suite *test_suite(void)
     TCase *t = tcase_create("shipped");
     tcase_add_test(t, shipped_h100_sxm_figures_match_the_datasheet);
     tcase_add_test(t, shipped_b200_has_180_gb_and_gb200_a_72_gpu_domain);
+    tcase_add_test(t, shipped_b300_and_gb300_are_blackwell_ultra);
     tcase_add_test(t, shipped_has_every_plan_format_accelerator_id);
     tcase_add_test(t, shipped_nd96isr_h100_v5_has_8_gpus);
     tcase_add_test(t, shipped_instances_name_existing_accelerators);

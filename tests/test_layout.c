@@ -606,6 +606,28 @@ START_TEST(rack_space_caps_nodes_per_rack_before_power)
 }
 END_TEST
 
+/* NVIDIA's DGX SuperPOD B300-XDR (PDU/AC) racks four air-cooled DGX B300 at
+ * "~56kW" (CATALOG-FACTS 3.2 [SP-B300x]): an air-cooled 56 kW rack of the
+ * catalog's B300 holds 4 nodes, no liquid needed (by the 8 x TDP x 1.82
+ * rule, 16 kW a node, it would hold 3). */
+START_TEST(dgx_b300_racks_four_per_56_kw_air_rack)
+{
+    Plan p;
+    plan_init(&p);
+    strcpy(p.accelerator, "B300");
+    p.site.headroom = 0;
+    p.site.cooling = COOLING_AIR;
+    p.site.rack_power_kw = 56;
+    PlanResult *r = new_result();
+    add_training(&p, r, "t", "", 256);
+    layout_stage(&p, &cat, r);
+    ck_assert_int_eq(r->cluster.nodes, 32);
+    ck_assert_int_eq(r->cluster.nodes_per_rack, 4);
+    ck_assert_int_eq(r->cluster.racks, 8);
+    free(r);
+}
+END_TEST
+
 START_TEST(zero_rack_power_places_one_node_per_rack_and_warns)
 {
     Plan p;
@@ -848,6 +870,7 @@ Suite *test_suite(void)
     tcase_add_test(t, gpus_that_do_not_fill_a_node_round_up_and_say_so);
     tcase_add_test(t, gb200_rounds_to_whole_nvl72_racks_and_needs_liquid);
     tcase_add_test(t, rack_space_caps_nodes_per_rack_before_power);
+    tcase_add_test(t, dgx_b300_racks_four_per_56_kw_air_rack);
     tcase_add_test(t, zero_rack_power_places_one_node_per_rack_and_warns);
     tcase_add_test(t, air_cooling_caps_racks_at_the_air_ceiling);
     tcase_add_test(t, unknown_plan_accelerator_builds_nothing);
