@@ -226,6 +226,12 @@ START_TEST(shipped_b300_and_gb300_are_blackwell_ultra)
     ck_assert_str_eq(b->silicon, g->silicon);
     /* four DGX B300 per ~56 kW rack (DGX SuperPOD B300-XDR, CATALOG-FACTS 3.2) */
     ck_assert(close_rel(4 * b->node_power_w, 56e3));
+    /* MIG (GPU Operator 25.10.0 release notes: HGX B300 profiles) */
+    const MigProfile *m = accelerator_find_mig(b, "1g.34gb");
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(m->count, 7);
+    ck_assert_ptr_nonnull(accelerator_find_mig(b, "7g.269gb"));
+    ck_assert_ptr_nonnull(accelerator_find_mig(g, "7g.278gb"));
     /* efficiency: shares of the same FP8/BF16 peaks as B200 / GB200 */
     ck_assert(close_rel(b->attn_fwd_eff, b2->attn_fwd_eff));
     ck_assert(close_rel(g->scaleup_latency_s, g2->scaleup_latency_s));
