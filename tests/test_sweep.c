@@ -657,6 +657,12 @@ static long touch_blocks(char **blk, int n)
 
 START_TEST(a_sweep_task_heap_is_made_resident_in_one_call)
 {
+    /* the code touch_blocks runs (malloc's paths, getrusage), paged in
+     * first: a forked test child faults on each text page it executes
+     * the first time, which is not what is measured here */
+    char *warm[1];
+    touch_blocks(warm, 1);
+    free(warm[0]);
     /* as `gpuplan sweep` starts (cli/cmd_sweep.c) */
     big_keep_freed_memory();
     if (!big_prefault_heap((size_t)4 << 20))
@@ -666,10 +672,13 @@ START_TEST(a_sweep_task_heap_is_made_resident_in_one_call)
     long f_in = touch_blocks(inside, N);
     /* the heap past the populated part, for comparison: where it faults
      * page by page (transparent huge pages not "always"), the populated
-     * part must not */
+     * part must not: its pages fault at under a quarter of the fresh
+     * pages' rate (measured: about a tenth, ~1 fault per block, against
+     * ~10 of 12 pages per fresh block; without the populate the rates
+     * are equal) */
     long f_out = touch_blocks(beyond, 4 * N);
     if (f_out > 4 * N * 12 / 2)
-        ck_assert_msg(f_in < N * 12 / 10, "%ld faults for %d populated pages (%ld for %d fresh)",
+        ck_assert_msg(f_in * 4 * 4 < f_out, "%ld faults for %d populated pages (%ld for %d fresh)",
                       f_in, N * 12, f_out, 4 * N * 12);
     for (int i = 0; i < N; i++)
         free(inside[i]);
