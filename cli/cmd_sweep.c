@@ -3,7 +3,7 @@
  * job arrays or Kubernetes Indexed Jobs (doc/plan-format.md "Sweeps").
  *
  *   gpuplan sweep PLAN --vary KEY=SPEC … [--samples N --seed S] [--name NAME]
- *                 [--shard I/N|auto[/N] --out DIR] [--emit slurm|k8s …]
+ *                 [--shard I/N|auto[/N] --out DIR] [--emit slurm|k8s …] [--stages FILE]
  *   gpuplan sweep merge DIR [--strict]
  *   gpuplan sweep show|export|delete PLAN NAME …
  */
@@ -36,7 +36,7 @@
     "usage: gpuplan sweep PLAN --vary KEY=A..B/N|KEY=v1,v2 … [--samples N] [--seed S] "      \
     "[--name NAME]\n"                                                              \
     "                     [--shard I/N|auto[/N] --out DIR] [--emit slurm|k8s --tasks N "     \
-    "[--dir DIR]]\n"                                                                        \
+    "[--dir DIR]] [--stages FILE]\n"                                                        \
     "       gpuplan sweep merge DIR [--strict]\n"                                           \
     "       gpuplan sweep show PLAN NAME\n"                                                 \
     "       gpuplan sweep export PLAN NAME --format csv|json [-o FILE]\n"                   \
@@ -59,6 +59,7 @@ typedef struct {
     const char *out;            /* --out DIR for a shard file */
     const char *emit;           /* slurm | k8s */
     const char *dir;            /* --dir for --emit */
+    const char *stages;         /* --stages FILE: shared stage results (--emit writes it) */
     int tasks;
     const char *image, *pvc, *partition, *time_limit;
 } SweepArgs;
@@ -124,6 +125,8 @@ static int parse_args(int argc, char **argv, SweepArgs *a)
             a->emit = argv[++i];
         } else if (cli_is(o, "--dir") && has) {
             a->dir = argv[++i];
+        } else if (cli_is(o, "--stages") && has) {
+            a->stages = argv[++i];
         } else if (cli_is(o, "--tasks") && has) {
             if (parse_ll(argv[++i], 1, 100000, &v) != 0)
                 return usage_error("--tasks takes a whole number from 1 to 100000, not '%s'",
@@ -327,6 +330,76 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* ------------------------------------------------------------ shared stages */
+
+/* The stage file `--emit` writes beside the script: what the array tasks
+ * would otherwise each compute again (the scheduler's capacity search of a
+ * sweep no --vary key of the tenancy touches, the sizing of one that varies
+ * only prices or the site).  At most this many bytes are read. */
+#define STAGES_FILE "stages.bin"
+#define STAGES_MAX_BYTES (64L << 20)
+
+/* Load --stages FILE into cache.  A file that is missing, unreadable, stale
+ * or corrupt is never trusted: the task says so on stderr and computes the
+ * stages itself (the rows are identical either way). */
+static void stages_load(Cli *cli, const char *path, EvalCache *cache)
+{
+    char why[256] = "";
+    unsigned char *data = NULL;
+    long n = 0;
+    FILE *f = safeio_fopen_read(path, why, sizeof why);
+    if (f) {
+        data = malloc(STAGES_MAX_BYTES + 1);
+        n = data ? (long)fread(data, 1, STAGES_MAX_BYTES + 1, f) : -1;
+        if (!data)
+            snprintf(why, sizeof why, "out of memory");
+        else if (ferror(f))
+            snprintf(why, sizeof why, "cannot read: %s", strerror(errno));
+        else if (n > STAGES_MAX_BYTES)
+            snprintf(why, sizeof why, "larger than %ld MiB", STAGES_MAX_BYTES >> 20);
+        fclose(f);
+    }
+    if (!why[0] && eval_cache_import(cache, &cli->catalog, data, (size_t)n, why, sizeof why) >= 0) {
+        free(data);
+        return;
+    }
+    free(data);
+    fprintf(stderr, "gpuplan: sweep: --stages %s: %s; not used, this task computes the stages "
+            "itself\n", path, why);
+}
+
+/* Evaluate the sweep's first point with a fresh stage cache and write what
+ * it remembered to DIR/stages.bin.  *abs set to its absolute path. */
+static int stages_write(Cli *cli, const Base *b, const SweepSpec *s, const char *dir,
+                        char *abs, size_t abslen, unsigned char **bytes, size_t *nbytes)
+{
+    double t0 = now_s();
+    EvalCache *cache = eval_cache_new();
+    SweepRow *row = calloc(1, sizeof *row);
+    int n = -1;
+    *bytes = NULL;
+    *nbytes = 0;
+    if (cache && row && sweep_evaluate_with(s, &b->lp.plan, &cli->catalog, 0, 1, row, cache) == 0)
+        n = eval_cache_export(cache, &cli->catalog, bytes, nbytes);
+    eval_cache_free(cache);
+    free(row);
+    if (n < 0) {
+        cli_error("sweep: out of memory");
+        return EXIT_IO;
+    }
+    char path[4200], why[256];
+    snprintf(path, sizeof path, "%s/" STAGES_FILE, dir);
+    if (safeio_write_file(path, *bytes, *nbytes, 0644, why, sizeof why) != 0) {
+        cli_error("sweep: %s: %s", path, why);
+        return EXIT_IO;
+    }
+    if (!realpath(path, abs))
+        snprintf(abs, abslen, "%s", path);
+    printf("wrote %s (%d stage results of point 0, %.0f KB, computed in %.2f s; every task "
+           "reads it with --stages)\n", path, n, *nbytes / 1024.0, now_s() - t0);
+    return EXIT_OK;
+}
+
 /* ------------------------------------------------------------ one process */
 
 static int run_local(Cli *cli, Base *b, const SweepSpec *s)
@@ -479,7 +552,16 @@ static int run_shard(Cli *cli, const SweepArgs *a, Base *b, const SweepSpec *s)
     sweep_fingerprint(b->yaml, spec, fp);
     double t0 = now_s();
     RowTexts t = {0};
-    rc = eval_texts(cli, s, &b->lp.plan, lo, hi, NULL, &t);
+    EvalCache *cache = eval_cache_new();
+    if (!cache) {
+        free(spec);
+        cli_error("sweep: out of memory");
+        return EXIT_IO;
+    }
+    if (a->stages)
+        stages_load(cli, a->stages, cache);
+    rc = eval_texts(cli, s, &b->lp.plan, lo, hi, cache, &t);
+    eval_cache_free(cache);
     json_t *o = json_object(), *rows = json_array();
     json_error_t je;
     json_t *spec_j = json_loads(spec, 0, &je);
@@ -620,7 +702,7 @@ static int write_text(const char *path, const char *text)
 }
 
 static int emit_slurm(Cli *cli, const SweepArgs *a, const SweepSpec *s, const char *dir,
-                      const char *plan_path, int tasks)
+                      const char *plan_path, int tasks, const char *stages)
 {
     char exe[4096], abs_dir[4096];
     self_path(exe, sizeof exe);
@@ -665,6 +747,8 @@ static int emit_slurm(Cli *cli, const SweepArgs *a, const SweepSpec *s, const ch
     sweep_words(&b, s, plan_path, false, shard);
     char shards[4200];
     snprintf(shards, sizeof shards, "%s/shards", abs_dir);
+    sb_puts(&b, " --stages ");
+    sh_word(&b, stages);
     sb_puts(&b, " --out ");
     sh_word(&b, shards);
     sb_puts(&b, "\n");
@@ -687,9 +771,30 @@ static int emit_slurm(Cli *cli, const SweepArgs *a, const SweepSpec *s, const ch
     return rc;
 }
 
-static int emit_k8s(const SweepArgs *a, const SweepSpec *s, const char *dir, const Base *b,
-                    int tasks)
+/* RFC 4648 base64 (a ConfigMap's binaryData). */
+static void sb_base64(StrBuf *b, const unsigned char *d, size_t n)
 {
+    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)d[i] << 16 | (i + 1 < n ? (unsigned)d[i + 1] << 8 : 0) |
+                     (i + 2 < n ? d[i + 2] : 0);
+        char q[4] = {t[v >> 18 & 63], t[v >> 12 & 63], i + 1 < n ? t[v >> 6 & 63] : '=',
+                     i + 2 < n ? t[v & 63] : '='};
+        sb_putn(b, q, 4);
+    }
+}
+
+/* A ConfigMap holds at most 1 MiB (etcd's object limit); the stage file
+ * travels in it, base64, when it leaves room for the plan. */
+#define K8S_STAGES_MAX (640L << 10)
+
+static int emit_k8s(const SweepArgs *a, const SweepSpec *s, const char *dir, const Base *b,
+                    int tasks, const unsigned char *stages, size_t n_stages)
+{
+    bool ship = stages && n_stages <= (size_t)K8S_STAGES_MAX;
+    if (stages && !ship)
+        fprintf(stderr, "gpuplan: sweep: %s/" STAGES_FILE " (%zu KB) does not fit the plan's "
+                "ConfigMap: the tasks compute the stages themselves\n", dir, n_stages >> 10);
     StrBuf y;
     sb_init(&y);
     StrBuf nm;
@@ -718,6 +823,11 @@ static int emit_k8s(const SweepArgs *a, const SweepSpec *s, const char *dir, con
               s->name, s->n_points, tasks, PACKAGE_STRING, name);
     sb_yaml(&y, b->yaml);
     sb_puts(&y, "\n");
+    if (ship) {
+        sb_puts(&y, "binaryData:\n  " STAGES_FILE ": ");
+        sb_base64(&y, stages, n_stages);
+        sb_puts(&y, "\n");
+    }
     if (!a->pvc)
         sb_printf(&y,
                   "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: %s\n"
@@ -739,6 +849,8 @@ static int emit_k8s(const SweepArgs *a, const SweepSpec *s, const char *dir, con
     char shard[32];
     snprintf(shard, sizeof shard, "auto/%d", tasks);
     sweep_words(&y, s, "/sweep/plan/plan.yaml", true, shard);
+    if (ship)
+        sb_puts(&y, "            - --stages\n            - /sweep/plan/" STAGES_FILE "\n");
     sb_puts(&y, "            - --out\n            - /sweep/shards\n");
     sb_printf(&y,
               "          resources:\n            requests:\n              cpu: \"1\"\n"
@@ -790,7 +902,16 @@ static int run_emit(Cli *cli, const SweepArgs *a, const Base *b, const SweepSpec
         return rc;
     if (!realpath(plan_path, abs_plan))
         snprintf(abs_plan, sizeof abs_plan, "%s", plan_path);
-    return slurm ? emit_slurm(cli, a, s, dir, abs_plan, tasks) : emit_k8s(a, s, dir, b, tasks);
+    /* the stages no task's points change, computed once here */
+    char abs_stages[4200];
+    unsigned char *stages = NULL;
+    size_t n_stages = 0;
+    rc = stages_write(cli, b, s, dir, abs_stages, sizeof abs_stages, &stages, &n_stages);
+    if (rc == EXIT_OK)
+        rc = slurm ? emit_slurm(cli, a, s, dir, abs_plan, tasks, abs_stages)
+                   : emit_k8s(a, s, dir, b, tasks, stages, n_stages);
+    free(stages);
+    return rc;
 }
 
 /* ------------------------------------------------------------ merge */
@@ -1368,6 +1489,8 @@ int cmd_sweep(Cli *cli, int argc, char **argv)
         return usage_error("--shard and --emit do not go together%s", "");
     if (!a.shard && a.out)
         return usage_error("--out DIR goes with --shard%s", "");
+    if (!a.shard && a.stages)
+        return usage_error("--stages FILE goes with --shard (--emit writes it)%s", "");
     if (!a.emit && (a.dir || a.tasks || a.image || a.pvc || a.partition || a.time_limit))
         return usage_error("--dir, --tasks, --image, --pvc, --partition and --time go with "
                            "--emit%s", "");

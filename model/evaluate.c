@@ -490,3 +490,240 @@ int plan_evaluate(const Plan *p, const Catalog *c, PlanResult *r)
     EvalOptions o = eval_options_default();
     return plan_evaluate_ex(p, c, &o, r);
 }
+
+/* ------------------------------------------------------------ shared stages
+ *
+ * eval_cache_export / eval_cache_import (evaluate.h).  Layout, native byte
+ * order (a file is read by the build that wrote it, on the same kind of
+ * machine: the endianness mark and the struct sizes refuse anything else):
+ *   StageHeader, then enc_len bytes of the slots (SizingSlot × n_sizing,
+ *   SchedSlot × n_sched, raw_len bytes once decoded) as records
+ *   {u32 zero bytes, u32 literal bytes, the literal bytes}, then a u64
+ *   checksum (hash_bytes) of everything before it. */
+
+#define STAGE_MAGIC "GPSTAGES"
+#define STAGE_FORMAT 1u
+#define STAGE_ENDIAN 0x01020304u
+#define STAGE_ZERO_RUN 16            /* a literal ends at a zero run this long */
+#define STAGE_MAX_RAW ((uint64_t)(2 * CACHE_SLOTS) * (sizeof(SizingSlot) + sizeof(SchedSlot)))
+
+typedef struct {
+    char magic[8];
+    uint32_t format, endian;
+    char build[64];                  /* PACKAGE_STRING */
+    uint64_t size_plan, size_sizing, size_sched;
+    uint64_t cat_digest;
+    uint32_t n_sizing, n_sched;
+    uint64_t raw_len, enc_len;
+} StageHeader;
+
+/* Everything the catalog holds (a file outlives the process: the engines,
+ * frameworks and error bands sizing reads are in it too, and prices and
+ * sources as well, so any catalog edit makes a file stale). */
+static uint64_t catalog_full_digest(const Catalog *c)
+{
+    uint64_t h = catalog_digest(c);
+    if (!c)
+        return h;
+    h = hash_bytes(h, c->accelerators, c->n_accelerators * sizeof *c->accelerators);
+    h = hash_bytes(h, c->instances, c->n_instances * sizeof *c->instances);
+    h = hash_bytes(h, c->storage, c->n_storage * sizeof *c->storage);
+    h = hash_bytes(h, c->engines, c->n_engines * sizeof *c->engines);
+    h = hash_bytes(h, c->frameworks, c->n_frameworks * sizeof *c->frameworks);
+    h = hash_bytes(h, c->bands, c->n_bands * sizeof *c->bands);
+    h = hash_bytes(h, &c->costs, sizeof c->costs);
+    h = hash_bytes(h, c->ranges, sizeof c->ranges);
+    size_t n[6] = {c->n_accelerators, c->n_instances, c->n_storage,
+                   c->n_engines,      c->n_frameworks, c->n_bands};
+    return hash_bytes(h, n, sizeof n);
+}
+
+static void stage_header(StageHeader *h, const Catalog *cat)
+{
+    memset(h, 0, sizeof *h);
+    memcpy(h->magic, STAGE_MAGIC, 8);
+    h->format = STAGE_FORMAT;
+    h->endian = STAGE_ENDIAN;
+    snprintf(h->build, sizeof h->build, "%s", PACKAGE_STRING);
+    h->size_plan = sizeof(Plan);
+    h->size_sizing = sizeof(SizingSlot);
+    h->size_sched = sizeof(SchedSlot);
+    h->cat_digest = catalog_full_digest(cat);
+}
+
+static bool stage_sched_portable(const SchedSlot *s)
+{
+    return s->used && s->trace_digest == 0 && !s->key.tenancy.trace_jobs;
+}
+
+/* Append raw[0..n) to out (capacity enough: n + 8 per literal run). */
+static size_t stage_encode(const unsigned char *raw, size_t n, unsigned char *out)
+{
+    size_t i = 0, o = 0;
+    while (i < n) {
+        size_t z = i;
+        while (z < n && raw[z] == 0)
+            z++;
+        size_t l = z, zeros = 0;
+        while (l < n) {
+            if (raw[l] == 0) {
+                if (++zeros >= STAGE_ZERO_RUN)
+                    break;
+            } else {
+                zeros = 0;
+            }
+            l++;
+        }
+        if (l < n) /* ended on a zero run: leave it to the next record */
+            l -= zeros - 1;
+        else
+            l -= zeros;
+        uint32_t zc = (uint32_t)(z - i), lc = (uint32_t)(l > z ? l - z : 0);
+        memcpy(out + o, &zc, 4);
+        memcpy(out + o + 4, &lc, 4);
+        memcpy(out + o + 8, raw + z, lc);
+        o += 8 + lc;
+        i = z + lc;
+        if (lc == 0 && l >= n)
+            i = n;
+    }
+    return o;
+}
+
+static bool stage_decode(const unsigned char *enc, size_t n, unsigned char *raw, size_t raw_len)
+{
+    size_t i = 0, o = 0;
+    while (i < n) {
+        uint32_t zc, lc;
+        if (n - i < 8)
+            return false;
+        memcpy(&zc, enc + i, 4);
+        memcpy(&lc, enc + i + 4, 4);
+        i += 8;
+        if (zc > raw_len - o || lc > n - i || lc > raw_len - o - zc)
+            return false;
+        memset(raw + o, 0, zc);
+        o += zc;
+        memcpy(raw + o, enc + i, lc);
+        o += lc;
+        i += lc;
+    }
+    return o == raw_len;
+}
+
+int eval_cache_export(const EvalCache *cache, const Catalog *cat, unsigned char **out,
+                      size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    StageHeader h;
+    stage_header(&h, cat);
+    for (int i = 0; cache && i < CACHE_SLOTS; i++) {
+        h.n_sizing += cache->sizing[i].used;
+        h.n_sched += stage_sched_portable(&cache->sched[i]);
+    }
+    h.raw_len = h.n_sizing * sizeof(SizingSlot) + h.n_sched * sizeof(SchedSlot);
+    unsigned char *raw = big_zalloc(h.raw_len ? h.raw_len : 1);
+    /* worst case: a record per STAGE_ZERO_RUN + 1 bytes */
+    size_t cap = sizeof h + h.raw_len + 8 * (h.raw_len / STAGE_ZERO_RUN + 2) + 8;
+    unsigned char *buf = malloc(cap);
+    if (!raw || !buf) {
+        big_free(raw, h.raw_len ? h.raw_len : 1);
+        free(buf);
+        return -1;
+    }
+    size_t o = 0;
+    for (int i = 0; cache && i < CACHE_SLOTS; i++)
+        if (cache->sizing[i].used) {
+            memcpy(raw + o, &cache->sizing[i], sizeof(SizingSlot));
+            o += sizeof(SizingSlot);
+        }
+    for (int i = 0; cache && i < CACHE_SLOTS; i++)
+        if (stage_sched_portable(&cache->sched[i])) {
+            memcpy(raw + o, &cache->sched[i], sizeof(SchedSlot));
+            o += sizeof(SchedSlot);
+        }
+    h.enc_len = stage_encode(raw, h.raw_len, buf + sizeof h);
+    memcpy(buf, &h, sizeof h);
+    size_t n = sizeof h + h.enc_len;
+    uint64_t sum = hash_bytes(0x5354414745ULL, buf, n);
+    memcpy(buf + n, &sum, 8);
+    big_free(raw, h.raw_len ? h.raw_len : 1);
+    *out = buf;
+    *len = n + 8;
+    return (int)(h.n_sizing + h.n_sched);
+}
+
+static int stage_refuse(char *why, size_t len, const char *msg)
+{
+    if (why && len)
+        snprintf(why, len, "%s", msg);
+    return -1;
+}
+
+int eval_cache_import(EvalCache *cache, const Catalog *cat, const unsigned char *data,
+                      size_t len, char *why, size_t whylen)
+{
+    StageHeader h, want;
+    if (!cache)
+        return stage_refuse(why, whylen, "no stage cache");
+    if (!data || len < sizeof h + 8 || memcmp(data, STAGE_MAGIC, 8) != 0)
+        return stage_refuse(why, whylen, len < sizeof h + 8 && data &&
+                                                 memcmp(data, STAGE_MAGIC, len < 8 ? len : 8) == 0
+                                             ? "truncated"
+                                             : "not a gpuplan stage file");
+    memcpy(&h, data, sizeof h);
+    stage_header(&want, cat);
+    if (h.format != want.format || h.endian != want.endian)
+        return stage_refuse(why, whylen, "another stage file format or byte order");
+    if (memcmp(h.build, want.build, sizeof h.build) != 0 || h.size_plan != want.size_plan ||
+        h.size_sizing != want.size_sizing || h.size_sched != want.size_sched)
+        return stage_refuse(why, whylen, "written by another gpuplan version or build");
+    if (h.enc_len != len - sizeof h - 8)
+        return stage_refuse(why, whylen, "truncated or extended (length does not match)");
+    uint64_t sum;
+    memcpy(&sum, data + len - 8, 8);
+    if (sum != hash_bytes(0x5354414745ULL, data, len - 8))
+        return stage_refuse(why, whylen, "corrupt (checksum does not match)");
+    if (h.cat_digest != want.cat_digest)
+        return stage_refuse(why, whylen, "stale: written with another catalog");
+    uint64_t cd = catalog_digest(cat);
+    if (h.n_sizing > CACHE_SLOTS || h.n_sched > CACHE_SLOTS ||
+        h.raw_len != h.n_sizing * sizeof(SizingSlot) + h.n_sched * sizeof(SchedSlot) ||
+        h.raw_len > STAGE_MAX_RAW)
+        return stage_refuse(why, whylen, "corrupt (slot counts)");
+    unsigned char *raw = big_zalloc(h.raw_len ? h.raw_len : 1);
+    if (!raw)
+        return stage_refuse(why, whylen, "out of memory");
+    bool ok = stage_decode(data + sizeof h, h.enc_len, raw, h.raw_len);
+    /* every slot must verify before any is added */
+    for (uint32_t i = 0; ok && i < h.n_sizing; i++) {
+        const SizingSlot *s = (const SizingSlot *)(raw + i * sizeof(SizingSlot));
+        ok = s->used && s->cat_digest == cd &&
+             s->hash == hash_bytes(1, &s->key, sizeof s->key);
+    }
+    const unsigned char *sched0 = raw + h.n_sizing * sizeof(SizingSlot);
+    for (uint32_t i = 0; ok && i < h.n_sched; i++) {
+        const SchedSlot *s = (const SchedSlot *)(sched0 + i * sizeof(SchedSlot));
+        ok = stage_sched_portable(s) && s->cat_digest == cd &&
+             s->hash == hash_bytes(2, &s->key, sizeof s->key) && s->n_warnings >= 0 &&
+             s->n_warnings <= PLAN_MAX_WARNINGS && s->n_assumptions >= 0 &&
+             s->n_assumptions <= PLAN_MAX_ASSUMPTIONS;
+    }
+    if (!ok) {
+        big_free(raw, h.raw_len ? h.raw_len : 1);
+        return stage_refuse(why, whylen, "corrupt (slots do not verify)");
+    }
+    for (uint32_t i = 0; i < h.n_sizing; i++) {
+        SizingSlot *s = sizing_victim(cache);
+        memcpy(s, raw + i * sizeof(SizingSlot), sizeof *s);
+        s->stamp = ++cache->clock;
+    }
+    for (uint32_t i = 0; i < h.n_sched; i++) {
+        SchedSlot *s = sched_victim(cache);
+        memcpy(s, sched0 + i * sizeof(SchedSlot), sizeof *s);
+        s->stamp = ++cache->clock;
+    }
+    big_free(raw, h.raw_len ? h.raw_len : 1);
+    return (int)(h.n_sizing + h.n_sched);
+}

@@ -60,6 +60,29 @@ EvalCache *eval_cache_new(void);
 void eval_cache_free(EvalCache *cache);
 void eval_cache_clear(EvalCache *cache);
 
+/* The cache's remembered stage results as bytes, to be shared by processes
+ * that evaluate points with the same stage inputs (a sweep's array tasks:
+ * `gpuplan sweep --emit` writes them once, each `--shard` task reads them).
+ * The bytes carry a format version, the gpuplan version and the struct
+ * sizes they were written by, the digest of the catalog as the stages read
+ * it (prices and sources blanked, as the in-process key), each slot's exact
+ * key (the plan with every field its stage does not read blanked: compared
+ * byte for byte on use, as in-process) and a checksum of the whole.  Slots
+ * keyed on a replayed trace (a process's own address) are left out.  Zero
+ * runs are stored as counts (the structs are mostly zeros).
+ * eval_cache_export: *out malloc'd; returns the number of slots written, or
+ * -1 on ENOMEM. */
+int eval_cache_export(const EvalCache *cache, const Catalog *cat, unsigned char **out,
+                      size_t *len);
+/* Add the slots of bytes written by eval_cache_export to cache.  Anything
+ * that does not verify — truncated, corrupted, another format, another
+ * gpuplan version or build layout, another catalog — is refused whole:
+ * returns -1 with the reason in why and the cache unchanged (the stages
+ * are then computed as usual; results are identical either way).  Returns
+ * the number of slots added. */
+int eval_cache_import(EvalCache *cache, const Catalog *cat, const unsigned char *data,
+                      size_t len, char *why, size_t whylen);
+
 /* How often each cached stage was reused or run since eval_cache_new(). */
 typedef struct {
     uint64_t sizing_hits, sizing_runs;

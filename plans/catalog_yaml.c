@@ -928,7 +928,10 @@ static int load_list_entry(Ctx *x, int sec, const yaml_node_t *el)
     const Section *s = &sections[sec];
     if (el->type != YAML_MAPPING_NODE)
         return err_at(x, el, "%s: each entry must be a mapping, got %s", s->name, node_kind(el));
-    char id[CAT_ID_LEN];
+    /* zeroed: the whole array is copied into the row, so the bytes after
+     * the id are zeros rather than stack contents (a loaded catalog is then
+     * the same bytes in every process: the stage file's digest, evaluate.c) */
+    char id[CAT_ID_LEN] = {0};
     if (sec == SEC_FW || sec == SEC_BAND) {
         /* compound ids: "nemo@H100-SXM" (a calibrated override),
          * "hopper/dense/fp8" (a band class); each part a valid id */

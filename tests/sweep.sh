@@ -118,16 +118,53 @@ same "a seeded Monte Carlo is the same in shards" "$tmp/mc1.csv" "$tmp/mc2.csv"
 # shellcheck disable=SC2086
 check "--emit slurm exits 0" 0 g sweep frontier-2027 $vary --name emitted --emit slurm --tasks 4 --dir "$tmp/emit"
 has "the script is an array of 4 tasks" "$tmp/emit/sweep.sbatch" "^#SBATCH --array=0-3$"
-has "each task takes its shard from Slurm" "$tmp/emit/sweep.sbatch" "'--shard' 'auto/4' --out '.*/shards'$"
+has "each task takes its shard from Slurm" "$tmp/emit/sweep.sbatch" "'--shard' 'auto/4' --stages '.*/stages.bin' --out '.*/shards'$"
+if [ -s "$tmp/emit/stages.bin" ]; then ok "the shared stages are written beside the script"; else not_ok "the shared stages are written beside the script"; fi
 if bash -n "$tmp/emit/sweep.sbatch"; then ok "the script is valid shell"; else not_ok "the script is valid shell"; fi
-(cd "$tmp/emit" && for i in 0 1 2 3; do SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=4 bash ./sweep.sbatch >/dev/null 2>&1; done)
+(cd "$tmp/emit" && for i in 0 1 2 3; do SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=4 bash ./sweep.sbatch >/dev/null 2>>"$tmp/tasks.err"; done)
+if [ ! -s "$tmp/tasks.err" ]; then ok "the tasks use the shared stages (nothing on stderr)"; else not_ok "the tasks use the shared stages (nothing on stderr)" "$(head -c 600 "$tmp/tasks.err")"; fi
 check "the script's shards merge" 0 g sweep merge "$tmp/emit/shards"
 g sweep export frontier-2027 emitted --format csv -o "$tmp/emitted.csv" 2>/dev/null
 same "the script's shards give the rows of one process" "$tmp/one.csv" "$tmp/emitted.csv"
+# a damaged, truncated or missing stage file: every task says so and computes the stages
+cp "$tmp/emit/stages.bin" "$tmp/stages.good"
+sz=$(wc -c <"$tmp/stages.good")
+for damage in flip truncate missing text; do
+    case $damage in
+    flip) cp "$tmp/stages.good" "$tmp/emit/stages.bin"
+          printf '\377' | dd of="$tmp/emit/stages.bin" bs=1 seek=$((sz / 2)) conv=notrunc 2>/dev/null ;;
+    truncate) head -c $((sz - 9)) "$tmp/stages.good" >"$tmp/emit/stages.bin" ;;
+    missing) rm -f "$tmp/emit/stages.bin" ;;
+    text) cp "$plan" "$tmp/emit/stages.bin" ;;
+    esac
+    rm -rf "$tmp/emit/shards"/*
+    : >"$tmp/tasks.err"
+    (cd "$tmp/emit" && for i in 0 1 2 3; do SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=4 bash ./sweep.sbatch >/dev/null 2>>"$tmp/tasks.err" || echo "task $i failed" >>"$tmp/tasks.err"; done)
+    if [ "$(grep -c 'not used, this task computes the stages itself' "$tmp/tasks.err")" = 4 ] && ! grep -q failed "$tmp/tasks.err"; then
+        ok "a $damage stage file: every task says so on stderr and runs"
+    else
+        not_ok "a $damage stage file: every task says so on stderr and runs" "$(head -c 600 "$tmp/tasks.err")"
+    fi
+    g sweep merge "$tmp/emit/shards" >/dev/null 2>&1
+    g sweep export frontier-2027 emitted --format csv -o "$tmp/emitted.csv" 2>/dev/null
+    same "a $damage stage file: the rows of one process" "$tmp/one.csv" "$tmp/emitted.csv"
+done
+has "a damaged stage file is named as corrupt" "$tmp/tasks.err" "not a gpuplan stage file"
+check "--stages without --shard is a usage error (2)" 2 g sweep frontier-2027 --vary site.pue=1.1,1.2 --stages "$tmp/stages.good"
 # shellcheck disable=SC2086
 check "--emit k8s exits 0" 0 g sweep frontier-2027 $vary --name "k8s job" --emit k8s --tasks 3 --dir "$tmp/emit"
 if command -v python3 >/dev/null 2>&1 && python3 -c 'import yaml' 2>/dev/null; then
     check "the manifest passes the Kubernetes Job schema" 0 python3 "$src/tests/k8s/check_manifest.py" "$tmp/emit/sweep-job.yaml" --completions 3
+    if python3 - "$tmp/emit/sweep-job.yaml" "$tmp/emit/stages.bin" <<'PY'
+import base64, sys, yaml
+docs = list(yaml.safe_load_all(open(sys.argv[1])))
+cm = [d for d in docs if d["kind"] == "ConfigMap"][0]
+job = [d for d in docs if d["kind"] == "Job"][0]
+args = job["spec"]["template"]["spec"]["containers"][0]["command"]
+assert base64.b64decode(cm["binaryData"]["stages.bin"]) == open(sys.argv[2], "rb").read()
+assert args[args.index("--stages") + 1] == "/sweep/plan/stages.bin"
+PY
+    then ok "the manifest ships the stage file in the plan's ConfigMap and passes it"; else not_ok "the manifest ships the stage file in the plan's ConfigMap and passes it"; fi
     sed 's/completionMode: Indexed/completionMode: NonIndexed/; s/  parallelism: 3/  parallelsm: 3/' \
         "$tmp/emit/sweep-job.yaml" >"$tmp/broken-job.yaml"
     check "the schema check fails a broken manifest" 1 python3 "$src/tests/k8s/check_manifest.py" "$tmp/broken-job.yaml"

@@ -355,6 +355,182 @@ START_TEST(shards_give_the_same_rows_as_one_process)
 }
 END_TEST
 
+/* Rows of [lo, hi) as JSON text lines, evaluated with the caller's cache. */
+static char *rows_text_with(const SweepSpec *s, long long lo, long long hi, EvalCache *cache)
+{
+    SweepRow *rows = calloc((size_t)(hi - lo), sizeof *rows);
+    ck_assert_int_eq(sweep_evaluate_with(s, g_plan, &g_cat, lo, hi, rows, cache), 0);
+    size_t cap = 1 << 16, len = 0;
+    char *out = calloc(cap, 1);
+    for (long long i = 0; i < hi - lo; i++)
+        row_line(s, &rows[i], out, cap, &len);
+    free(rows);
+    return out;
+}
+
+/* What `gpuplan sweep --emit` writes: the stage results of point 0. */
+static unsigned char *emitted_stages(const SweepSpec *s, size_t *len)
+{
+    EvalCache *c = eval_cache_new();
+    SweepRow row;
+    ck_assert_int_eq(sweep_evaluate_with(s, g_plan, &g_cat, 0, 1, &row, c), 0);
+    unsigned char *bytes = NULL;
+    ck_assert_int_eq(eval_cache_export(c, &g_cat, &bytes, len), 2); /* sizing, scheduler */
+    eval_cache_free(c);
+    return bytes;
+}
+
+START_TEST(shared_stages_give_a_shard_the_same_rows_without_running_them)
+{
+    /* no key the sizing or the scheduler reads is varied: a shard that
+     * imports point 0's stages runs neither, and its rows are the rows of
+     * a shard that computes them */
+    const char *v[] = {"site.pue=1.1..1.4/4", "site.power_price_kwh=0.05,0.09"};
+    SweepSpec *s = spec_of(0, 1, 2, v);
+    size_t len;
+    unsigned char *bytes = emitted_stages(s, &len);
+    for (int i = 0; i < 3; i++) {
+        long long lo, hi;
+        sweep_shard_range(s->n_points, i, 3, &lo, &hi);
+        EvalCache *cold = eval_cache_new(), *shared = eval_cache_new();
+        char why[256] = "";
+        ck_assert_msg(eval_cache_import(shared, &g_cat, bytes, len, why, sizeof why) == 2, "%s",
+                      why);
+        char *a = rows_text_with(s, lo, hi, cold), *b = rows_text_with(s, lo, hi, shared);
+        ck_assert_str_eq(a, b);
+        EvalCacheStats st = eval_cache_stats(shared), sc = eval_cache_stats(cold);
+        ck_assert_uint_eq(sc.sched_runs, 1);
+        ck_assert_uint_eq(sc.sizing_runs, 1);
+        ck_assert_uint_eq(st.sched_runs, 0);
+        ck_assert_uint_eq(st.sizing_runs, 0);
+        ck_assert_uint_eq(st.sched_hits, (uint64_t)(hi - lo));
+        free(a);
+        free(b);
+        eval_cache_free(cold);
+        eval_cache_free(shared);
+    }
+    /* a varied key the sizing reads: only the points of point 0's tokens
+     * reuse the file's sizing; the scheduler is still shared; same rows */
+    const char *v2[] = {"workloads.pre.train.tokens=100B,200B", "site.pue=1.1,1.3"};
+    SweepSpec *s2 = spec_of(0, 1, 2, v2);
+    size_t len2;
+    unsigned char *b2 = emitted_stages(s2, &len2);
+    EvalCache *cold = eval_cache_new(), *shared = eval_cache_new();
+    ck_assert_int_eq(eval_cache_import(shared, &g_cat, b2, len2, NULL, 0), 2);
+    char *a = rows_text_with(s2, 0, s2->n_points, cold);
+    char *b = rows_text_with(s2, 0, s2->n_points, shared);
+    ck_assert_str_eq(a, b);
+    ck_assert_uint_eq(eval_cache_stats(shared).sizing_runs, 1);
+    ck_assert_uint_eq(eval_cache_stats(shared).sched_runs, 0);
+    free(a);
+    free(b);
+    eval_cache_free(cold);
+    eval_cache_free(shared);
+    free(b2);
+    free(bytes);
+    free(s);
+    free(s2);
+}
+END_TEST
+
+/* xorshift64 for the corruption loop (Marsaglia 2003). */
+static uint64_t xs(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+START_TEST(a_corrupt_truncated_stale_or_foreign_stage_file_is_refused_whole)
+{
+    const char *v[] = {"site.pue=1.1..1.4/4"};
+    SweepSpec *s = spec_of(0, 1, 1, v);
+    size_t len;
+    unsigned char *bytes = emitted_stages(s, &len);
+    char *want = rows_text(s, 0, s->n_points);
+    unsigned char *bad = malloc(len + 64);
+    char why[256];
+    uint64_t x = 0x9e3779b97f4a7c15ULL;
+    /* every truncation, then random damage: flipped bits, bytes set, a
+     * range zeroed, bytes appended */
+    for (size_t n = 0; n < len; n++) {
+        EvalCache *c = eval_cache_new();
+        why[0] = '\0';
+        ck_assert_int_eq(eval_cache_import(c, &g_cat, bytes, n, why, sizeof why), -1);
+        ck_assert_msg(strstr(why, "truncated") || strstr(why, "not a gpuplan stage file"),
+                      "%zu: %s", n, why);
+        eval_cache_free(c);
+    }
+    int refused = 0;
+    for (int it = 0; it < 3000; it++) {
+        memcpy(bad, bytes, len);
+        size_t n = len;
+        switch (it % 4) {
+        case 0: bad[xs(&x) % len] ^= (unsigned char)(1u << (xs(&x) % 8)); break;
+        case 1: {
+            size_t at = xs(&x) % len;
+            unsigned char v2 = (unsigned char)(xs(&x) % 255 + 1);
+            bad[at] = bad[at] == v2 ? (unsigned char)(v2 ^ 0x80) : v2;
+            break;
+        }
+        case 2: {
+            size_t at = xs(&x) % len, k = 1 + xs(&x) % 64;
+            bool any = false;
+            for (size_t j = at; j < at + k && j < len; j++) {
+                any = any || bad[j] != 0;
+                bad[j] = 0;
+            }
+            if (!any)
+                bad[at] ^= 1;
+            break;
+        }
+        default:
+            n = len + 1 + xs(&x) % 64;
+            for (size_t j = len; j < n; j++)
+                bad[j] = (unsigned char)xs(&x);
+        }
+        EvalCache *c = eval_cache_new();
+        why[0] = '\0';
+        int r = eval_cache_import(c, &g_cat, bad, n, why, sizeof why);
+        ck_assert_msg(r == -1 && why[0], "damage %d accepted", it);
+        refused++;
+        /* the cache is unchanged: the stages are computed, same rows */
+        if (it < 8) {
+            char *got = rows_text_with(s, 0, s->n_points, c);
+            ck_assert_str_eq(got, want);
+            ck_assert_uint_eq(eval_cache_stats(c).sched_runs, 1);
+            free(got);
+        }
+        eval_cache_free(c);
+    }
+    ck_assert_int_eq(refused, 3000);
+    /* another gpuplan build: the version text in the header */
+    memcpy(bad, bytes, len);
+    bad[8 + 4 + 4 + 1] ^= 0x20;
+    EvalCache *c = eval_cache_new();
+    ck_assert_int_eq(eval_cache_import(c, &g_cat, bad, len, why, sizeof why), -1);
+    ck_assert_msg(strstr(why, "another gpuplan version"), "%s", why);
+    /* not a stage file at all */
+    const char text[] = "format: 1\nname: plan\n";
+    ck_assert_int_eq(eval_cache_import(c, &g_cat, (const unsigned char *)text, sizeof text, why,
+                                       sizeof why), -1);
+    ck_assert_msg(strstr(why, "not a gpuplan stage file"), "%s", why);
+    /* another catalog: a figure the sizing reads, and a price it does not */
+    double keep = g_cat.accelerators[0].hbm_bytes;
+    g_cat.accelerators[0].hbm_bytes += 1;
+    ck_assert_int_eq(eval_cache_import(c, &g_cat, bytes, len, why, sizeof why), -1);
+    ck_assert_msg(strstr(why, "stale"), "%s", why);
+    g_cat.accelerators[0].hbm_bytes = keep;
+    ck_assert_int_eq(eval_cache_import(c, &g_cat, bytes, len, why, sizeof why), 2);
+    eval_cache_free(c);
+    free(bad);
+    free(want);
+    free(bytes);
+    free(s);
+}
+END_TEST
+
 START_TEST(stage_axes_are_the_keys_a_cached_stage_reads)
 {
     /* tokens re-size the training run, a job rate changes the scheduler's
@@ -705,6 +881,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, monte_carlo_points_are_seeded_reproducible_and_in_range);
     tcase_add_test(tc, shards_tile_the_points_exactly);
     tcase_add_test(tc, shards_give_the_same_rows_as_one_process);
+    tcase_add_test(tc, shared_stages_give_a_shard_the_same_rows_without_running_them);
+    tcase_add_test(tc, a_corrupt_truncated_stale_or_foreign_stage_file_is_refused_whole);
     tcase_add_test(tc, stage_axes_are_the_keys_a_cached_stage_reads);
     tcase_add_test(tc, stage_axes_varied_fastest_give_the_rows_of_uncached_points);
     tcase_add_test(tc, a_point_has_the_headline_outputs);

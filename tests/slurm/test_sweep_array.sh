@@ -9,7 +9,7 @@ bin=${GPUPLAN_BUILDDIR:-.}/gpuplan
 src=${GPUPLAN_SRCDIR:-.}
 n=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-echo "1..7"
+echo "1..8"
 
 SLURM_NODE=gpu0001 slurm_start
 ok $? "the cluster starts"
@@ -30,6 +30,8 @@ ok $rc "sbatch runs the script as written as a 4-task array (job $jid)"
 [ $rc -eq 0 ] || { slurm_dump_logs; cat "$SLURM_HARNESS_DIR"/out/*.out 2>/dev/null | tail -n 20; }
 [ "$(ls "$work/array/shards" | grep -c 'shard-[0-3]-of-4\.json$')" -eq 4 ]
 ok $? "each array task wrote its shard file"
+[ -s "$work/array/stages.bin" ] && [ "$(ls "$work/array/logs"/*.out | wc -l)" -eq 4 ] && ! grep -q 'stages itself' "$work/array/logs"/*.out
+ok $? "the tasks read the stages --emit computed once (stages.bin), none computed them"
 "$bin" --db "$db" sweep merge "$work/array/shards" --strict >"$work/merge.out" 2>&1 &&
     grep -q '4 of 4 shards in 4 files: 24 rows added' "$work/merge.out"
 ok $? "merge folds the four shards into the store ($(head -c 160 "$work/merge.out"))"
