@@ -30,7 +30,9 @@ ok $rc "sbatch runs the script as written as a 4-task array (job $jid)"
 [ $rc -eq 0 ] || { slurm_dump_logs; cat "$SLURM_HARNESS_DIR"/out/*.out 2>/dev/null | tail -n 20; }
 [ "$(ls "$work/array/shards" | grep -c 'shard-[0-3]-of-4\.json$')" -eq 4 ]
 ok $? "each array task wrote its shard file"
-[ -s "$work/array/stages.bin" ] && [ "$(ls "$work/array/logs"/*.out | wc -l)" -eq 4 ] && ! grep -q 'stages itself' "$work/array/logs"/*.out
+# the harness sends each task's output to $SLURM_HARNESS_DIR/out/JOBID.out
+[ -s "$work/array/stages.bin" ] && [ "$(cat "$SLURM_HARNESS_DIR"/out/*.out | grep -c '^shard [0-3]/4 ')" -eq 4 ] &&
+    ! grep -q 'stages itself' "$SLURM_HARNESS_DIR"/out/*.out
 ok $? "the tasks read the stages --emit computed once (stages.bin), none computed them"
 "$bin" --db "$db" sweep merge "$work/array/shards" --strict >"$work/merge.out" 2>&1 &&
     grep -q '4 of 4 shards in 4 files: 24 rows added' "$work/merge.out"
