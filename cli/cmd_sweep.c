@@ -342,7 +342,7 @@ static double now_s(void)
 /* Load --stages FILE into cache.  A file that is missing, unreadable, stale
  * or corrupt is never trusted: the task says so on stderr and computes the
  * stages itself (the rows are identical either way). */
-static void stages_load(Cli *cli, const char *path, EvalCache *cache)
+static bool stages_load(Cli *cli, const char *path, EvalCache *cache)
 {
     char why[256] = "";
     unsigned char *data = NULL;
@@ -359,13 +359,16 @@ static void stages_load(Cli *cli, const char *path, EvalCache *cache)
             snprintf(why, sizeof why, "larger than %ld MiB", STAGES_MAX_BYTES >> 20);
         fclose(f);
     }
-    if (!why[0] && eval_cache_import(cache, &cli->catalog, data, (size_t)n, why, sizeof why) >= 0) {
+    int got = -1;
+    if (!why[0] && (got = eval_cache_import(cache, &cli->catalog, data, (size_t)n, why,
+                                            sizeof why)) >= 0) {
         free(data);
-        return;
+        return got > 0;
     }
     free(data);
     fprintf(stderr, "gpuplan: sweep: --stages %s: %s; not used, this task computes the stages "
             "itself\n", path, why);
+    return false;
 }
 
 /* Evaluate the sweep's first point with a fresh stage cache and write what
@@ -558,9 +561,14 @@ static int run_shard(Cli *cli, const SweepArgs *a, Base *b, const SweepSpec *s)
         cli_error("sweep: out of memory");
         return EXIT_IO;
     }
-    if (a->stages)
-        stages_load(cli, a->stages, cache);
+    bool loaded = a->stages && stages_load(cli, a->stages, cache);
     rc = eval_texts(cli, s, &b->lp.plan, lo, hi, cache, &t);
+    EvalCacheStats cs = eval_cache_stats(cache);
+    if (loaded && rc == EXIT_OK && cs.imported_hits == 0)
+        /* the file verified, but it holds another plan's (or sweep's) stages */
+        fprintf(stderr, "gpuplan: sweep: --stages %s: no point of this task has the stage "
+                "inputs of the file's (another plan or sweep?); this task computed the stages "
+                "itself\n", a->stages);
     eval_cache_free(cache);
     json_t *o = json_object(), *rows = json_array();
     json_error_t je;

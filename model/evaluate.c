@@ -41,6 +41,7 @@ typedef struct {
     bool used;
     uint64_t hash, cat_digest, stamp;
     bool alternatives, capacity_search;
+    bool imported;                   /* added by eval_cache_import */
     Plan key;
     PlanResult after;                /* the result as stage 1 left it */
 } SizingSlot;
@@ -49,6 +50,7 @@ typedef struct {
     bool used;
     uint64_t hash, cat_digest, stamp;
     bool capacity_search;
+    bool imported;                   /* added by eval_cache_import */
     uint64_t trace_digest;
     Plan key;
     ScheduleResult schedule;
@@ -395,6 +397,7 @@ static int sizing_cached(const Plan *p, const Catalog *c, const EvalOptions *opt
         *r = s->after;
         s->stamp = ++k->clock;
         k->stats.sizing_hits++;
+        k->stats.imported_hits += s->imported;
         return 0;
     }
     k->stats.sizing_runs++;
@@ -407,6 +410,7 @@ static int sizing_cached(const Plan *p, const Catalog *c, const EvalOptions *opt
     s->stamp = ++k->clock;
     s->alternatives = opt->alternatives;
     s->capacity_search = opt->capacity_search;
+    s->imported = false;
     s->key = k->scratch;
     s->after = *r;
     return 0;
@@ -432,6 +436,7 @@ static int sched_cached(const Plan *p, const Catalog *c, const EvalOptions *opt,
             result_assume(r, s->assumptions[i].scope, "%s", s->assumptions[i].text);
         s->stamp = ++k->clock;
         k->stats.sched_hits++;
+        k->stats.imported_hits += s->imported;
         return 0;
     }
     k->stats.sched_runs++;
@@ -444,6 +449,7 @@ static int sched_cached(const Plan *p, const Catalog *c, const EvalOptions *opt,
     s->hash = h;
     s->cat_digest = cd;
     s->trace_digest = td;
+    s->imported = false;
     s->stamp = ++k->clock;
     s->capacity_search = opt->capacity_search;
     s->key = k->scratch;
@@ -718,11 +724,13 @@ int eval_cache_import(EvalCache *cache, const Catalog *cat, const unsigned char 
         SizingSlot *s = sizing_victim(cache);
         memcpy(s, raw + i * sizeof(SizingSlot), sizeof *s);
         s->stamp = ++cache->clock;
+        s->imported = true;
     }
     for (uint32_t i = 0; i < h.n_sched; i++) {
         SchedSlot *s = sched_victim(cache);
         memcpy(s, sched0 + i * sizeof(SchedSlot), sizeof *s);
         s->stamp = ++cache->clock;
+        s->imported = true;
     }
     big_free(raw, h.raw_len ? h.raw_len : 1);
     return (int)(h.n_sizing + h.n_sched);

@@ -87,6 +87,7 @@ int eval_cache_import(EvalCache *cache, const Catalog *cat, const unsigned char 
 typedef struct {
     uint64_t sizing_hits, sizing_runs;
     uint64_t sched_hits, sched_runs;
+    uint64_t imported_hits;          /* hits on slots eval_cache_import added */
 } EvalCacheStats;
 EvalCacheStats eval_cache_stats(const EvalCache *cache);
 

@@ -150,6 +150,8 @@ for damage in flip truncate missing text; do
     same "a $damage stage file: the rows of one process" "$tmp/one.csv" "$tmp/emitted.csv"
 done
 has "a damaged stage file is named as corrupt" "$tmp/tasks.err" "not a gpuplan stage file"
+check "another plan's stage file is no error (0)" 0 g sweep "$src/data/examples/startup-h200.yaml" --vary site.pue=1.1,1.2 --shard 0/1 --out "$tmp/other" --stages "$tmp/stages.good"
+has "another plan's stage file: the task says it computed the stages" "$tmp/err" "no point of this task has the stage inputs of the file's"
 check "--stages without --shard is a usage error (2)" 2 g sweep frontier-2027 --vary site.pue=1.1,1.2 --stages "$tmp/stages.good"
 # shellcheck disable=SC2086
 check "--emit k8s exits 0" 0 g sweep frontier-2027 $vary --name "k8s job" --emit k8s --tasks 3 --dir "$tmp/emit"

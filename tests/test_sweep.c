@@ -404,6 +404,8 @@ START_TEST(shared_stages_give_a_shard_the_same_rows_without_running_them)
         ck_assert_uint_eq(st.sched_runs, 0);
         ck_assert_uint_eq(st.sizing_runs, 0);
         ck_assert_uint_eq(st.sched_hits, (uint64_t)(hi - lo));
+        ck_assert_uint_eq(st.imported_hits, 2 * (uint64_t)(hi - lo));
+        ck_assert_uint_eq(sc.imported_hits, 0);
         free(a);
         free(b);
         eval_cache_free(cold);
