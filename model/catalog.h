@@ -179,6 +179,9 @@ typedef struct {
                                    * consumes (JAX jax.checkpoint inside one XLA
                                    * program): not the MLP's down projection, whose
                                    * output only feeds the residual stream */
+    bool fp8_param_gather;        /* FP8 runs keep their weights in FP8 for the DP
+                                   * all-gather (Megatron-Core fp8_param_gather): 1 byte
+                                   * per parameter gathered, not 2 */
     bool selective_reruns_attention; /* selective recompute saves only weight-GEMM
                                    * outputs (MaxText remat_policy minimal): the
                                    * FlashAttention core is re-run in the backward */

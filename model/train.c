@@ -467,6 +467,7 @@ typedef struct {
     bool remat_dce;        /* full recompute skips what the backward does not consume */
     double logit_b;        /* bytes per logit kept for the loss's backward (profile) */
     bool sel_core;         /* selective recompute re-runs the FlashAttention core */
+    double ag_b;           /* bytes per parameter of the DP all-gather (ZeRO 1-2) */
     double step_scale;     /* × the whole step (calibrated site factor) */
     int etp;               /* > 0: MoE parallel folding with this expert TP */
     double win_frac;       /* attention-core share left by sliding windows (1 = none) */
@@ -1434,9 +1435,9 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
             rs_edge += net_allreduce_s(e->gb * edge_c0, n, bw, lat);
         } else if (e->zero <= 2) {
             dp_rs += net_allgather_s(e->gb * P, n, bw, lat);
-            dp_ag += net_allgather_s(e->wb * P, n, bw, lat);
+            dp_ag += net_allgather_s(e->ag_b * P, n, bw, lat);
             rs_edge += net_allgather_s(e->gb * edge_c0, n, bw, lat);
-            ag_edge += net_allgather_s(e->wb * edge_c0, n, bw, lat);
+            ag_edge += net_allgather_s(e->ag_b * edge_c0, n, bw, lat);
         } else {
             /* ZeRO-3 / FSDP FULL_SHARD: every micro-batch gathers the
              * weights for its forward and again for its backward, and
@@ -1981,6 +1982,16 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->remat_dce = fw->remat_dce;
     e->logit_b = fw->logits_bytes > 0 ? fw->logits_bytes : 4.0;
     e->sel_core = fw->selective_reruns_attention;
+    /* NeMo's and Megatron-Bridge's FP8 recipes keep the weights in FP8
+     * between optimizer steps and gather them in FP8 (fp8_param_gather:
+     * NeMo 2 recipes/precision/mixed_precision.py bf16_with_fp8_mixed
+     * fp8_params True; Megatron-Bridge training/mixed_precision.py
+     * bf16_with_fp8_current_scaling_mixed and bf16_with_mxfp8_mixed
+     * fp8_param_gather True): the distributed optimizer's parameter
+     * all-gather moves 1 byte per parameter, the gradient reduce-scatter
+     * stays 16-bit.  Not the FP4 recipes (fp4_param_gather unsupported,
+     * the same file). */
+    e->ag_b = fw->fp8_param_gather && prec == PREC_FP8 && e->lowp ? 1.0 : e->wb;
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
     if (p && p->perturb.band != 0) {
         /* a sensitivity point: the step lands at this position of the
