@@ -162,6 +162,58 @@ START_TEST(shipped_h100_sxm_figures_match_the_datasheet)
 }
 END_TEST
 
+START_TEST(shipped_h100_nvl_and_pcie_figures_match_the_datasheet)
+{
+    Catalog c;
+    load_shipped(&c);
+    /* NVIDIA H100 datasheet, H100 NVL column: TF32 835, BF16/FP16 1,671,
+     * FP8 3,341 TFLOPS with sparsity (dense = half); 94 GB, 3.9 TB/s;
+     * TDP 350-400 W configurable; NVLink bridge 600 GB/s. */
+    const Accelerator *n = catalog_find_accelerator(&c, "H100-NVL");
+    ck_assert_ptr_nonnull(n);
+    ck_assert(close_rel(n->peak_flops[PREC_BF16], 1671e12 / 2));
+    ck_assert(close_rel(n->peak_flops[PREC_FP16], 1671e12 / 2));
+    ck_assert(close_rel(n->peak_flops[PREC_FP8], 3341e12 / 2));
+    ck_assert(close_rel(n->peak_flops[PREC_FP32], 835e12 / 2)); /* TF32 dense */
+    ck_assert_double_eq(n->peak_flops[PREC_FP4], 0);
+    ck_assert(close_rel(n->hbm_bytes, 94e9));
+    ck_assert(close_rel(n->hbm_bw, 3.9e12));
+    ck_assert_double_eq(n->tdp_w, 400);
+    ck_assert(close_rel(n->scaleup_bw, 300e9)); /* 600 GB/s bidirectional */
+    ck_assert_int_eq(n->scaleup_domain, 2);     /* bridged pairs */
+    /* H100 PCIe column (2022 datasheet): TF32 756, BF16/FP16 1,513,
+     * FP8 3,026 TFLOPS with sparsity; 2,000 GB/s; 300-350 W. */
+    const Accelerator *p = catalog_find_accelerator(&c, "H100-PCIe");
+    ck_assert_ptr_nonnull(p);
+    ck_assert(close_rel(p->peak_flops[PREC_BF16], 1513e12 / 2));
+    ck_assert(close_rel(p->peak_flops[PREC_FP8], 3026e12 / 2));
+    ck_assert(close_rel(p->peak_flops[PREC_FP32], 756e12 / 2));
+    ck_assert(close_rel(p->hbm_bw, 2000e9));
+    ck_assert_double_eq(p->tdp_w, 350);
+    /* Same GH100 die as H100-SXM, at lower clocks / fewer SMs: below it. */
+    const Accelerator *s = catalog_find_accelerator(&c, "H100-SXM");
+    ck_assert(p->peak_flops[PREC_BF16] < n->peak_flops[PREC_BF16]);
+    ck_assert(n->peak_flops[PREC_BF16] < s->peak_flops[PREC_BF16]);
+    catalog_free(&c);
+}
+END_TEST
+
+/* A part with no HBM bandwidth or BF16 peak sizes nothing ("does not
+ * fit" on every workload): every shipped row carries both. */
+START_TEST(shipped_accelerators_all_have_bandwidth_and_bf16_peak)
+{
+    Catalog c;
+    load_shipped(&c);
+    for (size_t i = 0; i < c.n_accelerators; i++) {
+        const Accelerator *a = &c.accelerators[i];
+        ck_assert_msg(a->hbm_bw > 0, "%s: no HBM bandwidth", a->id);
+        ck_assert_msg(a->peak_flops[PREC_BF16] > 0, "%s: no BF16 peak", a->id);
+        ck_assert_msg(a->hbm_bytes > 0, "%s: no HBM", a->id);
+    }
+    catalog_free(&c);
+}
+END_TEST
+
 START_TEST(shipped_b200_has_180_gb_and_gb200_a_72_gpu_domain)
 {
     Catalog c;
@@ -752,6 +804,8 @@ Suite *test_suite(void)
     Suite *s = suite_create("catalog");
     TCase *t = tcase_create("shipped");
     tcase_add_test(t, shipped_h100_sxm_figures_match_the_datasheet);
+    tcase_add_test(t, shipped_h100_nvl_and_pcie_figures_match_the_datasheet);
+    tcase_add_test(t, shipped_accelerators_all_have_bandwidth_and_bf16_peak);
     tcase_add_test(t, shipped_b200_has_180_gb_and_gb200_a_72_gpu_domain);
     tcase_add_test(t, shipped_b300_and_gb300_are_blackwell_ultra);
     tcase_add_test(t, shipped_has_every_plan_format_accelerator_id);
