@@ -3,6 +3,7 @@
 #define GPUPLAN_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "catalog.h"
@@ -43,6 +44,9 @@ void cli_diag(const Diag *d);
 
 /* Load the catalog (data dir + --catalog) once. Returns an exit status. */
 int cli_catalog(Cli *cli);
+/* The digest of the catalog files cli_catalog reads (data dir + --catalog):
+ * catalog_source_digest.  0, or -1 when they cannot be read. */
+int cli_catalog_source(const Cli *cli, uint64_t *digest);
 /* Open the store (creating and seeding it on first use); when !write, a store
  * that cannot be written is opened read-only.  Returns an exit status. */
 int cli_store(Cli *cli, bool write);

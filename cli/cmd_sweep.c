@@ -339,33 +339,59 @@ static double now_s(void)
 #define STAGES_FILE "stages.bin"
 #define STAGES_MAX_BYTES (64L << 20)
 
-/* Load --stages FILE into cache.  A file that is missing, unreadable, stale
- * or corrupt is never trusted: the task says so on stderr and computes the
- * stages itself (the rows are identical either way). */
-static bool stages_load(Cli *cli, const char *path, EvalCache *cache)
+/* --stages FILE as read, before the plan: a file that is missing,
+ * unreadable or too large leaves why set (stages_load reports it). */
+typedef struct {
+    unsigned char *data;
+    size_t n;
+    char why[256];
+} StageFile;
+
+/* Read --stages FILE; when the catalog files this task would parse are the
+ * ones the file's catalog was parsed from (cli_catalog_source), take that
+ * catalog and skip the YAML parse.  Anything else leaves the catalog to
+ * cli_catalog (and the file's stages to eval_cache_import's checks). */
+static void stages_read(Cli *cli, const char *path, StageFile *sf)
 {
-    char why[256] = "";
-    unsigned char *data = NULL;
-    long n = 0;
-    FILE *f = safeio_fopen_read(path, why, sizeof why);
-    if (f) {
-        data = malloc(STAGES_MAX_BYTES + 1);
-        n = data ? (long)fread(data, 1, STAGES_MAX_BYTES + 1, f) : -1;
-        if (!data)
-            snprintf(why, sizeof why, "out of memory");
-        else if (ferror(f))
-            snprintf(why, sizeof why, "cannot read: %s", strerror(errno));
-        else if (n > STAGES_MAX_BYTES)
-            snprintf(why, sizeof why, "larger than %ld MiB", STAGES_MAX_BYTES >> 20);
-        fclose(f);
-    }
+    memset(sf, 0, sizeof *sf);
+    FILE *f = safeio_fopen_read(path, sf->why, sizeof sf->why);
+    if (!f)
+        return;
+    long n = -1;
+    sf->data = malloc(STAGES_MAX_BYTES + 1);
+    n = sf->data ? (long)fread(sf->data, 1, STAGES_MAX_BYTES + 1, f) : -1;
+    if (!sf->data)
+        snprintf(sf->why, sizeof sf->why, "out of memory");
+    else if (ferror(f))
+        snprintf(sf->why, sizeof sf->why, "cannot read: %s", strerror(errno));
+    else if (n > STAGES_MAX_BYTES)
+        snprintf(sf->why, sizeof sf->why, "larger than %ld MiB", STAGES_MAX_BYTES >> 20);
+    fclose(f);
+    if (sf->why[0])
+        return;
+    sf->n = (size_t)n;
+    uint64_t src;
+    char why[256];
+    Catalog cat;
+    if (cli->catalog_loaded || cli_catalog_source(cli, &src) != 0 ||
+        eval_stage_catalog(sf->data, sf->n, src, &cat, why, sizeof why) != 1)
+        return;
+    cli->catalog = cat;
+    cli->catalog_loaded = true;
+}
+
+/* Load the stages of --stages FILE (stages_read) into cache.  A file that
+ * is missing, unreadable, stale or corrupt is never trusted: the task says
+ * so on stderr and computes the stages itself (the rows are identical
+ * either way). */
+static bool stages_load(Cli *cli, const char *path, const StageFile *sf, EvalCache *cache)
+{
+    char why[256];
+    snprintf(why, sizeof why, "%s", sf->why);
     int got = -1;
-    if (!why[0] && (got = eval_cache_import(cache, &cli->catalog, data, (size_t)n, why,
-                                            sizeof why)) >= 0) {
-        free(data);
+    if (!why[0] &&
+        (got = eval_cache_import(cache, &cli->catalog, sf->data, sf->n, why, sizeof why)) >= 0)
         return got > 0;
-    }
-    free(data);
     fprintf(stderr, "gpuplan: sweep: --stages %s: %s; not used, this task computes the stages "
             "itself\n", path, why);
     return false;
@@ -382,8 +408,11 @@ static int stages_write(Cli *cli, const Base *b, const SweepSpec *s, const char 
     int n = -1;
     *bytes = NULL;
     *nbytes = 0;
+    uint64_t src = 0; /* 0: files unreadable now, no task takes the catalog */
+    if (cli_catalog_source(cli, &src) != 0)
+        src = 0;
     if (cache && row && sweep_evaluate_with(s, &b->lp.plan, &cli->catalog, 0, 1, row, cache) == 0)
-        n = eval_cache_export(cache, &cli->catalog, bytes, nbytes);
+        n = eval_cache_export(cache, &cli->catalog, src, bytes, nbytes);
     eval_cache_free(cache);
     free(row);
     if (n < 0) {
@@ -537,7 +566,8 @@ static void file_part(const char *s, char *out, size_t len)
     out[o] = '\0';
 }
 
-static int run_shard(Cli *cli, const SweepArgs *a, Base *b, const SweepSpec *s)
+static int run_shard(Cli *cli, const SweepArgs *a, Base *b, const SweepSpec *s,
+                     const StageFile *sf)
 {
     int index, count;
     int rc = shard_parse(a->shard, &index, &count);
@@ -561,7 +591,7 @@ static int run_shard(Cli *cli, const SweepArgs *a, Base *b, const SweepSpec *s)
         cli_error("sweep: out of memory");
         return EXIT_IO;
     }
-    bool loaded = a->stages && stages_load(cli, a->stages, cache);
+    bool loaded = a->stages && stages_load(cli, a->stages, sf, cache);
     rc = eval_texts(cli, s, &b->lp.plan, lo, hi, cache, &t);
     EvalCacheStats cs = eval_cache_stats(cache);
     if (loaded && rc == EXIT_OK && cs.imported_hits == 0)
@@ -1513,6 +1543,9 @@ int cmd_sweep(Cli *cli, int argc, char **argv)
         free(s);
         return EXIT_IO;
     }
+    StageFile sf = {0};
+    if (a.shard && a.stages) /* before the plan: the file may carry its catalog */
+        stages_read(cli, a.stages, &sf);
     rc = base_load(cli, a.plan, b);
     if (rc == EXIT_OK)
         rc = build_spec(cli, &a, &b->lp.plan, s);
@@ -1520,12 +1553,13 @@ int cmd_sweep(Cli *cli, int argc, char **argv)
         if (a.emit)
             rc = run_emit(cli, &a, b, s);
         else if (a.shard)
-            rc = run_shard(cli, &a, b, s);
+            rc = run_shard(cli, &a, b, s, &sf);
         else
             rc = run_local(cli, b, s);
     }
     base_free(b);
     free(b);
     free(s);
+    free(sf.data);
     return rc;
 }

@@ -142,6 +142,13 @@ int cli_catalog(Cli *cli)
     return EXIT_OK;
 }
 
+int cli_catalog_source(const Cli *cli, uint64_t *digest)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/catalog", datadir_get());
+    return catalog_source_digest(dir, cli->catalog_dir, digest);
+}
+
 /* Open the store at path: read-write, or for a command that only reads, a
  * store that cannot be written (read-only file or directory) read-only. */
 static Store *open_store(const char *path, const char *seed, bool write, Diag *d)

@@ -502,16 +502,28 @@ int plan_evaluate(const Plan *p, const Catalog *c, PlanResult *r)
  * eval_cache_export / eval_cache_import (evaluate.h).  Layout, native byte
  * order (a file is read by the build that wrote it, on the same kind of
  * machine: the endianness mark and the struct sizes refuse anything else):
- *   StageHeader, then enc_len bytes of the slots (SizingSlot × n_sizing,
- *   SchedSlot × n_sched, raw_len bytes once decoded) as records
+ *   StageHeader, then enc_len bytes of the parsed catalog (cat_len bytes:
+ *   its parts in stage_cat_parts order) and the slots (SizingSlot ×
+ *   n_sizing, SchedSlot × n_sched; raw_len bytes in all once decoded) as records
  *   {u32 zero bytes, u32 literal bytes, the literal bytes}, then a u64
  *   checksum (hash_bytes) of everything before it. */
 
 #define STAGE_MAGIC "GPSTAGES"
-#define STAGE_FORMAT 1u
+#define STAGE_FORMAT 2u              /* 2: the parsed catalog leads the raw bytes */
 #define STAGE_ENDIAN 0x01020304u
 #define STAGE_ZERO_RUN 16            /* a literal ends at a zero run this long */
-#define STAGE_MAX_RAW ((uint64_t)(2 * CACHE_SLOTS) * (sizeof(SizingSlot) + sizeof(SchedSlot)))
+#define STAGE_MAX_CAT ((uint64_t)64 << 20) /* bytes of parsed catalog at most */
+#define STAGE_MAX_RAW                                                                      \
+    ((uint64_t)(2 * CACHE_SLOTS) * (sizeof(SizingSlot) + sizeof(SchedSlot)) + STAGE_MAX_CAT)
+
+/* The parsed catalog's parts as stored: the six row arrays, the costs and
+ * the ranges, each a flat struct (no pointer in any row: Accelerator,
+ * Instance, StorageSystem, Engine, Framework, ErrorBand, CostAssumptions
+ * and CatalogRange hold numbers, enums, bools and fixed char arrays). */
+#define STAGE_CAT_PARTS 8
+static const uint64_t stage_cat_size[STAGE_CAT_PARTS] = {
+    sizeof(Accelerator), sizeof(Instance),  sizeof(StorageSystem),   sizeof(Engine),
+    sizeof(Framework),   sizeof(ErrorBand), sizeof(CostAssumptions), sizeof(CatalogRange)};
 
 typedef struct {
     char magic[8];
@@ -521,7 +533,25 @@ typedef struct {
     uint64_t cat_digest;
     uint32_t n_sizing, n_sched;
     uint64_t raw_len, enc_len;
+    uint64_t cat_source;             /* the writer's digest of the catalog's source files */
+    uint64_t cat_size[STAGE_CAT_PARTS];  /* sizeof each part's element */
+    uint64_t cat_n[STAGE_CAT_PARTS];     /* elements of each part (costs 1, ranges RANGE_COUNT) */
+    uint64_t cat_len;                /* raw bytes of the catalog, before the slots */
 } StageHeader;
+
+/* The catalog's parts: addresses (of the arrays) and element counts. */
+static void stage_cat_parts(const Catalog *c, const void *p[STAGE_CAT_PARTS],
+                            uint64_t n[STAGE_CAT_PARTS])
+{
+    const void *pp[STAGE_CAT_PARTS] = {c->accelerators, c->instances,  c->storage,
+                                       c->engines,      c->frameworks, c->bands,
+                                       &c->costs,       c->ranges};
+    uint64_t nn[STAGE_CAT_PARTS] = {c->n_accelerators, c->n_instances, c->n_storage,
+                                    c->n_engines,      c->n_frameworks, c->n_bands,
+                                    1,                 RANGE_COUNT};
+    memcpy(p, pp, sizeof pp);
+    memcpy(n, nn, sizeof nn);
+}
 
 /* Everything the catalog holds (a file outlives the process: the engines,
  * frameworks and error bands sizing reads are in it too, and prices and
@@ -544,7 +574,8 @@ static uint64_t catalog_full_digest(const Catalog *c)
     return hash_bytes(h, n, sizeof n);
 }
 
-static void stage_header(StageHeader *h, const Catalog *cat)
+/* The header's fixed part: what this build writes and reads. */
+static void stage_header(StageHeader *h)
 {
     memset(h, 0, sizeof *h);
     memcpy(h->magic, STAGE_MAGIC, 8);
@@ -554,7 +585,7 @@ static void stage_header(StageHeader *h, const Catalog *cat)
     h->size_plan = sizeof(Plan);
     h->size_sizing = sizeof(SizingSlot);
     h->size_sched = sizeof(SchedSlot);
-    h->cat_digest = catalog_full_digest(cat);
+    memcpy(h->cat_size, stage_cat_size, sizeof h->cat_size);
 }
 
 static bool stage_sched_portable(const SchedSlot *s)
@@ -617,18 +648,27 @@ static bool stage_decode(const unsigned char *enc, size_t n, unsigned char *raw,
     return o == raw_len;
 }
 
-int eval_cache_export(const EvalCache *cache, const Catalog *cat, unsigned char **out,
-                      size_t *len)
+int eval_cache_export(const EvalCache *cache, const Catalog *cat, uint64_t cat_source,
+                      unsigned char **out, size_t *len)
 {
     *out = NULL;
     *len = 0;
     StageHeader h;
-    stage_header(&h, cat);
+    stage_header(&h);
+    h.cat_digest = catalog_full_digest(cat);
+    h.cat_source = cat_source;
+    const void *part[STAGE_CAT_PARTS];
+    Catalog none = {0};
+    stage_cat_parts(cat ? cat : &none, part, h.cat_n);
+    for (int k = 0; k < STAGE_CAT_PARTS; k++)
+        h.cat_len += h.cat_n[k] * h.cat_size[k];
     for (int i = 0; cache && i < CACHE_SLOTS; i++) {
         h.n_sizing += cache->sizing[i].used;
         h.n_sched += stage_sched_portable(&cache->sched[i]);
     }
-    h.raw_len = h.n_sizing * sizeof(SizingSlot) + h.n_sched * sizeof(SchedSlot);
+    h.raw_len = h.cat_len + h.n_sizing * sizeof(SizingSlot) + h.n_sched * sizeof(SchedSlot);
+    if (h.cat_len > STAGE_MAX_CAT)
+        return -1;
     unsigned char *raw = big_zalloc(h.raw_len ? h.raw_len : 1);
     /* worst case: a record per STAGE_ZERO_RUN + 1 bytes */
     size_t cap = sizeof h + h.raw_len + 8 * (h.raw_len / STAGE_ZERO_RUN + 2) + 8;
@@ -639,6 +679,12 @@ int eval_cache_export(const EvalCache *cache, const Catalog *cat, unsigned char 
         return -1;
     }
     size_t o = 0;
+    for (int k = 0; k < STAGE_CAT_PARTS; k++) {
+        size_t n = (size_t)(h.cat_n[k] * h.cat_size[k]);
+        if (n)
+            memcpy(raw + o, part[k], n);
+        o += n;
+    }
     for (int i = 0; cache && i < CACHE_SLOTS; i++)
         if (cache->sizing[i].used) {
             memcpy(raw + o, &cache->sizing[i], sizeof(SizingSlot));
@@ -667,48 +713,134 @@ static int stage_refuse(char *why, size_t len, const char *msg)
     return -1;
 }
 
-int eval_cache_import(EvalCache *cache, const Catalog *cat, const unsigned char *data,
-                      size_t len, char *why, size_t whylen)
+static void *stage_fail(char *why, size_t len, const char *msg)
 {
-    StageHeader h, want;
-    if (!cache)
-        return stage_refuse(why, whylen, "no stage cache");
-    if (!data || len < sizeof h + 8 || memcmp(data, STAGE_MAGIC, 8) != 0)
-        return stage_refuse(why, whylen, len < sizeof h + 8 && data &&
-                                                 memcmp(data, STAGE_MAGIC, len < 8 ? len : 8) == 0
-                                             ? "truncated"
-                                             : "not a gpuplan stage file");
-    memcpy(&h, data, sizeof h);
-    stage_header(&want, cat);
-    if (h.format != want.format || h.endian != want.endian)
-        return stage_refuse(why, whylen, "another stage file format or byte order");
-    if (memcmp(h.build, want.build, sizeof h.build) != 0 || h.size_plan != want.size_plan ||
-        h.size_sizing != want.size_sizing || h.size_sched != want.size_sched)
-        return stage_refuse(why, whylen, "written by another gpuplan version or build");
-    if (h.enc_len != len - sizeof h - 8)
-        return stage_refuse(why, whylen, "truncated or extended (length does not match)");
+    stage_refuse(why, len, msg);
+    return NULL;
+}
+
+/* Verify data (the cheap checks first: magic, format, build, length, then
+ * the checksum; with cat, its digest against the file's) and decode it:
+ * the raw bytes (big_zalloc'd, h->raw_len; at least 1) or NULL with the
+ * reason in why. */
+static unsigned char *stage_open(const unsigned char *data, size_t len, const Catalog *cat,
+                                 StageHeader *h, char *why, size_t whylen)
+{
+    StageHeader want;
+    if (!data || len < sizeof *h + 8 || memcmp(data, STAGE_MAGIC, 8) != 0)
+        return stage_fail(why, whylen, len < sizeof *h + 8 && data &&
+                                               memcmp(data, STAGE_MAGIC, len < 8 ? len : 8) == 0
+                                           ? "truncated"
+                                           : "not a gpuplan stage file");
+    memcpy(h, data, sizeof *h);
+    stage_header(&want);
+    if (h->format != want.format || h->endian != want.endian)
+        return stage_fail(why, whylen, "another stage file format or byte order");
+    if (memcmp(h->build, want.build, sizeof h->build) != 0 || h->size_plan != want.size_plan ||
+        h->size_sizing != want.size_sizing || h->size_sched != want.size_sched ||
+        memcmp(h->cat_size, want.cat_size, sizeof h->cat_size) != 0)
+        return stage_fail(why, whylen, "written by another gpuplan version or build");
+    if (h->enc_len != len - sizeof *h - 8)
+        return stage_fail(why, whylen, "truncated or extended (length does not match)");
     uint64_t sum;
     memcpy(&sum, data + len - 8, 8);
     if (sum != hash_bytes(0x5354414745ULL, data, len - 8))
-        return stage_refuse(why, whylen, "corrupt (checksum does not match)");
-    if (h.cat_digest != want.cat_digest)
-        return stage_refuse(why, whylen, "stale: written with another catalog");
-    uint64_t cd = catalog_digest(cat);
-    if (h.n_sizing > CACHE_SLOTS || h.n_sched > CACHE_SLOTS ||
-        h.raw_len != h.n_sizing * sizeof(SizingSlot) + h.n_sched * sizeof(SchedSlot) ||
-        h.raw_len > STAGE_MAX_RAW)
-        return stage_refuse(why, whylen, "corrupt (slot counts)");
-    unsigned char *raw = big_zalloc(h.raw_len ? h.raw_len : 1);
+        return stage_fail(why, whylen, "corrupt (checksum does not match)");
+    if (cat && h->cat_digest != catalog_full_digest(cat))
+        return stage_fail(why, whylen, "stale: written with another catalog");
+    uint64_t cat_len = 0;
+    bool ok = h->cat_n[6] == 1 && h->cat_n[7] == RANGE_COUNT;
+    for (int k = 0; ok && k < STAGE_CAT_PARTS; k++) {
+        ok = h->cat_n[k] <= STAGE_MAX_CAT / h->cat_size[k];
+        cat_len += h->cat_n[k] * h->cat_size[k];
+    }
+    if (!ok || cat_len != h->cat_len || cat_len > STAGE_MAX_CAT || h->n_sizing > CACHE_SLOTS ||
+        h->n_sched > CACHE_SLOTS ||
+        h->raw_len != cat_len + h->n_sizing * sizeof(SizingSlot) + h->n_sched * sizeof(SchedSlot) ||
+        h->raw_len > STAGE_MAX_RAW)
+        return stage_fail(why, whylen, "corrupt (slot or row counts)");
+    unsigned char *raw = big_zalloc(h->raw_len ? h->raw_len : 1);
     if (!raw)
-        return stage_refuse(why, whylen, "out of memory");
-    bool ok = stage_decode(data + sizeof h, h.enc_len, raw, h.raw_len);
+        return stage_fail(why, whylen, "out of memory");
+    if (!stage_decode(data + sizeof *h, h->enc_len, raw, h->raw_len)) {
+        big_free(raw, h->raw_len ? h->raw_len : 1);
+        return stage_fail(why, whylen, "corrupt (does not decode)");
+    }
+    return raw;
+}
+
+int eval_stage_catalog(const unsigned char *data, size_t len, uint64_t cat_source, Catalog *out,
+                       char *why, size_t whylen)
+{
+    StageHeader h;
+    memset(out, 0, sizeof *out);
+    unsigned char *raw = stage_open(data, len, NULL, &h, why, whylen);
+    if (!raw)
+        return -1;
+    if (h.cat_source != cat_source || cat_source == 0) {
+        big_free(raw, h.raw_len ? h.raw_len : 1);
+        stage_refuse(why, whylen, "written from other catalog files");
+        return 0;
+    }
+    void *arr[6] = {NULL};
+    bool ok = true;
+    for (int k = 0; k < 6; k++)
+        if (h.cat_n[k] && !(arr[k] = malloc((size_t)(h.cat_n[k] * h.cat_size[k]))))
+            ok = false;
+    size_t o = 0;
+    for (int k = 0; ok && k < 6; k++) {
+        size_t n = (size_t)(h.cat_n[k] * h.cat_size[k]);
+        if (n)
+            memcpy(arr[k], raw + o, n);
+        o += n;
+    }
+    if (ok) {
+        out->accelerators = arr[0];
+        out->n_accelerators = (size_t)h.cat_n[0];
+        out->instances = arr[1];
+        out->n_instances = (size_t)h.cat_n[1];
+        out->storage = arr[2];
+        out->n_storage = (size_t)h.cat_n[2];
+        out->engines = arr[3];
+        out->n_engines = (size_t)h.cat_n[3];
+        out->frameworks = arr[4];
+        out->n_frameworks = (size_t)h.cat_n[4];
+        out->bands = arr[5];
+        out->n_bands = (size_t)h.cat_n[5];
+        memcpy(&out->costs, raw + o, sizeof out->costs);
+        memcpy(out->ranges, raw + o + sizeof out->costs, sizeof out->ranges);
+        /* the rows are the ones the writer digested */
+        ok = catalog_full_digest(out) == h.cat_digest;
+    }
+    big_free(raw, h.raw_len ? h.raw_len : 1);
+    if (!ok) {
+        for (int k = 0; k < 6; k++)
+            free(arr[k]);
+        memset(out, 0, sizeof *out);
+        return stage_refuse(why, whylen, "corrupt (catalog does not verify)");
+    }
+    return 1;
+}
+
+int eval_cache_import(EvalCache *cache, const Catalog *cat, const unsigned char *data,
+                      size_t len, char *why, size_t whylen)
+{
+    StageHeader h;
+    if (!cache)
+        return stage_refuse(why, whylen, "no stage cache");
+    unsigned char *raw = stage_open(data, len, cat, &h, why, whylen);
+    if (!raw)
+        return -1;
+    uint64_t cd = catalog_digest(cat);
+    bool ok = true;
+    const unsigned char *sizing0 = raw + h.cat_len;
     /* every slot must verify before any is added */
     for (uint32_t i = 0; ok && i < h.n_sizing; i++) {
-        const SizingSlot *s = (const SizingSlot *)(raw + i * sizeof(SizingSlot));
+        const SizingSlot *s = (const SizingSlot *)(sizing0 + i * sizeof(SizingSlot));
         ok = s->used && s->cat_digest == cd &&
              s->hash == hash_bytes(1, &s->key, sizeof s->key);
     }
-    const unsigned char *sched0 = raw + h.n_sizing * sizeof(SizingSlot);
+    const unsigned char *sched0 = sizing0 + h.n_sizing * sizeof(SizingSlot);
     for (uint32_t i = 0; ok && i < h.n_sched; i++) {
         const SchedSlot *s = (const SchedSlot *)(sched0 + i * sizeof(SchedSlot));
         ok = stage_sched_portable(s) && s->cat_digest == cd &&
@@ -722,7 +854,7 @@ int eval_cache_import(EvalCache *cache, const Catalog *cat, const unsigned char 
     }
     for (uint32_t i = 0; i < h.n_sizing; i++) {
         SizingSlot *s = sizing_victim(cache);
-        memcpy(s, raw + i * sizeof(SizingSlot), sizeof *s);
+        memcpy(s, sizing0 + i * sizeof(SizingSlot), sizeof *s);
         s->stamp = ++cache->clock;
         s->imported = true;
     }

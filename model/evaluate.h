@@ -69,11 +69,15 @@ void eval_cache_clear(EvalCache *cache);
  * key (the plan with every field its stage does not read blanked: compared
  * byte for byte on use, as in-process) and a checksum of the whole.  Slots
  * keyed on a replayed trace (a process's own address) are left out.  Zero
- * runs are stored as counts (the structs are mostly zeros).
- * eval_cache_export: *out malloc'd; returns the number of slots written, or
+ * runs are stored as counts (the structs are mostly zeros).  The bytes also
+ * carry the parsed catalog itself (its flat row arrays, costs and ranges)
+ * keyed by cat_source, the caller's digest of the files it was parsed from
+ * (plans/catalog_yaml.h catalog_source_digest), so a task whose catalog
+ * files are the same takes it instead of parsing the YAML
+ * (eval_stage_catalog).  eval_cache_export: *out malloc'd; returns the number of slots written, or
  * -1 on ENOMEM. */
-int eval_cache_export(const EvalCache *cache, const Catalog *cat, unsigned char **out,
-                      size_t *len);
+int eval_cache_export(const EvalCache *cache, const Catalog *cat, uint64_t cat_source,
+                      unsigned char **out, size_t *len);
 /* Add the slots of bytes written by eval_cache_export to cache.  Anything
  * that does not verify — truncated, corrupted, another format, another
  * gpuplan version or build layout, another catalog — is refused whole:
@@ -82,6 +86,15 @@ int eval_cache_export(const EvalCache *cache, const Catalog *cat, unsigned char 
  * the number of slots added. */
 int eval_cache_import(EvalCache *cache, const Catalog *cat, const unsigned char *data,
                       size_t len, char *why, size_t whylen);
+
+/* The catalog bytes from eval_cache_export carry, when the file verifies
+ * (as eval_cache_import checks it, less the catalog digest) and was written
+ * with the same cat_source: returns 1 with *out filled (malloc'd arrays, free
+ * with catalog_free; byte for byte the catalog the writer parsed: its digest
+ * is checked), 0 when cat_source differs (*out empty: parse the files),
+ * -1 with the reason in why when the file does not verify (*out empty). */
+int eval_stage_catalog(const unsigned char *data, size_t len, uint64_t cat_source, Catalog *out,
+                       char *why, size_t whylen);
 
 /* How often each cached stage was reused or run since eval_cache_new(). */
 typedef struct {

@@ -62,6 +62,7 @@
 #include <yaml.h>
 
 #include "catalog_yaml.h"
+#include "hash.h"
 #include "safeio.h"
 #include "ydepth.h"
 
@@ -1431,4 +1432,97 @@ int catalog_load(Catalog *c, const char *dir, const char *user_dir, Diag *d)
     if (rc != 0)
         catalog_free(c);
     return rc;
+}
+
+/* FNV-1a over n bytes (hash.h's, on a buffer). */
+static uint64_t fnv_bytes(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *b = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ULL; /* 64-bit FNV prime */
+    }
+    return h;
+}
+
+/* The *.yaml files of one directory in the order load_dir reads them,
+ * each as its name, its length and its bytes; -1 when the directory or a
+ * file cannot be read or there is none. */
+static int source_dir(uint64_t *h, const char *dir)
+{
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return -1;
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    struct dirent *de;
+    while (rc == 0 && (de = readdir(dp)) != NULL) {
+        if (!is_yaml_name(de->d_name))
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 16;
+            char **p = realloc(names, nc * sizeof *p);
+            if (!p) {
+                rc = -1;
+                break;
+            }
+            names = p;
+            cap = nc;
+        }
+        if (!(names[n] = strdup(de->d_name)))
+            rc = -1;
+        else
+            n++;
+    }
+    closedir(dp);
+    if (n == 0)
+        rc = -1;
+    if (rc == 0)
+        qsort(names, n, sizeof *names, name_cmp);
+    char *buf = rc == 0 ? malloc(65536) : NULL;
+    if (rc == 0 && !buf)
+        rc = -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        size_t plen = strlen(dir) + strlen(names[i]) + 2;
+        char *path = malloc(plen), why[128];
+        FILE *f = NULL;
+        if (path) {
+            snprintf(path, plen, "%s/%s", dir, names[i]);
+            f = safeio_fopen_read(path, why, sizeof why);
+        }
+        free(path);
+        if (!f) {
+            rc = -1;
+            break;
+        }
+        *h = fnv_bytes(*h, names[i], strlen(names[i]) + 1);
+        uint64_t len = 0;
+        size_t got;
+        while ((got = fread(buf, 1, 65536, f)) > 0) {
+            *h = fnv_bytes(*h, buf, got);
+            len += got;
+        }
+        if (ferror(f))
+            rc = -1;
+        fclose(f);
+        *h = fnv_bytes(*h, &len, sizeof len);
+    }
+    free(buf);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return rc;
+}
+
+int catalog_source_digest(const char *dir, const char *user_dir, uint64_t *out)
+{
+    uint64_t h = HASH_FNV1A64_BASIS;
+    if (!dir || source_dir(&h, dir) != 0)
+        return -1;
+    h = fnv_bytes(h, user_dir ? "\1user" : "\0none", 5);
+    if (user_dir && source_dir(&h, user_dir) != 0)
+        return -1;
+    *out = h;
+    return 0;
 }

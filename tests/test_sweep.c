@@ -7,8 +7,10 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bigmem.h"
@@ -22,6 +24,8 @@
 
 static Catalog g_cat;
 static Plan *g_plan;
+static char g_catdir[4096];  /* the catalog files g_cat was parsed from */
+static uint64_t g_src;       /* their catalog_source_digest */
 
 /* Small and quick to evaluate; names with dots, as a plan may have them. */
 static const char plan_text[] =
@@ -53,11 +57,12 @@ static const char plan_text[] =
 
 static void setup(void)
 {
-    char dir[4096];
+    char *dir = g_catdir;
     const char *src = getenv("GPUPLAN_SRCDIR");
-    snprintf(dir, sizeof dir, "%s/data/catalog", src && *src ? src : GPUPLAN_SRCDIR);
+    snprintf(dir, sizeof g_catdir, "%s/data/catalog", src && *src ? src : GPUPLAN_SRCDIR);
     Diag d = {0};
     ck_assert_msg(catalog_load(&g_cat, dir, NULL, &d) == 0, "%s", d.msg);
+    ck_assert_int_eq(catalog_source_digest(dir, NULL, &g_src), 0);
     g_plan = malloc(sizeof *g_plan);
     ck_assert_msg(plan_parse(plan_text, strlen(plan_text), "t.yaml", &g_cat, g_plan, &d) == 0,
                   "%s", d.msg);
@@ -355,11 +360,13 @@ START_TEST(shards_give_the_same_rows_as_one_process)
 }
 END_TEST
 
-/* Rows of [lo, hi) as JSON text lines, evaluated with the caller's cache. */
-static char *rows_text_with(const SweepSpec *s, long long lo, long long hi, EvalCache *cache)
+/* Rows of [lo, hi) as JSON text lines, evaluated with the caller's
+ * catalog and cache. */
+static char *rows_text_cat(const SweepSpec *s, const Catalog *cat, long long lo, long long hi,
+                           EvalCache *cache)
 {
     SweepRow *rows = calloc((size_t)(hi - lo), sizeof *rows);
-    ck_assert_int_eq(sweep_evaluate_with(s, g_plan, &g_cat, lo, hi, rows, cache), 0);
+    ck_assert_int_eq(sweep_evaluate_with(s, g_plan, cat, lo, hi, rows, cache), 0);
     size_t cap = 1 << 16, len = 0;
     char *out = calloc(cap, 1);
     for (long long i = 0; i < hi - lo; i++)
@@ -368,14 +375,20 @@ static char *rows_text_with(const SweepSpec *s, long long lo, long long hi, Eval
     return out;
 }
 
-/* What `gpuplan sweep --emit` writes: the stage results of point 0. */
+static char *rows_text_with(const SweepSpec *s, long long lo, long long hi, EvalCache *cache)
+{
+    return rows_text_cat(s, &g_cat, lo, hi, cache);
+}
+
+/* What `gpuplan sweep --emit` writes: the stage results of point 0 and the
+ * catalog, keyed by the digest of the files it was parsed from. */
 static unsigned char *emitted_stages(const SweepSpec *s, size_t *len)
 {
     EvalCache *c = eval_cache_new();
     SweepRow row;
     ck_assert_int_eq(sweep_evaluate_with(s, g_plan, &g_cat, 0, 1, &row, c), 0);
     unsigned char *bytes = NULL;
-    ck_assert_int_eq(eval_cache_export(c, &g_cat, &bytes, len), 2); /* sizing, scheduler */
+    ck_assert_int_eq(eval_cache_export(c, &g_cat, g_src, &bytes, len), 2); /* sizing, scheduler */
     eval_cache_free(c);
     return bytes;
 }
@@ -462,6 +475,9 @@ START_TEST(a_corrupt_truncated_stale_or_foreign_stage_file_is_refused_whole)
         ck_assert_int_eq(eval_cache_import(c, &g_cat, bytes, n, why, sizeof why), -1);
         ck_assert_msg(strstr(why, "truncated") || strstr(why, "not a gpuplan stage file"),
                       "%zu: %s", n, why);
+        Catalog got;
+        ck_assert_int_eq(eval_stage_catalog(bytes, n, g_src, &got, why, sizeof why), -1);
+        ck_assert_uint_eq(got.n_accelerators, 0);
         eval_cache_free(c);
     }
     int refused = 0;
@@ -496,6 +512,11 @@ START_TEST(a_corrupt_truncated_stale_or_foreign_stage_file_is_refused_whole)
         why[0] = '\0';
         int r = eval_cache_import(c, &g_cat, bad, n, why, sizeof why);
         ck_assert_msg(r == -1 && why[0], "damage %d accepted", it);
+        /* the catalog it carries is refused with it */
+        Catalog taken;
+        why[0] = '\0';
+        r = eval_stage_catalog(bad, n, g_src, &taken, why, sizeof why);
+        ck_assert_msg(r == -1 && why[0] && !taken.accelerators, "damage %d: catalog taken", it);
         refused++;
         /* the cache is unchanged: the stages are computed, same rows */
         if (it < 8) {
@@ -528,6 +549,137 @@ START_TEST(a_corrupt_truncated_stale_or_foreign_stage_file_is_refused_whole)
     eval_cache_free(c);
     free(bad);
     free(want);
+    free(bytes);
+    free(s);
+}
+END_TEST
+
+/* Copy file from into to (both paths). */
+static void copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    ck_assert_msg(in && out, "%s -> %s", from, to);
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        ck_assert_uint_eq(fwrite(buf, 1, n, out), n);
+    fclose(in);
+    ck_assert_int_eq(fclose(out), 0);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+static uint64_t source_of(const char *dir, const char *user)
+{
+    uint64_t h = 0;
+    ck_assert_int_eq(catalog_source_digest(dir, user, &h), 0);
+    return h;
+}
+
+START_TEST(a_task_takes_the_stored_catalog_only_from_the_same_catalog_files)
+{
+    const char *v[] = {"site.pue=1.1..1.4/4", "site.power_price_kwh=0.05,0.09"};
+    SweepSpec *s = spec_of(0, 1, 2, v);
+    size_t len;
+    unsigned char *bytes = emitted_stages(s, &len);
+    /* the same files elsewhere: the same source, the stored catalog is
+     * byte for byte the parsed one and gives the same rows */
+    char tmp[] = "/tmp/gpuplan-catsrc-XXXXXX", cat[64], user[64], path[8192], from[8192];
+    ck_assert_ptr_nonnull(mkdtemp(tmp));
+    snprintf(cat, sizeof cat, "%s/catalog", tmp);
+    snprintf(user, sizeof user, "%s/user", tmp);
+    ck_assert_int_eq(mkdir(cat, 0700), 0);
+    DIR *dp = opendir(g_catdir);
+    ck_assert_ptr_nonnull(dp);
+    struct dirent *de;
+    while ((de = readdir(dp)) != NULL) {
+        if (de->d_name[0] == '.')
+            continue;
+        snprintf(from, sizeof from, "%s/%s", g_catdir, de->d_name);
+        snprintf(path, sizeof path, "%s/%s", cat, de->d_name);
+        copy_file(from, path);
+    }
+    closedir(dp);
+    ck_assert_uint_eq(source_of(cat, NULL), g_src);
+    Catalog got;
+    char why[256] = "";
+    ck_assert_msg(eval_stage_catalog(bytes, len, g_src, &got, why, sizeof why) == 1, "%s", why);
+    ck_assert_uint_eq(got.n_accelerators, g_cat.n_accelerators);
+    ck_assert_uint_eq(got.n_instances, g_cat.n_instances);
+    ck_assert_uint_eq(got.n_storage, g_cat.n_storage);
+    ck_assert_uint_eq(got.n_engines, g_cat.n_engines);
+    ck_assert_uint_eq(got.n_frameworks, g_cat.n_frameworks);
+    ck_assert_uint_eq(got.n_bands, g_cat.n_bands);
+    ck_assert(memcmp(got.accelerators, g_cat.accelerators,
+                     g_cat.n_accelerators * sizeof *g_cat.accelerators) == 0);
+    ck_assert(memcmp(got.instances, g_cat.instances, g_cat.n_instances * sizeof *g_cat.instances) ==
+              0);
+    ck_assert(memcmp(got.engines, g_cat.engines, g_cat.n_engines * sizeof *g_cat.engines) == 0);
+    ck_assert(memcmp(got.frameworks, g_cat.frameworks,
+                     g_cat.n_frameworks * sizeof *g_cat.frameworks) == 0);
+    ck_assert(memcmp(got.bands, g_cat.bands, g_cat.n_bands * sizeof *g_cat.bands) == 0);
+    ck_assert(memcmp(&got.costs, &g_cat.costs, sizeof got.costs) == 0);
+    ck_assert(memcmp(got.ranges, g_cat.ranges, sizeof got.ranges) == 0);
+    EvalCache *cold = eval_cache_new(), *shared = eval_cache_new();
+    ck_assert_int_eq(eval_cache_import(shared, &got, bytes, len, why, sizeof why), 2);
+    char *a = rows_text_with(s, 0, s->n_points, cold);
+    char *b = rows_text_cat(s, &got, 0, s->n_points, shared);
+    ck_assert_str_eq(a, b);
+    ck_assert_uint_eq(eval_cache_stats(shared).sched_runs, 0);
+    free(a);
+    free(b);
+    eval_cache_free(cold);
+    eval_cache_free(shared);
+    catalog_free(&got);
+    /* one byte of one file changed (a comment: the parse would not
+     * change, the source does): the task parses */
+    snprintf(path, sizeof path, "%s/storage.yaml", cat);
+    FILE *f = fopen(path, "ab");
+    ck_assert_ptr_nonnull(f);
+    fputs("#", f);
+    fclose(f);
+    uint64_t changed = source_of(cat, NULL);
+    ck_assert(changed != g_src);
+    ck_assert_int_eq(eval_stage_catalog(bytes, len, changed, &got, why, sizeof why), 0);
+    ck_assert_ptr_null(got.accelerators);
+    snprintf(from, sizeof from, "%s/storage.yaml", g_catdir);
+    copy_file(from, path);
+    ck_assert_uint_eq(source_of(cat, NULL), g_src);
+    /* an added override directory: another catalog, the task parses */
+    ck_assert_int_eq(mkdir(user, 0700), 0);
+    uint64_t h;
+    ck_assert_int_eq(catalog_source_digest(cat, user, &h), -1); /* empty: the parse says why */
+    snprintf(path, sizeof path, "%s/o.yaml", user);
+    write_text(path, "instances:\n  - {id: p5.48xlarge, on_demand_usd_h: 50}\n");
+    uint64_t with_user = source_of(cat, user);
+    ck_assert(with_user != g_src);
+    ck_assert_int_eq(eval_stage_catalog(bytes, len, with_user, &got, why, sizeof why), 0);
+    Catalog parsed;
+    Diag d = {0};
+    ck_assert_msg(catalog_load(&parsed, cat, user, &d) == 0, "%s", d.msg);
+    ck_assert(catalog_find_instance(&parsed, "p5.48xlarge")->on_demand_usd_h == 50);
+    ck_assert(catalog_find_instance(&g_cat, "p5.48xlarge")->on_demand_usd_h != 50);
+    catalog_free(&parsed);
+    /* the writer's files unreadable (source 0): never taken */
+    ck_assert_int_eq(eval_stage_catalog(bytes, len, 0, &got, why, sizeof why), 0);
+    unlink(path);
+    rmdir(user);
+    dp = opendir(cat);
+    while ((de = readdir(dp)) != NULL) {
+        if (de->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", cat, de->d_name);
+        unlink(path);
+    }
+    closedir(dp);
+    rmdir(cat);
+    rmdir(tmp);
     free(bytes);
     free(s);
 }
@@ -885,6 +1037,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, shards_give_the_same_rows_as_one_process);
     tcase_add_test(tc, shared_stages_give_a_shard_the_same_rows_without_running_them);
     tcase_add_test(tc, a_corrupt_truncated_stale_or_foreign_stage_file_is_refused_whole);
+    tcase_add_test(tc, a_task_takes_the_stored_catalog_only_from_the_same_catalog_files);
     tcase_add_test(tc, stage_axes_are_the_keys_a_cached_stage_reads);
     tcase_add_test(tc, stage_axes_varied_fastest_give_the_rows_of_uncached_points);
     tcase_add_test(tc, a_point_has_the_headline_outputs);
