@@ -1356,33 +1356,58 @@ static char *read_file(Ctx *x, const char *path, size_t *len)
     return buf;
 }
 
-/* Load every .yaml file of dir, in name order. */
-static int load_dir(Ctx *x, const char *dir)
+/* The *.yaml file names of dir, sorted (the order the catalog loads them
+ * in, which catalog_source_digest hashes them in too): 0 with *names (n
+ * strdup'ed names, free with free_names) — n may be 0 —, -1 when dir cannot
+ * be opened (errno set), -2 when out of memory. */
+static int yaml_names(const char *dir, char ***names, size_t *n)
 {
+    *names = NULL;
+    *n = 0;
     DIR *dp = opendir(dir);
-    if (!dp) {
-        diag_set(x->d, dir, 0, 0, "cannot open catalog directory: %s", strerror(errno));
+    if (!dp)
         return -1;
-    }
-    char **names = NULL;
-    size_t n = 0, cap = 0;
+    size_t cap = 0;
     int rc = 0;
     struct dirent *de;
     while (rc == 0 && (de = readdir(dp)) != NULL) {
         if (!is_yaml_name(de->d_name))
             continue;
-        if (grow((void **)&names, &cap, n, sizeof *names) != 0 || !(names[n] = strdup(de->d_name)))
-            rc = err_oom(x);
+        if (grow((void **)names, &cap, *n, sizeof **names) != 0 ||
+            !((*names)[*n] = strdup(de->d_name)))
+            rc = -2;
         else
-            n++;
+            (*n)++;
     }
     closedir(dp);
-    if (rc == 0 && n == 0) {
+    if (*names)
+        qsort(*names, *n, sizeof **names, name_cmp);
+    return rc;
+}
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* Load every .yaml file of dir, in name order. */
+static int load_dir(Ctx *x, const char *dir)
+{
+    char **names;
+    size_t n;
+    int rc = yaml_names(dir, &names, &n);
+    if (rc == -1) {
+        diag_set(x->d, dir, 0, 0, "cannot open catalog directory: %s", strerror(errno));
+        return -1;
+    }
+    if (rc != 0)
+        rc = err_oom(x);
+    else if (n == 0) {
         diag_set(x->d, dir, 0, 0, "no *.yaml catalog files in this directory");
         rc = -1;
     }
-    if (names)
-        qsort(names, n, sizeof *names, name_cmp);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         size_t plen = strlen(dir) + strlen(names[i]) + 2;
         char *path = malloc(plen);
@@ -1402,9 +1427,7 @@ static int load_dir(Ctx *x, const char *dir)
         free(text);
         free(path);
     }
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    free_names(names, n);
     return rc;
 }
 
@@ -1434,52 +1457,14 @@ int catalog_load(Catalog *c, const char *dir, const char *user_dir, Diag *d)
     return rc;
 }
 
-/* FNV-1a over n bytes (hash.h's, on a buffer). */
-static uint64_t fnv_bytes(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *b = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 0x100000001b3ULL; /* 64-bit FNV prime */
-    }
-    return h;
-}
-
 /* The *.yaml files of one directory in the order load_dir reads them,
  * each as its name, its length and its bytes; -1 when the directory or a
  * file cannot be read or there is none. */
 static int source_dir(uint64_t *h, const char *dir)
 {
-    DIR *dp = opendir(dir);
-    if (!dp)
-        return -1;
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    int rc = 0;
-    struct dirent *de;
-    while (rc == 0 && (de = readdir(dp)) != NULL) {
-        if (!is_yaml_name(de->d_name))
-            continue;
-        if (n == cap) {
-            size_t nc = cap ? cap * 2 : 16;
-            char **p = realloc(names, nc * sizeof *p);
-            if (!p) {
-                rc = -1;
-                break;
-            }
-            names = p;
-            cap = nc;
-        }
-        if (!(names[n] = strdup(de->d_name)))
-            rc = -1;
-        else
-            n++;
-    }
-    closedir(dp);
-    if (n == 0)
-        rc = -1;
-    if (rc == 0)
-        qsort(names, n, sizeof *names, name_cmp);
+    char **names;
+    size_t n;
+    int rc = yaml_names(dir, &names, &n) == 0 && n > 0 ? 0 : -1;
     char *buf = rc == 0 ? malloc(65536) : NULL;
     if (rc == 0 && !buf)
         rc = -1;
@@ -1496,22 +1481,20 @@ static int source_dir(uint64_t *h, const char *dir)
             rc = -1;
             break;
         }
-        *h = fnv_bytes(*h, names[i], strlen(names[i]) + 1);
+        *h = hash_fnv1a64_bytes(*h, names[i], strlen(names[i]) + 1);
         uint64_t len = 0;
         size_t got;
         while ((got = fread(buf, 1, 65536, f)) > 0) {
-            *h = fnv_bytes(*h, buf, got);
+            *h = hash_fnv1a64_bytes(*h, buf, got);
             len += got;
         }
         if (ferror(f))
             rc = -1;
         fclose(f);
-        *h = fnv_bytes(*h, &len, sizeof len);
+        *h = hash_fnv1a64_bytes(*h, &len, sizeof len);
     }
     free(buf);
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    free_names(names, n);
     return rc;
 }
 
@@ -1520,7 +1503,7 @@ int catalog_source_digest(const char *dir, const char *user_dir, uint64_t *out)
     uint64_t h = HASH_FNV1A64_BASIS;
     if (!dir || source_dir(&h, dir) != 0)
         return -1;
-    h = fnv_bytes(h, user_dir ? "\1user" : "\0none", 5);
+    h = hash_fnv1a64_bytes(h, user_dir ? "\1user" : "\0none", 5);
     if (user_dir && source_dir(&h, user_dir) != 0)
         return -1;
     *out = h;
