@@ -318,18 +318,30 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
             rc = EXIT_IO;
             goto done;
         }
-        char date[16], names[160] = "";
+        /* the runs files by base name: all of them in the header comment,
+         * as many as fit in each profile's source (CAT_TEXT_LEN), the rest
+         * counted, never cut mid-name */
+        char date[16], names[150] = "";
         today(date, sizeof date);
+        StrBuf sb;
+        sb_init(&sb);
+        sb_puts(&sb, "# written by gpuplan calibrate from ");
+        int listed = 0;
         for (int i = 0; i < nf; i++) {
             const char *base = strrchr(files[i], '/');
             base = base ? base + 1 : files[i];
+            sb_printf(&sb, "%s%s", i ? ", " : "", base);
             size_t used = strlen(names);
-            snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", base);
+            if (listed == i && used + strlen(base) + 2 + 20 < sizeof names) {
+                snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", base);
+                listed++;
+            }
         }
-        StrBuf sb;
-        sb_init(&sb);
-        sb_printf(&sb, "# written by gpuplan calibrate from %s; load with --catalog DIR\n",
-                  names);
+        if (listed < nf) {
+            size_t used = strlen(names);
+            snprintf(names + used, sizeof names - used, " and %d more", nf - listed);
+        }
+        sb_puts(&sb, "; load with --catalog DIR\n");
         sb_puts(&sb, "frameworks:\n");
         for (int k = 0; k < nfit; k++)
             put_framework(&sb, &fits[k], date, names);
