@@ -227,6 +227,9 @@ typedef struct {
     char as_of[16];
     char price_notes[CAT_TEXT_LEN]; /* where the reserved discount came from … */
     char price_source[CAT_TEXT_LEN]; /* where the prices come from, in plain words with a link */
+    int scaleup_accels;           /* accelerators one billed unit's scale-up reaches when more
+                                   * than accel_count (a per-chip price of a TPU slice: the
+                                   * slice's ICI); 0 = accel_count */
 } Instance;
 
 typedef struct {

@@ -722,6 +722,76 @@ static void cloud_all_pricings(Ctx *x, const Instance *in, const Need *n, bool o
         cloud_option(x, in, (Pricing)pr, n, own);
 }
 
+/* ------------------------------------------- what one instance must hold */
+
+/* The plan's scale-up-bound unit: the most GPUs one indivisible piece of a
+ * workload needs joined by the accelerator's scale-up (or node) fabric, as
+ * the sizing stage placed it.  A cloud instance is billed whole and its
+ * GPUs reach each other only inside it (two 1-GPU Standard_NC40ads_H100_v5
+ * VMs share no NVLink bridge: the bridged pair is Standard_NC80adis_H100_v5,
+ * CATALOG-FACTS §2.4), so an instance whose reach is below the unit cannot
+ * run the plan whatever its price per GPU.
+ *   inference: a replica's tensor-parallel group (vLLM / SGLang run TP over
+ *     NVLink inside one node; disaggregated pools: the larger of the two);
+ *   training: the largest of the TP, TP×CP and EP groups that the layout
+ *     prices on the scale-up fabric (model/train.c env_link: a group whose
+ *     span fits the node's scale-up, or a multi-node NVLink domain); groups
+ *     priced on the network already cross nodes and bind nothing.
+ * what: "a tp2 replica of chat" for the assumption line. */
+typedef struct {
+    int gpus;
+    char what[PLAN_NAME_LEN + 48];
+} Unit;
+
+static bool on_scaleup(const Accelerator *a, long long span)
+{
+    int gpn = a && a->gpus_per_node > 0 ? a->gpus_per_node : 8;
+    int dom = a && a->scaleup_domain > 0 ? a->scaleup_domain : gpn;
+    return (span <= gpn && span <= dom) || (dom > gpn && span <= dom);
+}
+
+static Unit scaleup_unit(const Plan *p, const Catalog *c, const PlanResult *r)
+{
+    Unit u = {.gpus = 1};
+    const Accelerator *a = catalog_find_accelerator(c, r->cluster.accelerator);
+    for (int i = 0; i < r->n_workloads && i < p->n_workloads; i++) {
+        const Workload *w = &p->workloads[i];
+        const WorkloadResult *wr = &r->workloads[i];
+        if (!wr->ok)
+            continue;
+        if (w->kind == WL_INFERENCE) {
+            const InferResult *f = &wr->infer;
+            int tp = f->tp;
+            if (f->disaggregated)
+                tp = f->prefill_tp > f->decode_tp ? f->prefill_tp : f->decode_tp;
+            if (tp > u.gpus) {
+                u.gpus = tp;
+                snprintf(u.what, sizeof u.what, "tp%d replica of %s", tp, w->name);
+            }
+            continue;
+        }
+        const Layout *l = &wr->train.layout;
+        long long tp = l->tp > 0 ? l->tp : 1, cp = l->cp > 0 ? l->cp : 1;
+        long long ep = l->ep > 0 ? l->ep : 1;
+        long long ep_span = ep * (l->etp > 0 ? l->etp : tp * cp);
+        long long spans[3] = {tp, tp * cp, ep_span};
+        for (int k = 0; k < 3; k++)
+            if (spans[k] > u.gpus && on_scaleup(a, spans[k])) {
+                u.gpus = (int)spans[k];
+                snprintf(u.what, sizeof u.what, "%lld-GPU %s group of %s", spans[k],
+                         k == 0 ? "tp" : k == 1 ? "tp x cp" : "ep", w->name);
+            }
+    }
+    return u;
+}
+
+/* GPUs one instance's scale-up reaches: its own, or (scaleup_accels) the
+ * slice a per-chip price stands for. */
+static int instance_reach(const Instance *in)
+{
+    return in->scaleup_accels > in->accel_count ? in->scaleup_accels : in->accel_count;
+}
+
 /* The cheapest instance per accelerator-hour on demand of accelerator acc
  * (NULL: none priced). */
 static const Instance *best_instance(const Catalog *c, const char *acc)
@@ -1150,14 +1220,28 @@ void cost_stage(const Plan *p, const Catalog *c, PlanResult *r)
     /* the plan's own instance first, then every instance of the plan's
      * accelerator (one per set of identical prices) */
     const char *acc = r->cluster.accelerator;
-    if (site && same_acc(site->accelerator, acc))
-        cloud_all_pricings(&x, site, &x.own, true);
+    Unit unit = scaleup_unit(p, c, r);
+    bool site_too_small = false;
+    if (site && same_acc(site->accelerator, acc)) {
+        if (instance_reach(site) >= unit.gpus)
+            cloud_all_pricings(&x, site, &x.own, true);
+        else {
+            site_too_small = true;
+            result_warn(r, "cost: site.instance %s: %d GPU%s cannot hold a %s", site->id,
+                        instance_reach(site), instance_reach(site) == 1 ? "" : "s", unit.what);
+        }
+    }
     for (size_t i = 0; i < c->n_instances; i++) {
         const Instance *in = &c->instances[i];
-        if (in == site || !same_acc(in->accelerator, acc))
+        if (in == site || !same_acc(in->accelerator, acc) || !offer_representative(c, in, site))
             continue;
-        if (offer_representative(c, in, site))
-            cloud_all_pricings(&x, in, &x.own, true);
+        if (instance_reach(in) < unit.gpus) {
+            if (nonneg(in->on_demand_usd_h) > 0)
+                result_assume(r, "cost", "%s not offered: %d GPU%s cannot hold a %s", in->id,
+                              instance_reach(in), instance_reach(in) == 1 ? "" : "s", unit.what);
+            continue;
+        }
+        cloud_all_pricings(&x, in, &x.own, true);
     }
     /* every other accelerator, sized for the same workloads */
     for (size_t i = 0; i < c->n_accelerators; i++) {
@@ -1201,7 +1285,8 @@ void cost_stage(const Plan *p, const Catalog *c, PlanResult *r)
         result_warn(r, "cost: %s %s is not offered for this plan (%s); the plan's own option is "
                        "not priced",
                     site->id, pricing_names[p->site.pricing],
-                    p->site.pricing == PRICING_SPOT ? cr->spot_why
+                    site_too_small ? "its GPUs cannot hold the scale-up unit"
+                    : p->site.pricing == PRICING_SPOT ? cr->spot_why
                     : (p->site.pricing == PRICING_RESERVED_3Y && x.years < 3) ||
                             (p->site.pricing == PRICING_RESERVED_1Y && x.years < 1)
                         ? "the term does not fit the horizon"

@@ -194,6 +194,7 @@ static const Field inst_fields[] = {
     FSTR("family", Instance, family, 0),
     FSTR("accelerator", Instance, accelerator, F_REQ | F_ACCREF),
     FINT("accel_count", Instance, accel_count, 1, 100000, F_REQ),
+    FINT("scaleup_accels", Instance, scaleup_accels, 0, 100000, 0),
     FNUM("network_gbps", Instance, network_gbps, 1, 0, 1e6, 0),
     FSTR("region", Instance, region, 0),
     FNUM("on_demand_usd_h", Instance, on_demand_usd_h, 1, 0, 1e6, 0),

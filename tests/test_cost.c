@@ -841,6 +841,105 @@ START_TEST(a_cloud_site_lists_its_instance_first_among_equals)
 END_TEST
 
 
+static bool has_assumption(const PlanResult *r, const char *needle)
+{
+    for (int i = 0; i < r->n_assumptions; i++)
+        if (strstr(r->assumptions[i].text, needle))
+            return true;
+    return false;
+}
+
+/* A 70B serving plan on H100 NVL (Llama 3 70B BF16 sizes to TP2, the
+ * NVLink-bridged pair): one replica needs both GPUs of a bridge, which
+ * Azure sells only as Standard_NC80adis_H100_v5 (2 GPUs); two 1-GPU
+ * Standard_NC40ads_H100_v5 VMs are cheaper per GPU (6.98 vs 8.82 $/h) but
+ * share no NVLink (CATALOG-FACTS §2.4). */
+static PlanResult *nvl_serving(Plan *p, int tp, const char *site)
+{
+    plan_init(p);
+    strcpy(p->accelerator, "H100-NVL");
+    if (site) {
+        p->site.kind = SITE_CLOUD;
+        snprintf(p->site.instance, sizeof p->site.instance, "%s", site);
+    }
+    PlanResult *r = new_result();
+    workload_init(&p->workloads[0], WL_INFERENCE);
+    strcpy(p->workloads[0].name, "chat70b");
+    p->workloads[0].requests_per_s = 10;
+    p->workloads[0].output_tokens = 200;
+    p->n_workloads = 1;
+    r->n_workloads = 1;
+    strcpy(r->workloads[0].accelerator, "H100-NVL");
+    r->workloads[0].kind = WL_INFERENCE;
+    r->workloads[0].ok = true;
+    r->workloads[0].infer.tp = tp;
+    r->workloads[0].infer.replicas = 4;
+    r->workloads[0].infer.gpus = 4 * tp;
+    r->workloads[0].infer.gpu_hours_per_mtok = 2.0;
+    run_stages(p, &cat, r);
+    return r;
+}
+
+START_TEST(a_tp2_replica_is_priced_on_the_bridged_pair)
+{
+    Plan p;
+    PlanResult *r = nvl_serving(&p, 2, NULL);
+    assert_finite_options(r);
+    ck_assert_ptr_null(find_option(r, "Standard_NC40ads_H100_v5 on-demand"));
+    ck_assert_ptr_nonnull(find_option(r, "Standard_NC80adis_H100_v5 on-demand"));
+    ck_assert_int_ge(r->cost.cheapest, 0);
+    ck_assert_str_eq(r->cost.options[r->cost.cheapest].instance, "Standard_NC80adis_H100_v5");
+    ck_assert_double_eq_tol(find_option(r, "Standard_NC80adis_H100_v5 on-demand")
+                                ->usd_per_gpu_hour_list,
+                            17.64 / 2, 1e-9);
+    ck_assert(has_assumption(r, "Standard_NC40ads_H100_v5 not offered: 1 GPU cannot hold a tp2 "
+                                "replica of chat70b"));
+    free(r);
+    /* a TP1 replica fits one GPU: the cheaper 1-GPU VM stays */
+    r = nvl_serving(&p, 1, NULL);
+    ck_assert_ptr_nonnull(find_option(r, "Standard_NC40ads_H100_v5 on-demand"));
+    ck_assert_str_eq(r->cost.options[r->cost.cheapest].instance, "Standard_NC40ads_H100_v5");
+    ck_assert(!has_assumption(r, "cannot hold"));
+    free(r);
+    /* the plan's own site too small: not priced, and said why */
+    r = nvl_serving(&p, 2, "Standard_NC40ads_H100_v5");
+    ck_assert(has_warning(r, "site.instance Standard_NC40ads_H100_v5: 1 GPU cannot hold a tp2"));
+    ck_assert_ptr_null(find_option(r, "Standard_NC40ads_H100_v5 on-demand"));
+    free(r);
+}
+END_TEST
+
+/* Training: the TP group the layout keeps on the NVLink bridge binds the
+ * same way; a TP group wider than the scale-up domain (priced on the
+ * network by the layout) binds nothing. */
+START_TEST(a_training_tp_group_on_the_bridge_needs_the_pair)
+{
+    Plan p;
+    plan_init(&p);
+    strcpy(p.accelerator, "H100-NVL");
+    PlanResult *r = new_result();
+    WorkloadResult *wr = add_training(&p, r, 16);
+    wr->train.layout.tp = 2;
+    wr->train.layout.dp = 8;
+    run_stages(&p, &cat, r);
+    ck_assert_ptr_null(find_option(r, "Standard_NC40ads_H100_v5 on-demand"));
+    ck_assert_ptr_nonnull(find_option(r, "Standard_NC80adis_H100_v5 on-demand"));
+    ck_assert(has_assumption(r, "1 GPU cannot hold a 2-GPU tp group of train0"));
+    free(r);
+    /* a TPU slice is billed per chip: a TP8 group fits the slice's ICI */
+    plan_init(&p);
+    strcpy(p.accelerator, "TPU-v5p");
+    r = new_result();
+    wr = add_training(&p, r, 64);
+    wr->train.layout.tp = 8;
+    wr->train.layout.dp = 8;
+    run_stages(&p, &cat, r);
+    ck_assert_ptr_nonnull(find_option(r, "tpu-v5p-8 on-demand"));
+    ck_assert(!has_assumption(r, "cannot hold"));
+    free(r);
+}
+END_TEST
+
 static bool on_prem_beats(const CostResult *c)
 {
     return c->options[c->onprem].tco_usd <= c->options[c->ondemand].tco_usd;
@@ -1141,6 +1240,8 @@ Suite *test_suite(void)
     tcase_add_loop_test(c, the_verdict_cites_the_numbers_beside_it_on_every_plan_and_accelerator, 0,
                         5);
     tcase_add_test(c, a_cloud_site_lists_its_instance_first_among_equals);
+    tcase_add_test(c, a_tp2_replica_is_priced_on_the_bridged_pair);
+    tcase_add_test(c, a_training_tp_group_on_the_bridge_needs_the_pair);
     suite_add_tcase(s, c);
     return s;
 }
