@@ -155,6 +155,8 @@ typedef struct {
     double run_gpu_hours;     /* 0 = no training */
     double mtok_gpu_hours;    /* 0 = no inference */
     double mtok_low, mtok_high; /* the inference error band (own accelerator), 0 = none */
+    int unit;                 /* other accelerators: the largest scale-up-bound unit of
+                               * their sizing (AccelOption.scaleup_gpus), 1 = none */
 } Need;
 
 /* The plan's own accelerator: the layout's cluster and the scheduler. */
@@ -197,7 +199,7 @@ static Need need_own(const Plan *p, const PlanResult *r, int gpus, double busy)
  * (the pool's jobs are sized in the plan's GPUs: not compared). */
 static Need need_alt(const Plan *p, const PlanResult *r, const char *acc)
 {
-    Need n = {.ok = true};
+    Need n = {.ok = true, .unit = 1};
     if (r->cluster.gpus_pool > 0) {
         n.ok = false;
         snprintf(n.why, sizeof n.why, "the shared pool's jobs are sized in %s GPUs only",
@@ -229,6 +231,8 @@ static Need need_alt(const Plan *p, const PlanResult *r, const char *acc)
             return n;
         }
         need += alt->gpus;
+        if (alt->scaleup_gpus > n.unit)
+            n.unit = alt->scaleup_gpus;
         if (w->kind == WL_TRAINING) {
             n.run_gpu_hours += alt->gpus * nonneg(alt->days) * 24.0;
             if (alt->days > n.days)
@@ -750,37 +754,52 @@ static bool on_scaleup(const Accelerator *a, long long span)
     return (span <= gpn && span <= dom) || (dom > gpn && span <= dom);
 }
 
+int cost_scaleup_unit(const Workload *w, const WorkloadResult *wr, const Accelerator *a,
+                      char *what, size_t len)
+{
+    int best = 1;
+    if (what && len)
+        what[0] = '\0';
+    if (!wr->ok)
+        return best;
+    if (w->kind == WL_INFERENCE) {
+        const InferResult *f = &wr->infer;
+        int tp = f->tp;
+        if (f->disaggregated)
+            tp = f->prefill_tp > f->decode_tp ? f->prefill_tp : f->decode_tp;
+        if (tp > best) {
+            best = tp;
+            if (what)
+                snprintf(what, len, "tp%d replica of %s", tp, w->name);
+        }
+        return best;
+    }
+    const Layout *l = &wr->train.layout;
+    long long tp = l->tp > 0 ? l->tp : 1, cp = l->cp > 0 ? l->cp : 1;
+    long long ep = l->ep > 0 ? l->ep : 1;
+    long long ep_span = ep * (l->etp > 0 ? l->etp : tp * cp);
+    long long spans[3] = {tp, tp * cp, ep_span};
+    for (int k = 0; k < 3; k++)
+        if (spans[k] > best && on_scaleup(a, spans[k])) {
+            best = (int)spans[k];
+            if (what)
+                snprintf(what, len, "%lld-GPU %s group of %s", spans[k],
+                         k == 0 ? "tp" : k == 1 ? "tp x cp" : "ep", w->name);
+        }
+    return best;
+}
+
 static Unit scaleup_unit(const Plan *p, const Catalog *c, const PlanResult *r)
 {
     Unit u = {.gpus = 1};
     const Accelerator *a = catalog_find_accelerator(c, r->cluster.accelerator);
     for (int i = 0; i < r->n_workloads && i < p->n_workloads; i++) {
-        const Workload *w = &p->workloads[i];
-        const WorkloadResult *wr = &r->workloads[i];
-        if (!wr->ok)
-            continue;
-        if (w->kind == WL_INFERENCE) {
-            const InferResult *f = &wr->infer;
-            int tp = f->tp;
-            if (f->disaggregated)
-                tp = f->prefill_tp > f->decode_tp ? f->prefill_tp : f->decode_tp;
-            if (tp > u.gpus) {
-                u.gpus = tp;
-                snprintf(u.what, sizeof u.what, "tp%d replica of %s", tp, w->name);
-            }
-            continue;
+        char what[sizeof u.what];
+        int g = cost_scaleup_unit(&p->workloads[i], &r->workloads[i], a, what, sizeof what);
+        if (g > u.gpus) {
+            u.gpus = g;
+            snprintf(u.what, sizeof u.what, "%s", what);
         }
-        const Layout *l = &wr->train.layout;
-        long long tp = l->tp > 0 ? l->tp : 1, cp = l->cp > 0 ? l->cp : 1;
-        long long ep = l->ep > 0 ? l->ep : 1;
-        long long ep_span = ep * (l->etp > 0 ? l->etp : tp * cp);
-        long long spans[3] = {tp, tp * cp, ep_span};
-        for (int k = 0; k < 3; k++)
-            if (spans[k] > u.gpus && on_scaleup(a, spans[k])) {
-                u.gpus = (int)spans[k];
-                snprintf(u.what, sizeof u.what, "%lld-GPU %s group of %s", spans[k],
-                         k == 0 ? "tp" : k == 1 ? "tp x cp" : "ep", w->name);
-            }
     }
     return u;
 }
@@ -793,14 +812,14 @@ static int instance_reach(const Instance *in)
 }
 
 /* The cheapest instance per accelerator-hour on demand of accelerator acc
- * (NULL: none priced). */
-static const Instance *best_instance(const Catalog *c, const char *acc)
+ * whose scale-up reaches `unit` GPUs (NULL: none priced). */
+static const Instance *best_instance(const Catalog *c, const char *acc, int unit)
 {
     const Instance *b = NULL;
     for (size_t i = 0; i < c->n_instances; i++) {
         const Instance *in = &c->instances[i];
         if (!same_acc(in->accelerator, acc) || in->accel_count <= 0 ||
-            !(nonneg(in->on_demand_usd_h) > 0))
+            !(nonneg(in->on_demand_usd_h) > 0) || instance_reach(in) < unit)
             continue;
         if (!b || in->on_demand_usd_h / in->accel_count < b->on_demand_usd_h / b->accel_count)
             b = in;
@@ -901,14 +920,14 @@ static double onprem_rate(const Plan *p, const Catalog *c, const Overhead *ov,
 }
 
 static double accelerator_rate(const Plan *p, const Catalog *c, const Overhead *ov,
-                               const Accelerator *a, char *basis, size_t len)
+                               const Accelerator *a, int unit, char *basis, size_t len)
 {
     if (p->site.kind == SITE_ONPREM) {
         double r = onprem_rate(p, c, ov, a, basis, len);
         if (r > 0)
             return r;
     }
-    const Instance *best = best_instance(c, a->id);
+    const Instance *best = best_instance(c, a->id, unit);
     if (best) {
         snprintf(basis, len, "%s on-demand", best->id);
         return best->on_demand_usd_h / best->accel_count;
@@ -930,7 +949,8 @@ static void price_alternatives(const Plan *p, const Catalog *c, PlanResult *r)
             const Accelerator *a = catalog_find_accelerator(c, o->accelerator);
             if (!a || o->gpus <= 0 || !o->ok)
                 continue; /* a size that cannot run the workload is not priced */
-            double rate = accelerator_rate(p, c, &ov, a, o->price_basis, sizeof o->price_basis);
+            double rate = accelerator_rate(p, c, &ov, a, o->scaleup_gpus, o->price_basis,
+                                           sizeof o->price_basis);
             double hours = w->kind == WL_TRAINING ? nonneg(o->days) * 24.0 : HOURS_PER_YEAR;
             o->usd = o->gpus * hours * rate;
         }
@@ -1248,14 +1268,21 @@ void cost_stage(const Plan *p, const Catalog *c, PlanResult *r)
         const Accelerator *a = &c->accelerators[i];
         if (same_acc(a->id, acc))
             continue;
-        const Instance *best = best_instance(c, a->id);
-        if (!best) {
+        if (!best_instance(c, a->id, 1)) {
             exclude(cr, a->id, "no cloud price in the catalog");
             continue;
         }
         Need n = need_alt(p, r, a->id);
         if (!n.ok) {
             exclude(cr, a->id, n.why);
+            continue;
+        }
+        const Instance *best = best_instance(c, a->id, n.unit);
+        if (!best) {
+            char why[96];
+            snprintf(why, sizeof why, "no priced instance holds its %d-GPU scale-up unit",
+                     n.unit);
+            exclude(cr, a->id, why);
             continue;
         }
         cloud_all_pricings(&x, best, &n, false);

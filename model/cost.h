@@ -12,4 +12,11 @@ void cost_stage(const Plan *p, const Catalog *c, PlanResult *r);
  * (site.prices.depreciation_years, else the catalog's life). */
 double cost_resale_fraction(const Plan *p, const Catalog *c);
 
+/* GPUs the workload's smallest indivisible piece needs joined by the
+ * scale-up (or node) fabric as it was sized on accelerator a: an inference
+ * replica's TP, a training TP / TPxCP / EP group the layout keeps on
+ * scale-up; 1 = none.  what (may be NULL): "tp2 replica of chat". */
+int cost_scaleup_unit(const Workload *w, const WorkloadResult *wr, const Accelerator *a,
+                      char *what, size_t len);
+
 #endif

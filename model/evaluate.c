@@ -330,6 +330,10 @@ static void size_alternatives(const Plan *p, const Workload *w, const Catalog *c
             if (ok && !o->ok)
                 snprintf(o->why, sizeof o->why, "misses the latency SLO");
         }
+        if (ok) {
+            tmp.ok = true;
+            o->scaleup_gpus = cost_scaleup_unit(w, &tmp, a, NULL, 0);
+        }
         if (!ok)
             snprintf(o->why, sizeof o->why, "%.47s",
                      strstr(tmp.error, "fit") ? "does not fit" : tmp.error);

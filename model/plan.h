@@ -536,6 +536,8 @@ typedef struct {
     double usd;                      /* training: the run; inference: a year; 0 = unknown */
     char why[48];                    /* when !ok: "misses target", "does not fit", … */
     char price_basis[64];            /* what usd rests on: "p5.48xlarge on-demand", … */
+    int scaleup_gpus;                /* GPUs one instance must join by scale-up for this
+                                      * sizing (cost_scaleup_unit), 0/1 = any */
 } AccelOption;
 
 #define PLAN_MAX_ALTS 20

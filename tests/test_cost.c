@@ -1126,6 +1126,67 @@ static int sentence_percents(const char *s, double *out, int max)
  * plan's, the options it names are priced (never an accelerator whose own
  * sizing failed), spot is never the verdict where it is not allowed, and an
  * unpriced on-prem plan never headlines a cloud price as its cost. */
+/* Another accelerator's sizing carries its unit too (size_alternatives):
+ * H100 NVL sized at TP2 for a plan on H100-SXM is priced on the bridged
+ * pair, at TP1 on the 1-GPU VM. */
+START_TEST(another_accelerators_unit_picks_its_instance)
+{
+    for (int unit = 1; unit <= 2; unit++) {
+        Plan p;
+        plan_init(&p);
+        strcpy(p.accelerator, "H100-SXM");
+        PlanResult *r = new_result();
+        workload_init(&p.workloads[0], WL_INFERENCE);
+        strcpy(p.workloads[0].name, "chat70b");
+        p.workloads[0].requests_per_s = 10;
+        p.workloads[0].output_tokens = 200;
+        p.n_workloads = r->n_workloads = 1;
+        WorkloadResult *wr = &r->workloads[0];
+        strcpy(wr->accelerator, "H100-SXM");
+        wr->kind = WL_INFERENCE;
+        wr->ok = true;
+        wr->infer.tp = 4;
+        wr->infer.gpus = 8;
+        wr->infer.gpu_hours_per_mtok = 2.0;
+        wr->n_alts = 1;
+        snprintf(wr->alts[0].accelerator, CAT_ID_LEN, "H100-NVL");
+        wr->alts[0].ok = true;
+        wr->alts[0].gpus = 8;
+        wr->alts[0].scaleup_gpus = unit;
+        run_stages(&p, &cat, r);
+        const char *fit = unit == 2 ? "Standard_NC80adis_H100_v5 on-demand"
+                                    : "Standard_NC40ads_H100_v5 on-demand";
+        const char *not = unit == 2 ? "Standard_NC40ads_H100_v5 on-demand"
+                                    : "Standard_NC80adis_H100_v5 on-demand";
+        ck_assert_msg(find_option(r, fit), "unit %d: %s missing", unit, fit);
+        ck_assert_msg(!find_option(r, not), "unit %d: %s priced", unit, not);
+        ck_assert(strstr(wr->alts[0].price_basis, unit == 2 ? "NC80adis" : "NC40ads"));
+        free(r);
+    }
+    /* the sizing stage fills it: startup-h200's serve-70b is pinned to TP4 */
+    Plan *p = malloc(sizeof *p);
+    PlanResult *r = malloc(sizeof *r);
+    ck_assert(p && r);
+    Trace t;
+    load_demo("startup-h200", p, &t);
+    ck_assert_int_eq(plan_evaluate(p, &cat, r), 0);
+    int seen = 0;
+    for (int i = 0; i < r->n_workloads; i++) {
+        if (strcmp(p->workloads[i].name, "serve-70b") != 0)
+            continue;
+        for (int k = 0; k < r->workloads[i].n_alts; k++)
+            if (r->workloads[i].alts[k].ok) {
+                ck_assert_int_eq(r->workloads[i].alts[k].scaleup_gpus, 4);
+                seen++;
+            }
+    }
+    ck_assert_int_gt(seen, 0);
+    trace_free(&t);
+    free(p);
+    free(r);
+}
+END_TEST
+
 START_TEST(the_verdict_cites_the_numbers_beside_it_on_every_plan_and_accelerator)
 {
     const char *name = demo_plans[_i];
@@ -1242,6 +1303,7 @@ Suite *test_suite(void)
     tcase_add_test(c, a_cloud_site_lists_its_instance_first_among_equals);
     tcase_add_test(c, a_tp2_replica_is_priced_on_the_bridged_pair);
     tcase_add_test(c, a_training_tp_group_on_the_bridge_needs_the_pair);
+    tcase_add_test(c, another_accelerators_unit_picks_its_instance);
     suite_add_tcase(s, c);
     return s;
 }
