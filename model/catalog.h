@@ -130,6 +130,28 @@ static inline double accel_clock_share(const Accelerator *a)
     return f > 0 && f < 1 ? f : 1.0;
 }
 
+/* GPUs per node (8 where unset) and the scale-up (NVLink) domain (the node
+ * where unset; 72 on a GB200 NVL72 rack of 4-GPU trays). */
+static inline int accel_gpus_per_node(const Accelerator *a)
+{
+    return a && a->gpus_per_node > 0 ? a->gpus_per_node : 8;
+}
+
+static inline int accel_scaleup_domain(const Accelerator *a)
+{
+    return a && a->scaleup_domain > 0 ? a->scaleup_domain : accel_gpus_per_node(a);
+}
+
+/* Whether a group of `span` consecutive GPUs stays on the scale-up fabric:
+ * inside one node's NVLink, or inside a multi-node NVLink domain.  The
+ * training model prices such a group at the scale-up bandwidth (train.c
+ * env_link), and the cost model rents only instances that hold it. */
+static inline bool accel_on_scaleup(const Accelerator *a, long long span)
+{
+    int gpn = accel_gpus_per_node(a), dom = accel_scaleup_domain(a);
+    return (span <= gpn && span <= dom) || (dom > gpn && span <= dom);
+}
+
 /* A training framework profile (data/catalog/frameworks.yaml): how a
  * framework's kernels and schedules change what the model's terms cost.
  * Every field is a multiplier or a share so the same accelerator curve

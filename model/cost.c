@@ -747,13 +747,6 @@ typedef struct {
     char what[PLAN_NAME_LEN + 48];
 } Unit;
 
-static bool on_scaleup(const Accelerator *a, long long span)
-{
-    int gpn = a && a->gpus_per_node > 0 ? a->gpus_per_node : 8;
-    int dom = a && a->scaleup_domain > 0 ? a->scaleup_domain : gpn;
-    return (span <= gpn && span <= dom) || (dom > gpn && span <= dom);
-}
-
 int cost_scaleup_unit(const Workload *w, const WorkloadResult *wr, const Accelerator *a,
                       char *what, size_t len)
 {
@@ -780,7 +773,7 @@ int cost_scaleup_unit(const Workload *w, const WorkloadResult *wr, const Acceler
     long long ep_span = ep * (l->etp > 0 ? l->etp : tp * cp);
     long long spans[3] = {tp, tp * cp, ep_span};
     for (int k = 0; k < 3; k++)
-        if (spans[k] > best && on_scaleup(a, spans[k])) {
+        if (spans[k] > best && accel_on_scaleup(a, spans[k])) {
             best = (int)spans[k];
             if (what)
                 snprintf(what, len, "%lld-GPU %s group of %s", spans[k],

@@ -538,13 +538,7 @@ static void env_link(const Env *e, const Layout *l, int n, long long stride, boo
 {
     (void)l; /* placement is per group; the layout is kept for callers' symmetry */
     long long span = (long long)n * stride;
-    if (span <= e->gpn && span <= e->domain) {
-        *bw = e->su_bw;
-        *lat = e->su_lat;
-        return;
-    }
-    if (e->domain > e->gpn && span <= e->domain) {
-        /* multi-node NVLink domain (NVL72) */
+    if (accel_on_scaleup(e->a, span)) { /* the node's NVLink, or a multi-node domain (NVL72) */
         *bw = e->su_bw;
         *lat = e->su_lat;
         return;
@@ -1861,8 +1855,8 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
                 e->attn_fwd *= k;
         }
     }
-    e->gpn = a->gpus_per_node > 0 ? a->gpus_per_node : 8;
-    e->domain = a->scaleup_domain > 0 ? a->scaleup_domain : e->gpn;
+    e->gpn = accel_gpus_per_node(a);
+    e->domain = accel_scaleup_domain(a);
     e->su_bw = net_scaleup_bw(a);
     e->su_lat = a->scaleup_latency_s > 0 ? a->scaleup_latency_s : SCALEUP_LAT_DEFAULT;
     if (!(e->su_bw > 0))
