@@ -567,6 +567,42 @@ static void copy_file(const char *from, const char *to)
     ck_assert_int_eq(fclose(out), 0);
 }
 
+/* Copy every regular file of directory from into directory to (made). */
+static void copy_dir(const char *from, const char *to)
+{
+    ck_assert_int_eq(mkdir(to, 0700), 0);
+    DIR *dp = opendir(from);
+    ck_assert_ptr_nonnull(dp);
+    struct dirent *de;
+    char a[4096], b[4096];
+    while ((de = readdir(dp)) != NULL) {
+        if (de->d_name[0] == '.')
+            continue;
+        ck_assert_int_lt(snprintf(a, sizeof a, "%s/%s", from, de->d_name), (int)sizeof a);
+        ck_assert_int_lt(snprintf(b, sizeof b, "%s/%s", to, de->d_name), (int)sizeof b);
+        copy_file(a, b);
+    }
+    closedir(dp);
+}
+
+/* Remove directory dir and the files in it (one level). */
+static void remove_dir(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return;
+    struct dirent *de;
+    char path[4096];
+    while ((de = readdir(dp)) != NULL) {
+        if (de->d_name[0] == '.')
+            continue;
+        if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < (int)sizeof path)
+            unlink(path);
+    }
+    closedir(dp);
+    rmdir(dir);
+}
+
 static void write_text(const char *path, const char *text)
 {
     FILE *f = fopen(path, "wb");
@@ -590,22 +626,12 @@ START_TEST(a_task_takes_the_stored_catalog_only_from_the_same_catalog_files)
     unsigned char *bytes = emitted_stages(s, &len);
     /* the same files elsewhere: the same source, the stored catalog is
      * byte for byte the parsed one and gives the same rows */
-    char tmp[] = "/tmp/gpuplan-catsrc-XXXXXX", cat[64], user[64], path[8192], from[8192];
+    char tmp[] = "/tmp/gpuplan-catsrc-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(tmp));
+    char cat[sizeof tmp + 8], user[sizeof tmp + 8], path[sizeof tmp + 32], from[4096];
     snprintf(cat, sizeof cat, "%s/catalog", tmp);
     snprintf(user, sizeof user, "%s/user", tmp);
-    ck_assert_int_eq(mkdir(cat, 0700), 0);
-    DIR *dp = opendir(g_catdir);
-    ck_assert_ptr_nonnull(dp);
-    struct dirent *de;
-    while ((de = readdir(dp)) != NULL) {
-        if (de->d_name[0] == '.')
-            continue;
-        snprintf(from, sizeof from, "%s/%s", g_catdir, de->d_name);
-        snprintf(path, sizeof path, "%s/%s", cat, de->d_name);
-        copy_file(from, path);
-    }
-    closedir(dp);
+    copy_dir(g_catdir, cat);
     ck_assert_uint_eq(source_of(cat, NULL), g_src);
     Catalog got;
     char why[256] = "";
@@ -648,7 +674,7 @@ START_TEST(a_task_takes_the_stored_catalog_only_from_the_same_catalog_files)
     ck_assert(changed != g_src);
     ck_assert_int_eq(eval_stage_catalog(bytes, len, changed, &got, why, sizeof why), 0);
     ck_assert_ptr_null(got.accelerators);
-    snprintf(from, sizeof from, "%s/storage.yaml", g_catdir);
+    ck_assert_int_lt(snprintf(from, sizeof from, "%s/storage.yaml", g_catdir), (int)sizeof from);
     copy_file(from, path);
     ck_assert_uint_eq(source_of(cat, NULL), g_src);
     /* an added override directory: another catalog, the task parses */
@@ -668,17 +694,8 @@ START_TEST(a_task_takes_the_stored_catalog_only_from_the_same_catalog_files)
     catalog_free(&parsed);
     /* the writer's files unreadable (source 0): never taken */
     ck_assert_int_eq(eval_stage_catalog(bytes, len, 0, &got, why, sizeof why), 0);
-    unlink(path);
-    rmdir(user);
-    dp = opendir(cat);
-    while ((de = readdir(dp)) != NULL) {
-        if (de->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof path, "%s/%s", cat, de->d_name);
-        unlink(path);
-    }
-    closedir(dp);
-    rmdir(cat);
+    remove_dir(user);
+    remove_dir(cat);
     rmdir(tmp);
     free(bytes);
     free(s);
