@@ -105,18 +105,26 @@ static void keep_fit(Framework *fits, int *nfit, const Framework *f)
     fits[(*nfit)++] = *f;
 }
 
+/* Whether selected run i is the first selected run of its framework (and,
+ * by_acc, of its accelerator): each fit runs once per such group. */
+static bool first_of_its_kind(const CalibRun *sel, const CalibRun *runs, int i, bool by_acc)
+{
+    if (sel[i].held_out)
+        return false;
+    for (int k = 0; k < i; k++)
+        if (!sel[k].held_out && strcasecmp(runs[k].framework, runs[i].framework) == 0 &&
+            (!by_acc || strcasecmp(runs[k].acc->id, runs[i].acc->id) == 0))
+            return false;
+    return true;
+}
+
 /* Per framework among the selected runs, its fixed cost per step over the
  * runs of every accelerator (calib_fit_step), installed in cal. */
 static void fit_step_costs(const CalibRun *sel, const CalibRun *runs, int n, Catalog *cal,
                            Framework *calfw, Framework *fits, int *nfit)
 {
     for (int i = 0; i < n && *nfit < MAX_FITS; i++) {
-        if (sel[i].held_out)
-            continue;
-        bool seen = false;
-        for (int k = 0; k < i; k++)
-            seen |= !sel[k].held_out && strcasecmp(runs[k].framework, runs[i].framework) == 0;
-        if (seen)
+        if (!first_of_its_kind(sel, runs, i, false))
             continue;
         Framework f;
         if (calib_fit_step(sel, n, cal, runs[i].framework, true, &f) > 0) {
@@ -132,14 +140,7 @@ static void fit_accelerators(const CalibRun *sel, const CalibRun *runs, int n, C
                              Framework *calfw, Framework *fits, int *nfit)
 {
     for (int i = 0; i < n && *nfit < MAX_FITS; i++) {
-        if (sel[i].held_out)
-            continue;
-        bool seen = false;
-        for (int k = 0; k < i; k++)
-            if (!sel[k].held_out && strcasecmp(runs[k].acc->id, runs[i].acc->id) == 0 &&
-                strcasecmp(runs[k].framework, runs[i].framework) == 0)
-                seen = true;
-        if (seen)
+        if (!first_of_its_kind(sel, runs, i, true))
             continue;
         Framework f;
         if (calib_fit(sel, n, cal, runs[i].framework, runs[i].acc->id, true, &f) > 0) {
