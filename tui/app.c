@@ -1842,6 +1842,11 @@ int tui_run(const char *db_path, const char *catalog_dir_override, const char *t
     for (int i = 0; i < VIEW_COUNT; i++) {
         app->views[i].ops = view_table[i];
         app->views[i].state = view_table[i]->create ? view_table[i]->create(app) : NULL;
+        if (view_table[i]->create && !app->views[i].state) {
+            fprintf(stderr, "gpuplan: out of memory starting the dashboard\n");
+            status = 3;
+            goto out;
+        }
     }
     char err[1024];
     if (initial_plan(app, plan_name_or_file, err, sizeof err) != 0) {
@@ -1884,7 +1889,8 @@ out:
     scenario_free(app);
     worker_stop(app->worker);
     for (int i = 0; i < VIEW_COUNT; i++)
-        if (app->views[i].ops && app->views[i].ops->destroy)
+        if (app->views[i].ops && app->views[i].ops->destroy &&
+            (app->views[i].state || !app->views[i].ops->create)) /* made, or stateless */
             app->views[i].ops->destroy(&app->views[i]);
     if (app->store)
         store_close(app->store);
