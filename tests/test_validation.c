@@ -63,7 +63,8 @@ static void load_all(void)
                                         "mbridge-table-2604-01.yaml",
                                         "mosaicml-a100-40gb-1.yaml", "mosaicml-a100-40gb-2.yaml",
                                         "mosaicml-a100-40gb-3.yaml",
-                                        "mbridge-table-2604-01-b300.yaml"};
+                                        "mbridge-table-2604-01-b300.yaml",
+                                        "neuron-trn1.yaml"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/tests/data/runs/%s", src && *src ? src : GPUPLAN_SRCDIR,
                  files[i]);
@@ -527,6 +528,53 @@ START_TEST(mlperf_h100_one_micro_batch_runs_within_recorded_ceilings)
 }
 END_TEST
 
+/* AWS Trainium (Trn1), tests/data/runs/neuron-trn1.yaml: the Neuron
+ * documentation's decoder pre-training table, NxD and neuronx-nemo-megatron.
+ * Held-out half of the class within 7 % mean / 10 % worst, and the
+ * published step ratio of GPT3-46B (full recompute) to GPT3-23B (selective)
+ * on 32 trn1.32xlarge, 21.227 / 9.554 s = 2.22x, within 10 %.  Both need
+ * the neuronx-nemo profile's remat_dce (PyTorch/XLA compiles only what the
+ * live tensors need, so the re-run MLP down projection is never computed):
+ * without it the ratio is +17 % and the held-out GPT3 rows -14.6 / -13.1 %. */
+#define TRN_HELD_MEAN_MAX 0.07
+#define TRN_HELD_WORST_MAX 0.10
+START_TEST(trainium_neuron_table_within_recorded_ceilings)
+{
+    load_all();
+    double sum = 0, worst = 0, s23 = 0, s46 = 0, m23 = 0, m46 = 0;
+    int n = 0;
+    for (int i = 0; i < n_runs; i++) {
+        const CalibRun *r = &runs[i];
+        if (strcmp(r->cls, "trainium/dense/bf16") != 0)
+            continue;
+        ck_assert_msg(r->ok, "%s: %s", r->plan->workloads[r->wi].name, r->why);
+        const char *name = r->plan->workloads[r->wi].name;
+        if (strcmp(name, "neuron-nemo-gpt3-23b-trn1-32n") == 0) {
+            s23 = r->predicted_s;
+            m23 = r->measured_s;
+        } else if (strcmp(name, "neuron-nemo-gpt3-46b-trn1-32n") == 0) {
+            s46 = r->predicted_s;
+            m46 = r->measured_s;
+        }
+        if (!r->held_out)
+            continue;
+        sum += fabs(r->err);
+        if (fabs(r->err) > worst)
+            worst = fabs(r->err);
+        n++;
+    }
+    ck_assert_int_ge(n, 5);
+    ck_assert_msg(s23 > 0 && s46 > 0 && m23 > 0 && m46 > 0, "GPT3-23B/46B rows missing");
+    double pub = m46 / m23, model = s46 / s23;
+    fprintf(stderr, "Trainium held-out: %d runs, mean %.1f %%, worst %.1f %%; 46B/23B published %.3fx model %.3fx\n",
+            n, 100 * sum / n, 100 * worst, pub, model);
+    ck_assert_msg(sum / n <= TRN_HELD_MEAN_MAX && worst <= TRN_HELD_WORST_MAX,
+                  "Trainium held-out mean %.3f worst %.3f", sum / n, worst);
+    ck_assert_msg(fabs(model / pub - 1) <= 0.10, "46B/23B model %.3fx vs published %.3fx", model,
+                  pub);
+}
+END_TEST
+
 /* Calibration recovers a known perturbation: the B200 NeMo runs measured
  * 0.8× as fast as published (step times / 0.8) are fitted, and the fitted
  * profile predicts those perturbed runs within 2 % on average. */
@@ -655,6 +703,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, gpt_oss_b200_gb200_step_difference_within_15pct_of_published);
     tcase_add_test(tc, mlperf_h100_one_micro_batch_runs_within_recorded_ceilings);
     tcase_add_test(tc, gb200_405b_recipes_with_embedding_and_loss_slots_fit_and_predict);
+    tcase_add_test(tc, trainium_neuron_table_within_recorded_ceilings);
     tcase_add_test(tc, calibrate_recovers_a_20pct_slower_cluster);
     tcase_add_test(tc, error_bands_cover_every_published_residual);
     suite_add_tcase(s, tc);
