@@ -204,6 +204,12 @@ typedef struct {
     bool fp8_param_gather;        /* FP8 runs keep their weights in FP8 for the DP
                                    * all-gather (Megatron-Core fp8_param_gather): 1 byte
                                    * per parameter gathered, not 2 */
+    bool unfused_glu_clamp;       /* a GLU clamp (model glu_clamp) runs as eager clamp and
+                                   * concatenation passes outside the fused activation */
+    bool unfused_expert_bias;     /* routed experts' output bias added per expert by eager
+                                   * ops (model linear_bias) */
+    bool unfused_yarn_rope;       /* YaRN RoPE (model yarn_factor > 1) applied by eager ops,
+                                   * not a fused RoPE kernel */
     bool selective_reruns_attention; /* selective recompute saves only weight-GEMM
                                    * outputs (MaxText remat_policy minimal): the
                                    * FlashAttention core is re-run in the backward */

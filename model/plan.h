@@ -69,6 +69,13 @@ typedef struct {
      * other layer; Mistral 7B: 4096 everywhere). */
     int window;
     int window_layers;
+    /* What a model's config adds to its layers' element-wise work (gpt-oss
+     * config.json: swiglu_limit 7.0, attention_bias true, rope_scaling yarn
+     * factor 32); how much it costs is the framework's (catalog
+     * frameworks.yaml unfused_*). */
+    double glu_clamp;         /* GLU inputs clamped to ±this (0 = no clamp) */
+    bool linear_bias;         /* linear layers (attention, experts) carry biases */
+    double yarn_factor;       /* YaRN RoPE context-extension factor (0 or 1 = plain RoPE) */
     double params;            /* given total; 0 = derive from the shape */
 } ModelShape;
 

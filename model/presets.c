@@ -79,15 +79,22 @@ static const ModelPreset presets[] = {
       .head_dim = 128, .vocab = 151936, .glu = true, .tied_embeddings = false,
       .experts = 128, .experts_per_token = 8, .expert_ffn_hidden = 1536}},
     /* gpt-oss: head_dim 64 with 64 heads (4096) ≠ hidden 2880, so head_dim
-     * is explicit; 128 / 32 experts of 2880, top-4. */
+     * is explicit; 128 / 32 experts of 2880, top-4.  swiglu_limit 7.0 (the
+     * GLU inputs clamped), attention_bias true and biased experts,
+     * rope_scaling {rope_type: yarn, factor: 32} (Megatron-Bridge
+     * models/gpt_oss/gpt_oss_bridge.py: activation_func_clamp_value 7.0,
+     * add_bias_linear True, position_embedding_type "yarn",
+     * yarn_rotary_scaling_factor 32). */
     {"gpt-oss-120b", "openai/gpt-oss-120b config.json; gpt-oss model card (arXiv:2508.10925)",
      {.layers = 36, .hidden = 2880, .ffn_hidden = 2880, .heads = 64, .kv_heads = 8,
       .head_dim = 64, .vocab = 201088, .glu = true, .tied_embeddings = false,
-      .experts = 128, .experts_per_token = 4, .expert_ffn_hidden = 2880}},
+      .experts = 128, .experts_per_token = 4, .expert_ffn_hidden = 2880,
+      .glu_clamp = 7.0, .linear_bias = true, .yarn_factor = 32}},
     {"gpt-oss-20b", "openai/gpt-oss-20b config.json; gpt-oss model card (arXiv:2508.10925)",
      {.layers = 24, .hidden = 2880, .ffn_hidden = 2880, .heads = 64, .kv_heads = 8,
       .head_dim = 64, .vocab = 201088, .glu = true, .tied_embeddings = false,
-      .experts = 32, .experts_per_token = 4, .expert_ffn_hidden = 2880}},
+      .experts = 32, .experts_per_token = 4, .expert_ffn_hidden = 2880,
+      .glu_clamp = 7.0, .linear_bias = true, .yarn_factor = 32}},
 };
 
 #define N_PRESETS (sizeof presets / sizeof presets[0])

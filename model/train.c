@@ -472,6 +472,9 @@ typedef struct {
     int etp;               /* > 0: MoE parallel folding with this expert TP */
     double win_frac;       /* attention-core share left by sliding windows (1 = none) */
     double attn_fwd, attn_bwd; /* fused attention efficiencies (catalog), 0 = none */
+    bool uf_clamp;         /* GLU clamp as eager passes (model glu_clamp, framework) */
+    bool uf_bias;          /* expert output bias by eager per-expert ops (linear_bias) */
+    bool uf_rope;          /* YaRN RoPE by eager ops (model yarn_factor, framework) */
 } Env;
 
 static bool is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
@@ -1091,6 +1094,55 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         c->flops += f_core;
     } else if (l->recompute == RECOMPUTE_FULL) {
         c->core += t_core;
+    }
+    /* Element-wise passes a model's config adds and a framework runs as
+     * eager PyTorch ops, each reading its inputs and writing its output in
+     * 16-bit (bytes per element; Megatron-Core at the Megatron-Bridge
+     * v0.2.2 / v0.3.0 / v0.4.2 pins cba6b0ed / b0cc2706 / 2edffadb):
+     *  - YaRN RoPE: apply_rotary_pos_emb takes TE's fused kernel only when
+     *    mscale is 1, and YaRN's is 0.1·ln(factor) + 1 (1.35 at gpt-oss's
+     *    32; models/common/embeddings/rope_utils.py, yarn_rotary_pos_
+     *    embedding.py; Megatron-Bridge's provider also turns
+     *    apply_rope_fusion off for position_embedding_type "yarn"), so
+     *    _apply_rotary_pos_emb_bshd runs on q and k: t·cos 4, rotate_half
+     *    (negate a half, concatenate) 6, ·sin 4, sum 6, concatenate with
+     *    the empty pass-through part 4 — 24 forward; autograd's backward
+     *    of the same ops ≈ 34 (two products, the negation, the halves'
+     *    concatenation, two accumulations, two slice gradients).
+     *  - GLU clamp: weighted_bias_quick_geglu_impl (fusions/fused_bias_
+     *    geglu.py) clamps the two halves of the expert fc1 output and
+     *    concatenates them before its fused kernel: 16·Fe per routed copy
+     *    forward (two clamps read + write Fe, the concatenation 2Fe), 20·Fe
+     *    backward (two masked gradients read grad and input, write Fe; the
+     *    halves' concatenation); moe_act recompute re-runs the forward.
+     *  - expert bias: TEGroupedMLP's fc2 returns its bias (skip_bias_add)
+     *    and _apply_bias (transformer/moe/experts.py) adds bias × prob per
+     *    expert, t + b·p, then concatenates: 12·h per routed copy forward
+     *    (product written, sum read 2 + written, concatenation), 16·h
+     *    backward (the split's concatenation, grad·p and grad·b each
+     *    written and reduced).
+     * The expert passes run on the busiest EP rank's imb × copies. */
+    if (e->uf_rope || (moe_layer && (e->uf_clamp || e->uf_bias))) {
+        double Cb = moe_layer ? imb * moe_copies(e, l, T) : 0.0;
+        double xf = 0, xb = 0;
+        if (e->uf_rope) {
+            double qk = T * (sh->a + sh->g) * sh->dqk / t;
+            xf += 24.0 * qk;
+            xb += 34.0 * qk;
+        }
+        if (moe_layer && e->uf_clamp) {
+            double fe = Cb * sh->Fe / expert_tp(l);
+            xf += 16.0 * fe;
+            xb += 20.0 * fe + (l->recompute == RECOMPUTE_SELECTIVE ? 16.0 * fe : 0.0);
+        }
+        if (moe_layer && e->uf_bias) {
+            xf += 12.0 * Cb * sh->h;
+            xb += 16.0 * Cb * sh->h;
+        }
+        if (l->recompute == RECOMPUTE_FULL)
+            xb += xf;
+        c->fwd += xf / e->ew_bw;
+        c->comp += (xf + xb) / e->ew_bw;
     }
     /* Full recompute re-runs the layer's forward.  JAX's jax.checkpoint
      * re-computes from the saved input only the residuals the backward
@@ -1976,6 +2028,9 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->remat_dce = fw->remat_dce;
     e->logit_b = fw->logits_bytes > 0 ? fw->logits_bytes : 4.0;
     e->sel_core = fw->selective_reruns_attention;
+    e->uf_clamp = fw->unfused_glu_clamp && w->model.glu_clamp > 0 && sh->glu && sh->moe;
+    e->uf_bias = fw->unfused_expert_bias && w->model.linear_bias && sh->moe;
+    e->uf_rope = fw->unfused_yarn_rope && w->model.yarn_factor > 1 && !sh->mla;
     /* NeMo's and Megatron-Bridge's FP8 recipes keep the weights in FP8
      * between optimizer steps and gather them in FP8 (fp8_param_gather:
      * NeMo 2 recipes/precision/mixed_precision.py bf16_with_fp8_mixed

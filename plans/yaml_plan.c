@@ -495,6 +495,13 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
         CHECK(m->window_layers >= 0 && m->window_layers <= m->layers, &m->window_layers, w,
               "workload '%s': model window_layers must be between 0 and the %d layers", wn,
               m->layers);
+        CHECK(m->glu_clamp >= 0 && m->glu_clamp <= 1e6, &m->glu_clamp, w,
+              "workload '%s': model glu_clamp must be 0 (no clamp) or a positive limit", wn);
+        CHECK(m->glu_clamp == 0 || m->glu, &m->glu_clamp, w,
+              "workload '%s': model glu_clamp needs a GLU MLP (glu: true)", wn);
+        CHECK(m->yarn_factor == 0 || (m->yarn_factor >= 1 && m->yarn_factor <= 1e4),
+              &m->yarn_factor, w,
+              "workload '%s': model yarn_factor must be 0 (plain RoPE) or between 1 and 1e4", wn);
         CHECK(w->checkpoint_interval_s >= 0 && w->checkpoint_interval_s <= 31536000,
               &w->checkpoint_interval_s, w,
               "workload '%s': checkpoint_interval must be auto or at most a year", wn);
@@ -1612,6 +1619,9 @@ static const Field model_fields[] = {
     F_I(ModelShape, v_head_dim, "v_head_dim", F_OPT, NULL),
     F_I(ModelShape, window, "window", F_OPT, "sliding-window attention span, tokens; 0 = full"),
     F_I(ModelShape, window_layers, "window_layers", F_OPT, "layers with the window; 0 = all"),
+    F_D(ModelShape, glu_clamp, "glu_clamp", QTY_NUMBER, F_OPT, "GLU inputs clamped to ±this; 0 = none"),
+    F_B(ModelShape, linear_bias, "linear_bias", F_OPT, "attention and expert linears carry biases"),
+    F_D(ModelShape, yarn_factor, "yarn_factor", QTY_NUMBER, F_OPT, "YaRN RoPE scaling factor; 0 = plain RoPE"),
     F_DA(ModelShape, params, "params", QTY_COUNT, "auto", 0, "auto = derived from the shape"),
 };
 static const Schema model_schema = {"model", model_fields, COUNT_OF(model_fields), 0, init_none, NULL, NULL};

@@ -2010,6 +2010,53 @@ START_TEST(fused_dispatch_drops_permute_and_chunk_sort_bytes)
 }
 END_TEST
 
+static void fw_unfused_extras(Framework *f)
+{
+    f->unfused_glu_clamp = true;
+    f->unfused_expert_bias = true;
+    f->unfused_yarn_rope = true;
+}
+
+START_TEST(unfused_clamp_bias_and_yarn_rope_cost_their_eager_bytes)
+{
+    /* gpt-oss's config (swiglu_limit, biased experts, YaRN RoPE) run as
+     * Megatron-Core runs it (fusions/fused_bias_geglu.py: clamp + concat
+     * outside the fused GLU; moe/experts.py _apply_bias: bias x prob per
+     * expert; rope_utils.py: YaRN's mscale 0.1 ln 32 + 1 != 1 takes the
+     * unfused RoPE).  Per micro-batch and layer, 16-bit bytes: RoPE 24
+     * forward + 34 backward per element of q and k (T (a + g) dh), clamp
+     * 16 Fe + 20 Fe per routed copy, bias 12 h + 16 h, the copies on the
+     * busiest of 8 EP ranks (1 + sqrt(2 ln 8 / C)).  EP8, 8 micro-batches
+     * of 2,048 tokens, 4 MoE layers, no recompute. */
+    Workload w8 = small_moe(8, 8);
+    double plain_keys = moe_compute_s(&w8, fw_plain);
+    double flags_no_keys = moe_compute_s(&w8, fw_unfused_extras);
+    ck_assert_msg(flags_no_keys == plain_keys, "no model keys: %.6f vs %.6f s", flags_no_keys,
+                  plain_keys);
+    w8.model.glu_clamp = 7.0;
+    w8.model.linear_bias = true;
+    w8.model.yarn_factor = 32;
+    double plain = moe_compute_s(&w8, fw_plain);
+    ck_assert_msg(plain == plain_keys, "keys without the framework flags: %.6f vs %.6f s",
+                  plain, plain_keys);
+    double eager = moe_compute_s(&w8, fw_unfused_extras);
+    double T = 2048, k = 2, h = 1024, Fe = 512, C = T * k, qk = T * (8 + 8) * 128;
+    double imb = 1 + sqrt(2 * log(8.0) / C);
+    double bytes = (24 + 34) * qk + (16 + 20) * Fe * imb * C + (12 + 16) * h * imb * C;
+    double ew_bw = 3.35e12 * 0.70; /* H100 hbm_bw × elementwise_eff (catalog) */
+    double want = 8 * 4 * bytes / ew_bw;
+    ck_assert_msg(fabs((eager - plain) / want - 1) < 1e-6, "added %.6f s, expected %.6f s",
+                  eager - plain, want);
+    /* moe_act recompute (selective) re-runs the clamp's forward 16 Fe */
+    w8.recompute = RECOMPUTE_SELECTIVE;
+    double sp = moe_compute_s(&w8, fw_plain);
+    double se = moe_compute_s(&w8, fw_unfused_extras);
+    double want_sel = want + 8 * 4 * 16 * Fe * imb * C / ew_bw;
+    ck_assert_msg(fabs((se - sp) / want_sel - 1) < 1e-6, "selective: added %.6f s, expected %.6f s",
+                  se - sp, want_sel);
+}
+END_TEST
+
 START_TEST(workload_fused_dispatch_key_is_the_framework_flag)
 {
     /* A recipe that picks DeepEP/HybridEP (Megatron-Core flex dispatcher)
@@ -2517,6 +2564,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, interleaving_widens_the_dp_overlap_window);
     tcase_add_test(tc, interleaved_dp_sync_of_chunk_0_is_exposed);
     tcase_add_test(tc, fp8_param_gather_halves_the_dp_all_gather);
+    tcase_add_test(tc, unfused_clamp_bias_and_yarn_rope_cost_their_eager_bytes);
     tcase_add_test(tc, dp_all_gather_hides_under_the_forward_not_the_backward);
     tcase_add_test(tc, activation_offload_frees_hbm_and_hides_under_compute_on_c2c);
     tcase_add_test(tc, output_layer_runs_in_bf16_in_fp8_recipes);

@@ -304,11 +304,17 @@ END_TEST
  * 5.15 / 26.4 % (188 runs), held-out 5.50 / 34.5 -> 5.73 / 34.3 % (194
  * runs; the 187 before 5.52 / 34.3 %, shared nemo terms refitted; the new
  * rows held-out 11.4 / 26.7 %: gpt-oss-120b GB300 -26.7 %).  Ceilings
- * unchanged. */
+ * unchanged.
+ * 2026-12-02 (issue 11, gpt-oss): Megatron-Core's unfused GLU clamp,
+ * per-expert output bias and YaRN RoPE priced (model keys glu_clamp /
+ * linear_bias / yarn_factor, frameworks.yaml unfused_*); refit: fit 5.168 /
+ * 26.39 -> 5.086 / 26.39 %, held-out 5.736 / 34.27 -> 5.498 / 32.63 % (now
+ * Qwen3-30B-A3B H100 -32.6 %; gpt-oss GB200 26.04.01 -34.3 -> -21.9 %).
+ * Held-out worst ceiling lowered to 0.34. */
 #define FIT_MEAN_MAX 0.06
 #define FIT_WORST_MAX 0.27
 #define HELD_MEAN_MAX 0.07
-#define HELD_WORST_MAX 0.36
+#define HELD_WORST_MAX 0.34
 
 START_TEST(error_on_fit_and_held_out_halves_within_recorded_ceilings)
 {
@@ -469,6 +475,30 @@ START_TEST(gpt_oss_b200_gb200_step_difference_within_15pct_of_published)
     ck_assert_msg(pub > 0 && fabs(model / pub - 1) <= 0.16, "model %.2f s vs published %.2f s",
                   model, pub);
     free(p);
+}
+END_TEST
+
+/* gpt-oss-120b, every published row of the set (Megatron-Bridge 25.11 /
+ * 26.02 / 26.04.01 tables: H100, B200, GB200, B300, GB300; issue 11): within
+ * 25 %.  Until 2026-12-02 the model was 15-34 % too fast on Blackwell
+ * (GB200 26.04.01 -34.3 %): it had no cost for what Megatron-Core runs
+ * unfused for gpt-oss's config — the clamped GLU's clamp and concatenation,
+ * the experts' output bias added per expert, YaRN RoPE (mscale != 1) —
+ * model keys glu_clamp / linear_bias / yarn_factor, frameworks.yaml
+ * unfused_*.  With them the worst is GB200 26.04.01, -21.9 %. */
+START_TEST(gpt_oss_rows_within_25pct_of_published)
+{
+    load_all();
+    int n = 0;
+    for (int i = 0; i < n_runs; i++) {
+        const Workload *w = &runs[i].plan->workloads[runs[i].wi];
+        if (strcmp(w->model.preset, "gpt-oss-120b") != 0)
+            continue;
+        n++;
+        ck_assert_msg(runs[i].ok && fabs(runs[i].err) <= 0.25, "%s (%s): %+.1f %%", w->name,
+                      runs[i].acc->id, 100 * runs[i].err);
+    }
+    ck_assert_int_ge(n, 9);
 }
 END_TEST
 
@@ -701,6 +731,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, layer_wise_recompute_within_5pct_of_the_published_ab_pair);
     tcase_add_test(tc, deepseek_v3_b200_recipe_fits_with_bf16_adam_moments);
     tcase_add_test(tc, gpt_oss_b200_gb200_step_difference_within_15pct_of_published);
+    tcase_add_test(tc, gpt_oss_rows_within_25pct_of_published);
     tcase_add_test(tc, mlperf_h100_one_micro_batch_runs_within_recorded_ceilings);
     tcase_add_test(tc, gb200_405b_recipes_with_embedding_and_loss_slots_fit_and_predict);
     tcase_add_test(tc, trainium_neuron_table_within_recorded_ceilings);
