@@ -210,6 +210,11 @@ typedef struct {
                                    * ops (model linear_bias) */
     bool unfused_yarn_rope;       /* YaRN RoPE (model yarn_factor > 1) applied by eager ops,
                                    * not a fused RoPE kernel */
+    bool fp8_tp_gather;           /* FP8 runs all-gather the sequence-parallel GEMM
+                                   * inputs (and the backward's output gradients) in
+                                   * FP8 (Transformer Engine userbuffers / TE
+                                   * gather_along_first_dim): 1 byte per element, the
+                                   * reduce-scatters stay 16-bit */
     bool selective_reruns_attention; /* selective recompute saves only weight-GEMM
                                    * outputs (MaxText remat_policy minimal): the
                                    * FlashAttention core is re-run in the backward */

@@ -468,6 +468,7 @@ typedef struct {
     double logit_b;        /* bytes per logit kept for the loss's backward (profile) */
     bool sel_core;         /* selective recompute re-runs the FlashAttention core */
     double ag_b;           /* bytes per parameter of the DP all-gather (ZeRO 1-2) */
+    double tp_ag_b;        /* bytes per element of the SP all-gathers (TP) */
     double step_scale;     /* × the whole step (calibrated site factor) */
     int etp;               /* > 0: MoE parallel folding with this expert TP */
     double win_frac;       /* attention-core share left by sliding windows (1 = none) */
@@ -1177,7 +1178,11 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         double bw, lat;
         env_link(e, l, l->tp, 1, false, &bw, &lat);
         double S = 2.0 * T * sh->h;
-        double one = l->sp ? 2.0 * net_allgather_s(S, l->tp, bw, lat)
+        /* with SP: an all-gather (FP8 runs of a TE framework: 1-byte
+         * elements, tp_ag_b) and a 16-bit reduce-scatter */
+        double agb = e->tp_ag_b > 0 ? e->tp_ag_b : 2.0;
+        double one = l->sp ? net_allgather_s(agb / 2.0 * S, l->tp, bw, lat) +
+                                 net_allgather_s(S, l->tp, bw, lat)
                            : net_allreduce_s(S, l->tp, bw, lat);
         double raw = 2.0 * fwd_coll * one;
         double hid = e->tp_ov * raw;
@@ -2041,6 +2046,18 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * stays 16-bit.  Not the FP4 recipes (fp4_param_gather unsupported,
      * the same file). */
     e->ag_b = fw->fp8_param_gather && prec == PREC_FP8 && e->lowp ? 1.0 : e->wb;
+    /* Transformer Engine quantises a sequence-parallel GEMM input before
+     * its tensor-parallel all-gather, so FP8 runs gather 1-byte elements:
+     * "AllGather buffers use fp8 when using fp8 recipe" (TE
+     * pytorch/module/base.py initialize_ub: qkv_fprop, fc1_fprop and the
+     * backward's proj_dgrad / fc2_dgrad gathers of the output gradients,
+     * v1.x-2.x; without userbuffers gather_along_first_dim quantises first
+     * too, with an amax reduction over the group under current scaling,
+     * pytorch/distributed.py _all_gather_fp8 / _all_gather_mxfp8).  The
+     * reduce-scatters of the GEMM outputs stay 16-bit (their fp8_buf is a
+     * per-recipe option the rows do not state).  FP8 (and MXFP8) only: no
+     * FP4 gather path was checked. */
+    e->tp_ag_b = fw->fp8_tp_gather && prec == PREC_FP8 && e->lowp ? 1.0 : 2.0;
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
     if (p && p->perturb.band != 0) {
         /* a sensitivity point: the step lands at this position of the
