@@ -102,6 +102,15 @@ static const Framework FW_BUILTIN = {
  * micro-batch.  Attention's softmax·V and QK^T stay BF16 (NeMo/Megatron
  * FP8 recipes do not quantise the core attention). */
 #define FP8_CAST_BYTES 5.0
+/* The QKV and fc1 inputs are the outputs of the two norms, which Transformer
+ * Engine's LayerNormLinear runs itself: with current scaling the norm kernel
+ * computes the output's amax as it writes it (pytorch/csrc/extensions/
+ * normalization.cpp, Impl::FUSED_NORM_AMAX_FP8), so the cast reads the
+ * 16-bit output once and writes 1 byte, 3 bytes per element; with delayed
+ * scaling the norm writes FP8 itself (Impl::FULLY_FUSED), less still.  In
+ * the forward only: the backward casts output gradients, which no norm
+ * produced. */
+#define FP8_NORM_CAST_BYTES 3.0
 /* FlashAttention's backward runs five matmuls where its forward runs two
  * (S = QK^T is recomputed; dV, dP, dQ, dK; Dao 2023, FlashAttention-2
  * §3.1), and its benchmarks count the backward's FLOPs as 2.5x the
@@ -1069,8 +1078,13 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     }
     double fwd = t_gemm + t_core + t_ew + e->layer_oh + t_moe;
     double passes = 3.0 + (l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0);
-    c->fwd = fwd;
-    c->comp = passes * fwd + t_core_bwd - 2.0 * t_core;
+    /* forward passes (not the backward's two): the norm-fed casts' amax
+     * read is fused into the norm (FP8_NORM_CAST_BYTES) */
+    double norm_fused = fp8 ? (FP8_CAST_BYTES - FP8_NORM_CAST_BYTES) * T * 2.0 * sh->h /
+                                  (l->sp ? t : 1) / e->ew_bw
+                            : 0.0;
+    c->fwd = fwd - norm_fused;
+    c->comp = passes * fwd - (passes - 2.0) * norm_fused + t_core_bwd - 2.0 * t_core;
     c->core = t_core + t_core_bwd;
     c->flops = passes * (f_dense + f_exp + f_core);
     if (l->recompute == RECOMPUTE_SELECTIVE && e->flash) {

@@ -2001,6 +2001,44 @@ START_TEST(fp8_tp_gather_moves_the_sp_all_gathers_in_one_byte)
 }
 END_TEST
 
+static void fw_fp8_factor_half(Framework *f) { f->fp8_gemm_factor = 0.5; }
+
+/* The QKV and fc1 inputs of an FP8 layer are its norms' outputs, and
+ * Transformer Engine's LayerNormLinear computes their amax inside the norm
+ * kernel (current scaling: pytorch/csrc/extensions/normalization.cpp
+ * Impl::FUSED_NORM_AMAX_FP8; delayed: the norm writes FP8 itself), so the
+ * forward cast of those two inputs reads 2 bytes and writes 1, not the 5 of
+ * a cast with its own amax pass; the backward casts output gradients (5).
+ * Llama 3 8B at TP1 on 8 H100, one 4,096-token micro-batch per GPU, with the
+ * FP8 GEMMs at half their 2x peak (= the BF16 GEMM time): the FP8 run's
+ * compute exceeds the BF16 run's by the casts alone, per token and layer
+ * 3 x 2h + 5 (a dh + F) forward and 2 x 5 (2h + a dh + F) backward bytes
+ * at the H100's elementwise rate (3.35 TB/s x 0.70). */
+START_TEST(fp8_norm_outputs_cast_without_an_amax_pass)
+{
+    const ModelPreset *pr = preset_find("llama-3-8b");
+    ck_assert_ptr_nonnull(pr);
+    double c[2];
+    const Precision pc[2] = {PREC_FP8, PREC_BF16};
+    for (int k = 0; k < 2; k++) {
+        Workload w = training(pr->shape, 4096, 8, 1e12);
+        w.gpus = 8;
+        w.global_batch = 8;
+        w.micro_batch = 1;
+        w.precision = pc[k];
+        w.zero = 1;
+        w.recompute = RECOMPUTE_NONE;
+        w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+        fw_run(&w, fw_fp8_factor_half, &c[k], NULL);
+    }
+    double h = 4096, adh = 32 * 128, F = 14336, T = 4096, L = 32;
+    double bytes = 3 * 2 * h + 5 * (adh + F) + 2 * 5 * (2 * h + adh + F);
+    double want = L * T * bytes / (3.35e12 * 0.70);
+    ck_assert_msg(fabs((c[0] - c[1]) / want - 1) < 0.01, "FP8 - BF16 compute %.5f s, casts %.5f s",
+                  c[0] - c[1], want);
+}
+END_TEST
+
 START_TEST(ep_alltoall_across_nodes_runs_at_the_nic_rate)
 {
     /* An expert all-to-all over 8 H100 nodes (EP64, one rank per GPU) is
@@ -2624,6 +2662,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, fp8_param_gather_halves_the_dp_all_gather);
     tcase_add_test(tc, unfused_clamp_bias_and_yarn_rope_cost_their_eager_bytes);
     tcase_add_test(tc, fp8_tp_gather_moves_the_sp_all_gathers_in_one_byte);
+    tcase_add_test(tc, fp8_norm_outputs_cast_without_an_amax_pass);
     tcase_add_test(tc, dp_all_gather_hides_under_the_forward_not_the_backward);
     tcase_add_test(tc, activation_offload_frees_hbm_and_hides_under_compute_on_c2c);
     tcase_add_test(tc, output_layer_runs_in_bf16_in_fp8_recipes);
