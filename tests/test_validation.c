@@ -335,7 +335,7 @@ END_TEST
  * each pair's step-time ratio is a published figure (1.35× for Llama 3.1
  * 8B … 1.59× for 405B).  The model's ratio of each pair — GEMMs at the FP8
  * rate and fp8_gemm_factor, attention core and output layer in BF16, casts
- * as bytes, communication unchanged — is within 10 % of the published one,
+ * as bytes, TP all-gathers in FP8 — is within 10 % of the published one,
  * and the model orders 8B below 405B as the recipes do. */
 static const CalibRun *find_run(const char *plan, const char *name)
 {
@@ -357,7 +357,7 @@ START_TEST(fp8_speedup_within_10pct_of_published_bf16_fp8_pairs)
         {"nemotron4-340b-bf16-128", "nemotron4-340b-fp8-128-sel"},
         {"gpt3-175b-bf16-128", "gpt3-175b-fp8-128-vp12"},
     };
-    double model[6];
+    double model[6], miss = 0, miss405 = 0;
     for (int i = 0; i < 6; i++) {
         const CalibRun *b = find_run("validation-perf-recipes-h100", pairs[i][0]);
         const CalibRun *f = find_run("validation-perf-recipes-h100", pairs[i][1]);
@@ -368,8 +368,15 @@ START_TEST(fp8_speedup_within_10pct_of_published_bf16_fp8_pairs)
                 pub, model[i], 100 * (model[i] / pub - 1));
         ck_assert_msg(fabs(model[i] / pub - 1) <= 0.10, "%s: model %.3fx vs published %.3fx",
                       pairs[i][1], model[i], pub);
+        miss += fabs(model[i] / pub - 1) / 6;
+        if (i == 2)
+            miss405 = fabs(model[i] / pub - 1);
     }
     ck_assert_msg(model[0] < model[2], "8B %.3fx vs 405B %.3fx", model[0], model[2]);
+    /* TE's FP8 TP all-gathers (fp8_tp_gather) and the norm-fused casts
+     * (FP8_NORM_CAST_BYTES) took the six from a mean miss of 5.4 % (405B
+     * -10.0 %) to 5.0 % (405B -9.3 %); without them this fails */
+    ck_assert_msg(miss <= 0.052 && miss405 <= 0.095, "mean miss %.4f, 405B %.4f", miss, miss405);
 }
 END_TEST
 
