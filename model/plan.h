@@ -159,6 +159,10 @@ typedef struct {
                                       * framework profile's tp_overlap */
     double ep_overlap;               /* share 0..1 of the MoE all-to-alls hidden under compute
                                       * (DeepSeek-V3 DualPipe ≈ 1); 0 = exposed */
+    bool delay_wgrad_compute;        /* with EP overlap, the experts' weight-gradient GEMMs
+                                      * are deferred out of the MLP backward (Megatron
+                                      * --delay-wgrad-compute; Megatron-Bridge's perf
+                                      * recipes set it with moe_a2a_overlap) */
     bool moe_fused_dispatch;         /* the MoE dispatch/combine kernels permute tokens
                                       * while they communicate (DeepEP, HybridEP);
                                       * false = the framework profile's choice */

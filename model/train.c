@@ -828,6 +828,7 @@ typedef struct {
     double cp;             /* CP K/V exchange, raw */
     double ep;             /* EP all-to-alls */
     double ep_hid;         /* of them hidden under another micro-batch (raw) */
+    double pair_host;      /* combined 1F1B: host work a paired layer exposes (not in comp) */
     double flops;          /* executed FLOPs */
 } LayerCost;
 
@@ -842,6 +843,7 @@ static void layer_cost_mix(LayerCost *a, const LayerCost *b, double share)
     a->cp = share * a->cp + (1.0 - share) * b->cp;
     a->ep = share * a->ep + (1.0 - share) * b->ep;
     a->ep_hid = share * a->ep_hid + (1.0 - share) * b->ep_hid;
+    a->pair_host = share * a->pair_host + (1.0 - share) * b->pair_host;
     a->flops = share * a->flops + (1.0 - share) * b->flops;
 }
 
@@ -986,7 +988,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     double f_dense = 2.0 * T * dense_w / t;
     double t_gemm = layer_dense_gemm_s(e, l, T, moe_layer);
     double eff_dense = t_gemm > 0 ? f_dense / (t_gemm * e->peak * e->gemm_scale) : eff;
-    double f_exp = 0, t_exp_fc2 = 0;
+    double f_exp = 0, t_exp_fc2 = 0, t_exp_all = 0;
     double fc2_parts = sh->glu ? 3.0 : 2.0; /* fc2: Fe of the 2 (3 with GLU) Fe-wide matrices */
     double imb = moe_layer ? moe_imbalance(e, l, T) : 1.0;
     bool fp8 = e->lowp;
@@ -1013,6 +1015,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         /* the busiest EP rank computes imb × its share (moe_imbalance) */
         double t_exp = imb * f_exp / (e->peak * env_curve(e, xe) * e->gemm_scale);
         t_gemm += t_exp;
+        t_exp_all = t_exp;
         t_exp_fc2 = t_exp / fc2_parts;
         if (fp8) /* expert fc1 inputs h per routed copy, fc2 inputs Fe/etp */
             cast_el += sh->k * (sh->h + sh->Fe) / t + sh->S * (sh->h + sh->Fe) / t;
@@ -1085,6 +1088,32 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
                             : 0.0;
     c->fwd = fwd - norm_fused;
     c->comp = passes * fwd - (passes - 2.0) * norm_fused + t_core_bwd - 2.0 * t_core;
+    /* Combined 1F1B (EP overlap) with deferred expert weight gradients and
+     * the dropless sync.  Megatron-Core runs a layer's forward for one
+     * micro-batch and its backward for another from one host thread, in
+     * the order (core_v0.15.0 models/common/model_chunk_schedule_plan.py,
+     * TransformerLayerSchedulePlan.run): combine bwd, attention fwd, MLP
+     * backward (partner), dispatch fwd, MLP backward_dw and dispatch bwd
+     * (partner), MLP fwd, combine fwd, attention bwd (partner).  The
+     * dispatch forward waits for the device-to-host copy of the token
+     * counts (token_dispatcher.py cuda_sync_point).  With
+     * --delay-wgrad-compute (workload delay_wgrad_compute; Megatron-Bridge's
+     * performance scripts set it with every moe_a2a_overlap) the partner's
+     * per-expert weight-gradient GEMMs are backward_dw's, so the host
+     * issues them only after that wait, while the GPU has only the
+     * partner's MLP dgrad queued: one pass of the MoE host cost (t_moe)
+     * against the expert dgrad GEMMs and the activation's backward, the
+     * excess exposed on top of what a layer pays without the overlap.
+     * Without the deferral they run in the MLP backward, before the wait.
+     * Token-dropping runs have no sync. */
+    c->pair_host = 0;
+    if (moe_layer && l->ep > 1 && e->moe_cf <= 0 && t_moe > 0 && e->w->delay_wgrad_compute &&
+        (e->w->ep_overlap > 0 ? e->w->ep_overlap : e->ep_ov) > 0) {
+        double actw = sh->glu ? 3.0 : 2.0;
+        double t_act = imb * 2.0 * T * sh->k * actw * sh->Fe / t / e->ew_bw;
+        double over = t_moe - (t_exp_all + t_act);
+        c->pair_host = over > 0 ? over : 0;
+    }
     c->core = t_core + t_core_bwd;
     c->flops = passes * (f_dense + f_exp + f_core);
     if (l->recompute == RECOMPUTE_SELECTIVE && e->flash) {
@@ -1322,6 +1351,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
         .cp = fd * dl.cp + fm * ml.cp,
         .ep = fm * ml.ep,
         .ep_hid = fm * ml.ep_hid,
+        .pair_host = fm * ml.pair_host,
         .flops = fd * dl.flops + fm * ml.flops,
     };
     double p = l->pp, v = l->vpp > 0 ? l->vpp : 1;
@@ -1410,6 +1440,14 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
         if (alone > m * v)
             alone = m * v;
         st->ep_comm += alone / v * layers_h * lc.ep_hid * (1.0 - OVERLAP_SLOWDOWN);
+    }
+    /* the paired (not alone) virtual micro-batches pay the combined
+     * schedule's exposed host work (layer_cost pair_host) */
+    if (lc.pair_host > 0 && (l->pp == 1 || v > 1)) {
+        double alone = l->pp == 1 ? 1.0 : 2.0 * (p - 1.0) + (v - 1.0) * p + 1.0;
+        double paired = m * v - alone;
+        if (paired > 0)
+            st->compute += paired / v * layers_h * lc.pair_host;
     }
     st->cp_comm = m * mb_cp;
     out->flops_exec = m * (layers_h * lc.flops + (logits > 0 || l->pp == 1 ? 3.0 * f_log : 0));

@@ -1722,6 +1722,8 @@ static const Field workload_fields[] = {
         "TP collectives not overlapped with the GEMMs (recipe turns tp_comm_overlap off)"),
     F_D(Workload, ep_overlap, "ep_overlap", QTY_FRACTION, F_TRAIN | F_OPT,
         "share of MoE all-to-all hidden under compute (DualPipe: 1)"),
+    F_B(Workload, delay_wgrad_compute, "delay_wgrad_compute", F_TRAIN | F_OPT,
+        "with EP overlap the experts' weight-gradient GEMMs are deferred (Megatron)"),
     F_B(Workload, moe_fused_dispatch, "moe_fused_dispatch", F_TRAIN | F_OPT,
         "MoE dispatch/combine permute while they communicate (DeepEP, HybridEP)"),
     F_D(Workload, moe_capacity_factor, "moe_capacity_factor", QTY_NUMBER, F_TRAIN | F_OPT,

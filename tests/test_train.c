@@ -2223,6 +2223,41 @@ START_TEST(capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity)
 }
 END_TEST
 
+START_TEST(combined_1f1b_exposes_the_partners_deferred_wgrad_host_work)
+{
+    /* EP overlap (Megatron-Core combined 1F1B) with deferred weight
+     * gradients (--delay-wgrad-compute) issues the partner micro-batch's
+     * expert weight-gradient GEMMs after the forward's dropless sync, with
+     * only the partner's MLP dgrad queued on the GPU
+     * (TransformerLayerSchedulePlan.run, core_v0.15.0): one more
+     * pass of the per-layer host cost, less that dgrad, on every micro-batch
+     * the schedule pairs (without pipelining all but the first forward and
+     * the last backward: 8 - 1 of 8), 4 MoE layers each. */
+    Workload w = small_moe(8, 8);
+    double c0 = moe_compute_s(&w, fw_plain);
+    double cl = moe_compute_s(&w, fw_layer_1ms);
+    ck_assert_msg(fabs((cl - c0) - 8 * 4 * 3 * 1e-3) < 1e-9, "no overlap %.6f s", cl - c0);
+    w.ep_overlap = 1;
+    /* weight gradients inside the MLP backward: issued before the wait */
+    double n0 = moe_compute_s(&w, fw_plain);
+    double nl = moe_compute_s(&w, fw_layer_1ms);
+    ck_assert_msg(fabs((nl - n0) - 8 * 4 * 3 * 1e-3) < 1e-9, "undelayed wgrad %.6f s", nl - n0);
+    w.delay_wgrad_compute = true;
+    double o0 = moe_compute_s(&w, fw_plain);
+    double ol = moe_compute_s(&w, fw_layer_1ms);
+    double pair = (ol - o0) - 8 * 4 * 3 * 1e-3;
+    /* this model's expert dgrad (2,048 tokens x 2 experts, h 1,024, Fe 512)
+     * takes tens of microseconds on an H100: most of the 1 ms is exposed */
+    ck_assert_msg(pair > 7 * 4 * 0.9e-3 && pair < 7 * 4 * 1e-3, "paired host work %.6f s", pair);
+    /* no host cost, nothing to expose */
+    ck_assert_msg(o0 >= c0 - 1e-12, "overlap without host cost %.6f vs %.6f s", o0, c0);
+    /* token drop padded to capacity: no sync, no pairing cost */
+    w.moe_capacity_factor = 1.0;
+    ck_assert_msg(fabs(moe_compute_s(&w, fw_layer_1ms) - moe_compute_s(&w, fw_plain)) < 1e-12,
+                  "padded run pays the sync");
+}
+END_TEST
+
 /* memory of w on `acc_id` under the catalog's megatron profile changed by f */
 static TrainMemory memory_under(Workload *w, const char *acc_id, void (*change)(Framework *))
 {
@@ -2674,6 +2709,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, fused_dispatch_drops_permute_and_chunk_sort_bytes);
     tcase_add_test(tc, workload_fused_dispatch_key_is_the_framework_flag);
     tcase_add_test(tc, capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity);
+    tcase_add_test(tc, combined_1f1b_exposes_the_partners_deferred_wgrad_host_work);
     tcase_add_test(tc, whole_program_buffers_free_logits_before_recompute_and_skip_allocator_slack);
     tcase_add_test(tc, remat_dce_skips_the_mlp_down_projection_in_full_recompute);
     tcase_add_test(tc, fused_cross_entropy_keeps_16_bit_logits_instead_of_fp32);

@@ -310,11 +310,16 @@ END_TEST
  * linear_bias / yarn_factor, frameworks.yaml unfused_*); refit: fit 5.168 /
  * 26.39 -> 5.086 / 26.39 %, held-out 5.736 / 34.27 -> 5.498 / 32.63 % (now
  * Qwen3-30B-A3B H100 -32.6 %; gpt-oss GB200 26.04.01 -34.3 -> -21.9 %).
- * Held-out worst ceiling lowered to 0.34. */
+ * Held-out worst ceiling lowered to 0.34.
+ * 2026-12-02: combined 1F1B with deferred expert weight gradients
+ * (workload delay_wgrad_compute) exposes the partner's wgrad host work
+ * behind the dropless sync; refit: held-out 5.489 / 32.45 -> 5.390 / 26.38
+ * %, fit 5.079 -> 5.066 % (worst 26.39 %).  Held-out worst ceiling lowered
+ * to 0.27. */
 #define FIT_MEAN_MAX 0.06
 #define FIT_WORST_MAX 0.27
 #define HELD_MEAN_MAX 0.07
-#define HELD_WORST_MAX 0.34
+#define HELD_WORST_MAX 0.27
 
 START_TEST(error_on_fit_and_held_out_halves_within_recorded_ceilings)
 {
@@ -714,6 +719,29 @@ START_TEST(deepseek_v3_b200_recipe_fits_with_bf16_adam_moments)
 }
 END_TEST
 
+/* Megatron-Bridge 25.11's Qwen3-30B-A3B H100 recipe (PP2 VP12 EP8, micro-
+ * batch 1, dropless, moe_a2a_overlap: 5,275 tok/s/GPU) runs combined 1F1B,
+ * whose host thread issues the partner micro-batch's expert weight-gradient
+ * and dispatch backward only after the forward's token-count sync
+ * (model/train.c layer_cost pair_host).  Without it the row was -30.8 %
+ * (-32.5 % with gpt-oss's element-wise costs refitted); the published
+ * step is now within 28 %, and the same model's PP1 EP16 26.04 recipe
+ * without the overlap stays within 5 %. */
+START_TEST(qwen3_30b_h100_combined_1f1b_within_28pct_of_published)
+{
+    load_all();
+    const CalibRun *r = find_run("validation-nemo-h100", "qwen3-30b-a3b-fp8-16");
+    ck_assert_ptr_nonnull(r);
+    ck_assert(r->plan->workloads[r->wi].ep_overlap > 0);
+    ck_assert_msg(r->ok && fabs(r->err) <= 0.28, "25.11 error %+.3f", r->err);
+    const CalibRun *q = find_run("validation-nemo-h100", "qwen3-30b-a3b-fp8-16-ep16");
+    ck_assert_ptr_nonnull(q);
+    ck_assert_msg(q->ok && fabs(q->err) <= 0.05, "26.04 EP16 error %+.3f", q->err);
+    fprintf(stderr, "Qwen3-30B-A3B H100: 25.11 combined 1F1B %+.1f %%, 26.04 EP16 %+.1f %%\n",
+            100 * r->err, 100 * q->err);
+}
+END_TEST
+
 static void free_all(void)
 {
     for (int i = 0; i < n_plans; i++)
@@ -737,6 +765,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, ep_overlap_speedup_within_10pct_of_the_published_ab_pair);
     tcase_add_test(tc, layer_wise_recompute_within_5pct_of_the_published_ab_pair);
     tcase_add_test(tc, deepseek_v3_b200_recipe_fits_with_bf16_adam_moments);
+    tcase_add_test(tc, qwen3_30b_h100_combined_1f1b_within_28pct_of_published);
     tcase_add_test(tc, gpt_oss_b200_gb200_step_difference_within_15pct_of_published);
     tcase_add_test(tc, gpt_oss_rows_within_25pct_of_published);
     tcase_add_test(tc, mlperf_h100_one_micro_batch_runs_within_recorded_ceilings);
