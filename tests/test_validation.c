@@ -24,7 +24,7 @@
 #include "train.h"
 #include "yaml_plan.h"
 
-#define MAX_FILES 24
+#define MAX_FILES 32
 #define MAX_RUNS 512
 
 static Catalog cat;
@@ -64,7 +64,8 @@ static void load_all(void)
                                         "mosaicml-a100-40gb-1.yaml", "mosaicml-a100-40gb-2.yaml",
                                         "mosaicml-a100-40gb-3.yaml",
                                         "mbridge-table-2604-01-b300.yaml",
-                                        "neuron-trn1.yaml", "torchtitan-h100.yaml"};
+                                        "neuron-trn1.yaml", "torchtitan-h100.yaml",
+                                        "rocm-pytorch-training-mi300x.yaml"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/tests/data/runs/%s", src && *src ? src : GPUPLAN_SRCDIR,
                  files[i]);
