@@ -305,6 +305,24 @@ START_TEST(shipped_has_every_plan_format_accelerator_id)
 }
 END_TEST
 
+/* MI325X: the MI300X's 8-GPU UBB 2.0 full mesh, 7 Infinity Fabric links a
+ * GPU (CATALOG-FACTS M4), so the MI300X row's 896 GB/s; it was 0 (every
+ * FSDP / TP collective on 8 MI325X priced off the scale-up fabric). */
+START_TEST(shipped_mi325x_has_the_mi300x_infinity_fabric)
+{
+    Catalog c;
+    load_shipped(&c);
+    const Accelerator *a = catalog_find_accelerator(&c, "MI300X");
+    const Accelerator *b = catalog_find_accelerator(&c, "MI325X");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    ck_assert(a->scaleup_bw > 0);
+    ck_assert(close_rel(b->scaleup_bw, a->scaleup_bw));
+    ck_assert_int_eq(b->scaleup_domain, 8);
+    catalog_free(&c);
+}
+END_TEST
+
 START_TEST(shipped_nd96isr_h100_v5_has_8_gpus)
 {
     Catalog c;
@@ -809,6 +827,7 @@ Suite *test_suite(void)
     tcase_add_test(t, shipped_b200_has_180_gb_and_gb200_a_72_gpu_domain);
     tcase_add_test(t, shipped_b300_and_gb300_are_blackwell_ultra);
     tcase_add_test(t, shipped_has_every_plan_format_accelerator_id);
+    tcase_add_test(t, shipped_mi325x_has_the_mi300x_infinity_fabric);
     tcase_add_test(t, shipped_nd96isr_h100_v5_has_8_gpus);
     tcase_add_test(t, shipped_instances_name_existing_accelerators);
     tcase_add_test(t, shipped_rows_all_carry_source_and_as_of);
