@@ -1620,6 +1620,20 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     }
     /* the compute under the hidden part runs OVERLAP_SLOWDOWN slower */
     st->dp_comm = dp_exp + OVERLAP_SLOWDOWN * hidden;
+    /* Tied embeddings across pipeline stages: the first stage holds the
+     * input embedding and the last the output head, one V/t × h weight, so
+     * once the DP gradient sync is done the two all-reduce its gradient
+     * (Megatron-Core finalize_model_grads.py _allreduce_word_embedding_grads
+     * over the embedding group; NeMo 1 megatron_gpt_model.py training_step
+     * allreduce_first_last_embeddings, "the first and last stage must keep
+     * embeddings in sync"), blocking, before the grad norm and the
+     * optimizer step: exposed once a step, between two ranks p − 1 stages
+     * apart (another node unless the pipeline fits in one domain). */
+    if (sh->tied && l->pp > 1) {
+        double bw, lat;
+        env_link(e, l, 2, (long long)G / l->pp * (l->pp - 1), true, &bw, &lat);
+        st->dp_comm += net_allreduce_s(e->gb * sh->emb_w / l->tp, 2, bw, lat);
+    }
 
     /* Optimizer step: read and write the local shard's weights, grads and
      * optimizer state once (memory-bound). */
