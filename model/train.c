@@ -1550,6 +1550,20 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
              * full ones, which FULL_SHARD's memory saving rules out). */
             double ag = net_allgather_s(e->wb * P, n, bw, lat);
             double rs = net_allgather_s(e->gb * P, n, bw, lat); /* RS = AG time */
+            /* One collective per sharded unit, not one for the whole
+             * model: FSDP flattens each wrapped module's parameters into
+             * one FlatParameter and all-gathers / reduce-scatters it with
+             * its own collective (Zhao et al. 2023, PyTorch FSDP, VLDB
+             * §3.2); llm-foundry wraps every transformer block
+             * (MPTForCausalLM.fsdp_wrap_fn: isinstance(module, MPTBlock)),
+             * torchtitan shards each TransformerBlock (fully_shard in
+             * apply_fsdp), the root holding the embedding.  A gather or
+             * reduce-scatter is then layers + 1 rings, each paying its
+             * n − 1 step latencies (NCCL runs all-gather and
+             * reduce-scatter as rings). */
+            double unit_lat = layers_h * (n - 1.0) * lat;
+            ag += unit_lat;
+            rs += unit_lat;
             dp_z3 += m * (2.0 * ag + rs);
             /* Nothing precedes the first layer's gather in a forward and
              * nothing follows the first layer's reduce-scatter in a

@@ -915,6 +915,41 @@ START_TEST(zero3_gathers_cost_more_with_more_micro_batches)
 }
 END_TEST
 
+START_TEST(fsdp_unit_collective_latency_grows_with_ranks)
+{
+    /* mosaicml/llm-foundry scripts/train/benchmarking/README.md, "H100 80GB
+     * BF16 (Large Scale, >= 128 GPUs)": MPT-7B (32 x 4096, 32 heads, vocab
+     * 50368, tied), s 2048, micro-batch 6 x accum 1, FSDP FULL_SHARD, no
+     * activation checkpointing, FlashAttention 2: 10,475 T/s/GPU on 128
+     * GPUs, 9,670 on 512, the same work per GPU 1.083x slower.  FSDP
+     * gathers and reduce-scatters each MPTBlock (fsdp_wrap_fn) with its own
+     * NCCL ring, each paying n - 1 step latencies: the 512-GPU step must
+     * be at least 2 % longer (1.001x when the whole model was priced as one
+     * collective). */
+    double step[2];
+    const int G[2] = {128, 512};
+    for (int i = 0; i < 2; i++) {
+        Plan p;
+        plan_init(&p);
+        Workload w = training(gpt(32, 4096, 32, 50368), 2048, 6 * G[i], 1e11);
+        w.model.tied_embeddings = true;
+        w.gpus = G[i];
+        w.micro_batch = 6;
+        w.zero = 3;
+        w.no_dropout = true;
+        w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
+        w.recompute = RECOMPUTE_NONE;
+        snprintf(w.framework, sizeof w.framework, "fsdp");
+        PlanResult *r;
+        ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+        step[i] = r->workloads[0].train.step_s;
+        free(r);
+    }
+    ck_assert_msg(step[1] > 1.02 * step[0], "512 / 128 GPUs step %.4f / %.4f s = %.3fx (published 1.083x)",
+                  step[1], step[0], step[1] / step[0]);
+}
+END_TEST
+
 START_TEST(llama2_gpu_hours_not_below_60pct_of_published)
 {
     /* Touvron et al. 2023 (Llama 2) Table 2: 184,320 / 368,640 /
@@ -2749,6 +2784,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, mpt_runs_fit_without_dropout_masks_in_80_and_40_gib);
     tcase_add_test(tc, flash_attention_v1_long_context_within_5pct);
     tcase_add_test(tc, zero3_gathers_cost_more_with_more_micro_batches);
+    tcase_add_test(tc, fsdp_unit_collective_latency_grows_with_ranks);
     tcase_add_test(tc, llama2_gpu_hours_not_below_60pct_of_published);
     suite_add_tcase(s, tc);
 
