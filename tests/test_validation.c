@@ -65,7 +65,7 @@ static void load_all(void)
                                         "mosaicml-a100-40gb-3.yaml",
                                         "mbridge-table-2604-01-b300.yaml",
                                         "neuron-trn1.yaml", "torchtitan-h100.yaml",
-                                        "rocm-pytorch-training-mi300x.yaml"};
+                                        "rocm-pytorch-training-mi300x.yaml", "papers.yaml"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/tests/data/runs/%s", src && *src ? src : GPUPLAN_SRCDIR,
                  files[i]);
@@ -323,7 +323,13 @@ END_TEST
  * unchanged: the 392 runs before unchanged (held-out worst 26.4 %); all
  * runs fit 5.3 / 26.4 % (201), held-out 5.6 / 27.7 % (206; the new rows
  * 11.7 / 27.7 %: Llama 3.1 8B at 256K tokens, CP 8, -27.7 %).  Held-out
- * worst ceiling raised to 0.28 for that appended row. */
+ * worst ceiling raised to 0.28 for that appended row.
+ * 2026-12-02 (issue 11): the papers' production runs appended (papers.yaml,
+ * 12 by its stated rule: Llama 3 405B, Nemotron-4 15B / 340B, BLOOM, PaLM,
+ * DeepSeek-V3), 6 fitted; model unchanged, refit: fit 5.322 -> 5.282 %
+ * (211 runs, worst 26.3 %), held-out 5.745 / 27.70 -> 5.710 / 27.70 %
+ * (216 runs; the 415 before 5.525 -> 5.551 %; the new held-out rows 11.3
+ * %, Nemotron-4 15B on 2,304 H100 -20.4 %).  Ceilings unchanged. */
 #define FIT_MEAN_MAX 0.06
 #define FIT_WORST_MAX 0.27
 #define HELD_MEAN_MAX 0.07
