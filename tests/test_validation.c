@@ -643,6 +643,46 @@ END_TEST
  * TP) against tp_comm_exposed.  With both exposed the mean is 9.8 %. */
 #define TITAN_HELD_MEAN_MAX 0.12
 #define TITAN_HELD_WORST_MAX 0.28
+/* The papers' production runs (tests/data/runs/papers.yaml, issue 11):
+ * Llama 3 405B on 8K / 16K H100 (incl. CP16 at 131K tokens), Nemotron-4
+ * 340B / 15B batch ramps, BLOOM-176B, PaLM 540B on TPU v4, DeepSeek-V3 on
+ * H800 — the runs a reviewer checks first, each printed with its error.
+ * Ceilings are the figures of 2026-12-02 (held-out 11.3 % / 20.4 %:
+ * Nemotron-4 15B on 2,304 H100; every row within 21 %) plus a margin, so a
+ * model or catalog change that moves them further from the papers fails. */
+#define PAPERS_HELD_MEAN_MAX 0.12
+#define PAPERS_WORST_MAX 0.21
+
+START_TEST(papers_production_runs_within_recorded_ceilings)
+{
+    load_all();
+    double sum = 0, worst = 0;
+    int n = 0, nh = 0;
+    for (int i = 0; i < n_runs; i++) {
+        const CalibRun *r = &runs[i];
+        if (strcmp(r->plan->name, "validation-papers") != 0)
+            continue;
+        const char *name = r->plan->workloads[r->wi].name;
+        ck_assert_msg(r->ok, "%s: %s", name, r->why);
+        fprintf(stderr, "paper run %-24s %-9s %-8s published %9.3f s model %9.3f s (%+.1f %%)\n",
+                name, r->acc->id, r->held_out ? "held-out" : "fit", r->measured_s,
+                r->predicted_s, 100 * r->err);
+        n++;
+        if (fabs(r->err) > worst)
+            worst = fabs(r->err);
+        if (r->held_out) {
+            sum += fabs(r->err);
+            nh++;
+        }
+    }
+    ck_assert_int_ge(n, 12);
+    fprintf(stderr, "paper runs: %d, held-out %d mean %.1f %%, worst of all %.1f %%\n", n, nh,
+            100 * sum / nh, 100 * worst);
+    ck_assert_msg(sum / nh <= PAPERS_HELD_MEAN_MAX && worst <= PAPERS_WORST_MAX,
+                  "papers: held-out mean %.3f, worst %.3f", sum / nh, worst);
+}
+END_TEST
+
 START_TEST(torchtitan_h100_tables_within_recorded_ceilings)
 {
     load_all();
@@ -843,6 +883,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, gb200_405b_recipes_with_embedding_and_loss_slots_fit_and_predict);
     tcase_add_test(tc, trainium_neuron_table_within_recorded_ceilings);
     tcase_add_test(tc, torchtitan_h100_tables_within_recorded_ceilings);
+    tcase_add_test(tc, papers_production_runs_within_recorded_ceilings);
     tcase_add_test(tc, calibrate_recovers_a_20pct_slower_cluster);
     tcase_add_test(tc, error_bands_cover_every_published_residual);
     suite_add_tcase(s, tc);
