@@ -1903,8 +1903,8 @@ static Workload small_moe(int gpus, int ep)
 }
 
 /* w on H100 under the catalog's megatron profile changed by `change`:
- * the step's seconds, and its compute and "other" parts (either may be NULL) */
-static double fw_run(Workload *w, void (*change)(Framework *), double *compute, double *other)
+ * the step's parts (TrainResult.step) and, returned, its seconds */
+static double fw_step(Workload *w, void (*change)(Framework *), StepBreakdown *parts)
 {
     load_catalog();
     const Framework *base = catalog_find_framework(&cat, "megatron");
@@ -1920,12 +1920,23 @@ static double fw_run(Workload *w, void (*change)(Framework *), double *compute, 
     ck_assert_msg(train_size(&p, w, acc("H100-SXM"), &tmp, &r->workloads[0], r), "%s",
                   r->workloads[0].error);
     double s = r->workloads[0].train.step_s;
-    if (compute)
-        *compute = r->workloads[0].train.step.compute;
-    if (other)
-        *other = r->workloads[0].train.step.other;
+    if (parts)
+        *parts = r->workloads[0].train.step;
     free(r);
     calib_catalog_free(&tmp);
+    return s;
+}
+
+/* the same: the step's seconds, and its compute and "other" parts (either
+ * may be NULL) */
+static double fw_run(Workload *w, void (*change)(Framework *), double *compute, double *other)
+{
+    StepBreakdown b;
+    double s = fw_step(w, change, &b);
+    if (compute)
+        *compute = b.compute;
+    if (other)
+        *other = b.other;
     return s;
 }
 
@@ -2065,23 +2076,9 @@ static void fw_fp8_tp_gather(Framework *f) { f->fp8_tp_gather = true; }
  * collectives exposed) changed by f */
 static double fw_tp_s(Workload *w, void (*change)(Framework *))
 {
-    load_catalog();
-    const Framework *base = catalog_find_framework(&cat, "megatron");
-    ck_assert_ptr_nonnull(base);
-    Framework f = *base;
-    change(&f);
-    Catalog tmp;
-    ck_assert(calib_catalog_with(&cat, &f, &tmp));
-    Plan p;
-    plan_init(&p);
-    PlanResult *r = calloc(1, sizeof *r);
-    ck_assert_ptr_nonnull(r);
-    ck_assert_msg(train_size(&p, w, acc("H100-SXM"), &tmp, &r->workloads[0], r), "%s",
-                  r->workloads[0].error);
-    double s = r->workloads[0].train.step.tp_comm;
-    free(r);
-    calib_catalog_free(&tmp);
-    return s;
+    StepBreakdown b;
+    fw_step(w, change, &b);
+    return b.tp_comm;
 }
 
 /* Transformer Engine quantises a sequence-parallel GEMM input before the
