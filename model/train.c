@@ -1539,6 +1539,15 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
         } else if (e->zero <= 2) {
             dp_rs += net_allgather_s(e->gb * P, n, bw, lat);
             dp_ag += net_allgather_s(e->ag_b * P, n, bw, lat);
+            if (e->zero == 2) {
+                /* ZeRO-2 here is FSDP SHARD_GRAD_OP (the only framework
+                 * declaring it): as for ZeRO-3 below, one ring per sharded
+                 * unit (each block plus the root), each paying its n − 1
+                 * step latencies; Megatron's distributed optimizer (ZeRO-1)
+                 * keeps its bucketed collectives. */
+                dp_rs += layers_h * (n - 1.0) * lat;
+                dp_ag += layers_h * (n - 1.0) * lat;
+            }
             rs_edge += net_allgather_s(e->gb * edge_c0, n, bw, lat);
             ag_edge += net_allgather_s(e->ag_b * edge_c0, n, bw, lat);
         } else {

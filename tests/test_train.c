@@ -950,6 +950,37 @@ START_TEST(fsdp_unit_collective_latency_grows_with_ranks)
 }
 END_TEST
 
+START_TEST(fsdp_shard_grad_op_unit_latency_grows_with_ranks)
+{
+    /* The same table, MPT-1B (24 x 2048, 16 heads), s 2048, micro-batch 12
+     * x accum 1, FSDP SHARD_GRAD_OP (zero 2), no activation checkpointing:
+     * 44,123 T/s/GPU on 128 GPUs, 39,837 on 512 (1.108x the step).  Each
+     * block's gather and reduce-scatter is its own ring: the 512-GPU step
+     * must be at least 4 % longer (1.016x with one collective per step). */
+    double step[2];
+    const int G[2] = {128, 512};
+    for (int i = 0; i < 2; i++) {
+        Plan p;
+        plan_init(&p);
+        Workload w = training(gpt(24, 2048, 16, 50368), 2048, 12 * G[i], 1e11);
+        w.model.tied_embeddings = true;
+        w.gpus = G[i];
+        w.micro_batch = 12;
+        w.zero = 2;
+        w.no_dropout = true;
+        w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
+        w.recompute = RECOMPUTE_NONE;
+        snprintf(w.framework, sizeof w.framework, "fsdp");
+        PlanResult *r;
+        ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+        step[i] = r->workloads[0].train.step_s;
+        free(r);
+    }
+    ck_assert_msg(step[1] > 1.04 * step[0], "512 / 128 GPUs step %.4f / %.4f s = %.3fx (published 1.108x)",
+                  step[1], step[0], step[1] / step[0]);
+}
+END_TEST
+
 START_TEST(llama2_gpu_hours_not_below_60pct_of_published)
 {
     /* Touvron et al. 2023 (Llama 2) Table 2: 184,320 / 368,640 /
@@ -2782,6 +2813,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, flash_attention_v1_long_context_within_5pct);
     tcase_add_test(tc, zero3_gathers_cost_more_with_more_micro_batches);
     tcase_add_test(tc, fsdp_unit_collective_latency_grows_with_ranks);
+    tcase_add_test(tc, fsdp_shard_grad_op_unit_latency_grows_with_ranks);
     tcase_add_test(tc, llama2_gpu_hours_not_below_60pct_of_published);
     suite_add_tcase(s, tc);
 
