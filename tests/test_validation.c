@@ -584,6 +584,30 @@ START_TEST(mlperf_h100_one_micro_batch_runs_within_recorded_ceilings)
 }
 END_TEST
 
+/* Mean and worst |error| of the held-out runs whose class (by_class) or
+ * accelerator id equals `key`; every selected run, held-out or fit, must
+ * have been predicted.  Returns the number of held-out runs. */
+static int held_out_of(const char *key, bool by_class, double *mean, double *worst)
+{
+    double sum = 0;
+    int n = 0;
+    *worst = 0;
+    for (int i = 0; i < n_runs; i++) {
+        const CalibRun *r = &runs[i];
+        if (strcmp(by_class ? r->cls : r->acc->id, key) != 0)
+            continue;
+        ck_assert_msg(r->ok, "%s: %s", r->plan->workloads[r->wi].name, r->why);
+        if (!r->held_out)
+            continue;
+        sum += fabs(r->err);
+        if (fabs(r->err) > *worst)
+            *worst = fabs(r->err);
+        n++;
+    }
+    *mean = n ? sum / n : 0;
+    return n;
+}
+
 /* AWS Trainium (Trn1), tests/data/runs/neuron-trn1.yaml: the Neuron
  * documentation's decoder pre-training table, NxD and neuronx-nemo-megatron.
  * Held-out half of the class within 7 % mean / 10 % worst, and the
@@ -597,35 +621,17 @@ END_TEST
 START_TEST(trainium_neuron_table_within_recorded_ceilings)
 {
     load_all();
-    double sum = 0, worst = 0, s23 = 0, s46 = 0, m23 = 0, m46 = 0;
-    int n = 0;
-    for (int i = 0; i < n_runs; i++) {
-        const CalibRun *r = &runs[i];
-        if (strcmp(r->cls, "trainium/dense/bf16") != 0)
-            continue;
-        ck_assert_msg(r->ok, "%s: %s", r->plan->workloads[r->wi].name, r->why);
-        const char *name = r->plan->workloads[r->wi].name;
-        if (strcmp(name, "neuron-nemo-gpt3-23b-trn1-32n") == 0) {
-            s23 = r->predicted_s;
-            m23 = r->measured_s;
-        } else if (strcmp(name, "neuron-nemo-gpt3-46b-trn1-32n") == 0) {
-            s46 = r->predicted_s;
-            m46 = r->measured_s;
-        }
-        if (!r->held_out)
-            continue;
-        sum += fabs(r->err);
-        if (fabs(r->err) > worst)
-            worst = fabs(r->err);
-        n++;
-    }
+    double mean, worst;
+    int n = held_out_of("trainium/dense/bf16", true, &mean, &worst);
     ck_assert_int_ge(n, 5);
-    ck_assert_msg(s23 > 0 && s46 > 0 && m23 > 0 && m46 > 0, "GPT3-23B/46B rows missing");
-    double pub = m46 / m23, model = s46 / s23;
+    const CalibRun *r23 = find_run("validation-neuron-trn1", "neuron-nemo-gpt3-23b-trn1-32n");
+    const CalibRun *r46 = find_run("validation-neuron-trn1", "neuron-nemo-gpt3-46b-trn1-32n");
+    ck_assert_msg(r23 && r46 && r23->ok && r46->ok, "GPT3-23B/46B rows missing");
+    double pub = r46->measured_s / r23->measured_s, model = r46->predicted_s / r23->predicted_s;
     fprintf(stderr, "Trainium held-out: %d runs, mean %.1f %%, worst %.1f %%; 46B/23B published %.3fx model %.3fx\n",
-            n, 100 * sum / n, 100 * worst, pub, model);
-    ck_assert_msg(sum / n <= TRN_HELD_MEAN_MAX && worst <= TRN_HELD_WORST_MAX,
-                  "Trainium held-out mean %.3f worst %.3f", sum / n, worst);
+            n, 100 * mean, 100 * worst, pub, model);
+    ck_assert_msg(mean <= TRN_HELD_MEAN_MAX && worst <= TRN_HELD_WORST_MAX,
+                  "Trainium held-out mean %.3f worst %.3f", mean, worst);
     ck_assert_msg(fabs(model / pub - 1) <= 0.10, "46B/23B model %.3fx vs published %.3fx", model,
                   pub);
 }
@@ -690,40 +696,24 @@ START_TEST(torchtitan_h100_tables_within_recorded_ceilings)
         {"tt-70b-fsdp32-tp8-fp8", "tt-70b-fsdp32-tp8-fp8-asynctp"},
         {"tta-70b-bf16-vanilla", "tta-70b-bf16-async"},
         {"tta-70b-fp8tw-vanilla", "tta-70b-fp8tw-async"}};
-    double sum = 0, worst = 0, lsum = 0;
-    int n = 0, np = 0;
+    double lsum = 0;
+    int np = 0;
     for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
-        const CalibRun *v = NULL, *a = NULL;
-        for (int i = 0; i < n_runs; i++) {
-            const char *name = runs[i].plan->workloads[runs[i].wi].name;
-            if (strcmp(name, pairs[k][0]) == 0)
-                v = &runs[i];
-            else if (strcmp(name, pairs[k][1]) == 0)
-                a = &runs[i];
-        }
+        const CalibRun *v = find_run("validation-torchtitan-h100", pairs[k][0]),
+                       *a = find_run("validation-torchtitan-h100", pairs[k][1]);
         ck_assert_msg(v && a && v->ok && a->ok, "%s / %s missing", pairs[k][0], pairs[k][1]);
         double pub = v->measured_s / a->measured_s, model = v->predicted_s / a->predicted_s;
         fprintf(stderr, "async TP %s: published %.3fx model %.3fx\n", pairs[k][1], pub, model);
         lsum += fabs(log(model / pub));
         np++;
     }
-    for (int i = 0; i < n_runs; i++) {
-        const CalibRun *r = &runs[i];
-        if (strcmp(r->acc->id, "H100-GT-96GB") != 0)
-            continue;
-        ck_assert_msg(r->ok, "%s: %s", r->plan->workloads[r->wi].name, r->why);
-        if (!r->held_out)
-            continue;
-        sum += fabs(r->err);
-        if (fabs(r->err) > worst)
-            worst = fabs(r->err);
-        n++;
-    }
+    double mean, worst;
+    int n = held_out_of("H100-GT-96GB", false, &mean, &worst);
     ck_assert_int_ge(n, 7);
     fprintf(stderr, "torchtitan H100 held-out: %d runs, mean %.1f %%, worst %.1f %%; async TP pairs %.1f %%\n",
-            n, 100 * sum / n, 100 * worst, 100 * lsum / np);
-    ck_assert_msg(sum / n <= TITAN_HELD_MEAN_MAX && worst <= TITAN_HELD_WORST_MAX,
-                  "torchtitan held-out mean %.3f worst %.3f", sum / n, worst);
+            n, 100 * mean, 100 * worst, 100 * lsum / np);
+    ck_assert_msg(mean <= TITAN_HELD_MEAN_MAX && worst <= TITAN_HELD_WORST_MAX,
+                  "torchtitan held-out mean %.3f worst %.3f", mean, worst);
     ck_assert_msg(lsum / np <= 0.07, "async TP speed-ups off by %.3f on average", lsum / np);
 }
 END_TEST
