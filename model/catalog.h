@@ -215,6 +215,9 @@ typedef struct {
                                    * FP8 (Transformer Engine userbuffers / TE
                                    * gather_along_first_dim): 1 byte per element, the
                                    * reduce-scatters stay 16-bit */
+    bool fp8_saved_inputs;        /* FP8 runs save their GEMMs' FP8-cast inputs for the
+                                   * backward (Transformer Engine modules): norm outputs
+                                   * and the MLP activation output kept in 1 byte */
     bool selective_reruns_attention; /* selective recompute saves only weight-GEMM
                                    * outputs (MaxText remat_policy minimal): the
                                    * FlashAttention core is re-run in the backward */

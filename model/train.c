@@ -178,6 +178,8 @@ typedef struct {
     double ew_attn_extra;   /* MLA: latent activations per token, in units of h */
     double win, win_L;      /* sliding window (tokens, 0 = none) and the layers using it */
     double drop_masks;      /* 1: dropout masks kept (Korthikanti Table 2); 0: dropout p = 0 */
+    bool fp8_saved;         /* FP8 run whose GEMMs save their FP8-cast inputs (framework
+                             * fp8_saved_inputs; shape_act_layer) */
 } Shape;
 
 static bool shape_derive(const ModelShape *m, Shape *sh)
@@ -366,6 +368,30 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
             rep -= 4.0;
             mlp_split -= moe_layer ? (sh->k + sh->S) * 2.0 * sh->Fe / sh->h : 2.0 * sh->F / sh->h;
         }
+    }
+    if (sh->fp8_saved) {
+        /* Transformer Engine's FP8 modules save the FP8-cast GEMM input for
+         * the backward, not the 16-bit tensor (TE v1.11, also ROCm/
+         * TransformerEngine ifu_release_v1.11, pytorch/module/):
+         * LayerNormLinear and LayerNormMLP write the norm output as uint8
+         * (ln_out_dtype = torch.uint8 when fp8) and save that ln_out;
+         * LayerNormMLP's activation writes its output in FP8 (GEMM2_INPUT)
+         * and saves gelu_out beside the 16-bit fc1_out; Linear saves the
+         * FP8 input (or only its FP8 transpose, fp8_cast_transpose_fused)
+         * as saved_inputmat(_t).  So the two norm outputs (QKV and MLP
+         * inputs) and the dense MLP's activation output are kept in 1 byte,
+         * unless selective recompute already dropped them.  The attention
+         * projection's input is the attention core's output: a fused
+         * (Flash) attention kernel saves it in 16 bits for its own backward
+         * and the projection adds its 1-byte copy (+1); unfused, only the
+         * projection keeps it (2 -> 1).  MoE layers: only the QKV input
+         * (the expert GEMMs' saved inputs were not checked). */
+        if (!(r == RECOMPUTE_SELECTIVE && flash)) {
+            rep -= moe_layer ? 1.0 : 2.0;
+            if (!moe_layer)
+                mlp_split -= sh->F / sh->h;
+        }
+        attn_split += flash ? 1.0 : -1.0;
     }
     if (sp)
         return sbh * (rep + attn_split + mlp_split + core) / t;
@@ -2147,6 +2173,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * per-recipe option the rows do not state).  FP8 (and MXFP8) only: no
      * FP4 gather path was checked. */
     e->tp_ag_b = fw->fp8_tp_gather && prec == PREC_FP8 && e->lowp ? 1.0 : 2.0;
+    e->sh.fp8_saved = fw->fp8_saved_inputs && prec == PREC_FP8 && e->lowp;
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
     if (p && p->perturb.band != 0) {
         /* a sensitivity point: the step lands at this position of the

@@ -1805,6 +1805,93 @@ START_TEST(mi325x_computes_faster_than_mi300x_at_its_sustained_gemm_clock)
 }
 END_TEST
 
+static void fw_fp8_saved_off(Framework *f) { f->fp8_saved_inputs = false; }
+static void fw_fp8_saved_on(Framework *f) { f->fp8_saved_inputs = true; }
+
+/* Sizing of w on accelerator a under the fsdp profile changed by f; the
+ * fits says whether train_size accepted it. */
+static TrainResult fsdp_size(Workload *w, const char *a, void (*change)(Framework *),
+                             bool *fits)
+{
+    load_catalog();
+    /* the profile and its calibrated "fsdp@<accelerator>" row, if any */
+    char id[64];
+    snprintf(id, sizeof id, "fsdp@%s", a);
+    const Framework *base = catalog_find_framework(&cat, id);
+    if (!base)
+        base = catalog_find_framework(&cat, "fsdp");
+    ck_assert_ptr_nonnull(base);
+    Framework f = *base;
+    change(&f);
+    Catalog tmp;
+    ck_assert(calib_catalog_with(&cat, &f, &tmp));
+    Plan p;
+    plan_init(&p);
+    PlanResult *r = calloc(1, sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    *fits = train_size(&p, w, acc(a), &tmp, &r->workloads[0], r);
+    TrainResult t = r->workloads[0].train;
+    free(r);
+    calib_catalog_free(&tmp);
+    return t;
+}
+
+/* Transformer Engine's FP8 modules save the FP8-cast GEMM inputs for the
+ * backward (TE 1.11 LayerNormLinear / LayerNormMLP ln_out and gelu_out in
+ * uint8, Linear saved_inputmat(_t)): per layer the two norm outputs and the
+ * SwiGLU output drop from 2 to 1 byte, the projection adds a 1-byte copy of
+ * the flash attention's output: (2 + F/h - 1)·s·b·h fewer bytes, for Llama
+ * 3 8B at 8,192 tokens 4.5·s·b·h a layer.  AMD ran Mistral 7B FP8 at batch 6
+ * on 8 MI325X (ROCm PyTorch training container v25.2 table, 860.39
+ * TFLOPS/s/GPU, te.TransformerLayer under TE 1.11): with 16-bit saved
+ * activations the model says it does not fit (249 GiB), with the FP8 ones
+ * it does; BF16 runs do not change. */
+START_TEST(te_fp8_saves_its_gemm_inputs_in_one_byte)
+{
+    const ModelPreset *pr = preset_find("llama-3-8b");
+    ck_assert_ptr_nonnull(pr);
+    Workload w = training(pr->shape, 8192, 64, 1e12);
+    snprintf(w.framework, sizeof w.framework, "fsdp");
+    w.gpus = 8;
+    w.micro_batch = 1;
+    w.zero = 3;
+    w.precision = PREC_FP8;
+    w.recompute = RECOMPUTE_NONE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+    bool f0, f1;
+    TrainResult t0 = fsdp_size(&w, "MI325X", fw_fp8_saved_off, &f0);
+    TrainResult t1 = fsdp_size(&w, "MI325X", fw_fp8_saved_on, &f1);
+    ck_assert(f0 && f1);
+    double sbh = 8192.0 * 4096;
+    double want = 32 * sbh * (2.0 + 14336.0 / 4096 - 1.0);
+    ck_assert_msg(rel(t0.mem.activations - t1.mem.activations, want) < 1e-9,
+                  "saved %.4g B, want %.4g", t0.mem.activations - t1.mem.activations, want);
+    w.precision = PREC_BF16;
+    t0 = fsdp_size(&w, "MI325X", fw_fp8_saved_off, &f0);
+    t1 = fsdp_size(&w, "MI325X", fw_fp8_saved_on, &f1);
+    ck_assert_msg(t0.mem.activations == t1.mem.activations, "BF16 %.6g vs %.6g B",
+                  t0.mem.activations, t1.mem.activations);
+
+    const ModelPreset *mi = preset_find("mistral-7b");
+    ck_assert_ptr_nonnull(mi);
+    Workload m = training(mi->shape, 8192, 384, 1e12);
+    m.model.window = 1024;
+    snprintf(m.framework, sizeof m.framework, "fsdp");
+    m.gpus = 8;
+    m.micro_batch = 6;
+    m.zero = 3;
+    m.precision = PREC_FP8;
+    m.recompute = RECOMPUTE_NONE;
+    m.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+    fsdp_size(&m, "MI325X", fw_fp8_saved_off, &f0);
+    TrainResult tm = fsdp_size(&m, "MI325X", fw_fp8_saved_on, &f1);
+    ck_assert_msg(!f0, "16-bit saved activations: fits");
+    ck_assert_msg(f1, "FP8 saved inputs: does not fit");
+    ck_assert_msg(tm.mem.total <= tm.hbm_bytes, "%.1f of %.1f GiB", tm.mem.total / 1073741824.0,
+                  tm.hbm_bytes / 1073741824.0);
+}
+END_TEST
+
 /* Megatron-Core builds the output layer as a plain ColumnParallelLinear,
  * outside Transformer Engine's fp8_autocast: the logits GEMM and its
  * cross-entropy cost the same in FP8 and BF16 runs.  With pp = 1 a larger
@@ -2844,6 +2931,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, fp8_param_gather_halves_the_dp_all_gather);
     tcase_add_test(tc, unfused_clamp_bias_and_yarn_rope_cost_their_eager_bytes);
     tcase_add_test(tc, fp8_tp_gather_moves_the_sp_all_gathers_in_one_byte);
+    tcase_add_test(tc, te_fp8_saves_its_gemm_inputs_in_one_byte);
     tcase_add_test(tc, fp8_norm_outputs_cast_without_an_amax_pass);
     tcase_add_test(tc, dp_all_gather_hides_under_the_forward_not_the_backward);
     tcase_add_test(tc, activation_offload_frees_hbm_and_hides_under_compute_on_c2c);
