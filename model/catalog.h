@@ -210,6 +210,9 @@ typedef struct {
                                    * ops (model linear_bias) */
     bool unfused_yarn_rope;       /* YaRN RoPE (model yarn_factor > 1) applied by eager ops,
                                    * not a fused RoPE kernel */
+    bool unit_collectives;        /* ZeRO-2 shards are reduced / gathered one collective
+                                   * per wrapped unit (FSDP SHARD_GRAD_OP), not in
+                                   * buckets (DeepSpeed ZeRO-2) */
     bool fp8_tp_gather;           /* FP8 runs all-gather the sequence-parallel GEMM
                                    * inputs (and the backward's output gradients) in
                                    * FP8 (Transformer Engine userbuffers / TE

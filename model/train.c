@@ -500,6 +500,7 @@ typedef struct {
     double moe_cf;         /* > 0: token drop, experts padded to capacity (workload) */
     bool whole_program;    /* compiler-assigned buffers (XLA): framework profile */
     bool remat_dce;        /* full recompute skips what the backward does not consume */
+    bool unit_coll;        /* ZeRO-2 collectives per wrapped unit (framework) */
     double logit_b;        /* bytes per logit kept for the loss's backward (profile) */
     bool sel_core;         /* selective recompute re-runs the FlashAttention core */
     double ag_b;           /* bytes per parameter of the DP all-gather (ZeRO 1-2) */
@@ -1565,12 +1566,14 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
         } else if (e->zero <= 2) {
             dp_rs += net_allgather_s(e->gb * P, n, bw, lat);
             dp_ag += net_allgather_s(e->ag_b * P, n, bw, lat);
-            if (e->zero == 2) {
-                /* ZeRO-2 here is FSDP SHARD_GRAD_OP (the only framework
-                 * declaring it): as for ZeRO-3 below, one ring per sharded
-                 * unit (each block plus the root), each paying its n − 1
-                 * step latencies; Megatron's distributed optimizer (ZeRO-1)
-                 * keeps its bucketed collectives. */
+            if (e->zero == 2 && e->unit_coll) {
+                /* FSDP SHARD_GRAD_OP (framework unit_collectives): as for
+                 * ZeRO-3 below, one ring per sharded unit (each block plus
+                 * the root), each paying its n − 1 step latencies.
+                 * DeepSpeed's ZeRO-2 reduces and gathers in buckets
+                 * (reduce_bucket_size / allgather_bucket_size) and
+                 * Megatron's distributed optimizer (ZeRO-1) in its own:
+                 * their collectives keep the bucketed form above. */
                 dp_rs += layers_h * (n - 1.0) * lat;
                 dp_ag += layers_h * (n - 1.0) * lat;
             }
@@ -2146,6 +2149,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->moe_cf = sh->moe ? w->moe_capacity_factor : 0;
     e->whole_program = fw->whole_program_buffers;
     e->remat_dce = fw->remat_dce;
+    e->unit_coll = fw->unit_collectives;
     e->logit_b = fw->logits_bytes > 0 ? fw->logits_bytes : 4.0;
     e->sel_core = fw->selective_reruns_attention;
     e->uf_clamp = fw->unfused_glu_clamp && w->model.glu_clamp > 0 && sh->glu && sh->moe;
