@@ -940,6 +940,75 @@ START_TEST(a_training_tp_group_on_the_bridge_needs_the_pair)
 }
 END_TEST
 
+/* GB200 NVL72: a 4-GPU VM whose NVLink domain is the 72-GPU rack
+ * (CoreWeave bills the NVL72 per 4-GPU node, $42.00/h = $10.50/GPU-h,
+ * coreweave.com/pricing as transcribed 2026-09-20; Azure ND GB200 v6 is
+ * likewise 18 VMs of 4 GPUs per rack).  A training run whose EP group
+ * spans the 72 GPUs of one NVLink domain is priced on that instance
+ * because its scale-up reaches the rack (scaleup_accels 72), not its 4
+ * GPUs; without that reach the 4-GPU VM cannot hold the group. */
+START_TEST(an_nvl72_ep_group_is_priced_on_the_rack_instance)
+{
+    Plan p;
+    plan_init(&p);
+    strcpy(p.accelerator, "GB200");
+    PlanResult *r = new_result();
+    WorkloadResult *wr = add_training(&p, r, 576);
+    wr->train.layout.tp = 1;
+    wr->train.layout.ep = 72;
+    wr->train.layout.etp = 1;
+    wr->train.layout.dp = 576;
+    run_stages(&p, &cat, r);
+    assert_finite_options(r);
+    const CostOption *o = find_option(r, "coreweave-gb200-nvl72 on-demand");
+    ck_assert_ptr_nonnull(o);
+    ck_assert_double_eq_tol(o->usd_per_gpu_hour_list, 42.00 / 4, 1e-9);
+    ck_assert(!has_assumption(r, "cannot hold"));
+    free(r);
+
+    /* the same VM with no reach beyond its own 4 GPUs is not offered */
+    Instance *nvl = NULL;
+    for (size_t i = 0; i < cat.n_instances; i++)
+        if (!strcmp(cat.instances[i].id, "coreweave-gb200-nvl72"))
+            nvl = &cat.instances[i];
+    ck_assert_ptr_nonnull(nvl);
+    ck_assert_int_eq(nvl->accel_count, 4);
+    ck_assert_int_eq(nvl->scaleup_accels, 72);
+    nvl->scaleup_accels = 0;
+    r = new_result();
+    plan_init(&p);
+    strcpy(p.accelerator, "GB200");
+    wr = add_training(&p, r, 576);
+    wr->train.layout.tp = 1;
+    wr->train.layout.ep = 72;
+    wr->train.layout.etp = 1;
+    wr->train.layout.dp = 576;
+    run_stages(&p, &cat, r);
+    nvl->scaleup_accels = 72;
+    ck_assert_ptr_null(find_option(r, "coreweave-gb200-nvl72 on-demand"));
+    ck_assert(has_assumption(r, "coreweave-gb200-nvl72 not offered: 4 GPUs cannot hold a 72-GPU "
+                                "ep group of train0"));
+    free(r);
+
+    /* a B200 EP8 group fits the 8-GPU HGX node: every B200 instance
+     * (p6-b200.48xlarge, a4-highgpu-8g, coreweave-hgx-b200) is offered */
+    plan_init(&p);
+    strcpy(p.accelerator, "B200");
+    r = new_result();
+    wr = add_training(&p, r, 64);
+    wr->train.layout.tp = 1;
+    wr->train.layout.ep = 8;
+    wr->train.layout.etp = 1;
+    wr->train.layout.dp = 64;
+    run_stages(&p, &cat, r);
+    ck_assert_ptr_nonnull(find_option(r, "p6-b200.48xlarge on-demand"));
+    ck_assert_ptr_nonnull(find_option(r, "a4-highgpu-8g on-demand"));
+    ck_assert_ptr_nonnull(find_option(r, "coreweave-hgx-b200 on-demand"));
+    ck_assert(!has_assumption(r, "cannot hold"));
+    free(r);
+}
+END_TEST
+
 static bool on_prem_beats(const CostResult *c)
 {
     return c->options[c->onprem].tco_usd <= c->options[c->ondemand].tco_usd;
@@ -1303,6 +1372,7 @@ Suite *test_suite(void)
     tcase_add_test(c, a_cloud_site_lists_its_instance_first_among_equals);
     tcase_add_test(c, a_tp2_replica_is_priced_on_the_bridged_pair);
     tcase_add_test(c, a_training_tp_group_on_the_bridge_needs_the_pair);
+    tcase_add_test(c, an_nvl72_ep_group_is_priced_on_the_rack_instance);
     tcase_add_test(c, another_accelerators_unit_picks_its_instance);
     suite_add_tcase(s, c);
     return s;
