@@ -1006,6 +1006,18 @@ START_TEST(an_nvl72_ep_group_is_priced_on_the_rack_instance)
     ck_assert_ptr_nonnull(find_option(r, "coreweave-hgx-b200 on-demand"));
     ck_assert(!has_assumption(r, "cannot hold"));
     free(r);
+    /* B300 (HGX, 8 per node) on p6-b300.48xlarge: $142.416 / 8 per GPU-h */
+    plan_init(&p);
+    strcpy(p.accelerator, "B300");
+    r = new_result();
+    wr = add_training(&p, r, 64);
+    wr->train.layout.tp = 8;
+    wr->train.layout.dp = 8;
+    run_stages(&p, &cat, r);
+    o = find_option(r, "p6-b300.48xlarge on-demand");
+    ck_assert_ptr_nonnull(o);
+    ck_assert_double_eq_tol(o->usd_per_gpu_hour_list, 142.416 / 8, 1e-9);
+    free(r);
 }
 END_TEST
 
