@@ -68,7 +68,7 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
                  "    ep_overlap: %.3f\n    fp8_gemm_factor: %.4f\n    layer_overhead_us: %.1f\n"
                  "    step_overhead_ms: %.2f\n"
                  "    moe_overhead: %.3f\n    moe_layer_overhead_us: %.1f\n"
-                 "    moe_expert_overhead_us: %.2f\n%s%s%s%s%s%s%s%s%s%s%s%s"
+                 "    moe_expert_overhead_us: %.2f\n%s%s%s%s%s%s%s%s%s%s%s%s%s"
                  "    step_scale: %.4f\n"
                  "    calibrated_runs: %d\n    calibrated_residual: %.4f\n",
               f->gemm_scale, f->tp_overlap, f->dp_overlap, f->ep_overlap, f->fp8_gemm_factor,
@@ -86,6 +86,7 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
               f->fp8_tp_gather ? "    fp8_tp_gather: true\n" : "",
               f->fp8_saved_inputs ? "    fp8_saved_inputs: true\n" : "",
               f->unit_collectives ? "    unit_collectives: true\n" : "",
+              f->cp_torch_ring ? "    cp_torch_ring: true\n" : "",
               f->step_scale > 0 ? f->step_scale : 1.0, f->calibrated_runs, f->calibrated_residual);
     char src[CAT_TEXT_LEN];
     if (strchr(f->id, '@'))

@@ -210,6 +210,9 @@ typedef struct {
                                    * ops (model linear_bias) */
     bool unfused_yarn_rope;       /* YaRN RoPE (model yarn_factor > 1) applied by eager ops,
                                    * not a fused RoPE kernel */
+    bool cp_torch_ring;           /* context parallelism runs PyTorch's ring attention
+                                   * (torch.distributed.tensor.experimental context_parallel):
+                                   * eager fp32 merges / gradient sums per ring step */
     bool unit_collectives;        /* ZeRO-2 shards are reduced / gathered one collective
                                    * per wrapped unit (FSDP SHARD_GRAD_OP), not in
                                    * buckets (DeepSpeed ZeRO-2) */

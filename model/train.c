@@ -501,6 +501,7 @@ typedef struct {
     bool whole_program;    /* compiler-assigned buffers (XLA): framework profile */
     bool remat_dce;        /* full recompute skips what the backward does not consume */
     bool unit_coll;        /* ZeRO-2 collectives per wrapped unit (framework) */
+    bool cp_torch;         /* CP by PyTorch's ring attention (framework cp_torch_ring) */
     double logit_b;        /* bytes per logit kept for the loss's backward (profile) */
     bool sel_core;         /* selective recompute re-runs the FlashAttention core */
     double ag_b;           /* bytes per parameter of the DP all-gather (ZeRO 1-2) */
@@ -1214,6 +1215,41 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
             xb += xf;
         c->fwd += xf / e->ew_bw;
         c->comp += (xf + xb) / e->ew_bw;
+    }
+    /* PyTorch's ring attention (framework cp_torch_ring; torch.distributed.
+     * tensor.experimental._attention as read on 2026-12-02, the version
+     * torchtitan 9dec370 runs under context_parallel:
+     * _templated_ring_attention and its backward, convert_to_f32 and
+     * round-robin load balance on by default) runs one SDPA call per ring
+     * step and merges the partial outputs with eager ops, not inside a
+     * kernel.  Per element of the rank's output (Q = T·a·dv/t) and of its
+     * K/V (KV = T·kvw), in bytes:
+     *  - forward, each of the c − 1 steps after the first: the step's
+     *    output to fp32 (read 2, write 4), then _SDPAMerger._merge_one
+     *    out − sigmoid(Δlse)·(out − block_out): a difference (12), the
+     *    product (8), the update (12) — 38 on a rank whose steps all use
+     *    the whole local query (the last rank; the others merge half the
+     *    rows and re-concatenate the output, _partial_update, 27);
+     *    torch.cat of K and V into the buffer sent on (4 per KV, c − 1
+     *    times); step 0's fp32 copy and the result's cast back (6 + 6);
+     *  - backward (grad_query / grad_key / grad_value accumulated in fp32,
+     *    the dK/dV buffer rotated in fp32): per step dq += (read 4 + 2,
+     *    write 4: 10 per Q), dk, dv += on half the keys and the chunks'
+     *    torch.cat (13 per KV), the fp32 dK/dV concatenated to send (8),
+     *    K/V concatenated (4); the zero-filled accumulators (4 per Q and
+     *    KV) and the final casts (6 each).
+     * The log-sum-exp rows (a/t per token) are left out.  A forward that
+     * is re-run (full recompute) merges again. */
+    if (l->cp > 1 && e->cp_torch) {
+        double n = l->cp;
+        double Q = T * sh->a * sh->dv / t;
+        double KV = T * (sh->mla ? sh->a * (sh->dqk + sh->dv) / t
+                                 : 2.0 * sh->dh * (sh->g / t > 1 ? sh->g / t : 1));
+        double fb = 12.0 * Q + (n - 1.0) * (38.0 * Q + 4.0 * KV);
+        double bb = n * (10.0 * Q + 25.0 * KV) + 10.0 * Q + 10.0 * KV;
+        double fwd_runs = l->recompute == RECOMPUTE_FULL ? 2.0 : 1.0;
+        c->fwd += fb / e->ew_bw;
+        c->comp += (fwd_runs * fb + bb) / e->ew_bw;
     }
     /* Full recompute re-runs the layer's forward.  JAX's jax.checkpoint
      * re-computes from the saved input only the residuals the backward
@@ -2150,6 +2186,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->whole_program = fw->whole_program_buffers;
     e->remat_dce = fw->remat_dce;
     e->unit_coll = fw->unit_collectives;
+    e->cp_torch = fw->cp_torch_ring;
     e->logit_b = fw->logits_bytes > 0 ? fw->logits_bytes : 4.0;
     e->sel_core = fw->selective_reruns_attention;
     e->uf_clamp = fw->unfused_glu_clamp && w->model.glu_clamp > 0 && sh->glu && sh->moe;

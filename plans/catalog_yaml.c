@@ -322,6 +322,7 @@ static const Field fw_fields[] = {
     FBOOL("fp8_tp_gather", Framework, fp8_tp_gather, 0),
     FBOOL("fp8_saved_inputs", Framework, fp8_saved_inputs, 0),
     FBOOL("unit_collectives", Framework, unit_collectives, 0),
+    FBOOL("cp_torch_ring", Framework, cp_torch_ring, 0),
     FNUM("logits_bytes", Framework, logits_bytes, 1, 1, 8, 0),
     FBOOL("selective_reruns_attention", Framework, selective_reruns_attention, 0),
     FBOOL("unfused_glu_clamp", Framework, unfused_glu_clamp, 0),
