@@ -43,6 +43,7 @@ static json_t *acc_json(const Accelerator *a)
     json_object_set_new(o, "node_price_usd", json_real(a->node_price_usd));
     json_object_set_new(o, "node_rack_units", json_integer(a->node_rack_units));
     json_object_set_new(o, "liquid_cooled", json_boolean(a->liquid_cooled));
+    json_object_set_new(o, "unlisted", json_boolean(a->unlisted));
     json_t *mig = json_array();
     for (int i = 0; i < a->n_mig; i++) {
         json_t *m = json_object();

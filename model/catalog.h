@@ -86,6 +86,9 @@ typedef struct {
     char nvml_name[CAT_ID_LEN];   /* device name NVML reports ("NVIDIA H100 80GB HBM3"),
                                    * "" = unknown: Slurm's autodetected GRES type */
     bool liquid_cooled;           /* requires liquid cooling */
+    bool unlisted;                /* not offered on its own (a part some published run
+                                   * used): sized when a plan names it, left out of the
+                                   * other-accelerator ranking and cost comparison */
     int nics_per_node;
     double nic_gbps;              /* per NIC, gigabits/s */
     Curve gemm_eff;               /* GEMM efficiency vs per-GPU GEMM dimension */

@@ -1259,7 +1259,7 @@ void cost_stage(const Plan *p, const Catalog *c, PlanResult *r)
     /* every other accelerator, sized for the same workloads */
     for (size_t i = 0; i < c->n_accelerators; i++) {
         const Accelerator *a = &c->accelerators[i];
-        if (same_acc(a->id, acc))
+        if (same_acc(a->id, acc) || a->unlisted)
             continue;
         if (!best_instance(c, a->id, 1)) {
             exclude(cr, a->id, "no cloud price in the catalog");

@@ -301,15 +301,23 @@ static bool size_workload(const Plan *p, const Workload *w, const Accelerator *a
 }
 
 /* The same workload on every other accelerator of the catalog, fastest /
- * fewest GPUs first (Sizing pane's ranking). */
-static void size_alternatives(const Plan *p, const Workload *w, const Catalog *c,
-                              WorkloadResult *wr, const EvalOptions *opt)
+ * fewest GPUs first (Sizing pane's ranking).  Returns how many listed
+ * accelerators did not fit in the ranking (PLAN_MAX_ALTS). */
+static int size_alternatives(const Plan *p, const Workload *w, const Catalog *c,
+                             WorkloadResult *wr, const EvalOptions *opt)
 {
     wr->n_alts = 0;
-    for (size_t i = 0; i < c->n_accelerators && wr->n_alts < PLAN_MAX_ALTS; i++) {
+    int left = 0;
+    for (size_t i = 0; i < c->n_accelerators; i++) {
         if (eval_cancelled(opt))
-            return;
+            return 0;
         const Accelerator *a = &c->accelerators[i];
+        if (a->unlisted)
+            continue;
+        if (wr->n_alts == PLAN_MAX_ALTS) {
+            left++;
+            continue;
+        }
         WorkloadResult tmp;
         memset(&tmp, 0, sizeof tmp);
         bool ok = size_workload(p, w, a, c, &tmp, NULL);
@@ -358,6 +366,7 @@ static void size_alternatives(const Plan *p, const Workload *w, const Catalog *c
         }
         wr->alts[j + 1] = key;
     }
+    return left;
 }
 
 /* Stage 1: per-workload sizing.  Returns -1 when cancelled. */
@@ -380,8 +389,12 @@ static int sizing_stage(const Plan *p, const Catalog *c, const EvalOptions *opt,
         }
         if (!size_workload(p, w, a, c, wr, r))
             result_warn(r, "%s: %s", w->name, wr->error);
-        if (opt && opt->alternatives)
-            size_alternatives(p, w, c, wr, opt);
+        if (opt && opt->alternatives) {
+            int left = size_alternatives(p, w, c, wr, opt);
+            if (left > 0)
+                result_warn(r, "%s: %d catalog accelerators beyond the first %d were not sized "
+                            "for the ranking", w->name, left, PLAN_MAX_ALTS);
+        }
         if (eval_cancelled(opt))
             return -1;
     }

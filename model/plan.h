@@ -551,7 +551,7 @@ typedef struct {
                                       * sizing (cost_scaleup_unit), 0/1 = any */
 } AccelOption;
 
-#define PLAN_MAX_ALTS 20
+#define PLAN_MAX_ALTS 40 /* the shipped catalog lists 23; more are left unsized, with a warning */
 
 typedef struct {
     char name[PLAN_NAME_LEN];

@@ -169,6 +169,7 @@ static const Field accel_fields[] = {
     FNUM("node_memory_gb", Accelerator, node_memory_bytes, 1e9, 0, 1e6, 0),
     FSTR("nvml_name", Accelerator, nvml_name, 0),
     FBOOL("liquid_cooled", Accelerator, liquid_cooled, 0),
+    FBOOL("unlisted", Accelerator, unlisted, 0),
     FINT("nics_per_node", Accelerator, nics_per_node, 0, 256, 0),
     FNUM("nic_gbps", Accelerator, nic_gbps, 1, 0, 1e5, 0),
     {"gemm_eff", FT_CURVE, offsetof(Accelerator, gemm_eff), sizeof(Curve), 0, 0, 0, NULL, 0, 0},

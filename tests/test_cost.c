@@ -1268,6 +1268,63 @@ START_TEST(another_accelerators_unit_picks_its_instance)
 }
 END_TEST
 
+/* The Sizing pane's ranking ("the same workload on every accelerator") and
+ * the cost comparison built on it size every listed accelerator of the
+ * shipped catalog and none marked unlisted (Meta's Grand Teton H100, in the
+ * catalog for the torchtitan runs).  It once stopped at 20 of 24 without a
+ * word: TPU v6e and Trainium went unsized.  A catalog larger than the
+ * ranking holds is sized as far as it fits and says how many were left. */
+START_TEST(the_ranking_sizes_every_listed_accelerator)
+{
+    Plan *p = malloc(sizeof *p);
+    PlanResult *r = malloc(sizeof *r);
+    ck_assert(p && r);
+    Trace t;
+    load_demo("startup-h200", p, &t);
+    ck_assert_int_eq(plan_evaluate(p, &cat, r), 0);
+    int listed = 0;
+    for (size_t a = 0; a < cat.n_accelerators; a++)
+        listed += !cat.accelerators[a].unlisted;
+    ck_assert_int_lt(listed, (int)cat.n_accelerators); /* the shipped catalog has one */
+    for (int i = 0; i < r->n_workloads; i++) {
+        const WorkloadResult *wr = &r->workloads[i];
+        ck_assert_int_eq(wr->n_alts, listed);
+        for (int k = 0; k < wr->n_alts; k++) {
+            const Accelerator *a = catalog_find_accelerator(&cat, wr->alts[k].accelerator);
+            ck_assert_ptr_nonnull(a);
+            ck_assert_msg(!a->unlisted, "%s ranked", a->id);
+        }
+    }
+    for (int k = 0; k < r->n_warnings; k++)
+        ck_assert_msg(!strstr(r->warnings[k], "not sized"), "%s", r->warnings[k]);
+
+    /* a catalog of PLAN_MAX_ALTS + 5 listed parts: the ranking is full and
+     * the 5 left over are named as a count in a warning */
+    Catalog big = cat;
+    int n = PLAN_MAX_ALTS + 5;
+    big.accelerators = calloc((size_t)n, sizeof *big.accelerators);
+    ck_assert_ptr_nonnull(big.accelerators);
+    big.n_accelerators = (size_t)n;
+    const Accelerator *h200 = catalog_find_accelerator(&cat, "H200");
+    ck_assert_ptr_nonnull(h200);
+    for (int k = 0; k < n; k++) {
+        big.accelerators[k] = *h200;
+        if (k > 0)
+            snprintf(big.accelerators[k].id, sizeof big.accelerators[k].id, "H200-copy-%d", k);
+    }
+    ck_assert_int_eq(plan_evaluate(p, &big, r), 0);
+    ck_assert_int_eq(r->workloads[0].n_alts, PLAN_MAX_ALTS);
+    bool said = false;
+    for (int k = 0; k < r->n_warnings; k++)
+        said |= strstr(r->warnings[k], "5 catalog accelerators beyond the first") != NULL;
+    ck_assert_msg(said, "no warning for the 5 unsized accelerators");
+    free(big.accelerators);
+    trace_free(&t);
+    free(p);
+    free(r);
+}
+END_TEST
+
 START_TEST(the_verdict_cites_the_numbers_beside_it_on_every_plan_and_accelerator)
 {
     const char *name = demo_plans[_i];
@@ -1386,6 +1443,7 @@ Suite *test_suite(void)
     tcase_add_test(c, a_training_tp_group_on_the_bridge_needs_the_pair);
     tcase_add_test(c, an_nvl72_ep_group_is_priced_on_the_rack_instance);
     tcase_add_test(c, another_accelerators_unit_picks_its_instance);
+    tcase_add_test(c, the_ranking_sizes_every_listed_accelerator);
     suite_add_tcase(s, c);
     return s;
 }
