@@ -947,18 +947,26 @@ END_TEST
  * spans the 72 GPUs of one NVLink domain is priced on that instance
  * because its scale-up reaches the rack (scaleup_accels 72), not its 4
  * GPUs; without that reach the 4-GPU VM cannot hold the group. */
-START_TEST(an_nvl72_ep_group_is_priced_on_the_rack_instance)
+/* Costs of a training run of `gpus` on accelerator acc whose layout is
+ * tp x ep (expert TP 1) x the rest in DP. */
+static PlanResult *priced_layout(const char *acc, int gpus, int tp, int ep)
 {
     Plan p;
     plan_init(&p);
-    strcpy(p.accelerator, "GB200");
+    snprintf(p.accelerator, sizeof p.accelerator, "%s", acc);
     PlanResult *r = new_result();
-    WorkloadResult *wr = add_training(&p, r, 576);
-    wr->train.layout.tp = 1;
-    wr->train.layout.ep = 72;
+    WorkloadResult *wr = add_training(&p, r, gpus);
+    wr->train.layout.tp = tp;
+    wr->train.layout.ep = ep;
     wr->train.layout.etp = 1;
-    wr->train.layout.dp = 576;
+    wr->train.layout.dp = gpus / tp;
     run_stages(&p, &cat, r);
+    return r;
+}
+
+START_TEST(an_nvl72_ep_group_is_priced_on_the_rack_instance)
+{
+    PlanResult *r = priced_layout("GB200", 576, 1, 72);
     assert_finite_options(r);
     const CostOption *o = find_option(r, "coreweave-gb200-nvl72 on-demand");
     ck_assert_ptr_nonnull(o);
@@ -975,15 +983,7 @@ START_TEST(an_nvl72_ep_group_is_priced_on_the_rack_instance)
     ck_assert_int_eq(nvl->accel_count, 4);
     ck_assert_int_eq(nvl->scaleup_accels, 72);
     nvl->scaleup_accels = 0;
-    r = new_result();
-    plan_init(&p);
-    strcpy(p.accelerator, "GB200");
-    wr = add_training(&p, r, 576);
-    wr->train.layout.tp = 1;
-    wr->train.layout.ep = 72;
-    wr->train.layout.etp = 1;
-    wr->train.layout.dp = 576;
-    run_stages(&p, &cat, r);
+    r = priced_layout("GB200", 576, 1, 72);
     nvl->scaleup_accels = 72;
     ck_assert_ptr_null(find_option(r, "coreweave-gb200-nvl72 on-demand"));
     ck_assert(has_assumption(r, "coreweave-gb200-nvl72 not offered: 4 GPUs cannot hold a 72-GPU "
@@ -992,28 +992,14 @@ START_TEST(an_nvl72_ep_group_is_priced_on_the_rack_instance)
 
     /* a B200 EP8 group fits the 8-GPU HGX node: every B200 instance
      * (p6-b200.48xlarge, a4-highgpu-8g, coreweave-hgx-b200) is offered */
-    plan_init(&p);
-    strcpy(p.accelerator, "B200");
-    r = new_result();
-    wr = add_training(&p, r, 64);
-    wr->train.layout.tp = 1;
-    wr->train.layout.ep = 8;
-    wr->train.layout.etp = 1;
-    wr->train.layout.dp = 64;
-    run_stages(&p, &cat, r);
+    r = priced_layout("B200", 64, 1, 8);
     ck_assert_ptr_nonnull(find_option(r, "p6-b200.48xlarge on-demand"));
     ck_assert_ptr_nonnull(find_option(r, "a4-highgpu-8g on-demand"));
     ck_assert_ptr_nonnull(find_option(r, "coreweave-hgx-b200 on-demand"));
     ck_assert(!has_assumption(r, "cannot hold"));
     free(r);
     /* B300 (HGX, 8 per node) on p6-b300.48xlarge: $142.416 / 8 per GPU-h */
-    plan_init(&p);
-    strcpy(p.accelerator, "B300");
-    r = new_result();
-    wr = add_training(&p, r, 64);
-    wr->train.layout.tp = 8;
-    wr->train.layout.dp = 8;
-    run_stages(&p, &cat, r);
+    r = priced_layout("B300", 64, 8, 1);
     o = find_option(r, "p6-b300.48xlarge on-demand");
     ck_assert_ptr_nonnull(o);
     ck_assert_double_eq_tol(o->usd_per_gpu_hour_list, 142.416 / 8, 1e-9);
