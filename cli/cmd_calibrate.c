@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,32 +62,38 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
     sb_yaml(b, f->id);
     sb_printf(b, "\n    name: ");
     sb_yaml(b, f->name[0] ? f->name : f->id);
-    char lb[48] = "";
-    if (f->logits_bytes > 0)
-        snprintf(lb, sizeof lb, "    logits_bytes: %g\n", f->logits_bytes);
     sb_printf(b, "\n    gemm_scale: %.4f\n    tp_overlap: %.3f\n    dp_overlap: %.3f\n"
                  "    ep_overlap: %.3f\n    fp8_gemm_factor: %.4f\n    layer_overhead_us: %.1f\n"
                  "    step_overhead_ms: %.2f\n"
                  "    moe_overhead: %.3f\n    moe_layer_overhead_us: %.1f\n"
-                 "    moe_expert_overhead_us: %.2f\n%s%s%s%s%s%s%s%s%s%s%s%s%s"
-                 "    step_scale: %.4f\n"
-                 "    calibrated_runs: %d\n    calibrated_residual: %.4f\n",
+                 "    moe_expert_overhead_us: %.2f\n",
               f->gemm_scale, f->tp_overlap, f->dp_overlap, f->ep_overlap, f->fp8_gemm_factor,
               f->layer_overhead_s * 1e6, f->step_overhead_s * 1e3, f->moe_overhead,
-              f->moe_layer_overhead_s * 1e6,
-              f->moe_expert_overhead_s * 1e6,
-              f->moe_fused_dispatch ? "    moe_fused_dispatch: true\n" : "",
-              f->whole_program_buffers ? "    whole_program_buffers: true\n" : "",
-              f->remat_dce ? "    remat_dce: true\n" : "", lb,
-              f->selective_reruns_attention ? "    selective_reruns_attention: true\n" : "",
-              f->fp8_param_gather ? "    fp8_param_gather: true\n" : "",
-              f->unfused_glu_clamp ? "    unfused_glu_clamp: true\n" : "",
-              f->unfused_expert_bias ? "    unfused_expert_bias: true\n" : "",
-              f->unfused_yarn_rope ? "    unfused_yarn_rope: true\n" : "",
-              f->fp8_tp_gather ? "    fp8_tp_gather: true\n" : "",
-              f->fp8_saved_inputs ? "    fp8_saved_inputs: true\n" : "",
-              f->unit_collectives ? "    unit_collectives: true\n" : "",
-              f->cp_torch_ring ? "    cp_torch_ring: true\n" : "",
+              f->moe_layer_overhead_s * 1e6, f->moe_expert_overhead_s * 1e6);
+    if (f->logits_bytes > 0)
+        sb_printf(b, "    logits_bytes: %g\n", f->logits_bytes);
+    /* the profile's switches, written when on (the catalog's default is off) */
+    static const struct {
+        const char *key;
+        size_t off;
+    } switches[] = {
+        {"moe_fused_dispatch", offsetof(Framework, moe_fused_dispatch)},
+        {"whole_program_buffers", offsetof(Framework, whole_program_buffers)},
+        {"remat_dce", offsetof(Framework, remat_dce)},
+        {"selective_reruns_attention", offsetof(Framework, selective_reruns_attention)},
+        {"fp8_param_gather", offsetof(Framework, fp8_param_gather)},
+        {"unfused_glu_clamp", offsetof(Framework, unfused_glu_clamp)},
+        {"unfused_expert_bias", offsetof(Framework, unfused_expert_bias)},
+        {"unfused_yarn_rope", offsetof(Framework, unfused_yarn_rope)},
+        {"fp8_tp_gather", offsetof(Framework, fp8_tp_gather)},
+        {"fp8_saved_inputs", offsetof(Framework, fp8_saved_inputs)},
+        {"unit_collectives", offsetof(Framework, unit_collectives)},
+        {"cp_torch_ring", offsetof(Framework, cp_torch_ring)},
+    };
+    for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++)
+        if (*(const bool *)((const char *)f + switches[i].off))
+            sb_printf(b, "    %s: true\n", switches[i].key);
+    sb_printf(b, "    step_scale: %.4f\n    calibrated_runs: %d\n    calibrated_residual: %.4f\n",
               f->step_scale > 0 ? f->step_scale : 1.0, f->calibrated_runs, f->calibrated_residual);
     char src[CAT_TEXT_LEN];
     if (strchr(f->id, '@'))
