@@ -153,6 +153,11 @@ typedef struct {
     bool flash_attention_v1;         /* the attention core runs FlashAttention 1 (flash-attn
                                       * 1.x), about half the speed of FlashAttention-2
                                       * (Dao 2023, arXiv:2307.08691) */
+    bool fsdp_backward_post;         /* FSDP1 BackwardPrefetch.BACKWARD_POST (Composer's
+                                      * default): each unit's backward all-gather is
+                                      * issued after the previous unit's gradient
+                                      * computation, not under it; false = prefetched
+                                      * under the backward (BACKWARD_PRE, FSDP2) */
     bool tp_comm_exposed;            /* the recipe turns TP communication overlap off
                                       * (Megatron-Bridge CommOverlapConfig(tp_comm_overlap=
                                       * False)): TP collectives exposed; false = the

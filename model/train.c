@@ -1545,7 +1545,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     StageParams sp;
     stage_params(sh, l->tp, l->pp, layout_eshard(l), &sp);
     int Dd = layout_dense_dp(l), De = layout_expert_dp(l);
-    double dp_rs = 0, dp_ag = 0, dp_z3 = 0, z3_edge = 0;
+    double dp_rs = 0, dp_ag = 0, dp_z3 = 0, z3_edge = 0, z3_bwd_ag = 0;
     /* The edge buckets: the gradients of the last bucket to fill (the
      * first layers, ending with the input embedding) are reduce-scattered
      * after the backward has nothing left to run, and the first bucket's
@@ -1638,7 +1638,38 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
             double unit_lat = layers_h * (n - 1.0) * lat;
             ag += unit_lat;
             rs += unit_lat;
-            dp_z3 += m * (2.0 * ag + rs);
+            if (e->w->fsdp_backward_post) {
+                /* FSDP1's BackwardPrefetch.BACKWARD_POST (Composer's
+                 * default: prepare_fsdp_module reads
+                 * fsdp_config.get('backward_prefetch', 'BACKWARD_POST'),
+                 * composer/trainer/dist_strategy.py at b71375a3; the
+                 * llm-foundry MPT yamls and submit_benchmarks.py set no
+                 * backward_prefetch) "prefetches the next set of
+                 * parameters after the current set of parameter's
+                 * gradient computation ... the next all-gather is
+                 * reordered to be before the current reduce-scatter"
+                 * (torch.distributed.fsdp.BackwardPrefetch docstring,
+                 * pytorch/pytorch#87917): a block's backward gather runs
+                 * between the previous block's gradient computation and
+                 * its own, under no compute; only the reduce-scatter
+                 * overlaps the next block's gradients.  Every micro-batch
+                 * (Composer syncs each one, no no_sync) then waits for
+                 * the blocks' gathers once; the root (embedding) is not
+                 * resharded after the forward and is not gathered again.
+                 * BACKWARD_PRE (FSDP1's own default) and FSDP2's
+                 * explicit prefetch keep the gather under the previous
+                 * block's backward. */
+                double Pb = P;
+                if (part == 0)
+                    Pb -= sh->emb_w * sh->wscale / l->tp;
+                if (Pb < 0)
+                    Pb = 0;
+                double ag_bwd = net_allgather_s(e->wb * Pb, n, bw, lat) + unit_lat;
+                z3_bwd_ag += m * ag_bwd;
+                dp_z3 += m * (2.0 * ag + rs - ag_bwd);
+            } else {
+                dp_z3 += m * (2.0 * ag + rs);
+            }
             /* Nothing precedes the first layer's gather in a forward and
              * nothing follows the first layer's reduce-scatter in a
              * backward: one layer's share of each is exposed per
@@ -1706,6 +1737,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
         dp_exp += z3_edge + z;
         hidden += dp_z3 - z3_edge - z;
     }
+    dp_exp += z3_bwd_ag; /* FSDP BACKWARD_POST: the backward gathers, exposed */
     /* the compute under the hidden part runs OVERLAP_SLOWDOWN slower */
     st->dp_comm = dp_exp + OVERLAP_SLOWDOWN * hidden;
     /* Tied embeddings across pipeline stages: the first stage holds the
