@@ -567,6 +567,46 @@ START_TEST(gb200_405b_recipes_with_embedding_and_loss_slots_fit_and_predict)
 }
 END_TEST
 
+/* NVFP4 against FP8 at one layout (Megatron-Bridge 26.04.01 table, both
+ * files): the published step ratios are 1.50x (GB300 70B TP1 PP4 VP5, vs
+ * MXFP8), 1.41x (GB300 405B TP4 PP8 VP4, vs FP8-CS), 1.31x (GB200 70B TP2,
+ * vs MXFP8) and 1.48x (GB200 405B TP4 PP16 VP8, vs MXFP8).  The model makes
+ * NVFP4 too fast, most where FP4's peak is 3x FP8's (GB300): README
+ * "Blackwell dense NVFP4 / GB300" has what was read and tried.  Held to the
+ * recorded misses (2026-12-03: +19.2 / +27.6 / +9.5 / +0.6 %, mean 14.2 %)
+ * so that a change widening them shows (the SP all-gather in NVFP4 alone:
+ * worst 38.3 %); a mechanism that closes them lowers these ceilings. */
+#define NVFP4_PAIR_MISS_MAX 0.28
+#define NVFP4_PAIR_MEAN_MAX 0.145
+START_TEST(nvfp4_fp8_pairs_within_recorded_ceilings)
+{
+    load_all();
+    static const char *const pairs[][3] = {
+        {"validation-mbridge-table-2604-01-b300", "llama3-70b-mxfp8-64-gb300",
+         "llama3-70b-nvfp4-64-gb300"},
+        {"validation-mbridge-table-2604-01-b300", "llama31-405b-fp8-256-gb300",
+         "llama31-405b-nvfp4-256-gb300"},
+        {"validation-mbridge-table-2604-01", "llama3-70b-mxfp8-64", "llama3-70b-nvfp4-64"},
+        {"validation-mbridge-table-2604-01", "llama31-405b-mxfp8-256", "llama31-405b-nvfp4-256"},
+    };
+    double mean = 0, worst = 0;
+    for (int i = 0; i < 4; i++) {
+        const CalibRun *f = find_run(pairs[i][0], pairs[i][1]);
+        const CalibRun *q = find_run(pairs[i][0], pairs[i][2]);
+        ck_assert_msg(f && q && f->ok && q->ok, "pair %s missing", pairs[i][2]);
+        double pub = f->measured_s / q->measured_s, model = f->predicted_s / q->predicted_s;
+        double miss = model / pub - 1;
+        fprintf(stderr, "NVFP4/FP8 %-28s published %.3fx model %.3fx (%+.1f %%)\n", pairs[i][2],
+                pub, model, 100 * miss);
+        mean += fabs(miss) / 4;
+        if (fabs(miss) > worst)
+            worst = fabs(miss);
+    }
+    ck_assert_msg(worst <= NVFP4_PAIR_MISS_MAX && mean <= NVFP4_PAIR_MEAN_MAX,
+                  "NVFP4/FP8 pairs: mean miss %.4f, worst %.4f", mean, worst);
+}
+END_TEST
+
 START_TEST(mlperf_h100_one_micro_batch_runs_within_recorded_ceilings)
 {
     Plan *p;
@@ -870,6 +910,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, gpt_oss_b200_gb200_step_difference_within_15pct_of_published);
     tcase_add_test(tc, gpt_oss_rows_within_25pct_of_published);
     tcase_add_test(tc, mlperf_h100_one_micro_batch_runs_within_recorded_ceilings);
+    tcase_add_test(tc, nvfp4_fp8_pairs_within_recorded_ceilings);
     tcase_add_test(tc, gb200_405b_recipes_with_embedding_and_loss_slots_fit_and_predict);
     tcase_add_test(tc, trainium_neuron_table_within_recorded_ceilings);
     tcase_add_test(tc, torchtitan_h100_tables_within_recorded_ceilings);
