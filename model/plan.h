@@ -158,6 +158,10 @@ typedef struct {
                                       * issued after the previous unit's gradient
                                       * computation, not under it; false = prefetched
                                       * under the backward (BACKWARD_PRE, FSDP2) */
+    bool grad_reduce_fp32;           /* the DP gradient reduce-scatter / all-reduce runs in
+                                      * fp32 (FSDP MixedPrecision reduce_dtype float32,
+                                      * Composer's DEFAULT since 0.16); false = the
+                                      * gradients' own bytes */
     bool tp_comm_exposed;            /* the recipe turns TP communication overlap off
                                       * (Megatron-Bridge CommOverlapConfig(tp_comm_overlap=
                                       * False)): TP collectives exposed; false = the

@@ -505,6 +505,7 @@ typedef struct {
     double logit_b;        /* bytes per logit kept for the loss's backward (profile) */
     bool sel_core;         /* selective recompute re-runs the FlashAttention core */
     double ag_b;           /* bytes per parameter of the DP all-gather (ZeRO 1-2) */
+    double rs_b;           /* bytes per gradient of the DP reduction */
     double tp_ag_b;        /* bytes per element of the SP all-gathers (TP) */
     double step_scale;     /* × the whole step (calibrated site factor) */
     int etp;               /* > 0: MoE parallel folding with this expert TP */
@@ -1597,10 +1598,10 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
                 edge_c0 = c0 < P ? c0 : P;
         }
         if (e->zero == 0) {
-            dp_rs += net_allreduce_s(e->gb * P, n, bw, lat);
-            rs_edge += net_allreduce_s(e->gb * edge_c0, n, bw, lat);
+            dp_rs += net_allreduce_s(e->rs_b * P, n, bw, lat);
+            rs_edge += net_allreduce_s(e->rs_b * edge_c0, n, bw, lat);
         } else if (e->zero <= 2) {
-            dp_rs += net_allgather_s(e->gb * P, n, bw, lat);
+            dp_rs += net_allgather_s(e->rs_b * P, n, bw, lat);
             dp_ag += net_allgather_s(e->ag_b * P, n, bw, lat);
             if (e->zero == 2 && e->unit_coll) {
                 /* FSDP SHARD_GRAD_OP (framework unit_collectives): as for
@@ -1613,7 +1614,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
                 dp_rs += layers_h * (n - 1.0) * lat;
                 dp_ag += layers_h * (n - 1.0) * lat;
             }
-            rs_edge += net_allgather_s(e->gb * edge_c0, n, bw, lat);
+            rs_edge += net_allgather_s(e->rs_b * edge_c0, n, bw, lat);
             ag_edge += net_allgather_s(e->ag_b * edge_c0, n, bw, lat);
         } else {
             /* ZeRO-3 / FSDP FULL_SHARD: every micro-batch gathers the
@@ -1623,7 +1624,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
              * FSDP accumulates sharded gradients unless no_sync keeps
              * full ones, which FULL_SHARD's memory saving rules out). */
             double ag = net_allgather_s(e->wb * P, n, bw, lat);
-            double rs = net_allgather_s(e->gb * P, n, bw, lat); /* RS = AG time */
+            double rs = net_allgather_s(e->rs_b * P, n, bw, lat); /* RS = AG time */
             /* One collective per sharded unit, not one for the whole
              * model: FSDP flattens each wrapped module's parameters into
              * one FlatParameter and all-gathers / reduce-scatters it with
@@ -1640,9 +1641,10 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
             rs += unit_lat;
             if (e->w->fsdp_backward_post) {
                 /* FSDP1's BackwardPrefetch.BACKWARD_POST (Composer's
-                 * default: prepare_fsdp_module reads
-                 * fsdp_config.get('backward_prefetch', 'BACKWARD_POST'),
-                 * composer/trainer/dist_strategy.py at b71375a3; the
+                 * default: composer/trainer/dist_strategy.py
+                 * fsdp_config.setdefault('backward_prefetch',
+                 * 'BACKWARD_POST') at v0.16.4 / v0.17.2, the same default
+                 * at v0.14.1, the versions llm-foundry pinned; the
                  * llm-foundry MPT yamls and submit_benchmarks.py set no
                  * backward_prefetch) "prefetches the next set of
                  * parameters after the current set of parameter's
@@ -2234,6 +2236,14 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * stays 16-bit.  Not the FP4 recipes (fp4_param_gather unsupported,
      * the same file). */
     e->ag_b = fw->fp8_param_gather && prec == PREC_FP8 && e->lowp ? 1.0 : e->wb;
+    /* The DP gradient reduction's bytes: the gradients' own, or fp32 where
+     * the workload says so (grad_reduce_fp32: FSDP MixedPrecision
+     * reduce_dtype float32 casts each unit's 16-bit gradient up before
+     * its reduce-scatter, PyTorch FullyShardedDataParallel docs; Composer's
+     * mixed_precision DEFAULT sets it since 0.16, get_mixed_precision in
+     * composer/trainer/mosaic_fsdp.py at v0.16.4 / v0.17.2, bf16 before,
+     * v0.14.1). */
+    e->rs_b = w->grad_reduce_fp32 && e->gb < 4 ? 4 : e->gb;
     /* Transformer Engine quantises a sequence-parallel GEMM input before
      * its tensor-parallel all-gather, so FP8 runs gather 1-byte elements:
      * "AllGather buffers use fp8 when using fp8 recipe" (TE

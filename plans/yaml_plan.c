@@ -1720,6 +1720,8 @@ static const Field workload_fields[] = {
         "the attention core runs FlashAttention 1 (flash-attn 1.x): half FlashAttention-2's speed"),
     F_B(Workload, fsdp_backward_post, "fsdp_backward_post", F_TRAIN | F_OPT,
         "FSDP1 BACKWARD_POST prefetch (Composer default): backward all-gathers not under compute"),
+    F_B(Workload, grad_reduce_fp32, "grad_reduce_fp32", F_TRAIN | F_OPT,
+        "DP gradient reduction in fp32 (FSDP reduce_dtype float32)"),
     F_B(Workload, tp_comm_exposed, "tp_comm_exposed", F_TRAIN | F_OPT,
         "TP collectives not overlapped with the GEMMs (recipe turns tp_comm_overlap off)"),
     F_D(Workload, ep_overlap, "ep_overlap", QTY_FRACTION, F_TRAIN | F_OPT,
