@@ -114,6 +114,11 @@ typedef struct {
     double fp8_block_gemm_bw_eff; /* block-scaled FP8 GEMMs (DeepSeek-V3's 128x128 recipe) at
                                    * decode sizes: achieved share of peak HBM bandwidth
                                    * streaming their weights; 0 = elementwise_eff */
+    double attn_cudnn_fwd_eff;    /* cuDNN's fused attention (Transformer Engine's
+                                   * FusedAttention backend): the same shares as
+                                   * attn_fwd_eff for that kernel, head dim 128, read by
+                                   * frameworks with cudnn_attention; 0 = not measured */
+    double attn_cudnn_bwd_eff;    /* its backward, counted as attn_bwd_eff */
     Curve attn_fwd_head_dim;      /* factor on attn_fwd_eff by the Q/K head dim (x), from the
                                    * same kernel benchmarked at both dims (clamped at the
                                    * ends); no points = 1 at every head dim */
@@ -224,6 +229,9 @@ typedef struct {
                                    * FP8 (Transformer Engine userbuffers / TE
                                    * gather_along_first_dim): 1 byte per element, the
                                    * reduce-scatters stay 16-bit */
+    bool cudnn_attention;         /* the attention core runs cuDNN's fused kernel where the
+                                   * part has a measured one (attn_cudnn_*; Transformer
+                                   * Engine >= 1.2 prefers FusedAttention on Hopper) */
     bool fp8_saved_inputs;        /* FP8 runs save their GEMMs' FP8-cast inputs for the
                                    * backward (Transformer Engine modules): norm outputs
                                    * and the MLP activation output kept in 1 byte */

@@ -153,6 +153,10 @@ typedef struct {
     bool flash_attention_v1;         /* the attention core runs FlashAttention 1 (flash-attn
                                       * 1.x), about half the speed of FlashAttention-2
                                       * (Dao 2023, arXiv:2307.08691) */
+    bool flash_attention_2;          /* the attention core runs FlashAttention-2 where the
+                                      * framework profile runs cuDNN's kernel
+                                      * (cudnn_attention): Transformer Engine before 1.2
+                                      * kept FlashAttention on Hopper */
     bool fsdp_backward_post;         /* FSDP1 BackwardPrefetch.BACKWARD_POST (Composer's
                                       * default): each unit's backward all-gather is
                                       * issued after the previous unit's gradient

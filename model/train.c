@@ -119,6 +119,10 @@ static const Framework FW_BUILTIN = {
 #define FLASH_BWD_FLOP_RATIO 2.5
 /* FlashAttention 1's time over FlashAttention-2's (Dao 2023, arXiv:2307.08691) */
 #define FLASH_V1_SLOWDOWN 2.0
+/* Head dim at which the catalog's cuDNN fused-attention efficiencies were
+ * measured (attn_cudnn_fwd_eff / attn_cudnn_bwd_eff: FlashAttention-3 paper,
+ * cuDNN bars at head dim 128). */
+#define CUDNN_ATTN_HEAD_DIM 128.0
 /* GPU <-> host link per direction when the catalog gives none: PCIe Gen5
  * x16, 32 GT/s × 16 lanes with 128b/130b coding ≈ 63 GB/s (PCI-SIG PCIe
  * 5.0 specification). */
@@ -2208,6 +2212,23 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->dp_ov = fw->dp_overlap;
     e->ep_ov = fw->ep_overlap;
     e->layer_oh = fw->layer_overhead_s;
+    /* Transformer Engine's DotProductAttention runs cuDNN's fused attention
+     * (FusedAttention, F16_arbitrary_seqlen) in preference to FlashAttention
+     * on Hopper and newer ("Select FusedAttention on sm90 ... for
+     * performance", TE v1.2, 2023-12, to "give FusedAttention preference on
+     * Hopper+ for performance reasons", TE 1.8+ dot_product_attention
+     * get_attention_backend).  Where the catalog measures that kernel on the
+     * part (attn_cudnn_fwd_eff / attn_cudnn_bwd_eff, head dim 128) a
+     * framework that runs it (cudnn_attention) prices its core at them, as
+     * attn_fwd_eff prices FlashAttention's; other head dims, FlashAttention 1
+     * and recipes pinned to FlashAttention-2 (flash_attention_2: TE < 1.2)
+     * keep the part's default pricing. */
+    if (fw->cudnn_attention && e->flash && !w->flash_attention_v1 && !w->flash_attention_2 &&
+        a->attn_cudnn_fwd_eff > 0 && a->attn_cudnn_fwd_eff <= 1 && a->attn_cudnn_bwd_eff > 0 &&
+        a->attn_cudnn_bwd_eff <= 1 && fabs(e->sh.dqk - CUDNN_ATTN_HEAD_DIM) < 0.5) {
+        e->attn_fwd = a->attn_cudnn_fwd_eff;
+        e->attn_bwd = a->attn_cudnn_bwd_eff;
+    }
     e->step_oh = fw->step_overhead_s;
     e->moe_oh = fw->moe_overhead;
     e->moe_layer_oh = fw->moe_layer_overhead_s;

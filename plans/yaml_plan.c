@@ -1718,6 +1718,8 @@ static const Field workload_fields[] = {
         "dropout probability 0: no dropout masks kept for the backward"),
     F_B(Workload, flash_attention_v1, "flash_attention_v1", F_TRAIN | F_OPT,
         "the attention core runs FlashAttention 1 (flash-attn 1.x): half FlashAttention-2's speed"),
+    F_B(Workload, flash_attention_2, "flash_attention_2", F_TRAIN | F_OPT,
+        "the attention core runs FlashAttention-2, not the profile's cuDNN kernel (TE < 1.2)"),
     F_B(Workload, fsdp_backward_post, "fsdp_backward_post", F_TRAIN | F_OPT,
         "FSDP1 BACKWARD_POST prefetch (Composer default): backward all-gathers not under compute"),
     F_B(Workload, grad_reduce_fp32, "grad_reduce_fp32", F_TRAIN | F_OPT,

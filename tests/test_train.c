@@ -1912,6 +1912,63 @@ static WorkloadResult size_under(const Framework *base, void (*change)(Framework
     return out;
 }
 
+/* Transformer Engine runs cuDNN's fused attention on Hopper (framework
+ * cudnn_attention), which the FlashAttention-3 paper measures on H100 SXM5
+ * at head dim 128, 8K tokens: 600 TFLOP/s forward, 518 backward, where
+ * FlashAttention-2 (the rate the GEMM curve gives this core) reaches 370 /
+ * 318.  Megatron profile on one H100, 4 layers, h 4096, 32 heads of 128,
+ * 8192 tokens per micro-batch: the compute the cuDNN pricing saves is the
+ * curve's three full-count passes less the causal half at the published
+ * cuDNN rates (backward FLOPs 2.5x the forward's); a recipe pinned to
+ * FlashAttention-2 (flash_attention_2) and 64-wide heads keep the curve. */
+static void fw_attn_plain(Framework *f)
+{
+    f->gemm_scale = 1.0;
+    f->step_scale = 1.0;
+    f->cudnn_attention = false;
+}
+static void fw_attn_cudnn(Framework *f)
+{
+    fw_attn_plain(f);
+    f->cudnn_attention = true;
+}
+START_TEST(te_attention_runs_cudnn_at_its_published_h100_rates)
+{
+    load_catalog();
+    const Accelerator *h100 = acc("H100-SXM");
+    ck_assert(h100->attn_cudnn_fwd_eff > 0 && h100->attn_cudnn_bwd_eff > 0);
+    const Framework *meg = catalog_find_framework(&cat, "megatron");
+    const double L = 4, h = 4096, s = 8192, m = 2;
+    for (int heads = 32; heads <= 64; heads += 32) {
+        for (int pinned = 0; pinned <= 1; pinned++) {
+            Workload w = training(gpt((int)L, (int)h, heads, 32000), (int)s, 2, 1e12);
+            w.gpus = 1;
+            w.micro_batch = 1;
+            w.flash_attention = true;
+            w.flash_attention_2 = pinned;
+            w.recompute = RECOMPUTE_NONE;
+            w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+            WorkloadResult off = size_under(meg, fw_attn_plain, &w, "H100-SXM");
+            WorkloadResult on = size_under(meg, fw_attn_cudnn, &w, "H100-SXM");
+            ck_assert_msg(off.ok && on.ok, "%s %s", off.error, on.error);
+            double saved = off.train.step.compute - on.train.step.compute;
+            double want = 0;
+            if (heads == 32 && !pinned) {
+                double pk = h100->peak_flops[PREC_BF16];
+                double f = s * s * 2 * heads * (128 + 128); /* full count, one layer, forward */
+                double curve = 3 * f / (pk * curve_eval(&h100->gemm_eff, h));
+                double cudnn = 0.5 * f / 600e12 + 2.5 * 0.5 * f / 518e12;
+                want = m * L * (curve - cudnn);
+                ck_assert(want > 0);
+            }
+            ck_assert_msg(fabs(saved - want) <= 2e-3 * (want > 0 ? want : off.train.step.compute),
+                          "heads %d pinned %d: saved %.6g s, want %.6g s", heads, pinned, saved,
+                          want);
+        }
+    }
+}
+END_TEST
+
 /* Sizing of w on accelerator a under the fsdp profile (its calibrated
  * "fsdp@<accelerator>" row, if any) changed by f; the fits says whether
  * train_size accepted it. */
@@ -3036,6 +3093,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, each_gemm_is_timed_at_its_own_narrowest_side);
     tcase_add_test(tc, fused_attention_core_uses_the_catalog_kernel_efficiencies);
     tcase_add_test(tc, fused_attention_forward_scales_with_head_dim);
+    tcase_add_test(tc, te_attention_runs_cudnn_at_its_published_h100_rates);
     tcase_add_test(tc, interleaving_widens_the_dp_overlap_window);
     tcase_add_test(tc, interleaved_dp_sync_of_chunk_0_is_exposed);
     tcase_add_test(tc, tied_embedding_gradients_are_all_reduced_between_first_and_last_stage);
