@@ -1040,16 +1040,27 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         f_exp = 2.0 * T * sh->k * sh->expert_w / t;
         double et = expert_tp(l);
         double tok_e = T * sh->k / t * et * l->ep / sh->E;  /* tokens per local expert */
-        double xe = sh->Fe / et;
-        if (l->etp <= 0 && sh->h / t < xe)
-            xe = sh->h / t;
-        if (tok_e < xe)
-            xe = tok_e;
+        /* Each expert GEMM at the efficiency of its own narrowest side, as
+         * the dense GEMMs (layer_dense_gemm_s): fc1 M = tokens per local
+         * expert, K = h, N = (2 with GLU)·Fe/etp — the grouped fc1 computes
+         * gate and up projections in one GEMM (Megatron-Core TEGroupedMLP:
+         * linear_fc1 of width 2·Fe when gated_linear_unit) — and fc2 K =
+         * Fe/etp, N = h.  Until 2026-12-03 both were looked up at Fe/etp,
+         * fc1 half as wide as it is. */
+        double hb = l->etp <= 0 ? sh->h / t : sh->h;
+        double fc1_n = (sh->glu ? 2.0 : 1.0) * sh->Fe / et;
+        double x1 = fc1_n < hb ? fc1_n : hb, x2 = sh->Fe / et < hb ? sh->Fe / et : hb;
+        if (tok_e < x1)
+            x1 = tok_e;
+        if (tok_e < x2)
+            x2 = tok_e;
         /* the busiest EP rank computes imb × its share (moe_imbalance) */
-        double t_exp = imb * f_exp / (e->peak * env_curve(e, xe) * e->gemm_scale);
+        double fc2_s = imb * f_exp / fc2_parts / (e->peak * env_curve(e, x2) * e->gemm_scale);
+        double t_exp = fc2_s + imb * f_exp * (fc2_parts - 1.0) / fc2_parts /
+                                   (e->peak * env_curve(e, x1) * e->gemm_scale);
         t_gemm += t_exp;
         t_exp_all = t_exp;
-        t_exp_fc2 = t_exp / fc2_parts;
+        t_exp_fc2 = fc2_s;
         if (fp8) /* expert fc1 inputs h per routed copy, fc2 inputs Fe/etp */
             cast_el += sh->k * (sh->h + sh->Fe) / t + sh->S * (sh->h + sh->Fe) / t;
     }

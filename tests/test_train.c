@@ -1490,6 +1490,63 @@ START_TEST(each_gemm_is_timed_at_its_own_narrowest_side)
 }
 END_TEST
 
+/* The routed experts' two GEMMs are looked up on the curve by their own
+ * narrowest sides too: with a gated MLP the grouped fc1 computes gate and
+ * up projections as one GEMM N = 2·Fe wide (Megatron-Core TEGroupedMLP:
+ * linear_fc1 of width 2·Fe when gated_linear_unit), fc2 has K = Fe.
+ * Published: DeepGEMM's grouped contiguous GEMMs on H800 at DeepSeek-V3's
+ * expert shapes, 4 groups of 8192 rows: fc1 N 4096 K 7168 at 1346 TFLOP/s,
+ * fc2 N 7168 K 2048 at 1214 (deepseek-ai/DeepGEMM README at 55ab91f,
+ * 2025-03-25): fc1 runs 1.109x fc2's rate, where one lookup at Fe for
+ * both gave 1.000x.  One H800, two MoE layers of 4 experts (h 7168, top-1,
+ * 32,768 tokens per micro-batch: 8192 per expert, the table's row), 2
+ * micro-batches, BF16: the compute difference between Fe 2048 and 1024 is
+ * exactly m·L·3 passes of the expert GEMMs at those sides plus the SwiGLU
+ * bytes (read 2Fe, write Fe per routed token). */
+static double expert_gemm_s(const Accelerator *a, double T, double h, double Fe, double tok_e)
+{
+    double pk = a->peak_flops[PREC_BF16], f = 2.0 * T * 3.0 * h * Fe;
+    double x1 = fmin(fmin(2.0 * Fe, h), tok_e), x2 = fmin(fmin(Fe, h), tok_e);
+    return f * 2.0 / 3.0 / (pk * curve_eval(&a->gemm_eff, x1)) +
+           f / 3.0 / (pk * curve_eval(&a->gemm_eff, x2));
+}
+
+START_TEST(expert_fc1_is_timed_at_its_gated_width)
+{
+    const Accelerator *a = acc("H800");
+    Plan p;
+    plan_init(&p);
+    const double h = 7168, T = 32768, L = 2, m = 2, Fe[2] = {2048, 1024};
+    double c[2];
+    for (int k = 0; k < 2; k++) {
+        ModelShape ms = gpt((int)L, (int)h, 56, 32000);
+        ms.glu = true;
+        ms.experts = 4;
+        ms.experts_per_token = 1;
+        ms.expert_ffn_hidden = (int)Fe[k];
+        Workload w = training(ms, 8192, (int)(4 * m), 1e12);
+        w.gpus = 1;
+        w.micro_batch = 4;
+        w.recompute = RECOMPUTE_NONE;
+        w.flash_attention = true;
+        w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+        PlanResult *r;
+        ck_assert_msg(size(&p, &w, a, &r), "%s", r->workloads[0].error);
+        c[k] = r->workloads[0].train.step.compute;
+        free(r);
+    }
+    double tok_e = T / 4;
+    double g = expert_gemm_s(a, T, h, Fe[0], tok_e) - expert_gemm_s(a, T, h, Fe[1], tok_e);
+    double ew = 2.0 * T * 3.0 * (Fe[0] - Fe[1]) / (a->hbm_bw * a->elementwise_eff);
+    double want = m * L * 3 * (g + ew);
+    ck_assert_msg(rel(c[0] - c[1], want) < 1e-9, "%.6g vs %.6g s", c[0] - c[1], want);
+    /* DeepSeek-V3's shapes (the first run): fc1 at x 4096, fc2 at 2048 */
+    double ratio = curve_eval(&a->gemm_eff, 4096) / curve_eval(&a->gemm_eff, 2048);
+    ck_assert_msg(ratio > 1.02 && ratio <= 1346.0 / 1214.0, "fc1 / fc2 rate %.3fx, published 1.109x",
+                  ratio);
+}
+END_TEST
+
 /* compute seconds of 4 flash-attention layers (h 4096, `heads` heads,
  * 8192-token micro-batches, 2 per step, no recompute) on one GPU `a` */
 static double attn_layers_compute(const Accelerator *a, int heads)
@@ -3091,6 +3148,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, nvl72_dp_ring_across_domains_uses_every_members_nic);
     tcase_add_test(tc, sliding_window_cuts_the_attention_core_exactly);
     tcase_add_test(tc, each_gemm_is_timed_at_its_own_narrowest_side);
+    tcase_add_test(tc, expert_fc1_is_timed_at_its_gated_width);
     tcase_add_test(tc, fused_attention_core_uses_the_catalog_kernel_efficiencies);
     tcase_add_test(tc, fused_attention_forward_scales_with_head_dim);
     tcase_add_test(tc, te_attention_runs_cudnn_at_its_published_h100_rates);
