@@ -66,10 +66,11 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
                  "    ep_overlap: %.3f\n    fp8_gemm_factor: %.4f\n    layer_overhead_us: %.1f\n"
                  "    step_overhead_ms: %.2f\n"
                  "    moe_overhead: %.3f\n    moe_layer_overhead_us: %.1f\n"
-                 "    moe_expert_overhead_us: %.2f\n",
+                 "    moe_expert_overhead_us: %.2f\n    moe_attn_launch_us: %.1f\n",
               f->gemm_scale, f->tp_overlap, f->dp_overlap, f->ep_overlap, f->fp8_gemm_factor,
               f->layer_overhead_s * 1e6, f->step_overhead_s * 1e3, f->moe_overhead,
-              f->moe_layer_overhead_s * 1e6, f->moe_expert_overhead_s * 1e6);
+              f->moe_layer_overhead_s * 1e6, f->moe_expert_overhead_s * 1e6,
+              f->moe_attn_launch_s * 1e6);
     if (f->logits_bytes > 0)
         sb_printf(b, "    logits_bytes: %g\n", f->logits_bytes);
     /* the profile's switches, written when on (the catalog's default is off) */
@@ -171,6 +172,118 @@ static void fit_accelerators(const CalibRun *sel, const CalibRun *runs, int n, C
     }
 }
 
+/* Steps 1-3 of the calibration on the working catalog, from the base
+ * frameworks (ncf of them) each time: the MoE host costs, then the per-step
+ * cost and the accelerator fits, alternating twice.  Returns the fits. */
+static int calibrate_once(const CalibRun *sel, const CalibRun *runs, int n, Catalog *cal,
+                          Framework *calfw, const Framework *base, size_t ncf, Framework *fits)
+{
+    if (ncf)
+        memcpy(calfw, base, ncf * sizeof *calfw);
+    cal->frameworks = calfw;
+    cal->n_frameworks = ncf;
+    int nfit = 0;
+    /* 1. per framework, its MoE layer overhead over the MoE runs of every
+     *    accelerator (a host/launch cost, not an accelerator's) */
+    for (int i = 0; i < n && nfit < MAX_FITS; i++) {
+        if (sel[i].held_out || !(sel[i].plan->workloads[sel[i].wi].model.experts > 1))
+            continue;
+        bool seen = false;
+        for (int k = 0; k < nfit; k++)
+            seen |= strcasecmp(fits[k].id, runs[i].framework) == 0;
+        if (seen)
+            continue;
+        Framework f;
+        if (calib_fit_moe(sel, n, cal, runs[i].framework, true, &f) > 0) {
+            calib_install_profile(calfw, cal->n_frameworks, &f, CALIB_SHARE_MOE);
+            fits[nfit++] = f;
+        }
+    }
+    /* 2. per framework, its fixed cost per step over the runs of every
+     *    accelerator (host work after the optimizer's grad-norm sync), then
+     * 3. one fit per accelerator × framework among the selected runs; the
+     *    two alternate twice, since the scales and the per-step cost trade
+     *    off against each other. */
+    int nfit0 = nfit;
+    for (int round = 0; round < 2; round++) {
+        nfit = nfit0;
+        fit_step_costs(sel, runs, n, cal, calfw, fits, &nfit);
+        fit_accelerators(sel, runs, n, cal, calfw, fits, &nfit);
+    }
+    return nfit;
+}
+
+/* Σ log²(predicted / measured) over the selected runs after a calibration
+ * (scratch: n runs' room) */
+static double selected_cost(const CalibRun *sel, int n, const Catalog *cal, CalibRun *scratch)
+{
+    for (int k = 0; k < n; k++)
+        scratch[k] = sel[k];
+    calib_predict(scratch, n, cal);
+    double c = 0;
+    for (int k = 0; k < n; k++)
+        if (!sel[k].held_out && scratch[k].ok)
+            c += log1p(scratch[k].err) * log1p(scratch[k].err);
+    return c;
+}
+
+/* The eager-attention launch cost of framework base[fi] (model/train.c,
+ * moe_attn_launch_us): paid per MoE layer and pass by dropless runs whose
+ * recipe does not graph the attention, so only runs of both kinds tell it
+ * apart from the per-layer host cost, and it trades off against the
+ * accelerators' scales as well — it is fitted around the whole calibration
+ * (golden section on its logarithm, 1 µs - 5 ms, the selected runs' cost
+ * after each full calibration), where the host costs are fitted against
+ * uncalibrated accelerators.  Frameworks without both kinds of MoE runs
+ * keep their value. */
+static void fit_attn_launch(const CalibRun *sel, const CalibRun *runs, int n, Catalog *cal,
+                            Framework *calfw, Framework *base, size_t ncf, Framework *fits,
+                            CalibRun *scratch)
+{
+    for (size_t fi = 0; fi < ncf; fi++) {
+        bool graphed = false, eager = false;
+        for (int i = 0; i < n; i++) {
+            const Workload *w = &sel[i].plan->workloads[sel[i].wi];
+            if (sel[i].held_out || !(w->model.experts > 1) || w->moe_capacity_factor > 0 ||
+                strcasecmp(runs[i].framework, base[fi].id) != 0)
+                continue;
+            graphed |= w->cuda_graph_attn;
+            eager |= !w->cuda_graph_attn;
+        }
+        if (!graphed || !eager)
+            continue;
+        const double g = 0.6180339887498949;
+        double a = log(1e-6), b = log(5e-3);
+        double c = b - g * (b - a), d = a + g * (b - a), fc, fd;
+        base[fi].moe_attn_launch_s = exp(c);
+        calibrate_once(sel, runs, n, cal, calfw, base, ncf, fits);
+        fc = selected_cost(sel, n, cal, scratch);
+        base[fi].moe_attn_launch_s = exp(d);
+        calibrate_once(sel, runs, n, cal, calfw, base, ncf, fits);
+        fd = selected_cost(sel, n, cal, scratch);
+        for (int it = 0; it < 30; it++) {
+            if (fc <= fd) {
+                b = d;
+                d = c;
+                fd = fc;
+                c = b - g * (b - a);
+                base[fi].moe_attn_launch_s = exp(c);
+                calibrate_once(sel, runs, n, cal, calfw, base, ncf, fits);
+                fc = selected_cost(sel, n, cal, scratch);
+            } else {
+                a = c;
+                c = d;
+                fc = fd;
+                d = a + g * (b - a);
+                base[fi].moe_attn_launch_s = exp(d);
+                calibrate_once(sel, runs, n, cal, calfw, base, ncf, fits);
+                fd = selected_cost(sel, n, cal, scratch);
+            }
+        }
+        base[fi].moe_attn_launch_s = exp(fc <= fd ? c : d);
+    }
+}
+
 int cmd_calibrate(Cli *cli, int argc, char **argv)
 {
     const char *files[MAX_FILES], *outdir = NULL;
@@ -218,7 +331,8 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
     Framework *fits = calloc(MAX_FITS, sizeof *fits);
     const Plan **pp = calloc((size_t)nf, sizeof *pp);
     Catalog cal = cli->catalog;
-    Framework *calfw = NULL;
+    Framework *calfw = NULL, *basefw = NULL;
+    CalibRun *scratch = NULL;
     char *text = NULL;
     if (!lps || !runs || !after || !fits || !pp) {
         cli_error("out of memory");
@@ -261,34 +375,19 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
         sel[k] = runs[k];
         sel[k].held_out = half >= 0 && runs[k].held_out != (half == 1);
     }
-    int nfit = 0;
-    /* 1. per framework, its MoE layer overhead over the MoE runs of every
-     *    accelerator (a host/launch cost, not an accelerator's) */
-    for (int i = 0; i < n && nfit < MAX_FITS; i++) {
-        if (sel[i].held_out || !(sel[i].plan->workloads[sel[i].wi].model.experts > 1))
-            continue;
-        bool seen = false;
-        for (int k = 0; k < nfit; k++)
-            seen |= strcasecmp(fits[k].id, runs[i].framework) == 0;
-        if (seen)
-            continue;
-        Framework f;
-        if (calib_fit_moe(sel, n, &cal, runs[i].framework, true, &f) > 0) {
-            calib_install_profile(calfw, cal.n_frameworks, &f, CALIB_SHARE_MOE);
-            fits[nfit++] = f;
-        }
+    /* the base frameworks the calibration starts from each time, the
+     * eager-attention launch cost fitted around it (fit_attn_launch) */
+    basefw = malloc((ncf + 1) * sizeof *basefw);
+    scratch = calloc(MAX_RUNS, sizeof *scratch);
+    if (!basefw || !scratch) {
+        cli_error("out of memory");
+        rc = EXIT_IO;
+        goto done;
     }
-    /* 2. per framework, its fixed cost per step over the runs of every
-     *    accelerator (host work after the optimizer's grad-norm sync), then
-     * 3. one fit per accelerator × framework among the selected runs; the
-     *    two alternate twice, since the scales and the per-step cost trade
-     *    off against each other. */
-    int nfit0 = nfit;
-    for (int round = 0; round < 2; round++) {
-        nfit = nfit0;
-        fit_step_costs(sel, runs, n, &cal, calfw, fits, &nfit);
-        fit_accelerators(sel, runs, n, &cal, calfw, fits, &nfit);
-    }
+    if (ncf)
+        memcpy(basefw, cli->catalog.frameworks, ncf * sizeof *basefw);
+    fit_attn_launch(sel, runs, n, &cal, calfw, basefw, ncf, fits, scratch);
+    int nfit = calibrate_once(sel, runs, n, &cal, calfw, basefw, ncf, fits);
     for (int k = 0; k < n; k++)
         after[k] = runs[k];
     calib_predict(after, n, &cal);
@@ -316,10 +415,11 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
     }
     for (int k = 0; k < nfit; k++) {
         if (!strchr(fits[k].id, '@')) {
-            printf("%s: MoE host cost per layer and pass %.0f us + %.1f us per local expert; "
-                   "per step %.1f ms\n",
+            printf("%s: MoE host cost per layer and pass %.0f us + %.1f us per local expert "
+                   "+ %.0f us eager attention; per step %.1f ms\n",
                    fits[k].id, fits[k].moe_layer_overhead_s * 1e6,
-                   fits[k].moe_expert_overhead_s * 1e6, fits[k].step_overhead_s * 1e3);
+                   fits[k].moe_expert_overhead_s * 1e6, fits[k].moe_attn_launch_s * 1e6,
+                   fits[k].step_overhead_s * 1e3);
             continue;
         }
         printf("%s: gemm_scale %.3f, fp8_gemm_factor %.3f, step_scale %.3f — calibrated on %d "
@@ -445,6 +545,8 @@ done:
             cli_free_plan(&lps[i]);
     free(text);
     free(calfw);
+    free(basefw);
+    free(scratch);
     free(pp);
     free(fits);
     free(after);

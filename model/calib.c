@@ -201,6 +201,7 @@ void calib_install_profile(Framework *fws, size_t n, const Framework *f, int sha
             if (share & CALIB_SHARE_MOE) {
                 fws[j].moe_layer_overhead_s = f->moe_layer_overhead_s;
                 fws[j].moe_expert_overhead_s = f->moe_expert_overhead_s;
+                fws[j].moe_attn_launch_s = f->moe_attn_launch_s;
             }
             if (share & CALIB_SHARE_STEP)
                 fws[j].step_overhead_s = f->step_overhead_s;

@@ -191,6 +191,11 @@ typedef struct {
                                    * grouped GEMM issues per expert (per-expert FP8
                                    * quantisation with its amax, per-expert GEMM launches
                                    * of Transformer Engine's GroupedLinear) */
+    double moe_attn_launch_s;     /* per MoE layer and pass of a dropless run: the host time
+                                   * of launching the attention sub-layer's kernels one by
+                                   * one after the token-count sync drained the queue; not
+                                   * paid where the recipe graphs the attention
+                                   * (workload cuda_graph_attn) */
     bool moe_fused_dispatch;      /* dispatch/combine kernels permute tokens while they
                                    * communicate (DeepEP): no separate permute, un-permute
                                    * or chunk-sort passes */

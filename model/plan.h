@@ -176,6 +176,9 @@ typedef struct {
                                       * are deferred out of the MLP backward (Megatron
                                       * --delay-wgrad-compute; Megatron-Bridge's perf
                                       * recipes set it with moe_a2a_overlap) */
+    bool cuda_graph_attn;            /* the recipe captures each layer's attention in a
+                                      * CUDA graph (Megatron-Core cuda_graph_impl
+                                      * transformer_engine, cuda_graph_scope "attn") */
     bool moe_fused_dispatch;         /* the MoE dispatch/combine kernels permute tokens
                                       * while they communicate (DeepEP, HybridEP);
                                       * false = the framework profile's choice */

@@ -500,6 +500,7 @@ typedef struct {
     double moe_oh;         /* MoE overhead per routed token copy, h-wide passes */
     double moe_layer_oh;   /* seconds per MoE layer per pass */
     double moe_expert_oh;  /* seconds per local expert per MoE layer per pass */
+    double moe_attn_oh;    /* seconds per MoE layer per pass: eager attention launches */
     bool moe_fused;        /* permutation fused into dispatch/combine (DeepEP) */
     double moe_cf;         /* > 0: token drop, experts padded to capacity (workload) */
     bool whole_program;    /* compiler-assigned buffers (XLA): framework profile */
@@ -1120,8 +1121,19 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
          * moe/token_dispatcher.py, MoEAlltoAllTokenDispatcher.preprocess:
          * with moe_pad_expert_input_to_capacity the per-expert counts are
          * torch.full(capacity) and no DtoH copy or cuda_sync_point is set). */
+        /* After that sync the host issues the rest of the layer and the
+         * next one's attention with an empty queue, so where it launches
+         * the attention sub-layer's kernels one by one (norm, QKV, RoPE,
+         * core, projection, residual, their FP8 casts) the GPU waits for
+         * them (moe_attn_launch_us); recipes that capture the attention in
+         * a CUDA graph (Megatron-Core cuda_graph_impl transformer_engine,
+         * cuda_graph_scope "attn": "Captures attention layers", core_v0.16.0
+         * transformer/enums.py CudaGraphScope; Megatron-Bridge's Blackwell
+         * recipes, workload cuda_graph_attn) replay it with one launch.
+         * Token-dropping runs have no sync, hence neither cost. */
         double local = sh->E / (l->ep > 0 ? l->ep : 1);
-        t_moe = (e->moe_cf > 0 ? 0.0 : e->moe_layer_oh) + e->moe_expert_oh * local;
+        t_moe = (e->moe_cf > 0 ? 0.0 : e->moe_layer_oh + e->moe_attn_oh) +
+                e->moe_expert_oh * local;
     }
     double fwd = t_gemm + t_core + t_ew + e->layer_oh + t_moe;
     double passes = 3.0 + (l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0);
@@ -2244,6 +2256,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->moe_oh = fw->moe_overhead;
     e->moe_layer_oh = fw->moe_layer_overhead_s;
     e->moe_expert_oh = fw->moe_expert_overhead_s;
+    e->moe_attn_oh = w->cuda_graph_attn ? 0.0 : fw->moe_attn_launch_s;
     /* the framework's dispatcher, or the one the workload's recipe names
      * (Megatron-Core --moe-token-dispatcher-type flex with the DeepEP or
      * HybridEP backend: Megatron-Core MoE README, "DeepEP/HybridEP") */

@@ -2327,6 +2327,28 @@ START_TEST(moe_host_costs_are_paid_per_layer_pass_and_per_local_expert)
 }
 END_TEST
 
+static void fw_attn_1ms(Framework *f) { f->moe_attn_launch_s = 1e-3; }
+
+START_TEST(eager_attention_launches_are_paid_after_the_dropless_sync_unless_graphed)
+{
+    /* 64 micro-batches × 4 MoE layers × 3 passes of the profile's eager
+     * attention cost on one GPU; none where the recipe graphs the attention
+     * (cuda_graph_attn) and none without the dropless sync (token drop,
+     * capacity factor 1). */
+    Workload w = small_moe(1, 1);
+    double c0 = moe_compute_s(&w, fw_plain);
+    double ca = moe_compute_s(&w, fw_attn_1ms);
+    ck_assert_msg(fabs((ca - c0) - 64 * 4 * 3 * 1e-3) < 1e-9, "eager: %.6f s", ca - c0);
+    w.cuda_graph_attn = true;
+    double g0 = moe_compute_s(&w, fw_plain), ga = moe_compute_s(&w, fw_attn_1ms);
+    ck_assert_msg(fabs(ga - g0) < 1e-12 && fabs(g0 - c0) < 1e-12, "graphed: %.6f s", ga - g0);
+    w.cuda_graph_attn = false;
+    w.moe_capacity_factor = 1;
+    double d0 = moe_compute_s(&w, fw_plain), da = moe_compute_s(&w, fw_attn_1ms);
+    ck_assert_msg(fabs(da - d0) < 1e-12, "token drop: %.6f s", da - d0);
+}
+END_TEST
+
 /* step seconds and its "other" part of w under the megatron profile changed by f */
 static double fw_step_s(Workload *w, void (*change)(Framework *), double *other)
 {
@@ -3167,6 +3189,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, uneven_stages_give_the_last_stage_fewer_layers);
     tcase_add_test(tc, framework_profiles_change_the_modelled_step);
     tcase_add_test(tc, moe_host_costs_are_paid_per_layer_pass_and_per_local_expert);
+    tcase_add_test(tc, eager_attention_launches_are_paid_after_the_dropless_sync_unless_graphed);
     tcase_add_test(tc, step_overhead_is_paid_once_per_step_unscaled);
     tcase_add_test(tc, ep_alltoall_across_nodes_runs_at_the_nic_rate);
     tcase_add_test(tc, fused_dispatch_drops_permute_and_chunk_sort_bytes);
