@@ -75,6 +75,8 @@ typedef struct {
     double host_bw;               /* GPU <-> host memory, bytes/s, one direction
                                    * (PCIe or NVLink-C2C); 0 = PCIe Gen5 x16 */
     int gpus_per_node;
+    int sms;                      /* streaming multiprocessors (GEMM tiles run in waves of this
+                                   * many, model/train.c train_gemm_wave); 0 = unknown: no wave term */
     int scaleup_domain;           /* GPUs in one NVLink / scale-up domain (8, 72, …) */
     double tdp_w;                 /* per device */
     double node_power_w;          /* whole node (or tray) at load, incl. CPUs, NICs, fans */
@@ -203,7 +205,7 @@ typedef struct {
                                    * whose buffers the compiler assigns by live range
                                    * against the runtime's HBM limit (XLA): no allocator
                                    * allowance, and the loss's logits are freed before
-                                   * the backward recomputes a layer (model/train.c
+                                   * the backward recomputes a layer 
                                    * mem_stage) */
     double logits_bytes;          /* bytes per logit the loss keeps for its backward
                                    * on the last stage: 4 = an fp32 softmax (Megatron-Core's

@@ -22,7 +22,8 @@
  * model/catalog.h on load: `_gb` = 1e9 bytes, `_gib` = 2^30 bytes, `_tb_s` =
  * 1e12 bytes/s, `_gb_s_bidir` = a bidirectional GB/s figure (as NVIDIA and
  * Google quote NVLink/ICI) halved to one direction, `_gbps` = gigabits/s,
- * `peak_tflops` = 1e12 FLOP/s.  Several spellings of one quantity (hbm_gb,
+ * `peak_tflops` = 1e12 FLOP/s, `sms` = streaming multiprocessors (a count;
+ * absent = 0, no GEMM wave term).  Several spellings of one quantity (hbm_gb,
  * hbm_gib) share one slot: giving two of them in one entry is an error.
  *
  * Loading order and overrides: catalog_load() reads every *.yaml of `dir`
@@ -160,6 +161,7 @@ static const Field accel_fields[] = {
     /* GPU <-> host memory, stored per direction like scale-up. */
     FNUM("host_gb_s_bidir", Accelerator, host_bw, 0.5e9, 0, 1e6, 0),
     FINT("gpus_per_node", Accelerator, gpus_per_node, 0, 1024, 0),
+    FINT("sms", Accelerator, sms, 0, 100000, 0),
     FINT("scaleup_domain", Accelerator, scaleup_domain, 0, 1000000, 0),
     FNUM("tdp_w", Accelerator, tdp_w, 1, 0, 1e5, 0),
     FNUM("node_power_w", Accelerator, node_power_w, 1, 0, 1e7, 0),

@@ -1455,6 +1455,38 @@ START_TEST(sliding_window_cuts_the_attention_core_exactly)
 }
 END_TEST
 
+/* Wave quantisation (NVIDIA "Matrix Multiplication Background User's
+ * Guide" §3.2): on A100's 108 SMs a 1792 x 1792 output in 256x128 tiles is
+ * 7 x 14 = 98 tiles, one wave at 98/108 of the SMs.  A 1920 x 1920 output
+ * is just over a wave in every tile shape: 8 x 15 = 120 tiles of 256x128
+ * (two waves, 120/216), 15 x 15 = 225 of 128x128 (three, 225/324, the
+ * best), so ~7 % more rows per side cost 1.6x the time, not 1.23x.  H100
+ * SXM's 132 SMs fit the same 98 tiles in 98/132 of one wave.  A square GEMM
+ * has the same grid for forward, dgrad and wgrad. */
+START_TEST(gemm_waves_follow_the_sm_count)
+{
+    const Accelerator *a100 = acc("A100-80GB"), *h100 = acc("H100-SXM");
+    ck_assert_int_eq(a100->sms, 108);
+    ck_assert_int_eq(h100->sms, 132);
+    double q0 = train_gemm_wave(a100->sms, 1792, 1792, 1792);
+    double q1 = train_gemm_wave(a100->sms, 1920, 1920, 1920);
+    ck_assert_msg(rel(q0, 98.0 / 108) < 1e-12, "%g", q0);
+    ck_assert_msg(rel(q1, 225.0 / 324) < 1e-12, "%g", q1);
+    double ratio = pow(1920.0 / 1792, 3) * q0 / q1;
+    ck_assert_msg(ratio > 1.55 && ratio < 1.65, "%g", ratio);
+    ck_assert_msg(rel(train_gemm_wave(h100->sms, 1792, 1792, 1792), 98.0 / 132) < 1e-12, "H100");
+    /* a tall GEMM: forward 16384 x 1792 is 896 tiles of 256x128 (8.3
+     * waves, 0.92) or 128 x 14 = 1,792 of 128x128 (16.6 waves, 0.976, the
+     * best), dgrad the same, wgrad 1792 x 1792 the 98 of one partial wave:
+     * the harmonic mean of their efficiencies */
+    double qf = 1792.0 / 108 / 17, qw = 98.0 / 108;
+    double want = 3.0 / (2.0 / qf + 1.0 / qw);
+    ck_assert_msg(rel(train_gemm_wave(a100->sms, 16384, 1792, 1792), want) < 1e-12, "tall");
+    /* no SM count in the catalog: no wave term */
+    ck_assert(train_gemm_wave(0, 1920, 1920, 1920) == 1.0);
+}
+END_TEST
+
 /* Each GEMM of a layer is looked up on the efficiency curve by its own
  * narrowest side, not the layer's h/t.  TP8, h = 8192, 2048 tokens: the
  * MLP GEMMs of an F = 4h model (fc1 N = F/t = 4096, fc2 K = 4096) sit at
@@ -1482,8 +1514,12 @@ START_TEST(each_gemm_is_timed_at_its_own_narrowest_side)
         free(r);
     }
     double pk = a->peak_flops[PREC_BF16];
-    double g0 = 2 * (2 * T * (F[0] / t) * h) / (pk * curve_eval(&a->gemm_eff, 2048));
-    double g1 = 2 * (2 * T * (F[1] / t) * h) / (pk * curve_eval(&a->gemm_eff, 1024));
+    /* each GEMM also at its wave-quantisation efficiency (fc1 and fc2 have
+     * the same three output grids) */
+    double g0 = 2 * (2 * T * (F[0] / t) * h) /
+                (pk * curve_eval(&a->gemm_eff, 2048) * train_gemm_wave(a->sms, T, F[0] / t, h));
+    double g1 = 2 * (2 * T * (F[1] / t) * h) /
+                (pk * curve_eval(&a->gemm_eff, 1024) * train_gemm_wave(a->sms, T, F[1] / t, h));
     double ew = 2 * T * 2 * (F[0] - F[1]) / t / (a->hbm_bw * a->elementwise_eff);
     double want = m * L * 3 * (g0 - g1 + ew);
     ck_assert_msg(rel(c[0] - c[1], want) < 1e-9, "%.6g vs %.6g s", c[0] - c[1], want);
@@ -3170,6 +3206,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, nvl72_dp_ring_across_domains_uses_every_members_nic);
     tcase_add_test(tc, sliding_window_cuts_the_attention_core_exactly);
     tcase_add_test(tc, each_gemm_is_timed_at_its_own_narrowest_side);
+    tcase_add_test(tc, gemm_waves_follow_the_sm_count);
     tcase_add_test(tc, expert_fc1_is_timed_at_its_gated_width);
     tcase_add_test(tc, fused_attention_core_uses_the_catalog_kernel_efficiencies);
     tcase_add_test(tc, fused_attention_forward_scales_with_head_dim);
