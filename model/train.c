@@ -983,25 +983,41 @@ static double moe_route_bytes(const Env *e, const Layout *l, double T, double im
  * (wave efficiency averaged over one wave around T/S), which cancels the
  * expected loss of grids under a few waves that the small-model rows need
  * (README, issue 11). */
-static double wave_grid(double R, double C, double sms)
+/* Tiles of `tile` rows (a power of two, 1 << sh) over a side of n. */
+static long tiles_of(double n, int sh)
 {
-    static const double tile[3][2] = {{128, 256}, {256, 128}, {128, 128}};
-    double q = 0;
-    for (int i = 0; i < 3; i++) {
-        double w = ceil(R / tile[i][0]) * ceil(C / tile[i][1]) / sms;
-        double a = w / ceil(w);
-        if (a > q)
-            q = a;
+    long v = (long)n;
+    if ((double)v < n)
+        v++;
+    return (v + (1L << sh) - 1) >> sh;
+}
+
+/* One output grid R x C on s SMs: 1 / its wave efficiency, s·waves / tiles,
+ * at the best of the three tile shapes (integer counts; this runs for every
+ * GEMM of every layout the search times). */
+static double wave_grid_inv(double R, double C, long s)
+{
+    long r1 = tiles_of(R, 7), r2 = tiles_of(R, 8), c1 = tiles_of(C, 7), c2 = tiles_of(C, 8);
+    long t[3] = {r1 * c2, r2 * c1, r1 * c1}; /* 128x256, 256x128, 128x128 */
+    long bt = t[0], bn = (t[0] + s - 1) / s;
+    for (int i = 1; i < 3; i++) {
+        long n = (t[i] + s - 1) / s;
+        if ((double)t[i] * (double)bn > (double)bt * (double)n) { /* t/n above bt/bn: fuller waves */
+            bt = t[i];
+            bn = n;
+        }
     }
-    return q;
+    return (double)(bn * s) / (double)bt;
 }
 
 double train_gemm_wave(int sms, double M, double N, double K)
 {
-    if (sms <= 0 || !(M >= 1 && N >= 1 && K >= 1))
+    /* sides past 1e9 (not a GEMM any plan makes) are left at 1: their
+     * tiles would overflow the integer counts */
+    if (sms <= 0 || !(M >= 1 && N >= 1 && K >= 1) || M > 1e9 || N > 1e9 || K > 1e9)
         return 1.0;
-    double s = sms;
-    return 3.0 / (1.0 / wave_grid(M, N, s) + 1.0 / wave_grid(M, K, s) + 1.0 / wave_grid(N, K, s));
+    long s = sms;
+    return 3.0 / (wave_grid_inv(M, N, s) + wave_grid_inv(M, K, s) + wave_grid_inv(N, K, s));
 }
 
 /* One GEMM of M×N×K (forward; its dgrad and wgrad have the same three
