@@ -36,6 +36,17 @@ report() {
     [ "$ne" -ge "$EDITS" ]; ok $? "$1: $2 keystrokes were answered by a frame ($ne frames logged)"
 }
 
+# wait_results N: wait (bounded) until the log holds N results.  A slow
+# build (sanitizers, a loaded machine) may still be evaluating an edit when
+# the screen echoes it; the next edit would supersede that evaluation (the
+# dashboard drops a stale one, as it should) and the edit would log no result.
+wait_results() {
+    deadline=$(( $(date +%s) + 120 ))
+    while [ "$(grep -c '^result ' "$TUI_TMP/latency.log")" -lt "$1" ] && [ "$(date +%s)" -le "$deadline" ]; do
+        sleep 0.1
+    done
+}
+
 tui_start 120 40
 tui_open_plan frontier-2027
 for plan in frontier-2027 moe-gb200 research-a100 startup-h200; do
@@ -49,6 +60,7 @@ for plan in frontier-2027 moe-gb200 research-a100 startup-h200; do
     while [ $i -le "$EDITS" ]; do
         tui_keys ':'; tui_type "set site.pue 1.2$i"; tui_keys Enter
         tui_wait "site.pue = 1.2$i" && tui_idle 60
+        wait_results $i
         i=$((i + 1))
     done
     report "$plan" light
@@ -62,12 +74,7 @@ for plan in frontier-2027 moe-gb200 research-a100 startup-h200; do
         tui_keys ':'; tui_type "set accelerator $acc"; tui_keys Enter
         tui_wait "accelerator = $acc" && tui_idle 120
         i=$((i + 1))
-        # a slow build (sanitizers, a loaded machine) may still be evaluating:
-        # wait (bounded) for this edit's result before the next edit supersedes it
-        deadline=$(( $(date +%s) + 120 ))
-        while [ "$(grep -c '^result ' "$TUI_TMP/latency.log")" -lt $i ] && [ "$(date +%s)" -le "$deadline" ]; do
-            sleep 0.1
-        done
+        wait_results $i
     done
     n=$(grep -c '^result ' "$TUI_TMP/latency.log")
     [ "$n" -ge "$i" ] && [ "$i" -ge "$EDITS" ]
