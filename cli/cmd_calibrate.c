@@ -227,19 +227,38 @@ static double selected_cost(const CalibRun *sel, int n, const Catalog *cal, Cali
     return c;
 }
 
+/* What one trial launch cost is judged by: the whole calibration from the
+ * base frameworks, then the selected runs' cost. */
+typedef struct {
+    const CalibRun *sel, *runs;
+    int n;
+    Catalog *cal;
+    Framework *calfw, *base, *fits;
+    size_t ncf;
+    CalibRun *scratch;
+} AttnFit;
+
+static double attn_launch_cost(void *ctx)
+{
+    AttnFit *x = ctx;
+    calibrate_once(x->sel, x->runs, x->n, x->cal, x->calfw, x->base, x->ncf, x->fits);
+    return selected_cost(x->sel, x->n, x->cal, x->scratch);
+}
+
 /* The eager-attention launch cost of framework base[fi] (model/train.c,
  * moe_attn_launch_us): paid per MoE layer and pass by dropless runs whose
  * recipe does not graph the attention, so only runs of both kinds tell it
  * apart from the per-layer host cost, and it trades off against the
  * accelerators' scales as well — it is fitted around the whole calibration
- * (golden section on its logarithm, 1 µs - 5 ms, the selected runs' cost
- * after each full calibration), where the host costs are fitted against
- * uncalibrated accelerators.  Frameworks without both kinds of MoE runs
- * keep their value. */
+ * (golden section on its logarithm, 1 µs - 5 ms, 30 narrowings, the
+ * selected runs' cost after each full calibration), where the host costs
+ * are fitted against uncalibrated accelerators.  Frameworks without both
+ * kinds of MoE runs keep their value. */
 static void fit_attn_launch(const CalibRun *sel, const CalibRun *runs, int n, Catalog *cal,
                             Framework *calfw, Framework *base, size_t ncf, Framework *fits,
                             CalibRun *scratch)
 {
+    AttnFit x = {sel, runs, n, cal, calfw, base, fits, ncf, scratch};
     for (size_t fi = 0; fi < ncf; fi++) {
         bool graphed = false, eager = false;
         for (int i = 0; i < n; i++) {
@@ -250,37 +269,8 @@ static void fit_attn_launch(const CalibRun *sel, const CalibRun *runs, int n, Ca
             graphed |= w->cuda_graph_attn;
             eager |= !w->cuda_graph_attn;
         }
-        if (!graphed || !eager)
-            continue;
-        const double g = 0.6180339887498949;
-        double a = log(1e-6), b = log(5e-3);
-        double c = b - g * (b - a), d = a + g * (b - a), fc, fd;
-        base[fi].moe_attn_launch_s = exp(c);
-        calibrate_once(sel, runs, n, cal, calfw, base, ncf, fits);
-        fc = selected_cost(sel, n, cal, scratch);
-        base[fi].moe_attn_launch_s = exp(d);
-        calibrate_once(sel, runs, n, cal, calfw, base, ncf, fits);
-        fd = selected_cost(sel, n, cal, scratch);
-        for (int it = 0; it < 30; it++) {
-            if (fc <= fd) {
-                b = d;
-                d = c;
-                fd = fc;
-                c = b - g * (b - a);
-                base[fi].moe_attn_launch_s = exp(c);
-                calibrate_once(sel, runs, n, cal, calfw, base, ncf, fits);
-                fc = selected_cost(sel, n, cal, scratch);
-            } else {
-                a = c;
-                c = d;
-                fc = fd;
-                d = a + g * (b - a);
-                base[fi].moe_attn_launch_s = exp(d);
-                calibrate_once(sel, runs, n, cal, calfw, base, ncf, fits);
-                fd = selected_cost(sel, n, cal, scratch);
-            }
-        }
-        base[fi].moe_attn_launch_s = exp(fc <= fd ? c : d);
+        if (graphed && eager)
+            calib_golden_log(attn_launch_cost, &x, &base[fi].moe_attn_launch_s, 1e-6, 5e-3, 30);
     }
 }
 

@@ -237,34 +237,46 @@ static double fit_cost(FitCtx *x)
     return sum;
 }
 
-/* Golden-section search of *param over [lo, hi] on a log scale. */
-static void golden(FitCtx *x, double *param, double lo, double hi)
+double calib_golden_log(double (*cost)(void *ctx), void *ctx, double *param, double lo,
+                        double hi, int iters)
 {
     const double g = 0.6180339887498949;
     double a = log(lo), b = log(hi);
     double c = b - g * (b - a), d = a + g * (b - a);
     *param = exp(c);
-    double fc = fit_cost(x);
+    double fc = cost(ctx);
     *param = exp(d);
-    double fd = fit_cost(x);
-    for (int it = 0; it < GOLDEN_ITERS; it++) {
+    double fd = cost(ctx);
+    for (int it = 0; it < iters; it++) {
         if (fc <= fd) {
             b = d;
             d = c;
             fd = fc;
             c = b - g * (b - a);
             *param = exp(c);
-            fc = fit_cost(x);
+            fc = cost(ctx);
         } else {
             a = c;
             c = d;
             fc = fd;
             d = a + g * (b - a);
             *param = exp(d);
-            fd = fit_cost(x);
+            fd = cost(ctx);
         }
     }
     *param = exp(fc <= fd ? c : d);
+    return fc <= fd ? fc : fd;
+}
+
+static double fit_cost_cb(void *ctx)
+{
+    return fit_cost(ctx);
+}
+
+/* Golden-section search of one profile parameter against fit_cost. */
+static void golden(FitCtx *x, double *param, double lo, double hi)
+{
+    calib_golden_log(fit_cost_cb, x, param, lo, hi, GOLDEN_ITERS);
 }
 
 int calib_fit(const CalibRun *runs, int n, const Catalog *cat, const char *fw, const char *acc,

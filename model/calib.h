@@ -52,6 +52,12 @@ int calib_predict(CalibRun *runs, int n, const Catalog *cat);
 void calib_stats(const CalibRun *runs, int n, int half, double *mean_abs, double *worst_abs,
                  int *count);
 
+/* Golden-section search of *param over [lo, hi] on a log scale, `iters`
+ * narrowings: *param is set before each cost(ctx) call and left at the
+ * better end point; returns its cost. */
+double calib_golden_log(double (*cost)(void *ctx), void *ctx, double *param, double lo,
+                        double hi, int iters);
+
 /* Least-squares fit of framework `fw` ("" = megatron) on accelerator `acc`:
  * the profile's gemm_scale (and fp8_gemm_factor when the runs include both
  * FP8 and 16-bit ones) minimising Σ log²(predicted/measured) over the runs
