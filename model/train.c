@@ -1028,11 +1028,16 @@ double train_gemm_wave(int sms, double M, double N, double K)
  * 2·M·N·K / (bytes of A, B, C) falling with the smallest side); Calculon
  * (Isaev et al. SC'23) likewise looks each GEMM of a layer up by its own
  * size. */
-static double gemm_s(const Env *e, double M, double N, double K)
+/* The narrowest side of an M×N×K GEMM: the curve's x. */
+static double gemm_narrowest(double M, double N, double K)
 {
     double x = M < N ? M : N;
-    if (K < x)
-        x = K;
+    return K < x ? K : x;
+}
+
+static double gemm_s(const Env *e, double M, double N, double K)
+{
+    double x = gemm_narrowest(M, N, K);
     return 2.0 * M * N * K /
            (e->peak * env_curve(e, x) * train_gemm_wave(e->a->sms, M, N, K) * e->gemm_scale);
 }
@@ -1111,11 +1116,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
          * fc1 half as wide as it is. */
         double hb = l->etp <= 0 ? sh->h / t : sh->h;
         double fc1_n = (sh->glu ? 2.0 : 1.0) * sh->Fe / et;
-        double x1 = fc1_n < hb ? fc1_n : hb, x2 = sh->Fe / et < hb ? sh->Fe / et : hb;
-        if (tok_e < x1)
-            x1 = tok_e;
-        if (tok_e < x2)
-            x2 = tok_e;
+        double x1 = gemm_narrowest(tok_e, fc1_n, hb), x2 = gemm_narrowest(tok_e, hb, sh->Fe / et);
         /* the busiest EP rank computes imb × its share (moe_imbalance) */
         double fc2_s = imb * f_exp / fc2_parts / (e->peak * env_curve(e, x2) * e->gemm_scale);
         double t_exp = fc2_s + imb * f_exp * (fc2_parts - 1.0) / fc2_parts /
@@ -1519,9 +1520,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
      * not a Transformer Engine module, so TE's fp8_autocast does not reach
      * it (megatron/core/models/gpt/gpt_model.py). */
     double f_log = 2.0 * T * sh->h * sh->V / l->tp;
-    double x_log = T < sh->h ? T : sh->h;
-    if (sh->V / l->tp < x_log)
-        x_log = sh->V / l->tp;
+    double x_log = gemm_narrowest(T, sh->h, sh->V / l->tp);
     double t_log = 3.0 * f_log / (e->peak16 * env_curve(e, x_log)) +
                    3.0 * 4.0 * T * sh->V / l->tp / e->ew_bw;
 
