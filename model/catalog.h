@@ -205,7 +205,7 @@ typedef struct {
                                    * whose buffers the compiler assigns by live range
                                    * against the runtime's HBM limit (XLA): no allocator
                                    * allowance, and the loss's logits are freed before
-                                   * the backward recomputes a layer 
+                                   * the backward recomputes a layer (model/train.c
                                    * mem_stage) */
     double logits_bytes;          /* bytes per logit the loss keeps for its backward
                                    * on the last stage: 4 = an fp32 softmax (Megatron-Core's
