@@ -915,16 +915,14 @@ START_TEST(zero3_gathers_cost_more_with_more_micro_batches)
 }
 END_TEST
 
-/* Step seconds of an MPT run of llm-foundry's large-scale H100 table:
- * `layers` x `h` (`heads`, vocab 50368, tied), s 2048, `mb` sequences per
- * GPU x accum 1, ZeRO `zero` under `framework`, no activation
- * checkpointing, on `gpus` H100. */
-static double mpt_h100_step(int layers, int h, int heads, int mb, int zero, const char *framework,
-                            int gpus)
+/* An MPT run of llm-foundry's H100 tables: `layers` x `h` (`heads`, vocab
+ * 50368, tied), s 2048, `mb` sequences per GPU x `accum`, ZeRO `zero`
+ * under `framework`, no dropout, no activation checkpointing, on `gpus`
+ * GPUs; callers set what their row adds (FlashAttention 1, prefetch, AC). */
+static Workload mpt_workload(int layers, int h, int heads, int mb, int accum, int zero,
+                             const char *framework, int gpus)
 {
-    Plan p;
-    plan_init(&p);
-    Workload w = training(gpt(layers, h, heads, 50368), 2048, mb * gpus, 1e11);
+    Workload w = training(gpt(layers, h, heads, 50368), 2048, mb * accum * gpus, 1e11);
     w.model.tied_embeddings = true;
     w.gpus = gpus;
     w.micro_batch = mb;
@@ -933,11 +931,27 @@ static double mpt_h100_step(int layers, int h, int heads, int mb, int zero, cons
     w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
     w.recompute = RECOMPUTE_NONE;
     snprintf(w.framework, sizeof w.framework, "%s", framework);
+    return w;
+}
+
+/* Step seconds of workload w on H100. */
+static double h100_step(Workload *w)
+{
+    Plan p;
+    plan_init(&p);
     PlanResult *r;
-    ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+    ck_assert_msg(size(&p, w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
     double s = r->workloads[0].train.step_s;
     free(r);
     return s;
+}
+
+/* The large-scale table's rows: accum 1. */
+static double mpt_h100_step(int layers, int h, int heads, int mb, int zero, const char *framework,
+                            int gpus)
+{
+    Workload w = mpt_workload(layers, h, heads, mb, 1, zero, framework, gpus);
+    return h100_step(&w);
 }
 
 START_TEST(fsdp_unit_collective_latency_grows_with_ranks)
@@ -983,24 +997,11 @@ END_TEST
  * on `gpus` H100; `post` = Composer's BACKWARD_POST prefetch. */
 static double mpt70_h100_step(int gpus, int mb, int accum, bool post)
 {
-    Plan p;
-    plan_init(&p);
-    Workload w = training(gpt(80, 8192, 64, 50368), 2048, mb * accum * gpus, 1e11);
-    w.model.tied_embeddings = true;
-    w.gpus = gpus;
-    w.micro_batch = mb;
-    w.zero = 3;
-    w.no_dropout = true;
+    Workload w = mpt_workload(80, 8192, 64, mb, accum, 3, "fsdp", gpus);
     w.flash_attention_v1 = true;
     w.fsdp_backward_post = post;
-    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
     w.recompute = RECOMPUTE_FULL;
-    snprintf(w.framework, sizeof w.framework, "fsdp");
-    PlanResult *r;
-    ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
-    double s = r->workloads[0].train.step_s;
-    free(r);
-    return s;
+    return h100_step(&w);
 }
 
 START_TEST(fsdp_backward_post_exposes_the_backward_gathers)
@@ -1038,24 +1039,11 @@ START_TEST(fsdp_fp32_gradient_reduction_is_priced)
     double published = 16.0 * 2048 / (8 * 4792.0);
     double st[2];
     for (int i = 0; i < 2; i++) {
-        Plan p;
-        plan_init(&p);
-        Workload w = training(gpt(40, 5120, 40, 50368), 2048, 16, 1e11);
-        w.model.tied_embeddings = true;
-        w.gpus = 8;
-        w.micro_batch = 2;
-        w.zero = 3;
-        w.no_dropout = true;
+        Workload w = mpt_workload(40, 5120, 40, 2, 1, 3, "fsdp", 8);
         w.flash_attention_v1 = true;
         w.fsdp_backward_post = true;
         w.grad_reduce_fp32 = i == 1;
-        w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
-        w.recompute = RECOMPUTE_NONE;
-        snprintf(w.framework, sizeof w.framework, "fsdp");
-        PlanResult *r;
-        ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
-        st[i] = r->workloads[0].train.step_s;
-        free(r);
+        st[i] = h100_step(&w);
     }
     ck_assert_msg(st[1] > 1.005 * st[0], "fp32 reduction %.4f s vs bf16 %.4f s", st[1], st[0]);
     ck_assert_msg(fabs(st[1] / published - 1) < fabs(st[0] / published - 1),
