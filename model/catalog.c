@@ -69,6 +69,26 @@ double curve_eval(const Curve *c, double x)
     return c->y[c->n - 1];
 }
 
+/* A fused (Flash-style) attention kernel gives each thread block a tile of
+ * queries and loops over the keys 128 at a time; the block's set-up (loading
+ * its queries) and wind-up (the final rescale and the output write) are a
+ * fixed cost of about c loop iterations, so with n iterations per block the
+ * kernel runs at n / (n + c) of its long-sequence rate.  This form with
+ * c = 1.9 reproduces the forward TFLOP/s of FlashAttention-3 and of
+ * Triton's FlashAttention-2 on H100 at 512 … 16,384 keys (batch × sequence
+ * 16K tokens, 16 heads of 128; 430 … 621 and 329 … 477 TFLOP/s,
+ * pytorch/benchmark PR #2391 test plan) within 1.6 %.  A causal block loops
+ * over half the sequence on average.  The catalog's attn_*_eff were taken
+ * causal at attn_eff_seq (c = attn_cta_blocks): the factor is 1 there. */
+double accelerator_attn_seq_factor(const Accelerator *a, double keys)
+{
+    if (!a || !(a->attn_eff_seq > 0) || !(a->attn_cta_blocks > 0) || !(keys > 0))
+        return 1.0;
+    double c = a->attn_cta_blocks;
+    double n = keys / 128.0, n0 = a->attn_eff_seq / 256.0;
+    return n / (n + c) * ((n0 + c) / n0);
+}
+
 const Accelerator *catalog_find_accelerator(const Catalog *c, const char *id)
 {
     if (!c || !id)

@@ -121,6 +121,11 @@ typedef struct {
                                    * attn_fwd_eff for that kernel, head dim 128, read by
                                    * frameworks with cudnn_attention; 0 = not measured */
     double attn_cudnn_bwd_eff;    /* its backward, counted as attn_bwd_eff */
+    double attn_eff_seq;          /* the causal sequence length at which attn_*_eff (and
+                                   * attn_cudnn_*_eff) were measured; 0 = no correction
+                                   * for sequence length (accelerator_attn_seq_factor) */
+    double attn_cta_blocks;       /* the fused attention kernel's fixed cost per thread
+                                   * block, in iterations of its 128-key loop; 0 = none */
     Curve attn_fwd_head_dim;      /* factor on attn_fwd_eff by the Q/K head dim (x), from the
                                    * same kernel benchmarked at both dims (clamped at the
                                    * ends); no points = 1 at every head dim */
@@ -130,6 +135,11 @@ typedef struct {
     char as_of[16];               /* "2026-11-09" */
     char notes[CAT_TEXT_LEN];     /* unverified figures, caveats */
 } Accelerator;
+
+/* Share of the fused attention kernel's measured efficiency (attn_*_eff,
+ * taken at attn_eff_seq) it reaches when each thread block's loop runs over
+ * `keys` keys on average (model/catalog.c). */
+double accelerator_attn_seq_factor(const Accelerator *a, double keys);
 
 /* The share of its quoted peaks a part's tensor cores hold (catalog
  * sustained_clock_frac; 1 where unset): the training and the inference

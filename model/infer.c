@@ -754,7 +754,11 @@ static double prefill_attn_flops(const Ctx *c)
 static double attn_prefill_eff(const Ctx *c, double x)
 {
     double f = c->a->attn_fwd_eff;
-    return f > 0 && f <= 1 ? f : gemm_eff_x(c, x);
+    if (!(f > 0 && f <= 1))
+        return gemm_eff_x(c, x);
+    /* at the keys a thread block loops over: the cached prefix and, on
+     * average, half the new tokens (catalog.c accelerator_attn_seq_factor) */
+    return f * accelerator_attn_seq_factor(c->a, c->prompt - c->p_new / 2.0);
 }
 
 /* An engine that launches its prefill passes eagerly (no CUDA/HIP graph:

@@ -1074,6 +1074,26 @@ static double layer_dense_gemm_s(const Env *e, const Layout *l, double T, bool m
     return s;
 }
 
+/* 1 / the fused attention kernel's share of its measured rate at this
+ * layout's sequence (catalog.c accelerator_attn_seq_factor), averaged over
+ * the layers by their share of the core's work.  A thread block loops over
+ * s/(2·cp) keys on average: half the causal sequence, and under context
+ * parallelism each ring step's block is one rank's s/cp slice, causal or
+ * half of it (load-balanced chunks).  A sliding-window layer's blocks loop
+ * over its window.  FlashAttention 1 (one block per batch × head) is not
+ * this kernel and keeps its own pricing (FLASH_V1_SLOWDOWN). */
+static double attn_seq_slowdown(const Env *e, const Layout *l)
+{
+    const Shape *sh = &e->sh;
+    double full = 1.0 / accelerator_attn_seq_factor(e->a, e->s / (2.0 * l->cp));
+    double f = sh->win > 0 ? 2.0 * sh->win / e->s : 1.0;
+    if (f >= 1.0 || !(sh->L > 0))
+        return full;
+    double win = 1.0 / accelerator_attn_seq_factor(e->a, sh->win);
+    double lf = sh->L - sh->win_L, lw = sh->win_L * f; /* each kind's share of the work */
+    return (lf * full + lw * win) / (lf + lw);
+}
+
 static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost *c, double *x_out,
                        double *eff_out)
 {
@@ -1146,6 +1166,11 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         double f_causal = 0.5 * f_core;
         t_core = f_causal / (e->peak16 * e->attn_fwd);
         t_core_bwd = FLASH_BWD_FLOP_RATIO * f_causal / (e->peak16 * e->attn_bwd);
+        if (!e->w->flash_attention_v1) {
+            double k = attn_seq_slowdown(e, l);
+            t_core *= k;
+            t_core_bwd *= k;
+        }
     }
     /* FlashAttention 1 (workload flash_attention_v1): FlashAttention-2's
      * work partitioning (parallel over the sequence, split-Q warps, fewer
