@@ -992,13 +992,14 @@ static long tiles_of(double n, int sh)
     return (v + (1L << sh) - 1) >> sh;
 }
 
-/* One output grid R x C on s SMs: 1 / its wave efficiency, s·waves / tiles,
- * at the best of the three tile shapes (integer counts; this runs for every
- * GEMM of every layout the search times). */
-static double wave_grid_inv(double R, double C, long s)
+/* g output grids R x C scheduled together on s SMs: 1 / their wave
+ * efficiency, s·waves / tiles, at the best of the three tile shapes
+ * (integer counts; this runs for every GEMM of every layout the search
+ * times). */
+static double wave_grid_inv(double R, double C, long g, long s)
 {
     long r1 = tiles_of(R, 7), r2 = tiles_of(R, 8), c1 = tiles_of(C, 7), c2 = tiles_of(C, 8);
-    long t[3] = {r1 * c2, r2 * c1, r1 * c1}; /* 128x256, 256x128, 128x128 */
+    long t[3] = {g * r1 * c2, g * r2 * c1, g * r1 * c1}; /* 128x256, 256x128, 128x128 */
     long bt = t[0], bn = (t[0] + s - 1) / s;
     for (int i = 1; i < 3; i++) {
         long n = (t[i] + s - 1) / s;
@@ -1010,14 +1011,21 @@ static double wave_grid_inv(double R, double C, long s)
     return (double)(bn * s) / (double)bt;
 }
 
-double train_gemm_wave(int sms, double M, double N, double K)
+double train_gemm_wave_grouped(int sms, double M, double N, double K, long groups)
 {
-    /* sides past 1e9 (not a GEMM any plan makes) are left at 1: their
-     * tiles would overflow the integer counts */
-    if (sms <= 0 || !(M >= 1 && N >= 1 && K >= 1) || M > 1e9 || N > 1e9 || K > 1e9)
+    /* sides past 1e9 (not a GEMM any plan makes) and more than a million
+     * groups are left at 1: their tiles would overflow the integer counts */
+    if (sms <= 0 || groups < 1 || groups > 1000000 || !(M >= 1 && N >= 1 && K >= 1) || M > 1e9 ||
+        N > 1e9 || K > 1e9)
         return 1.0;
     long s = sms;
-    return 3.0 / (wave_grid_inv(M, N, s) + wave_grid_inv(M, K, s) + wave_grid_inv(N, K, s));
+    return 3.0 / (wave_grid_inv(M, N, groups, s) + wave_grid_inv(M, K, groups, s) +
+                  wave_grid_inv(N, K, groups, s));
+}
+
+double train_gemm_wave(int sms, double M, double N, double K)
+{
+    return train_gemm_wave_grouped(sms, M, N, K, 1);
 }
 
 /* One GEMM of M×N×K (forward; its dgrad and wgrad have the same three
@@ -1137,10 +1145,20 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         double hb = l->etp <= 0 ? sh->h / t : sh->h;
         double fc1_n = (sh->glu ? 2.0 : 1.0) * sh->Fe / et;
         double x1 = gemm_narrowest(tok_e, fc1_n, hb), x2 = gemm_narrowest(tok_e, hb, sh->Fe / et);
-        /* the busiest EP rank computes imb × its share (moe_imbalance) */
-        double fc2_s = imb * f_exp / fc2_parts / (e->peak * env_curve(e, x2) * e->gemm_scale);
+        /* the busiest EP rank computes imb × its share (moe_imbalance).
+         * Its E/ep local experts' GEMMs run as one grouped GEMM (Megatron-
+         * Core TEGroupedMLP / GroupedMLP: one kernel over every expert's
+         * tiles, or Transformer Engine's per-expert GEMMs on several
+         * streams at once), so their waves are counted over all the
+         * experts' tiles together (train_gemm_wave_grouped): with a few
+         * hundred tokens per expert one expert's grid is a fraction of a
+         * wave, the rank's E/ep grids fill several. */
+        long nloc = (long)(sh->E / l->ep + 0.5);
+        double w1 = train_gemm_wave_grouped(e->a->sms, tok_e * imb, fc1_n, hb, nloc);
+        double w2 = train_gemm_wave_grouped(e->a->sms, tok_e * imb, hb, sh->Fe / et, nloc);
+        double fc2_s = imb * f_exp / fc2_parts / (e->peak * env_curve(e, x2) * w2 * e->gemm_scale);
         double t_exp = fc2_s + imb * f_exp * (fc2_parts - 1.0) / fc2_parts /
-                                   (e->peak * env_curve(e, x1) * e->gemm_scale);
+                                   (e->peak * env_curve(e, x1) * w1 * e->gemm_scale);
         t_gemm += t_exp;
         t_exp_all = t_exp;
         t_exp_fc2 = fc2_s;

@@ -14,12 +14,16 @@
 bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Catalog *c,
                 WorkloadResult *wr, PlanResult *r);
 
-/* Total and active parameter counts of a shape (SIZING-MODEL.md §1). */
 /* A training GEMM's wave-quantisation efficiency on `sms` SMs: forward,
  * dgrad and wgrad output grids (M x N, M x K, N x K), each at its best of
  * 128x256 / 256x128 / 128x128 tiles, combined harmonically; in (0, 1],
  * 1 when sms = 0 (unknown).  model/train.c, the comment above it. */
 double train_gemm_wave(int sms, double M, double N, double K);
+/* The same for `groups` GEMMs of that shape whose tiles one grouped GEMM
+ * schedules together (a rank's local experts). */
+double train_gemm_wave_grouped(int sms, double M, double N, double K, long groups);
+
+/* Total and active parameter counts of a shape (SIZING-MODEL.md §1). */
 void train_params(const ModelShape *m, double *total, double *active);
 
 /* Model FLOPs for one step of B sequences of length s (Megatron's

@@ -1472,6 +1472,18 @@ START_TEST(gemm_waves_follow_the_sm_count)
     ck_assert_msg(rel(train_gemm_wave(a100->sms, 16384, 1792, 1792), want) < 1e-12, "tall");
     /* no SM count in the catalog: no wave term */
     ck_assert(train_gemm_wave(0, 1920, 1920, 1920) == 1.0);
+    /* A rank's 16 local experts (Qwen3-30B-A3B at EP 8: fc1 N = 2 x 768,
+     * K = 2048) with 128 tokens each.  Alone, one expert's forward grid is
+     * 12 tiles of 128x128 on H100's 132 SMs, its dgrad 16, its wgrad 192
+     * (1.45 waves); grouped, the 16 grids' 192, 256 and 3,072 tiles fill
+     * 2, 2 and 24 waves. */
+    double one = 3.0 / (132.0 / 12 + 132.0 / 16 + 264.0 / 192);
+    ck_assert(rel(train_gemm_wave(h100->sms, 128, 1536, 2048), one) < 1e-12);
+    ck_assert(train_gemm_wave_grouped(h100->sms, 128, 1536, 2048, 1) ==
+              train_gemm_wave(h100->sms, 128, 1536, 2048));
+    double grouped = 3.0 / (264.0 / 192 + 264.0 / 256 + 3168.0 / 3072);
+    ck_assert_msg(rel(train_gemm_wave_grouped(h100->sms, 128, 1536, 2048, 16), grouped) < 1e-12,
+                  "%g", train_gemm_wave_grouped(h100->sms, 128, 1536, 2048, 16));
 }
 END_TEST
 
@@ -1525,14 +1537,20 @@ END_TEST
  * both gave 1.000x.  One H800, two MoE layers of 4 experts (h 7168, top-1,
  * 32,768 tokens per micro-batch: 8192 per expert, the table's row), 2
  * micro-batches, BF16: the compute difference between Fe 2048 and 1024 is
- * exactly m·L·3 passes of the expert GEMMs at those sides plus the SwiGLU
- * bytes (read 2Fe, write Fe per routed token). */
+ * exactly m·L·3 passes of the expert GEMMs at those sides (and the waves of
+ * the 4 experts' grids together) plus the SwiGLU bytes (read 2Fe, write Fe
+ * per routed token). */
 static double expert_gemm_s(const Accelerator *a, double T, double h, double Fe, double tok_e)
 {
     double pk = a->peak_flops[PREC_BF16], f = 2.0 * T * 3.0 * h * Fe;
     double x1 = fmin(fmin(2.0 * Fe, h), tok_e), x2 = fmin(fmin(Fe, h), tok_e);
-    return f * 2.0 / 3.0 / (pk * curve_eval(&a->gemm_eff, x1)) +
-           f / 3.0 / (pk * curve_eval(&a->gemm_eff, x2));
+    double n = T / tok_e; /* experts, one grouped GEMM (train_gemm_wave_grouped) */
+    return f * 2.0 / 3.0 /
+               (pk * curve_eval(&a->gemm_eff, x1) *
+                train_gemm_wave_grouped(a->sms, tok_e, 2.0 * Fe, h, (long)n)) +
+           f / 3.0 /
+               (pk * curve_eval(&a->gemm_eff, x2) *
+                train_gemm_wave_grouped(a->sms, tok_e, h, Fe, (long)n));
 }
 
 START_TEST(expert_fc1_is_timed_at_its_gated_width)
