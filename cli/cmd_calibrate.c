@@ -56,6 +56,31 @@ static void today(char *buf, size_t n)
         snprintf(buf, n, "2026-01-01");
 }
 
+/* The base names of the runs files whose `use` flag is set, as many as fit
+ * in out (a catalog source, CAT_TEXT_LEN), the rest counted, never cut
+ * mid-name. */
+static void list_files(char *out, size_t len, const char *const *files, const bool *use, int nf)
+{
+    out[0] = '\0';
+    int listed = 0, total = 0;
+    for (int i = 0; i < nf; i++) {
+        if (!use[i])
+            continue;
+        total++;
+        const char *base = strrchr(files[i], '/');
+        base = base ? base + 1 : files[i];
+        size_t used = strlen(out);
+        if (listed == total - 1 && used + strlen(base) + 2 + 20 < len) {
+            snprintf(out + used, len - used, "%s%s", listed ? ", " : "", base);
+            listed++;
+        }
+    }
+    if (listed < total) {
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, " and %d more", total - listed);
+    }
+}
+
 static void put_framework(StrBuf *b, const Framework *f, const char *date, const char *files)
 {
     sb_printf(b, "  - id: ");
@@ -428,25 +453,17 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
          * as many as fit in each profile's source (CAT_TEXT_LEN), the rest
          * counted, never cut mid-name */
         char date[16], names[150] = "";
+        bool use[MAX_FILES];
         today(date, sizeof date);
         StrBuf sb;
         sb_init(&sb);
         sb_puts(&sb, "# written by gpuplan calibrate from ");
-        int listed = 0;
         for (int i = 0; i < nf; i++) {
             const char *base = strrchr(files[i], '/');
-            base = base ? base + 1 : files[i];
-            sb_printf(&sb, "%s%s", i ? ", " : "", base);
-            size_t used = strlen(names);
-            if (listed == i && used + strlen(base) + 2 + 20 < sizeof names) {
-                snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", base);
-                listed++;
-            }
+            sb_printf(&sb, "%s%s", i ? ", " : "", base ? base + 1 : files[i]);
+            use[i] = true;
         }
-        if (listed < nf) {
-            size_t used = strlen(names);
-            snprintf(names + used, sizeof names - used, " and %d more", nf - listed);
-        }
+        list_files(names, sizeof names, files, use, nf);
         sb_puts(&sb, "; load with --catalog DIR\n");
         sb_puts(&sb, "frameworks:\n");
         for (int k = 0; k < nfit; k++)
@@ -491,6 +508,16 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                     hi = fmax(hi, d);
                     c++;
                 }
+                /* the files this class's runs came from */
+                char cls_names[150];
+                for (int f = 0; f < nf; f++) {
+                    use[f] = false;
+                    for (int j = i; j < n && !use[f]; j++)
+                        use[f] = runs[j].plan == pp[f] && after[j].ok &&
+                                 strcmp(runs[j].cls, runs[i].cls) == 0 &&
+                                 !(bhalf >= 0 && runs[j].held_out != (bhalf == 1));
+                }
+                list_files(cls_names, sizeof cls_names, files, use, nf);
                 lo = fmin(lo - BAND_PAD, -BAND_FLOOR);
                 hi = fmax(hi + BAND_PAD, BAND_FLOOR);
                 if (c < BAND_MIN_RUNS) {
@@ -503,7 +530,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                 sb_printf(&sb, "  - {id: %s, low: %.3f, high: %.3f, runs: %d, source: "
                                "\"gpuplan calibrate --bands: measured/model - 1 of %d runs "
                                "(%s)\", as_of: \"%s\"}\n",
-                          runs[i].cls, fmax(lo, -0.99), hi, c, c, names, date);
+                          runs[i].cls, fmax(lo, -0.99), hi, c, c, cls_names, date);
             }
             if (gn > 0)
                 sb_printf(&sb, "  - {id: default, low: %.3f, high: %.3f, runs: 0, source: "

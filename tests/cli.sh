@@ -164,6 +164,18 @@ if [ -w /dev/full ]; then
     done
 fi
 
+# calibrate --bands: each class's band names the runs files its runs came from
+runs=$src/tests/data/runs
+check "calibrate two runs files with --bands exits 0" 0 "$bin" --db "$db" calibrate \
+    "$runs/neuron-trn1.yaml" "$runs/maxtext-tpu-v6e.yaml" --bands-all -o "$tmp/cal"
+cal=$(ls "$tmp"/cal/*.yaml 2>/dev/null | head -n 1)
+if [ -n "$cal" ] && grep -q '^  - {id: trainium/dense/bf16.*(neuron-trn1\.yaml)' "$cal" &&
+    grep -q '^  - {id: tpu/dense/bf16.*(maxtext-tpu-v6e\.yaml)' "$cal"; then
+    ok "a class's band source lists only its own runs files"
+else
+    not_ok "a class's band source lists only its own runs files" "$(grep -h 'id: ' "$tmp"/cal/*.yaml 2>/dev/null | head -4)"
+fi
+
 # simulate
 check "simulate a demo plan" 0 "$bin" --db "$db" simulate "$demo"
 has "simulate prints the schedule" "$tmp/out" '^SCHEDULE'
