@@ -758,7 +758,7 @@ static double attn_prefill_eff(const Ctx *c, double x)
         return gemm_eff_x(c, x);
     /* at the keys a thread block loops over: the cached prefix and, on
      * average, half the new tokens (catalog.c accelerator_attn_seq_factor) */
-    return f * accelerator_attn_seq_factor(c->a, c->prompt - c->p_new / 2.0);
+    return fmin(1.0, f * accelerator_attn_seq_factor(c->a, c->prompt - c->p_new / 2.0));
 }
 
 /* An engine that launches its prefill passes eagerly (no CUDA/HIP graph:

@@ -1185,9 +1185,10 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         t_core = f_causal / (e->peak16 * e->attn_fwd);
         t_core_bwd = FLASH_BWD_FLOP_RATIO * f_causal / (e->peak16 * e->attn_bwd);
         if (!e->w->flash_attention_v1) {
+            /* never past the peak, whatever a user catalog's attn_eff_seq */
             double k = attn_seq_slowdown(e, l);
-            t_core *= k;
-            t_core_bwd *= k;
+            t_core *= fmax(k, e->attn_fwd);
+            t_core_bwd *= fmax(k, e->attn_bwd);
         }
     }
     /* FlashAttention 1 (workload flash_attention_v1): FlashAttention-2's
