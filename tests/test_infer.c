@@ -1461,6 +1461,31 @@ START_TEST(prefill_attention_uses_the_parts_attention_efficiency)
 }
 END_TEST
 
+/* The prefill core takes the kernel's per-block fixed cost (catalog
+ * attn_cta_blocks; B200's FA4 at 0.88 loop iterations, measured at 8K):
+ * its blocks loop over the cached prefix and half the new tokens, so a
+ * 1K prompt's attention runs at 512/128 = 4 iterations, 0.84 of the 8K
+ * rate, and a 32K prompt's a little above it. */
+START_TEST(prefill_attention_pays_the_kernels_block_cost)
+{
+    Plan p = plan();
+    Accelerator with = *acc("B200"), without = with;
+    ck_assert(with.attn_cta_blocks > 0 && with.attn_eff_seq > 0);
+    without.attn_cta_blocks = 0;
+    static const int prompts[2] = {1024, 32768};
+    for (int i = 0; i < 2; i++) {
+        Workload w = service(llama3_70b(), PREC_FP8, PREC_FP8, prompts[i], 256);
+        InferReplica rw, ro;
+        ck_assert(infer_replica(&p, &w, &with, engine("trtllm"), 1, false, &rw));
+        ck_assert(infer_replica(&p, &w, &without, engine("trtllm"), 1, false, &ro));
+        if (i == 0)
+            ck_assert_msg(rw.prefill_s > ro.prefill_s, "1K: %g vs %g", rw.prefill_s, ro.prefill_s);
+        else
+            ck_assert_msg(rw.prefill_s < ro.prefill_s, "32K: %g vs %g", rw.prefill_s, ro.prefill_s);
+    }
+}
+END_TEST
+
 /* An MoE model takes the engine's MoE band (trtllm's MoE rows miss wider
  * than its dense ones); a dense model keeps band_low/high. */
 START_TEST(moe_models_get_the_engines_moe_band)
@@ -1995,6 +2020,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, error_bands_bracket_the_estimate);
     tcase_add_test(tc, moe_models_get_the_engines_moe_band);
     tcase_add_test(tc, prefill_attention_uses_the_parts_attention_efficiency);
+    tcase_add_test(tc, prefill_attention_pays_the_kernels_block_cost);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("validation");
