@@ -1013,10 +1013,13 @@ static double wave_grid_inv(double R, double C, long g, long s)
 
 double train_gemm_wave_grouped(int sms, double M, double N, double K, long groups)
 {
-    /* sides past 1e9 (not a GEMM any plan makes) and more than a million
-     * groups are left at 1: their tiles would overflow the integer counts */
-    if (sms <= 0 || groups < 1 || groups > 1000000 || !(M >= 1 && N >= 1 && K >= 1) || M > 1e9 ||
-        N > 1e9 || K > 1e9)
+    /* sides past 1e9 (not a GEMM any plan makes) or more tiles than 1e15
+     * are left at 1: their tiles would overflow the integer counts, and
+     * that many tiles fill their waves anyway */
+    if (sms <= 0 || groups < 1 || !(M >= 1 && N >= 1 && K >= 1) || M > 1e9 || N > 1e9 || K > 1e9)
+        return 1.0;
+    double side = fmax(M, fmax(N, K)) / 128.0 + 1.0;
+    if ((double)groups * side * side > 1e15)
         return 1.0;
     long s = sms;
     return 3.0 / (wave_grid_inv(M, N, groups, s) + wave_grid_inv(M, K, groups, s) +

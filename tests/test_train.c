@@ -1484,6 +1484,10 @@ START_TEST(gemm_waves_follow_the_sm_count)
     double grouped = 3.0 / (264.0 / 192 + 264.0 / 256 + 3168.0 / 3072);
     ck_assert_msg(rel(train_gemm_wave_grouped(h100->sms, 128, 1536, 2048, 16), grouped) < 1e-12,
                   "%g", train_gemm_wave_grouped(h100->sms, 128, 1536, 2048, 16));
+    /* counts past the integer tiles (hostile shapes) and no groups: no term */
+    ck_assert(train_gemm_wave_grouped(h100->sms, 1e9, 1e9, 1e9, 1000000) == 1.0);
+    ck_assert(train_gemm_wave_grouped(h100->sms, 4e8, 1e6, 1e6, 100000000L) == 1.0);
+    ck_assert(train_gemm_wave_grouped(h100->sms, 128, 1536, 2048, 0) == 1.0);
 }
 END_TEST
 
