@@ -24,6 +24,10 @@
 /* per-step host cost search range, seconds (calib_fit_step) */
 #define STEP_OH_LO 1e-4
 #define STEP_OH_HI 1.0
+/* runs a profile needs before it fits its own per-step cost: twice the four
+ * values calib_fit then sets (step_scale, gemm_scale, fp8_gemm_factor and
+ * the per-step cost) */
+#define STEP_OH_PROFILE_MIN_RUNS 8
 /* Coordinate-descent rounds when two parameters are fitted. */
 #define FIT_ROUNDS 3
 
@@ -286,9 +290,12 @@ int calib_fit(const CalibRun *runs, int n, const Catalog *cat, const char *fw, c
         return 0;
     FitCtx x = {.runs = runs, .n = n, .cat = cat, .fw = fw, .acc = acc, .fit_only = fit_only};
     int used = 0, n8 = 0, n16 = 0;
+    double lo = 0, hi = 0;
     for (int i = 0; i < n; i++) {
         if (!fit_selects(&x, &runs[i]))
             continue;
+        lo = used ? fmin(lo, runs[i].measured_s) : runs[i].measured_s;
+        hi = used ? fmax(hi, runs[i].measured_s) : runs[i].measured_s;
         used++;
         const Workload *w = &runs[i].plan->workloads[runs[i].wi];
         if (w->precision == PREC_FP8 || w->precision == PREC_FP4)
@@ -320,8 +327,19 @@ int calib_fit(const CalibRun *runs, int n, const Catalog *cat, const char *fw, c
     if (!(x.prof.step_scale > 0))
         x.prof.step_scale = 1.0;
     rounds = FIT_ROUNDS + 1;
+    /* The fixed cost per step (step_overhead_s: host work the GPUs wait for
+     * once a step) is the framework's (calib_fit_step, over every
+     * accelerator), but the host that runs it is the system's: a DGX H100's
+     * Xeons and a GB200's Grace, and the software generation each system's
+     * published runs come from.  A profile with enough runs of spread step
+     * times to tell a fixed cost from the two scales (STEP_OH_PROFILE_MIN_
+     * RUNS, steps at least 10 % apart) fits its own; the others keep the
+     * framework's. */
+    bool oh_fit = used >= STEP_OH_PROFILE_MIN_RUNS && hi > 1.1 * lo;
     for (int k = 0; k < rounds; k++) {
         golden(&x, &x.prof.step_scale, STEP_LO, STEP_HI);
+        if (oh_fit)
+            golden(&x, &x.prof.step_overhead_s, STEP_OH_LO, STEP_OH_HI);
         golden(&x, &x.prof.gemm_scale, FIT_LO, FIT_HI);
         if (n8 > 0 && n16 > 0)
             golden(&x, &x.prof.fp8_gemm_factor, FP8_LO, FP8_HI);

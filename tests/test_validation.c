@@ -812,6 +812,50 @@ START_TEST(calibrate_recovers_a_20pct_slower_cluster)
 }
 END_TEST
 
+/* Calibration recovers a per-step host cost: a cluster whose host adds
+ * 0.1 s to every step (a slower CPU, a logging sync), i.e. the H100 NeMo
+ * runs "measured" as the shipped model predicts them plus 0.1 s.  With
+ * eight runs or more of spread step times the profile fits its own
+ * per-step cost (calib_fit), about 0.1 s above the shipped one, and
+ * predicts the runs within 2 %; with five it keeps the framework's. */
+START_TEST(calibrate_recovers_a_per_step_host_cost)
+{
+    load_all();
+    CalibRun pert[MAX_RUNS];
+    int n = 0;
+    for (int i = 0; i < n_runs; i++) {
+        if (strcmp(runs[i].acc->id, "H100-SXM") != 0 || strcmp(runs[i].framework, "nemo") != 0 ||
+            !runs[i].ok)
+            continue;
+        pert[n] = runs[i];
+        pert[n].measured_s = runs[i].predicted_s + 0.1;
+        pert[n].held_out = false;
+        n++;
+    }
+    ck_assert_int_ge(n, 8);
+    const Framework *base = catalog_framework_for(&cat, "nemo", "H100-SXM");
+    ck_assert_ptr_nonnull(base);
+    Framework f;
+    ck_assert_int_eq(calib_fit(pert, n, &cat, "nemo", "H100-SXM", false, &f), n);
+    double added = f.step_overhead_s - base->step_overhead_s;
+    ck_assert_msg(fabs(added - 0.1) < 0.02, "per-step cost %.4f s, shipped %.4f s",
+                  f.step_overhead_s, base->step_overhead_s);
+    Catalog tmp;
+    ck_assert(calib_catalog_with(&cat, &f, &tmp));
+    calib_predict(pert, n, &tmp);
+    double mean = 0;
+    for (int i = 0; i < n; i++) {
+        ck_assert(pert[i].ok);
+        mean += fabs(pert[i].err) / n;
+    }
+    calib_catalog_free(&tmp);
+    ck_assert_msg(mean <= 0.02, "after calibration mean |error| %.3f", mean);
+    /* five runs: too few to tell a fixed cost from the scales */
+    ck_assert_int_eq(calib_fit(pert, 5, &cat, "nemo", "H100-SXM", false, &f), 5);
+    ck_assert(f.step_overhead_s == base->step_overhead_s);
+}
+END_TEST
+
 /* Every class of the fit half has an error_bands row, and its [low, high]
  * (measured/predicted − 1) contains that class's fit-half residuals. */
 /* A band states the model's measured error on the published runs of its
@@ -952,6 +996,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, torchtitan_h100_tables_within_recorded_ceilings);
     tcase_add_test(tc, papers_production_runs_within_recorded_ceilings);
     tcase_add_test(tc, calibrate_recovers_a_20pct_slower_cluster);
+    tcase_add_test(tc, calibrate_recovers_a_per_step_host_cost);
     tcase_add_test(tc, error_bands_cover_every_published_residual);
     suite_add_tcase(s, tc);
     return s;
