@@ -767,6 +767,21 @@ START_TEST(torchtitan_h100_tables_within_recorded_ceilings)
 }
 END_TEST
 
+/* Mean |error| of runs[0..n) predicted with profile f installed. */
+static double mean_error_under(const Framework *f, CalibRun *runs_, int n)
+{
+    Catalog tmp;
+    ck_assert(calib_catalog_with(&cat, f, &tmp));
+    calib_predict(runs_, n, &tmp);
+    double mean = 0;
+    for (int i = 0; i < n; i++) {
+        ck_assert(runs_[i].ok);
+        mean += fabs(runs_[i].err) / n;
+    }
+    calib_catalog_free(&tmp);
+    return mean;
+}
+
 /* Calibration recovers a known perturbation: the B200 NeMo runs measured
  * 0.8× as fast as published (step times / 0.8) are fitted, and the fitted
  * profile predicts those perturbed runs within 2 % on average. */
@@ -790,16 +805,7 @@ START_TEST(calibrate_recovers_a_20pct_slower_cluster)
     int used = calib_fit(pert, n, &cat, "nemo", "B200", false, &f);
     ck_assert_int_eq(used, n);
     ck_assert_str_eq(f.id, "nemo@B200");
-    Catalog tmp;
-    ck_assert(calib_catalog_with(&cat, &f, &tmp));
-    calib_predict(pert, n, &tmp);
-    double mean = 0;
-    for (int i = 0; i < n; i++) {
-        ck_assert(pert[i].ok);
-        mean += fabs(pert[i].err);
-    }
-    mean /= n;
-    calib_catalog_free(&tmp);
+    double mean = mean_error_under(&f, pert, n);
     ck_assert_msg(mean <= 0.02, "after calibration mean |error| %.3f (gemm_scale %.3f)", mean,
                   f.gemm_scale);
     ck_assert_msg(f.calibrated_residual <= 0.02, "residual %.3f", f.calibrated_residual);
@@ -840,15 +846,7 @@ START_TEST(calibrate_recovers_a_per_step_host_cost)
     double added = f.step_overhead_s - base->step_overhead_s;
     ck_assert_msg(fabs(added - 0.1) < 0.02, "per-step cost %.4f s, shipped %.4f s",
                   f.step_overhead_s, base->step_overhead_s);
-    Catalog tmp;
-    ck_assert(calib_catalog_with(&cat, &f, &tmp));
-    calib_predict(pert, n, &tmp);
-    double mean = 0;
-    for (int i = 0; i < n; i++) {
-        ck_assert(pert[i].ok);
-        mean += fabs(pert[i].err) / n;
-    }
-    calib_catalog_free(&tmp);
+    double mean = mean_error_under(&f, pert, n);
     ck_assert_msg(mean <= 0.02, "after calibration mean |error| %.3f", mean);
     /* five runs: too few to tell a fixed cost from the scales */
     ck_assert_int_eq(calib_fit(pert, 5, &cat, "nemo", "H100-SXM", false, &f), 5);
