@@ -1046,11 +1046,17 @@ static double gemm_narrowest(double M, double N, double K)
     return K < x ? K : x;
 }
 
+/* FLOP/s of a GEMM looked up at narrowest side x, at `wave` of its waves'
+ * efficiency (train_gemm_wave*; 1 = none) and the profile's gemm_scale. */
+static double gemm_rate(const Env *e, double x, double wave)
+{
+    return e->peak * env_curve(e, x) * wave * e->gemm_scale;
+}
+
 static double gemm_s(const Env *e, double M, double N, double K)
 {
-    double x = gemm_narrowest(M, N, K);
     return 2.0 * M * N * K /
-           (e->peak * env_curve(e, x) * train_gemm_wave(e->a->sms, M, N, K) * e->gemm_scale);
+           gemm_rate(e, gemm_narrowest(M, N, K), train_gemm_wave(e->a->sms, M, N, K));
 }
 
 /* Forward time of one layer's dense GEMMs on one GPU, each at the
@@ -1071,7 +1077,7 @@ static double layer_dense_gemm_s(const Env *e, const Layout *l, double T, bool m
     double s;
     if (sh->mla) {
         double x = h / t < T ? h / t : T;
-        s = 2.0 * T * sh->attn_w / t / (e->peak * env_curve(e, x) * e->gemm_scale);
+        s = 2.0 * T * sh->attn_w / t / gemm_rate(e, x, 1.0);
     } else {
         s = gemm_s(e, T, (sh->a * sh->dqk + 2.0 * sh->g * sh->dh) / t, h) +
             gemm_s(e, T, h, sh->a * sh->dv / t);
@@ -1159,9 +1165,8 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         long nloc = (long)(sh->E / l->ep + 0.5);
         double w1 = train_gemm_wave_grouped(e->a->sms, tok_e * imb, fc1_n, hb, nloc);
         double w2 = train_gemm_wave_grouped(e->a->sms, tok_e * imb, hb, sh->Fe / et, nloc);
-        double fc2_s = imb * f_exp / fc2_parts / (e->peak * env_curve(e, x2) * w2 * e->gemm_scale);
-        double t_exp = fc2_s + imb * f_exp * (fc2_parts - 1.0) / fc2_parts /
-                                   (e->peak * env_curve(e, x1) * w1 * e->gemm_scale);
+        double fc2_s = imb * f_exp / fc2_parts / gemm_rate(e, x2, w2);
+        double t_exp = fc2_s + imb * f_exp * (fc2_parts - 1.0) / fc2_parts / gemm_rate(e, x1, w1);
         t_gemm += t_exp;
         t_exp_all = t_exp;
         t_exp_fc2 = fc2_s;
