@@ -56,6 +56,11 @@ static void today(char *buf, size_t n)
         snprintf(buf, n, "2026-01-01");
 }
 
+/* Room for the runs files' names in a profile's or a band's source (its
+ * CAT_TEXT_LEN holds this beside the rest of the sentence; put_framework's
+ * %.150s keeps to it too). */
+#define SRC_NAMES_LEN 150
+
 /* The base names of the runs files whose `use` flag is set, as many as fit
  * in out (a catalog source, CAT_TEXT_LEN), the rest counted, never cut
  * mid-name. */
@@ -452,7 +457,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
         /* the runs files by base name: all of them in the header comment,
          * as many as fit in each profile's source (CAT_TEXT_LEN), the rest
          * counted, never cut mid-name */
-        char date[16], names[150] = "";
+        char date[16], names[SRC_NAMES_LEN] = "";
         bool use[MAX_FILES];
         today(date, sizeof date);
         StrBuf sb;
@@ -509,7 +514,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                     c++;
                 }
                 /* the files this class's runs came from */
-                char cls_names[150];
+                char cls_names[SRC_NAMES_LEN];
                 for (int f = 0; f < nf; f++) {
                     use[f] = false;
                     for (int j = i; j < n && !use[f]; j++)

@@ -28,6 +28,9 @@
  * values calib_fit then sets (step_scale, gemm_scale, fp8_gemm_factor and
  * the per-step cost) */
 #define STEP_OH_PROFILE_MIN_RUNS 8
+/* a fixed cost per step is told apart from the scales only by runs whose
+ * steps differ: the longest at least this many times the shortest */
+#define STEP_OH_SPREAD 1.1
 /* Coordinate-descent rounds when two parameters are fitted. */
 #define FIT_ROUNDS 3
 
@@ -335,7 +338,7 @@ int calib_fit(const CalibRun *runs, int n, const Catalog *cat, const char *fw, c
      * times to tell a fixed cost from the two scales (STEP_OH_PROFILE_MIN_
      * RUNS, steps at least 10 % apart) fits its own; the others keep the
      * framework's. */
-    bool oh_fit = used >= STEP_OH_PROFILE_MIN_RUNS && hi > 1.1 * lo;
+    bool oh_fit = used >= STEP_OH_PROFILE_MIN_RUNS && hi > STEP_OH_SPREAD * lo;
     for (int k = 0; k < rounds; k++) {
         golden(&x, &x.prof.step_scale, STEP_LO, STEP_HI);
         if (oh_fit)
@@ -424,7 +427,7 @@ int calib_fit_step(const CalibRun *runs, int n, const Catalog *cat, const char *
                 lo = fmin(lo, runs[k].measured_s);
                 hi = fmax(hi, runs[k].measured_s);
             }
-        if (same >= 3 && hi > 1.1 * lo)
+        if (same >= 3 && hi > STEP_OH_SPREAD * lo)
             enough = 1;
     }
     if (used == 0 || !enough)
