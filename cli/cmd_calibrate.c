@@ -121,6 +121,7 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
         {"cudnn_attention", offsetof(Framework, cudnn_attention)},
         {"unit_collectives", offsetof(Framework, unit_collectives)},
         {"cp_torch_ring", offsetof(Framework, cp_torch_ring)},
+        {"attn_repeat_kv", offsetof(Framework, attn_repeat_kv)},
     };
     for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++)
         if (*(const bool *)((const char *)f + switches[i].off))

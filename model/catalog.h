@@ -238,6 +238,9 @@ typedef struct {
     bool cp_torch_ring;           /* context parallelism runs PyTorch's ring attention
                                    * (torch.distributed.tensor.experimental context_parallel):
                                    * eager fp32 merges / gradient sums per ring step */
+    bool attn_repeat_kv;          /* grouped-query K/V are copied out to one head per query
+                                   * head before the attention call (torchtitan repeat_kv):
+                                   * the copy, and CP rings the expanded K/V */
     bool unit_collectives;        /* ZeRO-2 shards are reduced / gathered one collective
                                    * per wrapped unit (FSDP SHARD_GRAD_OP), not in
                                    * buckets (DeepSpeed ZeRO-2) */

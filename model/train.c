@@ -184,6 +184,8 @@ typedef struct {
     double drop_masks;      /* 1: dropout masks kept (Korthikanti Table 2); 0: dropout p = 0 */
     bool fp8_saved;         /* FP8 run whose GEMMs save their FP8-cast inputs (framework
                              * fp8_saved_inputs; shape_act_layer) */
+    bool kv_rep;            /* grouped-query K/V copied out to the query heads before
+                             * the attention call (framework attn_repeat_kv) */
 } Shape;
 
 static bool shape_derive(const ModelShape *m, Shape *sh)
@@ -351,7 +353,9 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
 {
     double sl = s / c;
     double sbh = sl * b * sh->h;
-    double kvr = sh->mla ? 1.0 : sh->g / sh->a;
+    /* the attention call saves its K/V inputs: copied out to the query
+     * heads (kv_rep), a heads wide */
+    double kvr = sh->mla || sh->kv_rep ? 1.0 : sh->g / sh->a;
     double attn_split = 4.0 + 4.0 * kvr + 2.0 * sh->ew_attn_extra;
     double actw = sh->glu ? 6.0 : 4.0;
     double mlp_split = moe_layer
@@ -1091,6 +1095,22 @@ static double layer_dense_gemm_s(const Env *e, const Layout *l, double T, bool m
     return s;
 }
 
+/* K and V elements per token on a rank as the attention call sees them:
+ * MLA's per-head keys and values; grouped-query K/V at their own heads
+ * (at least one per TP rank), or, where the framework copies them out to
+ * one per query head before the call (attn_repeat_kv: torchtitan's
+ * repeat_kv, models/llama/model.py, expand + reshape ahead of
+ * F.scaled_dot_product_attention), at the query heads. */
+static double attn_kv_width(const Env *e, const Layout *l)
+{
+    const Shape *sh = &e->sh;
+    double t = l->tp;
+    if (sh->mla)
+        return sh->a * (sh->dqk + sh->dv) / t;
+    double heads = sh->kv_rep ? sh->a / t : fmax(sh->g / t, 1.0);
+    return 2.0 * sh->dh * heads;
+}
+
 /* 1 / the fused attention kernel's share of its measured rate at this
  * layout's sequence (catalog.c accelerator_attn_seq_factor), averaged over
  * the layers by their share of the core's work.  A thread block loops over
@@ -1358,6 +1378,16 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         c->fwd += xf / e->ew_bw;
         c->comp += (xf + xb) / e->ew_bw;
     }
+    /* The K/V head copy (attn_repeat_kv): forward, the g-wide K and V are
+     * read and written out a/t heads wide in 16 bit; backward, autograd
+     * sums the expanded gradients back (read a/t, write g heads).  A
+     * re-run forward copies again. */
+    if (sh->kv_rep) {
+        double gt = fmax(sh->g / t, 1.0);
+        double xf = 2.0 * 2.0 * T * sh->dh * (sh->a / t + gt);
+        c->fwd += xf / e->ew_bw;
+        c->comp += ((l->recompute == RECOMPUTE_FULL ? 3.0 : 2.0) * xf) / e->ew_bw;
+    }
     /* PyTorch's ring attention (framework cp_torch_ring; torch.distributed.
      * tensor.experimental._attention as read on 2026-12-02, the version
      * torchtitan 9dec370 runs under context_parallel:
@@ -1385,8 +1415,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     if (l->cp > 1 && e->cp_torch) {
         double n = l->cp;
         double Q = T * sh->a * sh->dv / t;
-        double KV = T * (sh->mla ? sh->a * (sh->dqk + sh->dv) / t
-                                 : 2.0 * sh->dh * (sh->g / t > 1 ? sh->g / t : 1));
+        double KV = T * attn_kv_width(e, l);
         double fb = 12.0 * Q + (n - 1.0) * (38.0 * Q + 4.0 * KV);
         double bb = n * (10.0 * Q + 25.0 * KV) + 10.0 * Q + 10.0 * KV;
         double fwd_runs = l->recompute == RECOMPUTE_FULL ? 2.0 : 1.0;
@@ -1445,9 +1474,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     if (l->cp > 1) {
         double bw, lat;
         env_link(e, l, l->cp, l->tp, false, &bw, &lat);
-        double kvw = sh->mla ? sh->a * (sh->dqk + sh->dv) / t
-                             : 2.0 * sh->dh * (sh->g / t > 1 ? sh->g / t : 1);
-        double local = 2.0 * T * kvw;
+        double local = 2.0 * T * attn_kv_width(e, l);
         double ag = net_allgather_s(local * l->cp, l->cp, bw, lat);
         c->cp = ag * (3.0 + (l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0));
     }
@@ -2378,6 +2405,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->remat_dce = fw->remat_dce;
     e->unit_coll = fw->unit_collectives;
     e->cp_torch = fw->cp_torch_ring;
+    e->sh.kv_rep = fw->attn_repeat_kv && !sh->mla && sh->g < sh->a;
     e->logit_b = fw->logits_bytes > 0 ? fw->logits_bytes : 4.0;
     e->sel_core = fw->selective_reruns_attention;
     e->uf_clamp = fw->unfused_glu_clamp && w->model.glu_clamp > 0 && sh->glu && sh->moe;

@@ -336,6 +336,7 @@ static const Field fw_fields[] = {
     FBOOL("cudnn_attention", Framework, cudnn_attention, 0),
     FBOOL("unit_collectives", Framework, unit_collectives, 0),
     FBOOL("cp_torch_ring", Framework, cp_torch_ring, 0),
+    FBOOL("attn_repeat_kv", Framework, attn_repeat_kv, 0),
     FNUM("logits_bytes", Framework, logits_bytes, 1, 1, 8, 0),
     FBOOL("selective_reruns_attention", Framework, selective_reruns_attention, 0),
     FBOOL("unfused_glu_clamp", Framework, unfused_glu_clamp, 0),

@@ -2227,6 +2227,76 @@ START_TEST(torch_ring_attention_pays_its_fp32_merges_per_ring_step)
 }
 END_TEST
 
+static void fw_repkv_off(Framework *f) { f->attn_repeat_kv = false; }
+static void fw_repkv_on(Framework *f) { f->attn_repeat_kv = true; }
+
+/* torchtitan copies Llama's 8 K/V heads out to the 32 query heads before
+ * F.scaled_dot_product_attention (repeat_kv, torchtitan/models/llama/
+ * model.py): the attention call, and under context parallelism PyTorch's
+ * ring, see K/V four times as wide (framework attn_repeat_kv).  Same runs
+ * as the test above (Table 2, 8B on 8 H100, CP 8 at 256K over CP 1 at
+ * 32K: published 7.10x): the copy moves the ratio further toward the
+ * published one; without CP it costs only the copy itself (well under
+ * 2 %); the saved activations grow by the wider K and V (no recompute);
+ * a model whose K/V heads are its query heads does not change. */
+START_TEST(repeat_kv_widens_the_ring_and_the_saved_kv)
+{
+    load_catalog();
+    const Framework *base = catalog_find_framework(&cat, "torchtitan-compile@H100-GT-96GB");
+    if (!base)
+        base = catalog_find_framework(&cat, "torchtitan-compile");
+    const ModelPreset *pr = preset_find("llama-3-8b");
+    ck_assert_ptr_nonnull(pr);
+    double step[2][2];
+    for (int k = 0; k < 2; k++) {
+        int cp = k == 0 ? 1 : 8;
+        Workload w = training(pr->shape, 32768 * cp, 8 / cp, 1e12);
+        snprintf(w.framework, sizeof w.framework, "torchtitan-compile");
+        w.gpus = 8;
+        w.micro_batch = 1;
+        w.zero = 3;
+        w.precision = PREC_FP8;
+        w.recompute = RECOMPUTE_FULL;
+        w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = cp, .ep = 1, .sp = 0};
+        for (int on = 0; on < 2; on++) {
+            WorkloadResult r = size_under(base, on ? fw_repkv_on : fw_repkv_off, &w, "H100-GT-96GB");
+            ck_assert_msg(r.ok, "%s", r.error);
+            step[k][on] = r.train.step_s;
+        }
+    }
+    double off = step[1][0] / step[0][0], on = step[1][1] / step[0][1], published = 3890.0 / 548;
+    fprintf(stderr, "repeat_kv: CP 1 %.3f -> %.3f s; CP8/CP1 %.3fx -> %.3fx (published %.2fx)\n",
+            step[0][0], step[0][1], off, on, published);
+    ck_assert_msg(step[0][1] > step[0][0] && step[0][1] < 1.02 * step[0][0],
+                  "CP 1: %.4f s with the copy, %.4f s without", step[0][1], step[0][0]);
+    ck_assert_msg(on > off + 0.05 && on < published, "CP8/CP1 %.3fx without, %.3fx with (published %.2fx)",
+                  off, on, published);
+    for (int mha = 0; mha < 2; mha++) {
+        ModelShape m = pr->shape;
+        if (mha)
+            m.kv_heads = m.heads;
+        Workload w = training(m, 8192, 8, 1e12);
+        snprintf(w.framework, sizeof w.framework, "torchtitan-compile");
+        w.gpus = 8;
+        w.micro_batch = 1;
+        w.zero = 3;
+        w.recompute = RECOMPUTE_NONE;
+        w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+        WorkloadResult a = size_under(base, fw_repkv_off, &w, "H100-GT-96GB");
+        WorkloadResult b = size_under(base, fw_repkv_on, &w, "H100-GT-96GB");
+        ck_assert_msg(a.ok && b.ok, "%s %s", a.error, b.error);
+        /* per layer K and V at 32 instead of 8 heads of 128: 2·2·(32 − 8)·128
+         * bytes per token more, over the 32 layers and 8192 tokens */
+        double more = mha ? 0.0 : 32.0 * 8192 * 4.0 * 24 * 128;
+        ck_assert_msg(fabs(b.train.mem.activations - a.train.mem.activations - more) < 0.01 * more + 1,
+                      "%s: activations %.0f -> %.0f bytes, expected +%.0f", mha ? "MHA" : "GQA",
+                      a.train.mem.activations, b.train.mem.activations, more);
+        if (mha)
+            ck_assert(a.train.step_s == b.train.step_s);
+    }
+}
+END_TEST
+
 START_TEST(te_fp8_saves_its_gemm_inputs_in_one_byte)
 {
     const ModelPreset *pr = preset_find("llama-3-8b");
@@ -3317,6 +3387,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, fp8_tp_gather_moves_the_sp_all_gathers_in_one_byte);
     tcase_add_test(tc, te_fp8_saves_its_gemm_inputs_in_one_byte);
     tcase_add_test(tc, torch_ring_attention_pays_its_fp32_merges_per_ring_step);
+    tcase_add_test(tc, repeat_kv_widens_the_ring_and_the_saved_kv);
     tcase_add_test(tc, fp8_norm_outputs_cast_without_an_amax_pass);
     tcase_add_test(tc, dp_all_gather_hides_under_the_forward_not_the_backward);
     tcase_add_test(tc, activation_offload_frees_hbm_and_hides_under_compute_on_c2c);
