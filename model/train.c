@@ -864,6 +864,7 @@ typedef struct {
     double core;           /* attention core fwd+bwd(+recompute) */
     double tp;             /* TP collectives */
     double cp;             /* CP K/V exchange, raw */
+    double cp_hid;         /* of it hidden under the attention core */
     double ep;             /* EP all-to-alls */
     double ep_hid;         /* of them hidden under another micro-batch (raw) */
     double pair_host;      /* combined 1F1B: host work a paired layer exposes (not in comp) */
@@ -879,6 +880,7 @@ static void layer_cost_mix(LayerCost *a, const LayerCost *b, double share)
     a->core = share * a->core + (1.0 - share) * b->core;
     a->tp = share * a->tp + (1.0 - share) * b->tp;
     a->cp = share * a->cp + (1.0 - share) * b->cp;
+    a->cp_hid = share * a->cp_hid + (1.0 - share) * b->cp_hid;
     a->ep = share * a->ep + (1.0 - share) * b->ep;
     a->ep_hid = share * a->ep_hid + (1.0 - share) * b->ep_hid;
     a->pair_host = share * a->pair_host + (1.0 - share) * b->pair_host;
@@ -1469,14 +1471,38 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         c->tp = raw - hid + OVERLAP_SLOWDOWN * hid;
     }
     /* CP: all-gather of K/V forward; all-gather + reduce-scatter of dK/dV
-     * backward (Megatron context parallel). */
+     * backward (Megatron context parallel), CP_OVERLAP of it hidden under
+     * the attention core: the ring passes each chunk on while the previous
+     * one is computed.
+     * PyTorch's ring attention (cp_torch) as torchtitan runs it
+     * (experimental.context_parallel_rotate_method "allgather", the default
+     * of torchtitan 9dec370 config_manager.py: "all-gather all kv shards on
+     * ranks after the first sub-SDPA computation"; torch.distributed.tensor.
+     * experimental._attention _AllGatherRotater): each forward run gathers
+     * the whole K/V once and waits for it after the first ring step's
+     * attention, the only compute it hides under; the backward gathers K/V
+     * again the same way and passes the fp32 dK/dV partial sums round the
+     * ring (_RotateMethod.ALL_TO_ALL: one peer per step), each transfer
+     * hidden under the next step's attention backward, the last one waited
+     * for in full.  With load balancing every ring step is 1/cp of the
+     * rank's attention. */
     c->cp = 0;
+    c->cp_hid = 0;
     if (l->cp > 1) {
         double bw, lat;
         env_link(e, l, l->cp, l->tp, false, &bw, &lat);
         double local = 2.0 * T * attn_kv_width(e, l);
         double ag = net_allgather_s(local * l->cp, l->cp, bw, lat);
-        c->cp = ag * (3.0 + (l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0));
+        double runs = l->recompute == RECOMPUTE_FULL ? 2.0 : 1.0;
+        if (e->cp_torch) {
+            double n = l->cp, f0 = t_core / n, b0 = t_core_bwd / n;
+            double dkv = net_p2p_s(2.0 * local, bw, lat);
+            c->cp = (runs + 1.0) * ag + n * dkv;
+            c->cp_hid = runs * fmin(ag, f0) + fmin(ag, b0) + (n - 1.0) * fmin(dkv, b0);
+        } else {
+            c->cp = ag * (2.0 + runs);
+            c->cp_hid = fmin(c->cp, CP_OVERLAP * c->core);
+        }
     }
     /* EP: dispatch and combine all-to-alls forward, two more backward
      * (Lepikhin et al. 2020 GShard; Megatron-Core MoE).  Folded layouts
@@ -1581,6 +1607,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
         .core = fd * dl.core + fm * ml.core,
         .tp = fd * dl.tp + fm * ml.tp,
         .cp = fd * dl.cp + fm * ml.cp,
+        .cp_hid = fd * dl.cp_hid + fm * ml.cp_hid,
         .ep = fm * ml.ep,
         .ep_hid = fm * ml.ep_hid,
         .pair_host = fm * ml.pair_host,
@@ -1645,8 +1672,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     }
     double mb_tp = layers_h * lc.tp;
     double mb_ep = layers_h * lc.ep;
-    double cp_hid = lc.cp < CP_OVERLAP * lc.core ? lc.cp : CP_OVERLAP * lc.core;
-    double mb_cp = layers_h * (lc.cp - cp_hid + OVERLAP_SLOWDOWN * cp_hid);
+    double mb_cp = layers_h * (lc.cp - lc.cp_hid + OVERLAP_SLOWDOWN * lc.cp_hid);
 
     StepBreakdown *st = &out->st;
     st->compute = m * mb_comp;
