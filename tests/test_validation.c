@@ -689,12 +689,14 @@ END_TEST
  * the speed-up): the torchtitan-compile profile's tp_overlap 0.8 (async
  * TP) against tp_comm_exposed.  With both exposed the mean is 9.8 %.
  * 2026-12-03 (framework attn_repeat_kv, torchtitan's K/V head copy):
- * held-out 11.1 / 25.1 -> 10.2 / 23.6 %, ceilings lowered to 11 / 25 %;
+ * held-out 11.1 / 25.1 -> 10.2 / 23.6 %, and with the ring's K/V gather
+ * exposed after the first ring step 9.5 / 23.4 %: ceilings lowered to
+ * 10 / 25 %;
  * the async-TP mean 6.9 -> 7.0 % (the refit's GEMM scale, not TP), its
  * ceiling raised to 7.5 %: the two Float8 pairs are one layout measured
  * twice (Table 4 1.057x, [TTA] 1.164x), 10 % apart, so no single model
  * meets both within 5 %. */
-#define TITAN_HELD_MEAN_MAX 0.11
+#define TITAN_HELD_MEAN_MAX 0.10
 #define TITAN_HELD_WORST_MAX 0.25
 #define TITAN_ASYNC_TP_MAX 0.075
 /* The papers' production runs (tests/data/runs/papers.yaml, issue 11):
