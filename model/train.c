@@ -3022,10 +3022,15 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                       "utilisation %.1f%% incl. "
                       "recompute", S->best_ev.gemm_eff, S->best_ev.gemm_x, a->id, e.fw_gemm,
                       e.fw->id, fp8, 100.0 * S->best_ev.flops_exec / (S->best_s * e.peak_quoted));
+        char cp_ov[64];
+        if (e.cp_torch)
+            snprintf(cp_ov, sizeof cp_ov, "CP under the first ring step");
+        else
+            snprintf(cp_ov, sizeof cp_ov, "CP %.0f%%", 100 * CP_OVERLAP);
         result_assume(r, sc, "element-wise work at %.0f%% of %.2f TB/s HBM; %s: TP comm %.0f%%, "
-                      "DP %.0f%%, CP %.0f%%, EP %.0f%% overlapped",
+                      "DP %.0f%%, %s, EP %.0f%% overlapped",
                       100.0 * e.ew_bw / e.hbm_bw, e.hbm_bw / 1e12, e.fw_id, 100 * e.tp_ov,
-                      100 * e.dp_ov, 100 * CP_OVERLAP,
+                      100 * e.dp_ov, cp_ov,
                       100 * (w->ep_overlap > 0 ? (w->ep_overlap < 1 ? w->ep_overlap : 1) : e.ep_ov));
         if (tr->band_class[0])
             result_assume(r, sc, "model error band %+.0f%% / %+.0f%% on the step time (%s, %d "
