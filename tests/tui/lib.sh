@@ -242,7 +242,13 @@ tui_stop() {
 }
 
 tui_cleanup() {
-    tui_stop
+    # every server this test started, not only the last one: an earlier
+    # start's pane would otherwise outlive the test by its sleep 600
+    i=1
+    while [ "$i" -le "$tui_starts" ]; do
+        "$TMUX_BIN" -L "$TUI_SOCK_BASE-$i" kill-server 2>/dev/null || true
+        i=$((i + 1))
+    done
     # the servers are gone; remove their socket files too
     rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TUI_SOCK_BASE"-*
     rm -rf "$TUI_TMP"
