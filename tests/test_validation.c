@@ -692,7 +692,7 @@ END_TEST
  * held-out 11.1 / 25.1 -> 10.2 / 23.6 %, and with the ring's K/V gather
  * exposed after the first ring step 9.5 / 23.4 %: ceilings lowered to
  * 10 / 25 %;
- * the async-TP mean 6.9 -> 7.0 % (the refit's GEMM scale, not TP), its
+ * the async-TP mean 6.9 -> 7.1 % (the refits' GEMM scale, not TP), its
  * ceiling raised to 7.5 %: the two Float8 pairs are one layout measured
  * twice (Table 4 1.057x, [TTA] 1.164x), 10 % apart, so no single model
  * meets both within 5 %. */
