@@ -2190,38 +2190,61 @@ static void fw_ring_on(Framework *f) { f->cp_torch_ring = true; }
 static void fw_repkv_off(Framework *f) { f->attn_repeat_kv = false; }
 static void fw_repkv_on(Framework *f) { f->attn_repeat_kv = true; }
 
-/* The profile the torchtitan H100 runs are priced with (refit or shipped). */
-static const Framework *titan_profile(void)
+/* A torchtitan profile as the H100 runs are priced with it (refit or
+ * shipped). */
+static const Framework *titan_profile_of(const char *fw)
 {
     load_catalog();
-    const Framework *base = catalog_find_framework(&cat, "torchtitan-compile@H100-GT-96GB");
-    return base ? base : catalog_find_framework(&cat, "torchtitan-compile");
+    char id[64];
+    snprintf(id, sizeof id, "%s@H100-GT-96GB", fw);
+    const Framework *base = catalog_find_framework(&cat, id);
+    if (!base)
+        base = catalog_find_framework(&cat, fw);
+    ck_assert_ptr_nonnull(base);
+    return base;
 }
 
-/* torchtitan Llama 3.1 8B, 8 H100 (500 W, 96 GB), FSDP + CP, Float8, full
- * AC, one sequence of 32K tokens per GPU (pytorch/torchtitan benchmarks/
- * llama3_h100_202412_torchtitan.md, Table 2): step[0] the CP 1 step at 32K,
- * step[1] the CP 8 one at 256K, with the profile changed by change.  The
- * table runs 3,890 and 548 tokens/s per GPU: CP 8 is 7.10x CP 1. */
+static const Framework *titan_profile(void) { return titan_profile_of("torchtitan-compile"); }
+
+/* One torchtitan benchmark run (pytorch/torchtitan benchmarks/
+ * llama3_h100_202412_torchtitan.md: Float8, full AC, FSDP over the rest,
+ * one sequence per micro-batch) on the Grand Teton H100, with the profile
+ * changed by change. */
+static WorkloadResult titan_run(const char *fw, const char *preset, double seq, double batch,
+                                int gpus, ParallelSpec par, void (*change)(Framework *))
+{
+    const ModelPreset *pr = preset_find(preset);
+    ck_assert_ptr_nonnull(pr);
+    Workload w = training(pr->shape, seq, batch, 1e12);
+    snprintf(w.framework, sizeof w.framework, "%s", fw);
+    w.gpus = gpus;
+    w.micro_batch = 1;
+    w.zero = 3;
+    w.precision = PREC_FP8;
+    w.recompute = RECOMPUTE_FULL;
+    w.parallel = par;
+    WorkloadResult r = size_under(titan_profile_of(fw), change, &w, "H100-GT-96GB");
+    ck_assert_msg(r.ok, "%s", r.error);
+    return r;
+}
+
+/* Table 2: Llama 3.1 8B on 8 GPUs, 32K tokens per GPU: the CP 1 run at 32K
+ * and the CP 8 one at 256K. */
+static WorkloadResult titan_8b(int cp, void (*change)(Framework *))
+{
+    return titan_run("torchtitan-compile", "llama-3-8b", 32768.0 * cp, 8 / cp, 8,
+                     (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = cp, .ep = 1, .sp = 0},
+                     change);
+}
+
+/* step[0] the CP 1 step, step[1] the CP 8 one, with the profile changed by
+ * change.  The table runs 3,890 and 548 tokens/s per GPU: CP 8 is 7.10x
+ * CP 1. */
 #define TITAN_CP8_OVER_CP1 (3890.0 / 548)
 static void titan_8b_cp_steps(void (*change)(Framework *), double step[2])
 {
-    const ModelPreset *pr = preset_find("llama-3-8b");
-    ck_assert_ptr_nonnull(pr);
-    for (int k = 0; k < 2; k++) {
-        int cp = k == 0 ? 1 : 8;
-        Workload w = training(pr->shape, 32768 * cp, 8 / cp, 1e12);
-        snprintf(w.framework, sizeof w.framework, "torchtitan-compile");
-        w.gpus = 8;
-        w.micro_batch = 1;
-        w.zero = 3;
-        w.precision = PREC_FP8;
-        w.recompute = RECOMPUTE_FULL;
-        w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = cp, .ep = 1, .sp = 0};
-        WorkloadResult r = size_under(titan_profile(), change, &w, "H100-GT-96GB");
-        ck_assert_msg(r.ok, "%s", r.error);
-        step[k] = r.train.step_s;
-    }
+    step[0] = titan_8b(1, change).train.step_s;
+    step[1] = titan_8b(8, change).train.step_s;
 }
 
 /* PyTorch's ring attention (framework cp_torch_ring) merges the outputs and
@@ -2256,26 +2279,12 @@ END_TEST
  * about 1 % of its step. */
 START_TEST(torch_ring_waits_for_its_kv_gather_after_the_first_step)
 {
-    load_catalog();
-    const Framework *f8ag = catalog_find_framework(&cat, "torchtitan-compile-f8ag@H100-GT-96GB");
-    if (!f8ag)
-        f8ag = catalog_find_framework(&cat, "torchtitan-compile-f8ag");
-    ck_assert_ptr_nonnull(f8ag);
-    const ModelPreset *big = preset_find("llama-3-405b");
-    ck_assert_ptr_nonnull(big);
     WorkloadResult r[2];
     for (int k = 0; k < 2; k++) {
         int cp = k == 0 ? 4 : 8;
-        Workload w = training(big->shape, 32768 * cp, 64 / cp, 1e12);
-        snprintf(w.framework, sizeof w.framework, "torchtitan-compile-f8ag");
-        w.gpus = 512;
-        w.micro_batch = 1;
-        w.zero = 3;
-        w.precision = PREC_FP8;
-        w.recompute = RECOMPUTE_FULL;
-        w.parallel = (ParallelSpec){.tp = 8, .pp = 8, .vpp = 1, .cp = cp, .ep = 1, .sp = 1};
-        r[k] = size_under(f8ag, fw_repkv_on, &w, "H100-GT-96GB");
-        ck_assert_msg(r[k].ok, "%s", r[k].error);
+        r[k] = titan_run("torchtitan-compile-f8ag", "llama-3-405b", 32768.0 * cp, 64 / cp, 512,
+                         (ParallelSpec){.tp = 8, .pp = 8, .vpp = 1, .cp = cp, .ep = 1, .sp = 1},
+                         fw_repkv_on);
     }
     double ratio = r[1].train.step_s / r[0].train.step_s, published = 31.0 / 16.0;
     double share = r[1].train.step.cp_comm / r[1].train.step_s;
@@ -2284,18 +2293,7 @@ START_TEST(torch_ring_waits_for_its_kv_gather_after_the_first_step)
     ck_assert_msg(share > 0.05, "405B CP 8: CP %.1f %% of the step", 100 * share);
     ck_assert_msg(ratio > 1.72 && ratio < published, "405B CP8/CP4 %.3fx (published %.2fx)", ratio,
                   published);
-    const ModelPreset *pr = preset_find("llama-3-8b");
-    ck_assert_ptr_nonnull(pr);
-    Workload w = training(pr->shape, 262144, 1, 1e12);
-    snprintf(w.framework, sizeof w.framework, "torchtitan-compile");
-    w.gpus = 8;
-    w.micro_batch = 1;
-    w.zero = 3;
-    w.precision = PREC_FP8;
-    w.recompute = RECOMPUTE_FULL;
-    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 8, .ep = 1, .sp = 0};
-    WorkloadResult small = size_under(titan_profile(), fw_repkv_on, &w, "H100-GT-96GB");
-    ck_assert_msg(small.ok, "%s", small.error);
+    WorkloadResult small = titan_8b(8, fw_repkv_on);
     double s8 = small.train.step.cp_comm / small.train.step_s;
     ck_assert_msg(s8 < 0.02, "8B CP 8 in one node: CP %.1f %% of the step", 100 * s8);
 }
