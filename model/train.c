@@ -1103,14 +1103,20 @@ static double layer_dense_gemm_s(const Env *e, const Layout *l, double T, bool m
  * one per query head before the call (attn_repeat_kv: torchtitan's
  * repeat_kv, models/llama/model.py, expand + reshape ahead of
  * F.scaled_dot_product_attention), at the query heads. */
+/* Grouped K/V heads a TP rank holds: g/t, at least one (a head is not
+ * split). */
+static double kv_heads(const Shape *sh, double t)
+{
+    return fmax(sh->g / t, 1.0);
+}
+
 static double attn_kv_width(const Env *e, const Layout *l)
 {
     const Shape *sh = &e->sh;
     double t = l->tp;
     if (sh->mla)
         return sh->a * (sh->dqk + sh->dv) / t;
-    double heads = sh->kv_rep ? sh->a / t : fmax(sh->g / t, 1.0);
-    return 2.0 * sh->dh * heads;
+    return 2.0 * sh->dh * (sh->kv_rep ? sh->a / t : kv_heads(sh, t));
 }
 
 /* 1 / the fused attention kernel's share of its measured rate at this
@@ -1385,8 +1391,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
      * sums the expanded gradients back (read a/t, write g heads).  A
      * re-run forward copies again. */
     if (sh->kv_rep) {
-        double gt = fmax(sh->g / t, 1.0);
-        double xf = 2.0 * 2.0 * T * sh->dh * (sh->a / t + gt);
+        double xf = 2.0 * 2.0 * T * sh->dh * (sh->a / t + kv_heads(sh, t));
         c->fwd += xf / e->ew_bw;
         c->comp += ((l->recompute == RECOMPUTE_FULL ? 3.0 : 2.0) * xf) / e->ew_bw;
     }
