@@ -278,7 +278,8 @@ static double attn_launch_cost(void *ctx)
 
 /* The eager-attention launch cost of framework base[fi] (model/train.c,
  * moe_attn_launch_us): paid per MoE layer and pass by dropless runs whose
- * recipe does not graph the attention, so only runs of both kinds tell it
+ * recipe does not graph the attention (nor the whole iteration:
+ * cuda_graph_full runs pay no host cost), so only runs of both kinds tell it
  * apart from the per-layer host cost, and it trades off against the
  * accelerators' scales as well — it is fitted around the whole calibration
  * (golden section on its logarithm, 1 µs - 5 ms, 30 narrowings, the
@@ -295,7 +296,7 @@ static void fit_attn_launch(const CalibRun *sel, const CalibRun *runs, int n, Ca
         for (int i = 0; i < n; i++) {
             const Workload *w = &sel[i].plan->workloads[sel[i].wi];
             if (sel[i].held_out || !(w->model.experts > 1) || w->moe_capacity_factor > 0 ||
-                strcasecmp(runs[i].framework, base[fi].id) != 0)
+                w->cuda_graph_full || strcasecmp(runs[i].framework, base[fi].id) != 0)
                 continue;
             graphed |= w->cuda_graph_attn;
             eager |= !w->cuda_graph_attn;

@@ -179,6 +179,10 @@ typedef struct {
     bool cuda_graph_attn;            /* the recipe captures each layer's attention in a
                                       * CUDA graph (Megatron-Core cuda_graph_impl
                                       * transformer_engine, cuda_graph_scope "attn") */
+    bool cuda_graph_full;            /* the recipe captures the whole forward-backward of
+                                      * the step in CUDA graphs (Megatron-Core
+                                      * cuda_graph_impl full_iteration): no per-layer host
+                                      * cost, no dropless token-count sync */
     bool moe_fused_dispatch;         /* the MoE dispatch/combine kernels permute tokens
                                       * while they communicate (DeepEP, HybridEP);
                                       * false = the framework profile's choice */

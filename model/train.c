@@ -2427,6 +2427,28 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->moe_layer_oh = fw->moe_layer_overhead_s;
     e->moe_expert_oh = fw->moe_expert_overhead_s;
     e->moe_attn_oh = w->cuda_graph_attn ? 0.0 : fw->moe_attn_launch_s;
+    /* A recipe that captures the whole forward-backward of the step
+     * (every micro-batch, every layer) and replays it as CUDA graphs
+     * (workload cuda_graph_full: Megatron-Core cuda_graph_impl
+     * "full_iteration", Megatron-Bridge's 26.06+ MXFP8 MoE recipes,
+     * perf_recipes/qwen/common.py _enable_hybridep_full_iteration_mxfp8 at
+     * v0.6.0) launches no kernel from the host inside it, so the per-layer
+     * host costs above are not paid.  A graph needs static shapes: routing
+     * runs without its device-to-host token-count sync, into a token budget
+     * of fixed size per expert rank (moe_expert_rank_capacity_factor, 1.5 in
+     * those recipes: "the per-rank token budget", Megatron-Core
+     * transformer_config.py at cd4afff, the commit Megatron-Bridge v0.6.0
+     * pins; balanced routing, as the published runs force, drops nothing),
+     * and the fused grouped MLP takes the per-expert counts as a device
+     * tensor (moe/experts.py _fused_forward), so the experts are priced on
+     * the routed tokens, not on the budget.  The optimizer step runs outside
+     * the graph: step_overhead_s stays. */
+    if (w->cuda_graph_full) {
+        e->layer_oh = 0;
+        e->moe_layer_oh = 0;
+        e->moe_expert_oh = 0;
+        e->moe_attn_oh = 0;
+    }
     /* the framework's dispatcher, or the one the workload's recipe names
      * (Megatron-Core --moe-token-dispatcher-type flex with the DeepEP or
      * HybridEP backend: Megatron-Core MoE README, "DeepEP/HybridEP") */

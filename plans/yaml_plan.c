@@ -1732,6 +1732,8 @@ static const Field workload_fields[] = {
         "with EP overlap the experts' weight-gradient GEMMs are deferred (Megatron)"),
     F_B(Workload, cuda_graph_attn, "cuda_graph_attn", F_TRAIN | F_OPT,
         "the recipe runs each layer's attention as a CUDA graph (Megatron scope attn)"),
+    F_B(Workload, cuda_graph_full, "cuda_graph_full", F_TRAIN | F_OPT,
+        "the recipe replays the whole forward-backward as CUDA graphs (full_iteration)"),
     F_B(Workload, moe_fused_dispatch, "moe_fused_dispatch", F_TRAIN | F_OPT,
         "MoE dispatch/combine permute while they communicate (DeepEP, HybridEP)"),
     F_D(Workload, moe_capacity_factor, "moe_capacity_factor", QTY_NUMBER, F_TRAIN | F_OPT,

@@ -2602,6 +2602,47 @@ START_TEST(eager_attention_launches_are_paid_after_the_dropless_sync_unless_grap
 }
 END_TEST
 
+static void fw_all_host(Framework *f)
+{
+    f->layer_overhead_s = 5e-4;
+    f->moe_layer_overhead_s = 1e-3;
+    f->moe_expert_overhead_s = 100e-6;
+    f->moe_attn_launch_s = 1e-3;
+    f->step_overhead_s = 0.05;
+}
+
+START_TEST(a_full_iteration_graph_pays_no_per_layer_host_cost)
+{
+    /* cuda_graph_full (Megatron-Core cuda_graph_impl "full_iteration"):
+     * the host launches nothing inside the forward-backward, so none of the
+     * profile's per-layer, per-MoE-layer, per-expert or eager-attention
+     * costs is paid, while the once-a-step cost (the optimizer, outside the
+     * graph) still is.  Without the key the same profile costs
+     * 64 x 4 x 3 x (1 ms + 16 x 100 us + 1 ms) on the MoE layers alone. */
+    Workload w = small_moe(1, 1);
+    double o0, oh;
+    double c0 = moe_compute_s(&w, fw_plain), ch = moe_compute_s(&w, fw_all_host);
+    ck_assert_msg(ch - c0 > 64 * 4 * 3 * (1e-3 + 16 * 100e-6 + 1e-3) - 1e-9, "eager: %.6f s",
+                  ch - c0);
+    w.cuda_graph_full = true;
+    double g0 = moe_compute_s(&w, fw_plain), gh = moe_compute_s(&w, fw_all_host);
+    ck_assert_msg(fabs(gh - g0) < 1e-12 && fabs(g0 - c0) < 1e-12, "graphed: %.6f s", gh - g0);
+    double s0 = fw_run(&w, fw_plain, NULL, &o0), sh = fw_run(&w, fw_all_host, NULL, &oh);
+    ck_assert_msg(fabs((sh - s0) - 0.05) < 1e-9 && fabs((oh - o0) - 0.05) < 1e-9,
+                  "step cost: %.6f s", sh - s0);
+    /* with EP overlap and deferred wgrad, the paired layers' exposed host
+     * work (the partner's wgrad issued after the sync) goes too */
+    Workload p = small_moe(8, 8);
+    p.ep_overlap = 1;
+    p.delay_wgrad_compute = true;
+    double pe = fw_run(&p, fw_all_host, NULL, NULL), pp = fw_run(&p, fw_plain, NULL, NULL);
+    p.cuda_graph_full = true;
+    double qe = fw_run(&p, fw_all_host, NULL, NULL), qp = fw_run(&p, fw_plain, NULL, NULL);
+    ck_assert_msg(pe - pp > 0.05 + 1e-3 && fabs((qe - qp) - 0.05) < 1e-9,
+                  "overlapped: eager +%.6f s, graphed +%.6f s", pe - pp, qe - qp);
+}
+END_TEST
+
 /* step seconds and its "other" part of w under the megatron profile changed by f */
 static double fw_step_s(Workload *w, void (*change)(Framework *), double *other)
 {
@@ -3448,6 +3489,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, framework_profiles_change_the_modelled_step);
     tcase_add_test(tc, moe_host_costs_are_paid_per_layer_pass_and_per_local_expert);
     tcase_add_test(tc, eager_attention_launches_are_paid_after_the_dropless_sync_unless_graphed);
+    tcase_add_test(tc, a_full_iteration_graph_pays_no_per_layer_host_cost);
     tcase_add_test(tc, step_overhead_is_paid_once_per_step_unscaled);
     tcase_add_test(tc, ep_alltoall_across_nodes_runs_at_the_nic_rate);
     tcase_add_test(tc, fused_dispatch_drops_permute_and_chunk_sort_bytes);
