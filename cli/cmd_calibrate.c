@@ -96,11 +96,12 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
                  "    ep_overlap: %.3f\n    fp8_gemm_factor: %.4f\n    layer_overhead_us: %.1f\n"
                  "    step_overhead_ms: %.2f\n"
                  "    moe_overhead: %.3f\n    moe_layer_overhead_us: %.1f\n"
-                 "    moe_expert_overhead_us: %.2f\n    moe_attn_launch_us: %.1f\n",
+                 "    moe_expert_overhead_us: %.2f\n    moe_attn_launch_us: %.1f\n"
+                 "    moe_graph_residual: %.3f\n",
               f->gemm_scale, f->tp_overlap, f->dp_overlap, f->ep_overlap, f->fp8_gemm_factor,
               f->layer_overhead_s * 1e6, f->step_overhead_s * 1e3, f->moe_overhead,
               f->moe_layer_overhead_s * 1e6, f->moe_expert_overhead_s * 1e6,
-              f->moe_attn_launch_s * 1e6);
+              f->moe_attn_launch_s * 1e6, f->moe_graph_residual);
     if (f->logits_bytes > 0)
         sb_printf(b, "    logits_bytes: %g\n", f->logits_bytes);
     /* the profile's switches, written when on (the catalog's default is off) */
@@ -258,8 +259,9 @@ static double selected_cost(const CalibRun *sel, int n, const Catalog *cal, Cali
     return c;
 }
 
-/* What one trial launch cost is judged by: the whole calibration from the
- * base frameworks, then the selected runs' cost. */
+/* What one trial value of a parameter fitted around the calibration is
+ * judged by: the whole calibration from the base frameworks, then the
+ * selected runs' cost. */
 typedef struct {
     const CalibRun *sel, *runs;
     int n;
@@ -267,42 +269,62 @@ typedef struct {
     Framework *calfw, *base, *fits;
     size_t ncf;
     CalibRun *scratch;
-} AttnFit;
+} AroundFit;
 
-static double attn_launch_cost(void *ctx)
+static double whole_calibration_cost(void *ctx)
 {
-    AttnFit *x = ctx;
+    AroundFit *x = ctx;
     calibrate_once(x->sel, x->runs, x->n, x->cal, x->calfw, x->base, x->ncf, x->fits);
     return selected_cost(x->sel, x->n, x->cal, x->scratch);
 }
 
-/* The eager-attention launch cost of framework base[fi] (model/train.c,
- * moe_attn_launch_us): paid per MoE layer and pass by dropless runs whose
- * recipe does not graph the attention (nor the whole iteration:
- * cuda_graph_full runs pay no host cost), so only runs of both kinds tell it
- * apart from the per-layer host cost, and it trades off against the
- * accelerators' scales as well — it is fitted around the whole calibration
- * (golden section on its logarithm, 1 µs - 5 ms, 30 narrowings, the
- * selected runs' cost after each full calibration), where the host costs
- * are fitted against uncalibrated accelerators.  Frameworks without both
- * kinds of MoE runs keep their value. */
-static void fit_attn_launch(const CalibRun *sel, const CalibRun *runs, int n, Catalog *cal,
-                            Framework *calfw, Framework *base, size_t ncf, Framework *fits,
-                            CalibRun *scratch)
+/* Which of the two kinds of dropless MoE run a parameter is told apart by a
+ * run is: 1 the kind that does not pay the cost, 0 the kind that does, -1
+ * neither. */
+typedef int (*RunKind)(const Workload *w);
+
+/* The eager-attention launch cost (model/train.c, moe_attn_launch_us):
+ * paid per MoE layer and pass by dropless runs whose recipe does not graph
+ * the attention; a run that graphs the whole iteration pays no host cost. */
+static int attn_graphed(const Workload *w)
 {
-    AttnFit x = {sel, runs, n, cal, calfw, base, fits, ncf, scratch};
+    return w->cuda_graph_full ? -1 : w->cuda_graph_attn ? 1 : 0;
+}
+
+/* The share of the MoE per-layer costs a run replaying the whole
+ * forward-backward as CUDA graphs still pays (moe_graph_residual). */
+static int iteration_graphed(const Workload *w)
+{
+    return w->cuda_graph_full ? 1 : 0;
+}
+
+/* A framework parameter (the double at byte offset `off` of Framework) that
+ * only dropless MoE runs of both kinds tell apart from the per-layer host
+ * costs, and that trades off against the accelerators' scales as well: it
+ * is fitted around the whole calibration (golden section on its logarithm
+ * over [lo, hi], 30 narrowings, the selected runs' cost after each full
+ * calibration), where the host costs are fitted against uncalibrated
+ * accelerators.  Frameworks without both kinds of MoE runs in the fit half
+ * keep their value. */
+static void fit_around(const CalibRun *sel, const CalibRun *runs, int n, Catalog *cal,
+                       Framework *calfw, Framework *base, size_t ncf, Framework *fits,
+                       CalibRun *scratch, RunKind kind, size_t off, double lo, double hi)
+{
+    AroundFit x = {sel, runs, n, cal, calfw, base, fits, ncf, scratch};
     for (size_t fi = 0; fi < ncf; fi++) {
-        bool graphed = false, eager = false;
+        bool seen[2] = {false, false};
         for (int i = 0; i < n; i++) {
             const Workload *w = &sel[i].plan->workloads[sel[i].wi];
             if (sel[i].held_out || !(w->model.experts > 1) || w->moe_capacity_factor > 0 ||
-                w->cuda_graph_full || strcasecmp(runs[i].framework, base[fi].id) != 0)
+                strcasecmp(runs[i].framework, base[fi].id) != 0)
                 continue;
-            graphed |= w->cuda_graph_attn;
-            eager |= !w->cuda_graph_attn;
+            int k = kind(w);
+            if (k >= 0)
+                seen[k] = true;
         }
-        if (graphed && eager)
-            calib_golden_log(attn_launch_cost, &x, &base[fi].moe_attn_launch_s, 1e-6, 5e-3, 30);
+        if (seen[0] && seen[1])
+            calib_golden_log(whole_calibration_cost, &x, (double *)((char *)&base[fi] + off), lo,
+                             hi, 30);
     }
 }
 
@@ -398,7 +420,8 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
         sel[k].held_out = half >= 0 && runs[k].held_out != (half == 1);
     }
     /* the base frameworks the calibration starts from each time, the
-     * eager-attention launch cost fitted around it (fit_attn_launch) */
+     * eager-attention launch cost and the graphed runs' residual share
+     * fitted around it (fit_around) */
     basefw = malloc((ncf + 1) * sizeof *basefw);
     scratch = calloc(MAX_RUNS, sizeof *scratch);
     if (!basefw || !scratch) {
@@ -408,7 +431,10 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
     }
     if (ncf)
         memcpy(basefw, cli->catalog.frameworks, ncf * sizeof *basefw);
-    fit_attn_launch(sel, runs, n, &cal, calfw, basefw, ncf, fits, scratch);
+    fit_around(sel, runs, n, &cal, calfw, basefw, ncf, fits, scratch, attn_graphed,
+               offsetof(Framework, moe_attn_launch_s), 1e-6, 5e-3);
+    fit_around(sel, runs, n, &cal, calfw, basefw, ncf, fits, scratch, iteration_graphed,
+               offsetof(Framework, moe_graph_residual), 0.01, 1.0);
     int nfit = calibrate_once(sel, runs, n, &cal, calfw, basefw, ncf, fits);
     for (int k = 0; k < n; k++)
         after[k] = runs[k];

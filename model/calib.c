@@ -209,6 +209,7 @@ void calib_install_profile(Framework *fws, size_t n, const Framework *f, int sha
                 fws[j].moe_layer_overhead_s = f->moe_layer_overhead_s;
                 fws[j].moe_expert_overhead_s = f->moe_expert_overhead_s;
                 fws[j].moe_attn_launch_s = f->moe_attn_launch_s;
+                fws[j].moe_graph_residual = f->moe_graph_residual;
             }
             if (share & CALIB_SHARE_STEP)
                 fws[j].step_overhead_s = f->step_overhead_s;

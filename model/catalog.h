@@ -208,6 +208,13 @@ typedef struct {
                                    * one after the token-count sync drained the queue; not
                                    * paid where the recipe graphs the attention
                                    * (workload cuda_graph_attn) */
+    double moe_graph_residual;    /* share of moe_layer_overhead_s and moe_expert_overhead_s
+                                   * still paid by a recipe that replays the whole
+                                   * forward-backward as CUDA graphs (workload
+                                   * cuda_graph_full): the GPU-side part of what those
+                                   * fitted per-layer costs stand for; 0-1, fitted by
+                                   * gpuplan calibrate where a framework has MoE runs with
+                                   * and without such graphs */
     bool moe_fused_dispatch;      /* dispatch/combine kernels permute tokens while they
                                    * communicate (DeepEP): no separate permute, un-permute
                                    * or chunk-sort passes */

@@ -2444,9 +2444,15 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * the routed tokens, not on the budget.  The optimizer step runs outside
      * the graph: step_overhead_s stays. */
     if (w->cuda_graph_full) {
+        /* What the fitted MoE costs stand for is not all host time: the
+         * share of them a graphed run still pays (the router's and the
+         * dispatch set-up's own kernels, whose time does not scale with the
+         * tokens) is the profile's moe_graph_residual, fitted by calibrate
+         * on runs with and without such graphs. */
+        double r = fmin(fmax(fw->moe_graph_residual, 0.0), 1.0);
         e->layer_oh = 0;
-        e->moe_layer_oh = 0;
-        e->moe_expert_oh = 0;
+        e->moe_layer_oh *= r;
+        e->moe_expert_oh *= r;
         e->moe_attn_oh = 0;
     }
     /* the framework's dispatcher, or the one the workload's recipe names

@@ -327,6 +327,7 @@ static const Field fw_fields[] = {
     FNUM("moe_layer_overhead_us", Framework, moe_layer_overhead_s, 1e-6, 0, 1e6, 0),
     FNUM("moe_expert_overhead_us", Framework, moe_expert_overhead_s, 1e-6, 0, 1e6, 0),
     FNUM("moe_attn_launch_us", Framework, moe_attn_launch_s, 1e-6, 0, 1e6, 0),
+    FNUM("moe_graph_residual", Framework, moe_graph_residual, 1, 0, 1, 0),
     FBOOL("moe_fused_dispatch", Framework, moe_fused_dispatch, 0),
     FBOOL("whole_program_buffers", Framework, whole_program_buffers, 0),
     FBOOL("remat_dce", Framework, remat_dce, 0),

@@ -2609,15 +2609,22 @@ static void fw_all_host(Framework *f)
     f->moe_expert_overhead_s = 100e-6;
     f->moe_attn_launch_s = 1e-3;
     f->step_overhead_s = 0.05;
+    f->moe_graph_residual = 0;
+}
+
+static void fw_all_host_quarter(Framework *f)
+{
+    fw_all_host(f);
+    f->moe_graph_residual = 0.25;
 }
 
 START_TEST(a_full_iteration_graph_pays_no_per_layer_host_cost)
 {
     /* cuda_graph_full (Megatron-Core cuda_graph_impl "full_iteration"):
-     * the host launches nothing inside the forward-backward, so none of the
-     * profile's per-layer, per-MoE-layer, per-expert or eager-attention
-     * costs is paid, while the once-a-step cost (the optimizer, outside the
-     * graph) still is.  Without the key the same profile costs
+     * the host launches nothing inside the forward-backward, so with a
+     * residual share of 0 none of the profile's per-layer, per-MoE-layer,
+     * per-expert or eager-attention costs is paid, while the once-a-step
+     * cost (the optimizer, outside the graph) still is.  Without the key the same profile costs
      * 64 x 4 x 3 x (1 ms + 16 x 100 us + 1 ms) on the MoE layers alone. */
     Workload w = small_moe(1, 1);
     double o0, oh;
@@ -2630,6 +2637,12 @@ START_TEST(a_full_iteration_graph_pays_no_per_layer_host_cost)
     double s0 = fw_run(&w, fw_plain, NULL, &o0), sh = fw_run(&w, fw_all_host, NULL, &oh);
     ck_assert_msg(fabs((sh - s0) - 0.05) < 1e-9 && fabs((oh - o0) - 0.05) < 1e-9,
                   "step cost: %.6f s", sh - s0);
+    /* the profile's moe_graph_residual: that share of the MoE layer and
+     * per-expert costs stays (not the eager attention's, not the per-layer
+     * launch cost) */
+    double gq = moe_compute_s(&w, fw_all_host_quarter);
+    ck_assert_msg(fabs((gq - g0) - 0.25 * 64 * 4 * 3 * (1e-3 + 16 * 100e-6)) < 1e-9,
+                  "residual: %.6f s", gq - g0);
     /* with EP overlap and deferred wgrad, the paired layers' exposed host
      * work (the partner's wgrad issued after the sync) goes too */
     Workload p = small_moe(8, 8);

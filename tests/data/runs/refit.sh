@@ -35,7 +35,8 @@ GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all -o "$tmp/out" \
     "$src"/tests/data/runs/neuron-trn1.yaml \
     "$src"/tests/data/runs/torchtitan-h100.yaml \
     "$src"/tests/data/runs/rocm-pytorch-training-mi300x.yaml \
-    "$src"/tests/data/runs/papers.yaml
+    "$src"/tests/data/runs/papers.yaml \
+    "$src"/tests/data/runs/mbridge-table-2608.yaml
 {
     cat <<'HDR'
 # gpuplan catalog: the training model's calibration on the FIT HALF of the
