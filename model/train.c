@@ -3127,6 +3127,16 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         if (w->moe_fused_dispatch && e.sh.E > 1)
             result_assume(r, sc, "MoE dispatch/combine fused with the token permutation "
                           "(DeepEP/HybridEP; plan)");
+        if (w->cuda_graph_full) {
+            if (e.sh.E > 1 && e.fw && e.fw->moe_graph_residual > 0)
+                result_assume(r, sc, "whole forward-backward replayed as CUDA graphs (plan): no "
+                              "per-layer launch cost, %.0f%% of the framework's fitted MoE "
+                              "per-layer cost stays (moe_graph_residual)",
+                              100 * fmin(e.fw->moe_graph_residual, 1.0));
+            else
+                result_assume(r, sc, "whole forward-backward replayed as CUDA graphs (plan): no "
+                              "per-layer host cost");
+        }
         if (w->precision == PREC_FP8 && !(a->peak_flops[PREC_FP8] > 0))
             result_warn(r, "%s: %s has no FP8; timed at BF16", w->name, a->id);
         if (sized && w->target_days > 0 && !missed_target)

@@ -2653,6 +2653,16 @@ START_TEST(a_full_iteration_graph_pays_no_per_layer_host_cost)
     double qe = fw_run(&p, fw_all_host, NULL, NULL), qp = fw_run(&p, fw_plain, NULL, NULL);
     ck_assert_msg(pe - pp > 0.05 + 1e-3 && fabs((qe - qp) - 0.05) < 1e-9,
                   "overlapped: eager +%.6f s, graphed +%.6f s", pe - pp, qe - qp);
+    /* and the plan's assumptions say so */
+    Plan pl;
+    plan_init(&pl);
+    PlanResult *r;
+    ck_assert(size(&pl, &w, acc("H100-SXM"), &r));
+    bool said = false;
+    for (int i = 0; i < r->n_assumptions; i++)
+        said |= strstr(r->assumptions[i].text, "replayed as CUDA graphs") != NULL;
+    ck_assert(said);
+    free(r);
 }
 END_TEST
 
