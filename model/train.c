@@ -1303,9 +1303,12 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
      * against the expert dgrad GEMMs and the activation's backward, the
      * excess exposed on top of what a layer pays without the overlap.
      * Without the deferral they run in the MLP backward, before the wait.
-     * Token-dropping runs have no sync. */
+     * Token-dropping runs and runs replayed as CUDA graphs
+     * (cuda_graph_full: a fixed token budget, no count copy) have no
+     * sync. */
     c->pair_host = 0;
     if (moe_layer && l->ep > 1 && e->moe_cf <= 0 && t_moe > 0 && e->w->delay_wgrad_compute &&
+        !e->w->cuda_graph_full &&
         (e->w->ep_overlap > 0 ? e->w->ep_overlap : e->ep_ov) > 0) {
         double actw = sh->glu ? 3.0 : 2.0;
         double t_act = imb * 2.0 * T * sh->k * actw * sh->Fe / t / e->ew_bw;
