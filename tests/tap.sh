@@ -1,6 +1,7 @@
 # tests/tap.sh — the TAP helpers the command-line test scripts share
-# (cli.sh, hardening.sh, sweep.sh).  Source it after setting $tmp and
-# n=0 failed=0; each script prints "1..$n" and exits on $failed itself.
+# (cli.sh, hardening.sh, sweep.sh, calibrate_graph.sh).  Source it after
+# setting $tmp and n=0 failed=0; each script prints "1..$n" and exits on
+# $failed itself.
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
