@@ -278,9 +278,9 @@ static double whole_calibration_cost(void *ctx)
     return selected_cost(x->sel, x->n, x->cal, x->scratch);
 }
 
-/* Which of the two kinds of dropless MoE run a parameter is told apart by a
- * run is: 1 the kind that does not pay the cost, 0 the kind that does, -1
- * neither. */
+/* Which kind of dropless MoE run `w` is for a parameter fitted around the
+ * calibration: 1 the kind that does not pay the cost in full, 0 the kind
+ * that does, -1 neither (left out of the test for both kinds). */
 typedef int (*RunKind)(const Workload *w);
 
 /* The eager-attention launch cost (model/train.c, moe_attn_launch_us):

@@ -2435,11 +2435,13 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * (workload cuda_graph_full: Megatron-Core cuda_graph_impl
      * "full_iteration", Megatron-Bridge's 26.06+ MXFP8 MoE recipes,
      * perf_recipes/qwen/common.py _enable_hybridep_full_iteration_mxfp8 at
-     * v0.6.0) launches no kernel from the host inside it, so the per-layer
-     * host costs above are not paid.  A graph needs static shapes: routing
-     * runs without its device-to-host token-count sync, into a token budget
-     * of fixed size per expert rank (moe_expert_rank_capacity_factor, 1.5 in
-     * those recipes: "the per-rank token budget", Megatron-Core
+     * v0.6.0) launches no kernel from the host inside it: no per-layer
+     * launch cost (layer_oh, the eager attention's), and of the fitted MoE
+     * per-layer costs only the share below.  A graph needs static shapes:
+     * routing runs without its device-to-host token-count sync, into a
+     * token budget of fixed size per expert rank
+     * (moe_expert_rank_capacity_factor, 1.5 in those recipes: "the
+     * per-rank token budget", Megatron-Core
      * transformer_config.py at cd4afff, the commit Megatron-Bridge v0.6.0
      * pins; balanced routing, as the published runs force, drops nothing),
      * and the fused grouped MLP takes the per-expert counts as a device
@@ -2447,11 +2449,11 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * the routed tokens, not on the budget.  The optimizer step runs outside
      * the graph: step_overhead_s stays. */
     if (w->cuda_graph_full) {
-        /* What the fitted MoE costs stand for is not all host time: the
-         * share of them a graphed run still pays (the router's and the
-         * dispatch set-up's own kernels, whose time does not scale with the
-         * tokens) is the profile's moe_graph_residual, fitted by calibrate
-         * on runs with and without such graphs. */
+        /* What those fitted MoE costs stand for is not all host time: the
+         * share a graphed run still pays (the router's and the dispatch
+         * set-up's own kernels, whose time does not scale with the tokens)
+         * is the profile's moe_graph_residual, fitted by calibrate on runs
+         * with and without such graphs. */
         double r = fmin(fmax(fw->moe_graph_residual, 0.0), 1.0);
         e->layer_oh = 0;
         e->moe_layer_oh *= r;
