@@ -66,7 +66,8 @@ static void load_all(void)
                                         "mbridge-table-2604-01-b300.yaml",
                                         "neuron-trn1.yaml", "torchtitan-h100.yaml",
                                         "rocm-pytorch-training-mi300x.yaml", "papers.yaml",
-                                        "mbridge-table-2608.yaml"};
+                                        "mbridge-table-2608.yaml",
+                                        "mbridge-table-2606-b300-h100.yaml"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/tests/data/runs/%s", src && *src ? src : GPUPLAN_SRCDIR,
                  files[i]);

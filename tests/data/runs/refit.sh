@@ -36,7 +36,8 @@ GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all -o "$tmp/out" \
     "$src"/tests/data/runs/torchtitan-h100.yaml \
     "$src"/tests/data/runs/rocm-pytorch-training-mi300x.yaml \
     "$src"/tests/data/runs/papers.yaml \
-    "$src"/tests/data/runs/mbridge-table-2608.yaml
+    "$src"/tests/data/runs/mbridge-table-2608.yaml \
+    "$src"/tests/data/runs/mbridge-table-2606-b300-h100.yaml
 {
     cat <<'HDR'
 # gpuplan catalog: the training model's calibration on the FIT HALF of the
