@@ -49,34 +49,26 @@ static void load_all(void)
     char buf[512];
     ck_assert_msg(catalog_load(&cat, dir, NULL, &d) == 0, "catalog: %s",
                   diag_format(&d, buf, sizeof buf));
-    static const char *const files[] = {"a100-fsdp-deepspeed.yaml", "maxtext-tpu-v5e.yaml",
-                                        "maxtext-tpu-v5p.yaml",     "maxtext-tpu-v6e.yaml",
-                                        "nemo-b200.yaml",           "nemo-gb200.yaml",
-                                        "nemo-h100.yaml",           "perf-recipes-h100.yaml",
-                                        "training-results-v51-cdna4.yaml",
-                                        "training-results-v51-h200.yaml",
-                                        "training-results-v5x.yaml",
-                                        "training-results-v5y-gpt3.yaml",
-                                        "mosaicml-h100-1.yaml",     "mosaicml-h100-2.yaml",
-                                        "mosaicml-h100-3.yaml",     "mosaicml-a100-1.yaml",
-                                        "mosaicml-a100-2.yaml",
-                                        "mbridge-table-2604-01.yaml",
-                                        "mosaicml-a100-40gb-1.yaml", "mosaicml-a100-40gb-2.yaml",
-                                        "mosaicml-a100-40gb-3.yaml",
-                                        "mbridge-table-2604-01-b300.yaml",
-                                        "neuron-trn1.yaml", "torchtitan-h100.yaml",
-                                        "rocm-pytorch-training-mi300x.yaml", "papers.yaml",
-                                        "mbridge-table-2608.yaml",
-                                        "mbridge-table-2606-b300-h100.yaml"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(path, sizeof path, "%s/tests/data/runs/%s", src && *src ? src : GPUPLAN_SRCDIR,
-                 files[i]);
+    /* the runs files, in the split's order (tests/data/runs/fit-set.list,
+     * which refit.sh fits the same way) */
+    const char *root = src && *src ? src : GPUPLAN_SRCDIR;
+    snprintf(path, sizeof path, "%s/tests/data/runs/fit-set.list", root);
+    FILE *list = fopen(path, "r");
+    ck_assert_msg(list != NULL, "%s: cannot open", path);
+    char name[256];
+    while (fgets(name, sizeof name, list)) {
+        name[strcspn(name, "\r\n")] = '\0';
+        if (!name[0] || name[0] == '#')
+            continue;
+        ck_assert_int_lt(n_plans, MAX_FILES);
+        snprintf(path, sizeof path, "%s/tests/data/runs/%s", root, name);
         Plan *p = calloc(1, sizeof *p);
         ck_assert_ptr_nonnull(p);
         ck_assert_msg(plan_load_file(path, &cat, p, &d) == 0, "%s",
                       diag_format(&d, buf, sizeof buf));
         plans[n_plans++] = p;
     }
+    fclose(list);
     n_runs = calib_collect((const Plan *const *)plans, n_plans, &cat, runs, MAX_RUNS);
     calib_split(runs, n_runs);
     calib_predict(runs, n_runs, &cat);

@@ -15,29 +15,13 @@ mkdir -p "$tmp/data/catalog"
 for f in "$src"/data/catalog/*.yaml; do
     [ "$(basename "$f")" = validation-fit.yaml ] || cp "$f" "$tmp/data/catalog/"
 done
-GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all -o "$tmp/out" \
-    "$src"/tests/data/runs/a100-fsdp-deepspeed.yaml "$src"/tests/data/runs/maxtext-tpu-v5e.yaml \
-    "$src"/tests/data/runs/maxtext-tpu-v5p.yaml "$src"/tests/data/runs/maxtext-tpu-v6e.yaml \
-    "$src"/tests/data/runs/nemo-b200.yaml "$src"/tests/data/runs/nemo-gb200.yaml \
-    "$src"/tests/data/runs/nemo-h100.yaml \
-    "$src"/tests/data/runs/perf-recipes-h100.yaml \
-    "$src"/tests/data/runs/training-results-v51-cdna4.yaml \
-    "$src"/tests/data/runs/training-results-v51-h200.yaml \
-    "$src"/tests/data/runs/training-results-v5x.yaml \
-    "$src"/tests/data/runs/training-results-v5y-gpt3.yaml \
-    "$src"/tests/data/runs/mosaicml-h100-1.yaml "$src"/tests/data/runs/mosaicml-h100-2.yaml \
-    "$src"/tests/data/runs/mosaicml-h100-3.yaml \
-    "$src"/tests/data/runs/mosaicml-a100-1.yaml "$src"/tests/data/runs/mosaicml-a100-2.yaml \
-    "$src"/tests/data/runs/mbridge-table-2604-01.yaml \
-    "$src"/tests/data/runs/mosaicml-a100-40gb-1.yaml "$src"/tests/data/runs/mosaicml-a100-40gb-2.yaml \
-    "$src"/tests/data/runs/mosaicml-a100-40gb-3.yaml \
-    "$src"/tests/data/runs/mbridge-table-2604-01-b300.yaml \
-    "$src"/tests/data/runs/neuron-trn1.yaml \
-    "$src"/tests/data/runs/torchtitan-h100.yaml \
-    "$src"/tests/data/runs/rocm-pytorch-training-mi300x.yaml \
-    "$src"/tests/data/runs/papers.yaml \
-    "$src"/tests/data/runs/mbridge-table-2608.yaml \
-    "$src"/tests/data/runs/mbridge-table-2606-b300-h100.yaml
+# the runs files, in the split's order (fit-set.list)
+set --
+while read -r f; do
+    case $f in '' | '#'*) continue ;; esac
+    set -- "$@" "$src/tests/data/runs/$f"
+done <"$src/tests/data/runs/fit-set.list"
+GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all -o "$tmp/out" "$@"
 {
     cat <<'HDR'
 # gpuplan catalog: the training model's calibration on the FIT HALF of the
