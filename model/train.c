@@ -1097,12 +1097,6 @@ static double layer_dense_gemm_s(const Env *e, const Layout *l, double T, bool m
     return s;
 }
 
-/* K and V elements per token on a rank as the attention call sees them:
- * MLA's per-head keys and values; grouped-query K/V at their own heads
- * (at least one per TP rank), or, where the framework copies them out to
- * one per query head before the call (attn_repeat_kv: torchtitan's
- * repeat_kv, models/llama/model.py, expand + reshape ahead of
- * F.scaled_dot_product_attention), at the query heads. */
 /* Grouped K/V heads a TP rank holds: g/t, at least one (a head is not
  * split). */
 static double kv_heads(const Shape *sh, double t)
@@ -1110,6 +1104,12 @@ static double kv_heads(const Shape *sh, double t)
     return fmax(sh->g / t, 1.0);
 }
 
+/* K and V elements per token on a rank as the attention call sees them:
+ * MLA's per-head keys and values; grouped-query K/V at their own heads
+ * (at least one per TP rank), or, where the framework copies them out to
+ * one per query head before the call (attn_repeat_kv: torchtitan's
+ * repeat_kv, models/llama/model.py, expand + reshape ahead of
+ * F.scaled_dot_product_attention), at the query heads. */
 static double attn_kv_width(const Env *e, const Layout *l)
 {
     const Shape *sh = &e->sh;
@@ -2454,10 +2454,9 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
          * set-up's own kernels, whose time does not scale with the tokens)
          * is the profile's moe_graph_residual, fitted by calibrate on runs
          * with and without such graphs. */
-        double r = fmin(fmax(fw->moe_graph_residual, 0.0), 1.0);
         e->layer_oh = 0;
-        e->moe_layer_oh *= r;
-        e->moe_expert_oh *= r;
+        e->moe_layer_oh *= fw->moe_graph_residual;
+        e->moe_expert_oh *= fw->moe_graph_residual;
         e->moe_attn_oh = 0;
     }
     /* the framework's dispatcher, or the one the workload's recipe names
@@ -3137,7 +3136,7 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                 result_assume(r, sc, "whole forward-backward replayed as CUDA graphs (plan): no "
                               "per-layer launch cost, %.0f%% of the framework's fitted MoE "
                               "per-layer cost stays (moe_graph_residual)",
-                              100 * fmin(e.fw->moe_graph_residual, 1.0));
+                              100 * e.fw->moe_graph_residual);
             else
                 result_assume(r, sc, "whole forward-backward replayed as CUDA graphs (plan): no "
                               "per-layer host cost");
