@@ -97,7 +97,8 @@ typedef struct {
     double elementwise_eff;       /* achieved / peak HBM bandwidth for memory-bound kernels */
     double fp4_gemm_factor;       /* FP4 GEMMs reach this share of what gemm_eff gives at the
                                    * FP4 peak (block-scaled MMA kernels fill less of their 2x
-                                   * rate); 0 = 1.  Read by the inference model */
+                                   * rate); 0 = 1.  Read by the training and inference
+                                   * models */
     int fp4_scale_block;          /* FP4 weights carry one 8-bit scale per this many values
                                    * (NVFP4 16, OCP MXFP4 32); 0 = no block scales */
     double sustained_clock_frac;  /* compute-bound clock the part holds at its power /

@@ -2501,9 +2501,17 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * too, with an amax reduction over the group under current scaling,
      * pytorch/distributed.py _all_gather_fp8 / _all_gather_mxfp8).  The
      * reduce-scatters of the GEMM outputs stay 16-bit (their fp8_buf is a
-     * per-recipe option the rows do not state).  FP8 (and MXFP8) only: no
-     * FP4 gather path was checked. */
-    e->tp_ag_b = fw->fp8_tp_gather && prec == PREC_FP8 && e->lowp ? 1.0 : 2.0;
+     * per-recipe option the rows do not state).  NVFP4 is gathered the same
+     * way, quantised first, but with both its row-wise and column-wise
+     * copies (the wgrad GEMM's; NVFP4 has no local transpose, unlike FP8's
+     * supports_only_rowwise_all_gather), each 4-bit data plus one E4M3
+     * scale per fp4_scale_block values (TE pytorch/distributed.py
+     * _all_gather_nvfp4, module/layernorm_linear.py, v2.8-v2.12). */
+    e->tp_ag_b = 2.0;
+    if (fw->fp8_tp_gather && e->lowp && prec == PREC_FP8)
+        e->tp_ag_b = 1.0;
+    else if (fw->fp8_tp_gather && e->lowp && prec == PREC_FP4)
+        e->tp_ag_b = 2.0 * (0.5 + 1.0 / (a->fp4_scale_block > 0 ? a->fp4_scale_block : 16));
     e->sh.fp8_saved = fw->fp8_saved_inputs && prec == PREC_FP8 && e->lowp;
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
     if (p && p->perturb.band != 0) {
@@ -2517,6 +2525,14 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     }
     if (e->lowp)
         e->gemm_scale = fw->fp8_gemm_factor > 0 ? fw->fp8_gemm_factor : FP8_GEMM_FACTOR;
+    /* NVFP4 GEMMs (block-scaled E2M1, an E4M3 scale per 16 values) fill
+     * less of their doubled rate than FP8 ones: the part's measured share
+     * of what gemm_eff gives at the FP4 peak (catalog fp4_gemm_factor, its
+     * GEMM benchmark in data/catalog/efficiency.yaml), the share the
+     * inference model prices FP4 GEMMs at.  The fitted FP8 factor is a
+     * different kernel's. */
+    if (e->lowp && prec == PREC_FP4 && a->fp4_gemm_factor > 0 && a->fp4_gemm_factor <= 1)
+        e->gemm_scale = a->fp4_gemm_factor;
     e->etp = sh->moe ? ps->etp : 0;
     e->win_frac = shape_core_frac(sh, e->s);
     return true;
@@ -3052,7 +3068,8 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             days_curve(&e, c, l, G, tr);
         char fp8[64] = "";
         if (e.lowp)
-            snprintf(fp8, sizeof fp8, "; FP8 GEMMs at %.2f of that, casts costed", e.gemm_scale);
+            snprintf(fp8, sizeof fp8, "; %s GEMMs at %.2f of that, casts costed",
+                     w->precision == PREC_FP4 ? "FP4" : "FP8", e.gemm_scale);
         result_assume(r, sc, "GEMM efficiency %.2f on average over the dense GEMMs, each at the "
                       "curve value of its narrowest side (M×N×K; attention core at x=min(h/t, b·s/c)=%.0f) "
                       "(%s curve, catalog efficiency.yaml, x%.2f for %s)%s; hardware FLOP "

@@ -2814,6 +2814,103 @@ END_TEST
 
 static void fw_fp8_factor_half(Framework *f) { f->fp8_gemm_factor = 0.5; }
 
+/* TP seconds of w on part a under the megatron profile changed by f */
+static double fw_tp_on(Workload *w, void (*change)(Framework *), const char *a)
+{
+    load_catalog();
+    WorkloadResult r = size_under(catalog_find_framework(&cat, "megatron"), change, w, a);
+    ck_assert_msg(r.ok, "%s", r.error);
+    return r.train.step.tp_comm;
+}
+
+/* NVFP4 is gathered quantised too, but with its row-wise and column-wise
+ * copies, each 4-bit data plus an E4M3 scale per 16 values (TE
+ * pytorch/distributed.py _all_gather_nvfp4, v2.8-v2.12): 1.125 bytes an
+ * element, so on B200 the same layout's TP time is (0.5625 + 1) / (1 + 1)
+ * of the 16-bit one, FP8's (0.5 + 1) / (1 + 1) (bandwidth-bound, a little
+ * more for the per-hop latency). */
+START_TEST(nvfp4_tp_gather_moves_both_copies_with_their_scales)
+{
+    const ModelPreset *pr = preset_find("llama-3-405b");
+    ck_assert_ptr_nonnull(pr);
+    const Precision pc[2] = {PREC_FP8, PREC_FP4};
+    double ratio[2];
+    for (int k = 0; k < 2; k++) {
+        Workload w = training(pr->shape, 8192, 576, 1e12);
+        w.gpus = 576;
+        w.global_batch = 252;
+        w.micro_batch = 1;
+        w.precision = pc[k];
+        w.zero = 1;
+        w.recompute = RECOMPUTE_NONE;
+        w.parallel = (ParallelSpec){.tp = 8, .pp = 9, .vpp = 7, .cp = 2, .ep = 1, .sp = 1};
+        double off = fw_tp_on(&w, fw_plain, "B200");
+        double on = fw_tp_on(&w, fw_fp8_tp_gather, "B200");
+        ck_assert_msg(off > 0.1, "%d: TP %.4f s", k, off);
+        ratio[k] = on / off;
+    }
+    ck_assert_msg(ratio[0] >= 0.75 && ratio[0] < 0.82, "FP8: TP x%.4f", ratio[0]);
+    ck_assert_msg(ratio[1] >= 0.78125 && ratio[1] < 0.85 && ratio[1] - ratio[0] > 0.02 &&
+                      ratio[1] - ratio[0] <= 0.03125,
+                  "NVFP4: TP x%.4f (FP8 x%.4f)", ratio[1], ratio[0]);
+}
+END_TEST
+
+/* compute seconds of w on a copy of part `name` whose fp4_gemm_factor is
+ * f, under the megatron profile changed by change */
+static double fp4_compute_s(Workload *w, const char *name, double f, void (*change)(Framework *))
+{
+    load_catalog();
+    Accelerator a = *acc(name);
+    a.fp4_gemm_factor = f;
+    Framework fw = *catalog_find_framework(&cat, "megatron");
+    change(&fw);
+    Catalog tmp;
+    ck_assert(calib_catalog_with(&cat, &fw, &tmp));
+    Plan p;
+    plan_init(&p);
+    PlanResult *r = calloc(1, sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    ck_assert(train_size(&p, w, &a, &tmp, &r->workloads[0], r));
+    double c = r->workloads[0].train.step.compute;
+    free(r);
+    calib_catalog_free(&tmp);
+    return c;
+}
+
+/* NVFP4 training GEMMs run at the part's measured share of its FP4 peak
+ * (catalog fp4_gemm_factor, vLLM PR #20646's NVFP4-vs-BF16 benchmark on
+ * B200), the share the inference model prices them at, not at the
+ * framework's fitted FP8 factor.  Llama 3 8B on 8 B200, TP1: the GEMM time
+ * goes as 1 / factor (halving it twice adds twice what halving it once
+ * added), and the FP8 factor moves an FP8 run but not an FP4 one. */
+START_TEST(nvfp4_gemms_run_at_the_parts_fp4_gemm_factor)
+{
+    const ModelPreset *pr = preset_find("llama-3-8b");
+    ck_assert_ptr_nonnull(pr);
+    Workload w = training(pr->shape, 4096, 8, 1e12);
+    w.gpus = 8;
+    w.global_batch = 8;
+    w.micro_batch = 1;
+    w.precision = PREC_FP4;
+    w.zero = 1;
+    w.recompute = RECOMPUTE_NONE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+    double c1 = fp4_compute_s(&w, "B200", 0.6, fw_plain);
+    double c2 = fp4_compute_s(&w, "B200", 0.3, fw_plain);
+    double c4 = fp4_compute_s(&w, "B200", 0.15, fw_plain);
+    ck_assert_msg(c2 > c1 && fabs((c4 - c2) / (c2 - c1) - 2.0) < 1e-6,
+                  "compute %.6f / %.6f / %.6f s at 0.6 / 0.3 / 0.15", c1, c2, c4);
+    ck_assert_msg(fp4_compute_s(&w, "B200", 0.6, fw_fp8_factor_half) == c1,
+                  "the FP8 factor moved an FP4 run");
+    w.precision = PREC_FP8;
+    ck_assert_msg(fp4_compute_s(&w, "B200", 0.6, fw_fp8_factor_half) >
+                      fp4_compute_s(&w, "B200", 0.6, fw_plain),
+                  "the FP8 factor did not move an FP8 run");
+}
+END_TEST
+
+
 /* The QKV and fc1 inputs of an FP8 layer are its norms' outputs, and
  * Transformer Engine's LayerNormLinear computes their amax inside the norm
  * kernel (current scaling: pytorch/csrc/extensions/normalization.cpp
@@ -3541,6 +3638,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, sustained_clock_frac_slows_tensor_work);
     tcase_add_test(tc, mi325x_computes_faster_than_mi300x_at_its_sustained_gemm_clock);
     tcase_add_test(tc, fp8_run_stays_fp8_at_a_fitted_fp8_gemm_factor_of_one);
+    tcase_add_test(tc, nvfp4_tp_gather_moves_both_copies_with_their_scales);
+    tcase_add_test(tc, nvfp4_gemms_run_at_the_parts_fp4_gemm_factor);
     tcase_add_test(tc, rejects_missing_size);
     tcase_add_test(tc, rejects_tp_that_does_not_divide_heads);
     tcase_add_test(tc, every_catalog_accelerator_gives_finite_answer_or_reason);
