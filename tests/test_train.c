@@ -1997,8 +1997,8 @@ static void fw_fp8_saved_on(Framework *f) { f->fp8_saved_inputs = true; }
 
 /* Sizing of w on accelerator a under the framework profile base changed by
  * `change`: its result (with the error when train_size rejects it). */
-static WorkloadResult size_under(const Framework *base, void (*change)(Framework *), Workload *w,
-                                 const char *a)
+static WorkloadResult size_under_on(const Framework *base, void (*change)(Framework *),
+                                    Workload *w, const Accelerator *a)
 {
     ck_assert_ptr_nonnull(base);
     Framework f = *base;
@@ -2009,12 +2009,19 @@ static WorkloadResult size_under(const Framework *base, void (*change)(Framework
     plan_init(&p);
     PlanResult *r = calloc(1, sizeof *r);
     ck_assert_ptr_nonnull(r);
-    if (!train_size(&p, w, acc(a), &tmp, &r->workloads[0], r))
+    if (!train_size(&p, w, a, &tmp, &r->workloads[0], r))
         r->workloads[0].ok = false;
     WorkloadResult out = r->workloads[0];
     free(r);
     calib_catalog_free(&tmp);
     return out;
+}
+
+/* the same on the catalog's part named a */
+static WorkloadResult size_under(const Framework *base, void (*change)(Framework *), Workload *w,
+                                 const char *a)
+{
+    return size_under_on(base, change, w, acc(a));
 }
 
 /* Transformer Engine runs cuDNN's fused attention on Hopper (framework
@@ -2770,89 +2777,64 @@ END_TEST
 
 static void fw_fp8_tp_gather(Framework *f) { f->fp8_tp_gather = true; }
 
-/* TP seconds of the step of w on H100 under the megatron profile (TP
- * collectives exposed) changed by f */
-static double fw_tp_s(Workload *w, void (*change)(Framework *))
+/* The TP time of the DGX Cloud Llama 3.1 405B recipe's layout (TP8 PP9
+ * VP7 CP2, SP, 576 GPUs, GBS 252, 8,192 tokens; published FP8/BF16
+ * speed-up 1.591x on H100) in precision pc on part a, under the megatron
+ * profile (TP collectives exposed) with fp8_tp_gather over without it */
+static double sp_gather_ratio(Precision pc, const char *a)
 {
-    StepBreakdown b;
-    fw_step(w, change, &b);
-    return b.tp_comm;
+    const ModelPreset *pr = preset_find("llama-3-405b");
+    ck_assert_ptr_nonnull(pr);
+    load_catalog();
+    const Framework *meg = catalog_find_framework(&cat, "megatron");
+    Workload w = training(pr->shape, 8192, 576, 1e12);
+    w.gpus = 576;
+    w.global_batch = 252;
+    w.micro_batch = 1;
+    w.precision = pc;
+    w.zero = 1;
+    w.recompute = RECOMPUTE_NONE;
+    w.parallel = (ParallelSpec){.tp = 8, .pp = 9, .vpp = 7, .cp = 2, .ep = 1, .sp = 1};
+    WorkloadResult off = size_under(meg, fw_plain, &w, a);
+    WorkloadResult on = size_under(meg, fw_fp8_tp_gather, &w, a);
+    ck_assert_msg(off.ok && on.ok, "%s%s", off.error, on.error);
+    ck_assert_msg(off.train.step.tp_comm > 0.1, "%s %d: TP %.4f s", a, (int)pc,
+                  off.train.step.tp_comm);
+    return on.train.step.tp_comm / off.train.step.tp_comm;
 }
 
 /* Transformer Engine quantises a sequence-parallel GEMM input before the
  * tensor-parallel all-gather ("AllGather buffers use fp8 when using fp8
  * recipe", TE pytorch/module/base.py initialize_ub), the reduce-scatters
- * stay 16-bit.  The DGX Cloud Llama 3.1 405B recipe's layout (TP8 PP9 VP7
- * CP2, SP, 576 H100, GBS 252, 8,192 tokens; published FP8/BF16 speed-up
- * 1.591x): with the gather in FP8 its TP time is (1 + 2) / (2 + 2) of the
- * 16-bit one (bandwidth-bound, a little more for the per-hop latency); a
- * BF16 and an FP4 run do not change. */
+ * stay 16-bit.  With the gather in FP8 the layout's TP time on H100 is
+ * (1 + 2) / (2 + 2) of the 16-bit one (bandwidth-bound, a little more for
+ * the per-hop latency); a BF16 run, and an FP4 one on a part without an
+ * FP4 peak, do not change. */
 START_TEST(fp8_tp_gather_moves_the_sp_all_gathers_in_one_byte)
 {
-    const ModelPreset *pr = preset_find("llama-3-405b");
-    ck_assert_ptr_nonnull(pr);
-    const Precision pc[3] = {PREC_FP8, PREC_BF16, PREC_FP4};
-    double ratio[3];
-    for (int k = 0; k < 3; k++) {
-        Workload w = training(pr->shape, 8192, 576, 1e12);
-        w.gpus = 576;
-        w.global_batch = 252;
-        w.micro_batch = 1;
-        w.precision = pc[k];
-        w.zero = 1;
-        w.recompute = RECOMPUTE_NONE;
-        w.parallel = (ParallelSpec){.tp = 8, .pp = 9, .vpp = 7, .cp = 2, .ep = 1, .sp = 1};
-        double off = fw_tp_s(&w, fw_plain);
-        double on = fw_tp_s(&w, fw_fp8_tp_gather);
-        ck_assert_msg(off > 0.1, "%d: TP %.4f s", k, off);
-        ratio[k] = on / off;
-    }
-    ck_assert_msg(ratio[0] > 0.75 && ratio[0] < 0.80, "FP8: TP x%.4f", ratio[0]);
-    ck_assert_msg(ratio[1] == 1.0 && ratio[2] == 1.0, "BF16 x%.4f, FP4 x%.4f", ratio[1], ratio[2]);
+    double r8 = sp_gather_ratio(PREC_FP8, "H100-SXM");
+    double r16 = sp_gather_ratio(PREC_BF16, "H100-SXM");
+    double r4 = sp_gather_ratio(PREC_FP4, "H100-SXM");
+    ck_assert_msg(r8 > 0.75 && r8 < 0.80, "FP8: TP x%.4f", r8);
+    ck_assert_msg(r16 == 1.0 && r4 == 1.0, "BF16 x%.4f, FP4 x%.4f", r16, r4);
 }
 END_TEST
 
 static void fw_fp8_factor_half(Framework *f) { f->fp8_gemm_factor = 0.5; }
 
-/* TP seconds of w on part a under the megatron profile changed by f */
-static double fw_tp_on(Workload *w, void (*change)(Framework *), const char *a)
-{
-    load_catalog();
-    WorkloadResult r = size_under(catalog_find_framework(&cat, "megatron"), change, w, a);
-    ck_assert_msg(r.ok, "%s", r.error);
-    return r.train.step.tp_comm;
-}
-
 /* NVFP4 is gathered quantised too, but with its row-wise and column-wise
  * copies, each 4-bit data plus an E4M3 scale per 16 values (TE
  * pytorch/distributed.py _all_gather_nvfp4, v2.8-v2.12): 1.125 bytes an
- * element, so on B200 the same layout's TP time is (0.5625 + 1) / (1 + 1)
- * of the 16-bit one, FP8's (0.5 + 1) / (1 + 1) (bandwidth-bound, a little
- * more for the per-hop latency). */
+ * element, so on B200 the layout's TP time is (0.5625 + 1) / (1 + 1) of the
+ * 16-bit one, FP8's (0.5 + 1) / (1 + 1) (bandwidth-bound, a little more
+ * for the per-hop latency). */
 START_TEST(nvfp4_tp_gather_moves_both_copies_with_their_scales)
 {
-    const ModelPreset *pr = preset_find("llama-3-405b");
-    ck_assert_ptr_nonnull(pr);
-    const Precision pc[2] = {PREC_FP8, PREC_FP4};
-    double ratio[2];
-    for (int k = 0; k < 2; k++) {
-        Workload w = training(pr->shape, 8192, 576, 1e12);
-        w.gpus = 576;
-        w.global_batch = 252;
-        w.micro_batch = 1;
-        w.precision = pc[k];
-        w.zero = 1;
-        w.recompute = RECOMPUTE_NONE;
-        w.parallel = (ParallelSpec){.tp = 8, .pp = 9, .vpp = 7, .cp = 2, .ep = 1, .sp = 1};
-        double off = fw_tp_on(&w, fw_plain, "B200");
-        double on = fw_tp_on(&w, fw_fp8_tp_gather, "B200");
-        ck_assert_msg(off > 0.1, "%d: TP %.4f s", k, off);
-        ratio[k] = on / off;
-    }
-    ck_assert_msg(ratio[0] >= 0.75 && ratio[0] < 0.82, "FP8: TP x%.4f", ratio[0]);
-    ck_assert_msg(ratio[1] >= 0.78125 && ratio[1] < 0.85 && ratio[1] - ratio[0] > 0.02 &&
-                      ratio[1] - ratio[0] <= 0.03125,
-                  "NVFP4: TP x%.4f (FP8 x%.4f)", ratio[1], ratio[0]);
+    double r8 = sp_gather_ratio(PREC_FP8, "B200");
+    double r4 = sp_gather_ratio(PREC_FP4, "B200");
+    ck_assert_msg(r8 >= 0.75 && r8 < 0.82, "FP8: TP x%.4f", r8);
+    ck_assert_msg(r4 >= 0.78125 && r4 < 0.85 && r4 - r8 > 0.02 && r4 - r8 <= 0.03125,
+                  "NVFP4: TP x%.4f (FP8 x%.4f)", r4, r8);
 }
 END_TEST
 
@@ -2863,19 +2845,9 @@ static double fp4_compute_s(Workload *w, const char *name, double f, void (*chan
     load_catalog();
     Accelerator a = *acc(name);
     a.fp4_gemm_factor = f;
-    Framework fw = *catalog_find_framework(&cat, "megatron");
-    change(&fw);
-    Catalog tmp;
-    ck_assert(calib_catalog_with(&cat, &fw, &tmp));
-    Plan p;
-    plan_init(&p);
-    PlanResult *r = calloc(1, sizeof *r);
-    ck_assert_ptr_nonnull(r);
-    ck_assert(train_size(&p, w, &a, &tmp, &r->workloads[0], r));
-    double c = r->workloads[0].train.step.compute;
-    free(r);
-    calib_catalog_free(&tmp);
-    return c;
+    WorkloadResult r = size_under_on(catalog_find_framework(&cat, "megatron"), change, w, &a);
+    ck_assert_msg(r.ok, "%s", r.error);
+    return r.train.step.compute;
 }
 
 /* NVFP4 training GEMMs run at the part's measured share of its FP4 peak
