@@ -1641,9 +1641,9 @@ START_TEST(fused_attention_core_uses_the_catalog_kernel_efficiencies)
 END_TEST
 
 /* The fused attention forward's share of the peak depends on the Q/K head
- * dim (catalog attn_fwd_head_dim; B200: 0.655 at 64 of the head-dim-128
+ * dim (catalog attn_fwd_head_dim; B200: 0.640 at 64 of the head-dim-128
  * rate, FlashAttention-4 benchmarks): at head dim 64 the forward core costs
- * 1/0.655 of what attn_fwd_eff alone gives, the backward is unchanged, and
+ * 1/0.640 of what attn_fwd_eff alone gives, the backward is unchanged, and
  * at head dim 128 nothing changes.  One B200, 4 layers, h 4096, 8192 tokens
  * per micro-batch, 64 heads of 64 vs 32 heads of 128. */
 START_TEST(fused_attention_forward_scales_with_head_dim)
