@@ -222,6 +222,21 @@ tui_mouse() {
     tmx send-keys -l "$(printf '\033[<%d;%d;%d%s' "$1" $(($2 + 1)) $(($3 + 1)) "${4:-M}")"
 }
 
+# tui_retry 'COMMAND' REGEX: run COMMAND (a mouse event, its target found
+# afresh), poll a second for REGEX, and again until it shows or TUI_TIMEOUT
+# passes.  On a loaded machine an event that lands while the screen is being
+# redrawn can be lost; one that does nothing still fails.
+tui_retry() {
+    deadline=$(( $(date +%s) + TUI_TIMEOUT ))
+    while [ "$(date +%s)" -le "$deadline" ]; do
+        eval "$1"
+        tui_wait "$2" 1 2>/dev/null && return 0
+    done
+    echo "# timed out waiting for: $2" >&2
+    tui_screen | sed 's/^/# | /' >&2
+    return 1
+}
+
 # tui_click X Y: left press and release.
 tui_click() {
     tui_mouse 0 "$1" "$2"
