@@ -222,6 +222,13 @@ tui_mouse() {
     tmx send-keys -l "$(printf '\033[<%d;%d;%d%s' "$1" $(($2 + 1)) $(($3 + 1)) "${4:-M}")"
 }
 
+# tui_click_text TEXT: a left click on the first cell showing TEXT; nothing
+# when no cell shows it.
+tui_click_text() {
+    set -- $(tui_find "$1")
+    [ -n "$1" ] && tui_click "$1" "$2"
+}
+
 # tui_retry 'COMMAND' REGEX: run COMMAND (a mouse event, its target found
 # afresh), poll a second for REGEX, and again until it shows or TUI_TIMEOUT
 # passes.  On a loaded machine an event that lands while the screen is being

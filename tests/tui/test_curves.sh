@@ -40,9 +40,7 @@ for size in "80 24" "160 45"; do
 
     # the service: replicas vs TPOT
     tui_wait 'WORKLOADS'
-    # shellcheck disable=SC2046
-    tui_click $(tui_find 'chat-70b ')
-    tui_wait '▶ chat-70b' && tui_idle
+    tui_retry "tui_click_text 'chat-70b '" '▶ chat-70b' && tui_idle
     tui_keys z
     tui_wait 'zoomed: z restores'
     page_to 'replicas vs TPOT: tp[0-9]+ replicas sharing 40 req/s' && line_to ' ms TPOT$' &&

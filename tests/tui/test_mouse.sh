@@ -9,16 +9,11 @@ tap_plan 5
 
 tui_start 120 40
 tui_open_plan frontier-2027
-# click TEXT: a left click on the first cell showing TEXT (nothing if none)
-click() {
-    set -- $(tui_find "$1")
-    [ -n "$1" ] && tui_click "$1" "$2"
-}
-tui_retry "click '3 Power'" 'kW per rack against the rack limit'
+tui_retry "tui_click_text '3 Power'" 'kW per rack against the rack limit'
 ok $? "clicking a tab shows its pane"
-tui_retry "click chat-70b" 'chat-70b +\(inference\)'
+tui_retry "tui_click_text chat-70b" 'chat-70b +\(inference\)'
 ok $? "clicking a list row selects it"
-tui_retry "click '4 Cost'" 'cheapest first' && tui_wait ': capex ' && tui_idle
+tui_retry "tui_click_text '4 Cost'" 'cheapest first' && tui_wait ': capex ' && tui_idle
 detail() { tui_screen | grep -E ': capex ' | sed 's/: capex.*//'; }
 first=$(detail)
 # One wheel notch, found afresh and sent again each second until the

@@ -34,9 +34,7 @@ for size in "80 24" "160 45"; do
     tui_start "$1" "$2" moe-gb200
     tui_open_plan moe-gb200
     tui_wait 'v3-chat' && tui_idle
-    # shellcheck disable=SC2046
-    tui_click $(tui_find 'v3-chat ')
-    tui_wait '▶ v3-chat' && tui_idle
+    tui_retry "tui_click_text 'v3-chat '" '▶ v3-chat' && tui_idle
     tui_keys z
     tui_wait 'zoomed: z restores'
 
