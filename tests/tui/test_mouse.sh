@@ -23,7 +23,7 @@ first=$(detail)
 deadline=$(( $(date +%s) + TUI_TIMEOUT ))
 while [ "$(detail)" = "$first" ] && [ "$(date +%s)" -le "$deadline" ]; do
     set -- $(tui_find 'cheapest first')
-    [ -n "$1" ] && tui_mouse 65 "$1" $(( $2 + 3 ))
+    if [ -n "$1" ]; then tui_mouse 65 "$1" $(( $2 + 3 )); else tui_click_text '4 Cost'; fi
     again=$(( $(date +%s) + 1 ))
     while [ "$(detail)" = "$first" ] && [ "$(date +%s)" -le "$again" ]; do sleep 0.05; done
 done
