@@ -234,8 +234,9 @@ tui_click_text() {
 # passes.  On a loaded machine an event that lands while the screen is being
 # redrawn can be lost; one that does nothing still fails.
 tui_retry() {
-    deadline=$(( $(date +%s) + TUI_TIMEOUT ))
-    while [ "$(date +%s)" -le "$deadline" ]; do
+    # its own name: tui_wait sets `deadline`
+    retry_deadline=$(( $(date +%s) + TUI_TIMEOUT ))
+    while [ "$(date +%s)" -le "$retry_deadline" ]; do
         eval "$1"
         tui_wait "$2" 1 2>/dev/null && return 0
     done
