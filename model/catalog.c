@@ -89,6 +89,21 @@ double accelerator_attn_seq_factor(const Accelerator *a, double keys)
     return n / (n + c) * ((n0 + c) / n0);
 }
 
+/* Block-scaled FP4 stores one 8-bit scale per fp4_scale_block values beside
+ * the 4-bit ones: NVFP4 (16, E4M3) 4.5 bits per value, OCP MXFP4 (32, E8M0)
+ * 4.25 (NVIDIA, "Introducing NVFP4", 2025; OCP MX spec v1.0); 0 = no
+ * block scales. */
+double accelerator_fp4_bytes(const Accelerator *a)
+{
+    double b = precision_bytes(PREC_FP4);
+    return a && a->fp4_scale_block > 0 ? b + 1.0 / a->fp4_scale_block : b;
+}
+
+double accelerator_fp4_gemm_factor(const Accelerator *a)
+{
+    return a && a->fp4_gemm_factor > 0 && a->fp4_gemm_factor <= 1 ? a->fp4_gemm_factor : 0.0;
+}
+
 const Accelerator *catalog_find_accelerator(const Catalog *c, const char *id)
 {
     if (!c || !id)

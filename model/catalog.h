@@ -142,6 +142,15 @@ typedef struct {
  * `keys` keys on average (model/catalog.c). */
 double accelerator_attn_seq_factor(const Accelerator *a, double keys);
 
+/* Bytes a block-scaled FP4 value takes on the part, its share of the block
+ * scale included (catalog fp4_scale_block; model/catalog.c). */
+double accelerator_fp4_bytes(const Accelerator *a);
+
+/* The part's measured share of what gemm_eff gives at its FP4 peak (catalog
+ * fp4_gemm_factor), 0 where the catalog has none: the training and the
+ * inference models price FP4 GEMMs at it. */
+double accelerator_fp4_gemm_factor(const Accelerator *a);
+
 /* The share of its quoted peaks a part's tensor cores hold (catalog
  * sustained_clock_frac; 1 where unset): the training and the inference
  * model price compute at it, MFU stays against the quoted peak. */

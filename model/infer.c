@@ -305,9 +305,9 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
     /* Block-scaled FP4 GEMMs fill less of their doubled rate than FP8/BF16
      * ones fill theirs (catalog fp4_gemm_factor, with its GEMM benchmark
      * source in data/catalog/efficiency.yaml). */
-    if (w->precision == PREC_FP4 && a->peak_flops[PREC_FP4] > 0 && a->fp4_gemm_factor > 0 &&
-        a->fp4_gemm_factor <= 1)
-        c->peak *= a->fp4_gemm_factor;
+    if (w->precision == PREC_FP4 && a->peak_flops[PREC_FP4] > 0 &&
+        accelerator_fp4_gemm_factor(a) > 0)
+        c->peak *= accelerator_fp4_gemm_factor(a);
     c->peak16 = a->peak_flops[PREC_BF16] > 0 ? a->peak_flops[PREC_BF16] : c->peak;
     c->peak *= accel_clock_share(a); /* power-limited clock */
     c->peak16 *= accel_clock_share(a);
@@ -346,12 +346,8 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
     if (c->lookup_only + c->head > c->active) /* params override smaller than the embeddings */
         c->lookup_only = c->head = 0;
 
-    c->wb = precision_bytes(w->precision);
-    /* Block-scaled FP4 weights carry one 8-bit scale per block: NVFP4
-     * (16 values, E4M3 scale) stores 4.5 bits per weight, OCP MXFP4 (32,
-     * E8M0) 4.25 (NVIDIA, "Introducing NVFP4", 2025; OCP MX spec v1.0). */
-    if (w->precision == PREC_FP4 && a->fp4_scale_block > 0)
-        c->wb += 1.0 / a->fp4_scale_block;
+    /* block-scaled FP4 weights carry their block scales */
+    c->wb = w->precision == PREC_FP4 ? accelerator_fp4_bytes(a) : precision_bytes(w->precision);
     /* the LM head stays 16-bit in quantised checkpoints (head_time): its
      * bytes beyond the other weights' precision */
     c->head_xb = c->head * fmax(0.0, 2.0 - c->wb);

@@ -2504,14 +2504,12 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * per-recipe option the rows do not state).  NVFP4 is gathered the same
      * way, quantised first, but with both its row-wise and column-wise
      * copies (the wgrad GEMM's; NVFP4 has no local transpose, unlike FP8's
-     * supports_only_rowwise_all_gather), each 4-bit data plus one E4M3
-     * scale per fp4_scale_block values (TE pytorch/distributed.py
-     * _all_gather_nvfp4, module/layernorm_linear.py, v2.8-v2.12). */
+     * supports_only_rowwise_all_gather), each with its block scales
+     * (TE pytorch/distributed.py _all_gather_nvfp4, module/
+     * layernorm_linear.py, v2.8-v2.12). */
     e->tp_ag_b = 2.0;
-    if (fw->fp8_tp_gather && e->lowp && prec == PREC_FP8)
-        e->tp_ag_b = 1.0;
-    else if (fw->fp8_tp_gather && e->lowp && prec == PREC_FP4)
-        e->tp_ag_b = 2.0 * (0.5 + 1.0 / (a->fp4_scale_block > 0 ? a->fp4_scale_block : 16));
+    if (fw->fp8_tp_gather && e->lowp)
+        e->tp_ag_b = prec == PREC_FP4 ? 2.0 * accelerator_fp4_bytes(a) : precision_bytes(prec);
     e->sh.fp8_saved = fw->fp8_saved_inputs && prec == PREC_FP8 && e->lowp;
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
     if (p && p->perturb.band != 0) {
@@ -2531,8 +2529,8 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * GEMM benchmark in data/catalog/efficiency.yaml), the share the
      * inference model prices FP4 GEMMs at.  The fitted FP8 factor is a
      * different kernel's. */
-    if (e->lowp && prec == PREC_FP4 && a->fp4_gemm_factor > 0 && a->fp4_gemm_factor <= 1)
-        e->gemm_scale = a->fp4_gemm_factor;
+    if (e->lowp && prec == PREC_FP4 && accelerator_fp4_gemm_factor(a) > 0)
+        e->gemm_scale = accelerator_fp4_gemm_factor(a);
     e->etp = sh->moe ? ps->etp : 0;
     e->win_frac = shape_core_frac(sh, e->s);
     return true;
@@ -3076,10 +3074,8 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                       "utilisation %.1f%% incl. "
                       "recompute", S->best_ev.gemm_eff, S->best_ev.gemm_x, a->id, e.fw_gemm,
                       e.fw->id, fp8, 100.0 * S->best_ev.flops_exec / (S->best_s * e.peak_quoted));
-        char cp_ov[64];
-        if (e.cp_torch)
-            snprintf(cp_ov, sizeof cp_ov, "CP under the first ring step");
-        else
+        char cp_ov[64] = "CP under the first ring step";
+        if (!e.cp_torch)
             snprintf(cp_ov, sizeof cp_ov, "CP %.0f%%", 100 * CP_OVERLAP);
         result_assume(r, sc, "element-wise work at %.0f%% of %.2f TB/s HBM; %s: TP comm %.0f%%, "
                       "DP %.0f%%, %s, EP %.0f%% overlapped",

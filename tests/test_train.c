@@ -125,6 +125,24 @@ static Workload training(ModelShape m, int seq, int batch, double tokens)
     return w;
 }
 
+/* A preset's training run pinned to one layout: gpus, global batch gbs of
+ * seq-token sequences in micro-batches of mb, precision pc, distributed
+ * optimizer (ZeRO 1), no recompute. */
+static Workload pinned(const char *preset, int seq, int gpus, int gbs, int mb, Precision pc,
+                       ParallelSpec ps)
+{
+    const ModelPreset *pr = preset_find(preset);
+    ck_assert_ptr_nonnull(pr);
+    Workload w = training(pr->shape, seq, gbs, 1e12);
+    w.gpus = gpus;
+    w.micro_batch = mb;
+    w.precision = pc;
+    w.zero = 1;
+    w.recompute = RECOMPUTE_NONE;
+    w.parallel = ps;
+    return w;
+}
+
 static bool finite_result(const TrainResult *t)
 {
     const double v[] = {t->params, t->active_params, t->flops_per_step, t->flops_total,
@@ -2783,18 +2801,10 @@ static void fw_fp8_tp_gather(Framework *f) { f->fp8_tp_gather = true; }
  * profile (TP collectives exposed) with fp8_tp_gather over without it */
 static double sp_gather_ratio(Precision pc, const char *a)
 {
-    const ModelPreset *pr = preset_find("llama-3-405b");
-    ck_assert_ptr_nonnull(pr);
     load_catalog();
     const Framework *meg = catalog_find_framework(&cat, "megatron");
-    Workload w = training(pr->shape, 8192, 576, 1e12);
-    w.gpus = 576;
-    w.global_batch = 252;
-    w.micro_batch = 1;
-    w.precision = pc;
-    w.zero = 1;
-    w.recompute = RECOMPUTE_NONE;
-    w.parallel = (ParallelSpec){.tp = 8, .pp = 9, .vpp = 7, .cp = 2, .ep = 1, .sp = 1};
+    Workload w = pinned("llama-3-405b", 8192, 576, 252, 1, pc,
+                        (ParallelSpec){.tp = 8, .pp = 9, .vpp = 7, .cp = 2, .ep = 1, .sp = 1});
     WorkloadResult off = size_under(meg, fw_plain, &w, a);
     WorkloadResult on = size_under(meg, fw_fp8_tp_gather, &w, a);
     ck_assert_msg(off.ok && on.ok, "%s%s", off.error, on.error);
@@ -2858,16 +2868,8 @@ static double fp4_compute_s(Workload *w, const char *name, double f, void (*chan
  * added), and the FP8 factor moves an FP8 run but not an FP4 one. */
 START_TEST(nvfp4_gemms_run_at_the_parts_fp4_gemm_factor)
 {
-    const ModelPreset *pr = preset_find("llama-3-8b");
-    ck_assert_ptr_nonnull(pr);
-    Workload w = training(pr->shape, 4096, 8, 1e12);
-    w.gpus = 8;
-    w.global_batch = 8;
-    w.micro_batch = 1;
-    w.precision = PREC_FP4;
-    w.zero = 1;
-    w.recompute = RECOMPUTE_NONE;
-    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+    Workload w = pinned("llama-3-8b", 4096, 8, 8, 1, PREC_FP4,
+                        (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0});
     double c1 = fp4_compute_s(&w, "B200", 0.6, fw_plain);
     double c2 = fp4_compute_s(&w, "B200", 0.3, fw_plain);
     double c4 = fp4_compute_s(&w, "B200", 0.15, fw_plain);
@@ -2896,19 +2898,11 @@ END_TEST
  * at the H100's elementwise rate (3.35 TB/s x 0.70). */
 START_TEST(fp8_norm_outputs_cast_without_an_amax_pass)
 {
-    const ModelPreset *pr = preset_find("llama-3-8b");
-    ck_assert_ptr_nonnull(pr);
     double c[2];
     const Precision pc[2] = {PREC_FP8, PREC_BF16};
     for (int k = 0; k < 2; k++) {
-        Workload w = training(pr->shape, 4096, 8, 1e12);
-        w.gpus = 8;
-        w.global_batch = 8;
-        w.micro_batch = 1;
-        w.precision = pc[k];
-        w.zero = 1;
-        w.recompute = RECOMPUTE_NONE;
-        w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+        Workload w = pinned("llama-3-8b", 4096, 8, 8, 1, pc[k],
+                            (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0});
         fw_run(&w, fw_fp8_factor_half, &c[k], NULL);
     }
     double h = 4096, adh = 32 * 128, F = 14336, T = 4096, L = 32;
