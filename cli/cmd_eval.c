@@ -59,16 +59,20 @@ static void print_training(const WorkloadResult *w)
 static void print_inference(const WorkloadResult *w)
 {
     const InferResult *i = &w->infer;
-    char a[32], b[32];
+    char a[32], b[32], st[64] = "";
+    if (i->state_bytes_per_sequence > 0)
+        snprintf(st, sizeof st, " + %s state/sequence",
+                 fmt_si(i->state_bytes_per_sequence, "B", b, sizeof b));
     printf("  %-18s inference  %s x %s\n", w->name, w->accelerator, fmt_int(i->gpus, a, sizeof a));
     if (i->ep > 0)
         printf("      layout   attention data-parallel, experts over %d GPUs x %d replicas, "
-               "batch %d per replica, KV %s/token\n",
+               "batch %d per replica, KV %s/token%s\n",
                i->ep, i->replicas, i->batch_per_replica,
-               fmt_si(i->kv_bytes_per_token, "B", a, sizeof a));
+               fmt_si(i->kv_bytes_per_token, "B", a, sizeof a), st);
     else
-        printf("      layout   tp%d x %d replicas, batch %d per replica, KV %s/token\n", i->tp,
-               i->replicas, i->batch_per_replica, fmt_si(i->kv_bytes_per_token, "B", a, sizeof a));
+        printf("      layout   tp%d x %d replicas, batch %d per replica, KV %s/token%s\n", i->tp,
+               i->replicas, i->batch_per_replica, fmt_si(i->kv_bytes_per_token, "B", a, sizeof a),
+               st);
     printf("      memory   %.1f GiB per GPU (weights %.1f, KV cache %.1f, other %.1f)\n",
            i->mem.total / GIB, i->mem.weights / GIB, i->mem.kv_cache / GIB, i->mem.other / GIB);
     char best[48] = "";

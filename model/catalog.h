@@ -127,6 +127,9 @@ typedef struct {
                                    * for sequence length (accelerator_attn_seq_factor) */
     double attn_cta_blocks;       /* the fused attention kernel's fixed cost per thread
                                    * block, in iterations of its 128-key loop; 0 = none */
+    double ssd_eff;               /* Mamba-2's SSD (chunked scan) kernels: share of the 16-bit
+                                   * peak they reach on their FLOPs (MambaDims ssd_flops);
+                                   * 0 = the measured Hopper share (train.c SSD_EFF_DEFAULT) */
     Curve attn_fwd_head_dim;      /* factor on attn_fwd_eff by the Q/K head dim (x), from the
                                    * same kernel benchmarked at both dims (clamped at the
                                    * ends); no points = 1 at every head dim */

@@ -134,7 +134,15 @@ typedef struct {
     const Plan *p;
     const Accelerator *a;
     int L, h, heads, g;
+    double La;                       /* layers with attention (all but a hybrid's M, -, E) */
+    double blocks;                   /* norm + residual blocks: 2 a plain layer, 1 a hybrid one */
+    double Leq;                      /* layer equivalents for per-layer costs: blocks / 2 */
     double d;
+    /* Mamba-2 layers (hybrid patterns): recurrent state instead of a KV cache */
+    double state_seq;                /* state bytes per sequence, whole model (SSM + conv) */
+    double ssd_tok;                  /* SSD FLOPs per prompt token, all Mamba layers */
+    double ssd_x;                    /* narrowest side of its block matmuls */
+    double ssm_decode;               /* state-update FLOPs per decoded token, all layers */
     double total, active;            /* parameters */
     double routed_total;             /* routed-expert parameters (MoE), all experts */
     double routed_active;            /* ... those one token passes through */
@@ -243,11 +251,13 @@ double infer_kv_bytes_per_token(const ModelShape *m, Precision kv)
         return 0.0;
     double b = precision_bytes(kv);
     /* MLA caches the compressed latent plus the RoPE key (DeepSeek-V2 §2.1) */
+    LayerCounts lc;
+    model_layer_counts(m, &lc); /* a hybrid's attention layers only */
     if (m->kv_lora_rank > 0)
-        return (double)m->layers * (m->kv_lora_rank + m->qk_rope_head_dim) * b;
+        return (double)lc.attn * (m->kv_lora_rank + m->qk_rope_head_dim) * b;
     int g = m->kv_heads > 0 ? m->kv_heads : m->heads;
     double d = m->head_dim > 0 ? m->head_dim : (double)m->hidden / m->heads;
-    return 2.0 * m->layers * g * d * b; /* K and V for every KV head of every layer */
+    return 2.0 * lc.attn * g * d * b; /* K and V for every KV head of every attention layer */
 }
 
 /* Peak FLOP/s for GEMMs with weights at `prec`: the precision's own peak; a
@@ -280,6 +290,15 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
         return false;
     }
     c->L = m->layers;
+    LayerCounts lc;
+    model_layer_counts(m, &lc);
+    if (lc.bad || lc.layers != m->layers) {
+        set_err(err, errlen, "the hybrid pattern's symbols must be M, *, - or E, one a layer");
+        return false;
+    }
+    c->La = lc.attn;
+    c->blocks = lc.attn + lc.mamba + lc.mlp + lc.moe;
+    c->Leq = c->blocks / 2.0;
     c->h = m->hidden;
     c->heads = m->heads;
     c->g = m->kv_heads > 0 ? m->kv_heads : m->heads;
@@ -329,9 +348,7 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
     if (m->experts > 1 && m->experts_per_token > 0) {
         double fe = m->expert_ffn_hidden > 0 ? m->expert_ffn_hidden : m->ffn_hidden;
         double per = (m->glu ? 3.0 : 2.0) * c->h * fe;
-        int moe_layers = c->L - (m->dense_layers > 0 ? m->dense_layers : 0);
-        if (moe_layers < 0)
-            moe_layers = 0;
+        int moe_layers = lc.moe;
         c->routed_total = fmin((double)moe_layers * m->experts * per, c->total);
         c->k_over_e = fmin(1.0, (double)m->experts_per_token / m->experts);
         c->routed_active = c->routed_total * c->k_over_e;
@@ -354,7 +371,23 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
     c->kvb = precision_bytes(w->kv_precision);
     c->mla = m->kv_lora_rank > 0;
     c->kv_tok_full = infer_kv_bytes_per_token(m, w->kv_precision);
-    c->kv_tok_per_head = 2.0 * c->L * c->d * c->kvb;
+    c->kv_tok_per_head = 2.0 * c->La * c->d * c->kvb;
+    /* Mamba-2 layers (Megatron-Core hybrid patterns; vLLM MambaMixer2):
+     * per sequence, whatever its length, an SSM state of heads × head_dim
+     * × state and a conv1d state of conv_dim × (conv − 1) inputs, 16-bit
+     * (vLLM's mamba_ssm_cache_dtype "auto" = the model's dtype); a decode
+     * step reads and writes it (selective_state_update: h ← exp(dt·A)·h +
+     * dt·B·x, y = C·h + D·x, ~6 FLOPs per state element); a prefill runs the
+     * chunked SSD (MambaDims ssd_flops, ssd_bytes). */
+    if (lc.mamba > 0) {
+        MambaDims md;
+        model_mamba_dims(m, &md);
+        double ssm = md.d_inner * md.state, conv = md.conv_dim * (md.conv - 1.0);
+        c->state_seq = lc.mamba * (ssm + conv) * 2.0;
+        c->ssd_tok = lc.mamba * md.ssd_flops;
+        c->ssd_x = fmin(fmin(md.head_dim, md.state), md.chunk);
+        c->ssm_decode = lc.mamba * 6.0 * ssm;
+    }
 
     /* Attention FLOPs.  Prefill (causal, FlashAttention-style, no
      * recompute): QKᵀ and AV each 2·P²·dim per head, halved by the mask →
@@ -368,11 +401,11 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
         if (dqk <= 0)
             dqk = c->d;
         c->attn_decode_per_ctx =
-            2.0 * c->L * c->heads * (2.0 * m->kv_lora_rank + m->qk_rope_head_dim);
+            2.0 * c->La * c->heads * (2.0 * m->kv_lora_rank + m->qk_rope_head_dim);
     } else {
-        c->attn_decode_per_ctx = 2.0 * c->L * c->heads * (dqk + dv);
+        c->attn_decode_per_ctx = 2.0 * c->La * c->heads * (dqk + dv);
     }
-    c->attn_prefill_coef = (double)c->L * c->heads * (dqk + dv);
+    c->attn_prefill_coef = c->La * c->heads * (dqk + dv);
 
     /* Activation values per token live at once in a layer: residual, normed
      * input, attention output and a spare (4·h, replicated across tp), plus
@@ -384,14 +417,26 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
     }
     c->act_fixed = 4.0 * c->h;
     c->act_shard = c->heads * dqk + 2.0 * c->g * c->d + (m->glu ? 2.0 : 1.0) * f_act;
+    MambaDims md;
+    model_mamba_dims(m, &md);
+    if (lc.mamba > 0) /* a Mamba-2 layer's in_proj output and SSD output */
+        c->act_shard = fmax(c->act_shard, md.in_proj + md.d_inner);
     /* Memory-bound element-wise traffic per token per layer in a prefill
      * (values read + written; SIZING-MODEL.md §3 "element-wise work costs
      * bytes / HBM bandwidth"): two RMSNorms (h in, h out each) and two
      * residual adds (2h in, h out each) on every TP rank = 10·h; RoPE on Q
      * and K, in and out = 2·(a·d_qk + g·d)/tp; the MLP activation (GLU: 2F in,
-     * F out; else F in, F out)/tp. */
-    c->ew_fixed = 10.0 * c->h;
-    c->ew_shard = 2.0 * (c->heads * dqk + c->g * c->d) + (m->glu ? 3.0 : 2.0) * f_act;
+     * F out; else F in, F out)/tp.  A hybrid pattern's layers hold one block
+     * each (one norm, one residual add: 5·h): the average layer's, each kind
+     * by its count; a Mamba-2 layer's conv1d and SiLU (conv_dim in and out),
+     * gated norm (y and z in, d_inner out) and SSD kernels (ssd_bytes). */
+    double L = c->L;
+    c->ew_fixed = 5.0 * c->h * c->blocks / L;
+    c->ew_shard = (c->La * 2.0 * (c->heads * dqk + c->g * c->d) +
+                   (lc.mlp + lc.moe) * (m->glu ? 3.0 : 2.0) * f_act +
+                   (lc.mamba > 0 ? lc.mamba * (2.0 * md.conv_dim + 3.0 * md.d_inner +
+                                               md.ssd_bytes / INFER_ACT_BYTES)
+                                 : 0.0)) / L;
 
     c->prompt = w->prompt_tokens;
     c->output = w->output_tokens;
@@ -741,6 +786,16 @@ static double prefill_attn_flops(const Ctx *c)
     return c->attn_prefill_coef * (c->prompt * c->prompt - cached * cached);
 }
 
+/* A prompt's SSD (Mamba-2 layers) on a tp-way replica: its block matmuls
+ * in 16-bit at the GEMM curve's efficiency for their narrowest side (the
+ * training model's pricing; their memory traffic is in ew_shard). */
+static double ssd_prefill_s(const Ctx *c, int tp)
+{
+    if (!(c->ssd_tok > 0))
+        return 0.0;
+    return c->ssd_tok * c->p_new / (tp * c->peak16 * gemm_eff_x(c, c->ssd_x));
+}
+
 /* Efficiency of the prefill attention core (a fused Flash-style kernel on
  * the causal half, the count prefill_attn_flops makes): the part's measured
  * forward kernel efficiency when the catalog has one (efficiency.yaml
@@ -770,7 +825,7 @@ static double eager_floor(const Ctx *c, double t, double xt)
 {
     if (!(c->eager_layer > 0))
         return t;
-    return fmax(t, (c->L * c->eager_layer + c->step_ovh) * c->p_new / xt);
+    return fmax(t, (c->Leq * c->eager_layer + c->step_ovh) * c->p_new / xt);
 }
 
 /* Replica time of one prompt's prefill on a TP replica when its tokens
@@ -784,12 +839,14 @@ static double prefill_tp(const Ctx *c, int tp, double xt)
     double t = gemm_time(c, tp, xt, prefill_dense_flops(c), 2.0 * c->routed_active * c->p_new);
     /* The attention core runs in 16-bit (FlashAttention-style kernels). */
     t += prefill_attn_flops(c) / (tp * c->peak16 * attn_prefill_eff(c, fmin((double)c->h / tp, xt)));
+    t += ssd_prefill_s(c, tp);
     t += c->p_new * c->L * (c->ew_fixed + c->ew_shard / tp) * INFER_ACT_BYTES / c->hbm_bw_eff;
-    /* Megatron-style TP: 2 all-reduces per layer of the iteration's
-     * activations (all xt tokens in one collective, so its latency is paid
-     * once per iteration, not once per prompt), the prompt's share p_new/xt. */
-    t += 2.0 * c->L * allreduce(c, xt * c->h * INFER_ACT_BYTES, tp) * c->p_new / xt;
-    t += (c->L * c->layer_ovh + c->step_ovh) * c->p_new / xt;
+    /* Megatron-style TP: an all-reduce per block (2 a plain layer) of the
+     * iteration's activations (all xt tokens in one collective, so its
+     * latency is paid once per iteration, not once per prompt), the
+     * prompt's share p_new/xt. */
+    t += c->blocks * allreduce(c, xt * c->h * INFER_ACT_BYTES, tp) * c->p_new / xt;
+    t += (c->Leq * c->layer_ovh + c->step_ovh) * c->p_new / xt;
     return eager_floor(c, t, xt);
 }
 
@@ -802,8 +859,9 @@ static void prefill_dep(const Ctx *c, int n, double xt, double *own, double *spr
 {
     double o = gemm_time(c, 1, xt, prefill_dense_flops(c), 0.0);
     o += prefill_attn_flops(c) / (c->peak16 * attn_prefill_eff(c, fmin((double)c->h, xt)));
+    o += ssd_prefill_s(c, 1);
     o += c->p_new * c->L * (c->ew_fixed + c->ew_shard) * INFER_ACT_BYTES / c->hbm_bw_eff;
-    o += (c->L * c->layer_ovh + c->step_ovh) * c->p_new / xt;
+    o += (c->Leq * c->layer_ovh + c->step_ovh) * c->p_new / xt;
     o = eager_floor(c, o, xt);
     /* the busiest GPU's expert share of an iteration of n·xt tokens */
     double imb = c->skew * ep_imbalance(xt * n * c->experts * c->k_over_e, n);
@@ -860,7 +918,7 @@ static double prefill_alone(const Ctx *c, const Rep *r)
  * time plus one layer's overhead (DeepSeek-V3 §2.2 MTP module: one layer). */
 static double draft_s(const Ctx *c, double core)
 {
-    return c->draft * (core / c->L + c->layer_ovh);
+    return c->draft * (core / c->Leq + c->layer_ovh);
 }
 
 static double step_tp(const Ctx *c, int tp, double b)
@@ -872,7 +930,8 @@ static double step_tp(const Ctx *c, int tp, double b)
         frac = 1.0 - exp(b * q * log1p(-c->k_over_e));
     double weights = ((c->total - c->lookup_only - c->routed_total * (1.0 - frac)) * c->wb +
                       c->head_xb) / tp;
-    double kv = b * kv_tok_gpu(c, tp) * c->ctx_mean;
+    /* the KV cache and the Mamba-2 states (read and written) */
+    double kv = b * (kv_tok_gpu(c, tp) * c->ctx_mean + 2.0 * c->state_seq / tp);
     double dense = b * q * 2.0 * (c->active - c->lookup_only - c->head - c->routed_active);
     /* Skinny decode GEMMs are memory-bound; the memory term carries that,
      * so the compute term uses the large-GEMM efficiency (no token cap on
@@ -884,11 +943,11 @@ static double step_tp(const Ctx *c, int tp, double b)
      * the output projection: a separate kernel with its own roofline, so
      * its time adds to the GEMMs' rather than hiding under them. */
     double attn = fmax(kv / (c->attn_eff * c->attn_bw),
-                       b * q * c->attn_decode_per_ctx * c->ctx_mean /
+                       b * q * (c->attn_decode_per_ctx * c->ctx_mean + c->ssm_decode) /
                            (tp * c->peak16 * gemm_eff_x(c, INFINITY)));
-    double comm = 2.0 * c->L * allreduce(c, b * q * c->h * INFER_ACT_BYTES, tp);
+    double comm = c->blocks * allreduce(c, b * q * c->h * INFER_ACT_BYTES, tp);
     double core = gemm + attn;
-    return core + comm + c->L * c->layer_ovh + c->step_ovh + b * c->seq_ovh +
+    return core + comm + c->Leq * c->layer_ovh + c->step_ovh + b * c->seq_ovh +
            draft_s(c, core + comm);
 }
 
@@ -915,8 +974,9 @@ static double step_dep(const Ctx *c, const Rep *r, double b)
                        gemm_time(c, 1, INFINITY, dense, imb * b * q * 2.0 * c->routed_active / n) +
                            head_time(c, 1, bg * q));
     /* its attention kernel on its own roofline, as in step_tp */
-    double attn = fmax(bg * c->kv_tok_full * c->ctx_mean / (c->attn_eff * c->attn_bw),
-                       bg * q * c->attn_decode_per_ctx * c->ctx_mean /
+    double attn = fmax(bg * (c->kv_tok_full * c->ctx_mean + 2.0 * c->state_seq) /
+                           (c->attn_eff * c->attn_bw),
+                       bg * q * (c->attn_decode_per_ctx * c->ctx_mean + c->ssm_decode) /
                            (c->peak16 * gemm_eff_x(c, INFINITY)));
     /* The busiest rank moves the larger of what it sends (its own
      * sequences' tokens) and what it receives (imb × the mean): the load
@@ -927,7 +987,7 @@ static double step_dep(const Ctx *c, const Rep *r, double b)
     double core = gemm + attn;
     if (ep_gathers(c, n))
         core += ep_gather_out_s(c, bg * q, n);
-    return core + ep_exposed(c, comm, core) + c->mb * c->L * c->layer_ovh + c->step_ovh +
+    return core + ep_exposed(c, comm, core) + c->mb * c->Leq * c->layer_ovh + c->step_ovh +
            bg * c->seq_ovh + draft_s(c, core);
 }
 
@@ -949,14 +1009,14 @@ static void rep_init(const Ctx *c, int n, bool dep, Rep *r)
         double per_expert = c->routed_total / c->experts;
         r->weights = (c->total - c->routed_total) * c->wb + c->head_xb + per_expert * r->slots * c->wb;
         r->other = other_bytes(c, 1);
-        r->kv_seq = c->kv_tok_full * c->ctx_mean;
-        r->kv_seq_reserved = c->kv_tok_full * c->ctx_reserved;
+        r->kv_seq = c->kv_tok_full * c->ctx_mean + c->state_seq;
+        r->kv_seq_reserved = c->kv_tok_full * c->ctx_reserved + c->state_seq;
         scheds = n; /* every attention-DP rank runs its own scheduler */
     } else {
         r->weights = (c->total * c->wb + c->head_xb) / n;
         r->other = other_bytes(c, n);
-        r->kv_seq = kv_tok_gpu(c, n) * c->ctx_mean;
-        r->kv_seq_reserved = kv_tok_gpu(c, n) * c->ctx_reserved;
+        r->kv_seq = kv_tok_gpu(c, n) * c->ctx_mean + c->state_seq / n;
+        r->kv_seq_reserved = kv_tok_gpu(c, n) * c->ctx_reserved + c->state_seq / n;
     }
     r->S_lat = prefill_alone(c, r);
     double room = c->usable - r->weights - r->other;
@@ -1254,6 +1314,7 @@ static void fill_result(const Ctx *c, const Rep *r, int replicas, double bmax, d
     if (ir->batch_per_replica < 1)
         ir->batch_per_replica = 1;
     ir->kv_bytes_per_token = c->kv_tok_full;
+    ir->state_bytes_per_sequence = c->state_seq;
     ir->mem.weights = r->weights;
     /* per GPU: TP holds a slice of every sequence, DEP whole sequences of
      * its share of the batch */
@@ -1523,6 +1584,7 @@ static void fill_disagg(const Ctx *c, const Rep *reps, const Disagg *d, double r
     ir->max_batch = dr->max_batch;
     ir->batch_per_replica = (int)fmax(1.0, ceil(d->dec_b - 1e-9));
     ir->kv_bytes_per_token = c->kv_tok_full;
+    ir->state_bytes_per_sequence = c->state_seq;
     ir->mem.weights = dr->weights;
     double seqs_per_gpu = dr->dep ? ceil((double)ir->batch_per_replica / dr->tp)
                                   : ir->batch_per_replica;

@@ -55,6 +55,88 @@ int workload_pipeline_slots(const Workload *w, int layers, int pp)
     return layers + (w->pipeline_split_embedding_loss && pp > 1 ? 2 : 0);
 }
 
+void model_layer_counts(const ModelShape *m, LayerCounts *lc)
+{
+    memset(lc, 0, sizeof *lc);
+    if (!m->hybrid[0]) {
+        int L = m->layers > 0 ? m->layers : 0;
+        int d = m->experts > 1 ? (m->dense_layers < L ? m->dense_layers : L) : L;
+        if (d < 0)
+            d = 0;
+        lc->layers = lc->attn = L;
+        lc->mlp = d;
+        lc->moe = L - d;
+        return;
+    }
+    for (int i = 0; m->hybrid[i] && i < PLAN_HYBRID_LEN; i++) {
+        switch (m->hybrid[i]) {
+        case 'M': lc->mamba++; break;
+        case '*': lc->attn++; break;
+        case '-': lc->mlp++; break;
+        case 'E': lc->moe++; break;
+        default:
+            if (!lc->bad) {
+                lc->bad = (unsigned char)m->hybrid[i];
+                lc->bad_at = i;
+            }
+            continue;
+        }
+        lc->layers++;
+    }
+}
+
+const char *model_arch_class(const ModelShape *m)
+{
+    return m->hybrid[0] ? "hybrid" : m->experts > 1 ? "moe" : "dense";
+}
+
+void model_mamba_dims(const ModelShape *m, MambaDims *d)
+{
+    d->head_dim = m->mamba_head_dim > 0 ? m->mamba_head_dim : 64;
+    d->heads = m->mamba_heads > 0 ? m->mamba_heads
+                                  : (m->hidden > 0 ? 2 * m->hidden / d->head_dim : 0);
+    d->state = m->mamba_state > 0 ? m->mamba_state : 128;
+    d->groups = m->mamba_groups > 0 ? m->mamba_groups : 8;
+    d->conv = m->mamba_conv > 0 ? m->mamba_conv : 4;
+    d->chunk = m->mamba_chunk > 0 ? m->mamba_chunk : 128;
+    d->d_inner = (double)d->heads * d->head_dim;
+    d->conv_dim = d->d_inner + 2.0 * d->groups * d->state;
+    d->in_proj = d->d_inner + d->conv_dim + d->heads;
+    /* Forward FLOPs per token of the SSD (the chunked "state space dual"
+     * algorithm as the kernels run it: Dao & Gu 2024, arXiv:2405.21060, §6
+     * and Listing 1; mamba_ssm ops/triton/ssd_combined.py
+     * mamba_chunk_scan_combined), per chunk of Q tokens, 2 FLOPs per
+     * multiply-add:
+     *   C·Bᵀ per group          Q × Q × state, causal half   (bmm_chunk)
+     *   (L ∘ CBᵀ)·X per head    Q × Q × head_dim, causal half (chunk_scan)
+     *   Bᵀ·X per head           state × head_dim × Q          (chunk_state)
+     *   C·h per head            Q × state × head_dim          (chunk_scan)
+     * — the convention of TileLang's Mamba-2 chunk_scan benchmark
+     * (tile-ai/tilelang benchmark/mamba2, 2·L·Q·H·P·0.5 + 2·L·H·P·N), whose
+     * measured rate is the catalog's ssd_eff.  Passing the states between
+     * chunks is element-wise.  Megatron-LM's num_floating_point_operations
+     * counts the scan as 7·d_in·state with d_in = 2·hidden ("should be
+     * updated based on new SSD kernels, but small percent of overall layer
+     * flops"). */
+    double Q = d->chunk, N = d->state, P = d->head_dim, H = d->heads, G = d->groups;
+    d->ssd_flops = G * Q * N + H * Q * P + 4.0 * H * N * P;
+    /* Forward bytes per token of those kernels (_mamba_chunk_scan_combined_fwd):
+     *   chunk_cumsum  reads dt (16-bit), writes dt and the decay's cumulative
+     *                 sum dA_cumsum (fp32): 2 + 8 per head;
+     *   chunk_state   reads x, B, dt, dA_cumsum; writes each chunk's state
+     *                 (fp32, heads × head_dim × state per chunk of Q tokens);
+     *   state_passing reads those states and writes the passed ones;
+     *   bmm_chunk     reads C and B, writes C·Bᵀ per group (fp32, Q a token);
+     *   chunk_scan    reads C·Bᵀ, x, C, dt, dA_cumsum and the passed states,
+     *                 writes y.
+     * x and y are d_inner wide, B and C groups × state, 16-bit. */
+    double states = 4.0 * H * P * N / Q;
+    d->ssd_bytes = 2.0 * (2.0 * d->d_inner) + 2.0 * (4.0 * G * N) + 2.0 * d->d_inner + /* x B C y */
+                   (2.0 + 8.0 + 16.0) * H +                                           /* dt, dA */
+                   2.0 * 4.0 * G * Q +                                                /* C·Bᵀ */
+                   4.0 * states; /* written, read and written by state_passing, read */
+}
+
 void workload_init(Workload *w, WorkloadKind kind)
 {
     memset(w, 0, sizeof *w);

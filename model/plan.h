@@ -24,6 +24,7 @@
 #define PLAN_MAX_TEAMS 32
 #define PLAN_MAX_JOBS 16      /* job classes per team */
 #define PLAN_FORMAT_VERSION 1
+#define PLAN_HYBRID_LEN 256     /* hybrid pattern symbols + NUL */
 
 /* ---------------------------------------------------------------- inputs */
 
@@ -76,6 +77,21 @@ typedef struct {
     double glu_clamp;         /* GLU inputs clamped to ±this (0 = no clamp) */
     bool linear_bias;         /* linear layers (attention, experts) carry biases */
     double yarn_factor;       /* YaRN RoPE context-extension factor (0 or 1 = plain RoPE) */
+    /* Hybrid stacks (Megatron-Core hybrid_override_pattern; Nemotron-H,
+     * Nemotron 3): one symbol per layer, each layer ONE block with its own
+     * norm and residual: M = Mamba-2 mixer, * = self-attention, - = MLP,
+     * E = MoE.  "" = a plain transformer (every layer attention + MLP or
+     * MoE).  With a pattern, `layers` is its length. */
+    char hybrid[PLAN_HYBRID_LEN];
+    /* Mamba-2 mixer (Dao & Gu 2024, arXiv:2405.21060; Megatron-Core
+     * ssm/mamba_mixer.py); 0 = Megatron-Core's default: heads = 2·hidden /
+     * head_dim, head_dim 64, state 128, groups 8, conv 4, chunk 128. */
+    int mamba_heads;
+    int mamba_head_dim;
+    int mamba_state;          /* d_state: state size per head channel */
+    int mamba_groups;         /* B/C groups (ngroups) */
+    int mamba_conv;           /* causal conv1d kernel width */
+    int mamba_chunk;          /* SSD chunk length */
     double params;            /* given total; 0 = derive from the shape */
 } ModelShape;
 
@@ -388,6 +404,37 @@ int workload_pipeline_slots(const Workload *w, int layers, int pp);
 void team_init(Team *t);
 void jobclass_init(JobClass *j);
 
+/* A model's layers by kind of block.  A plain transformer's every layer
+ * holds attention and an MLP (dense) or MoE; a hybrid pattern's layers
+ * hold one block each. */
+typedef struct {
+    int layers;       /* layers (pattern symbols) */
+    int attn;         /* layers with self-attention */
+    int mamba;        /* layers with a Mamba-2 mixer */
+    int mlp;          /* layers with a dense MLP */
+    int moe;          /* layers with a MoE */
+    int bad;          /* 0, or the first symbol that is none of M * - E */
+    int bad_at;       /* its 0-based position */
+} LayerCounts;
+/* Counts of m's layers by kind; a pattern's symbols that are not M, *, -
+ * or E are skipped and the first one reported in bad / bad_at. */
+void model_layer_counts(const ModelShape *m, LayerCounts *lc);
+/* Mamba-2 dimensions with Megatron-Core's defaults filled in (MambaMixer:
+ * head_dim 64, d_state 128, ngroups 8, d_conv 4, chunk_size 128, heads =
+ * expand 2 × hidden / head_dim). */
+typedef struct {
+    int heads, head_dim, state, groups, conv, chunk;
+    double d_inner;   /* heads × head_dim */
+    double in_proj;   /* in_proj output width: z, x, B, C, dt = 2·d_inner + 2·groups·state + heads */
+    double conv_dim;  /* conv1d channels: x, B, C = d_inner + 2·groups·state */
+    double ssd_flops; /* SSD (chunked scan) forward FLOPs per token, all heads */
+    double ssd_bytes; /* its kernels' forward memory traffic per token, all heads */
+} MambaDims;
+void model_mamba_dims(const ModelShape *m, MambaDims *d);
+/* The model's architecture as the error bands class it: "hybrid" (a
+ * hybrid pattern), "moe" (experts > 1) or "dense". */
+const char *model_arch_class(const ModelShape *m);
+
 /* The accelerator a workload runs on: its own, else the plan's. */
 const char *workload_accelerator(const Plan *p, const Workload *w);
 /* After the plan's accelerator changed from `from` to `to`: every job class
@@ -499,6 +546,7 @@ typedef struct {
     int gpus;
     int batch_per_replica;
     double kv_bytes_per_token;
+    double state_bytes_per_sequence; /* Mamba-2 layers' SSM + conv state, whole model */
     InferMemory mem;
     double prefill_s;
     double queue_s;

@@ -95,6 +95,19 @@ static const ModelPreset presets[] = {
       .head_dim = 64, .vocab = 201088, .glu = true, .tied_embeddings = false,
       .experts = 32, .experts_per_token = 4, .expert_ffn_hidden = 2880,
       .glu_clamp = 7.0, .linear_bias = true, .yarn_factor = 32}},
+    /* Hybrid Mamba-2 / attention / MoE (52 layers: 23 Mamba-2, 23 MoE, 6
+     * attention).  Squared-ReLU experts (not gated); the one shared expert
+     * is 3712 wide, two expert widths (its FLOPs and weights as
+     * shared_experts 2); no position embedding; vocabulary as the published
+     * rows' FLOP count implies (Megatron-Bridge's tokenizer, 131072). */
+    {"nemotron-3-nano",
+     "Megatron-Bridge models/nemotronh/nemotron_h_provider.py Nemotron3NanoProvider "
+     "(v0.4.0); Megatron-Core MambaMixer defaults (conv 4, chunk 128)",
+     {.layers = 52, .hidden = 2688, .ffn_hidden = 1856, .heads = 32, .kv_heads = 2,
+      .head_dim = 128, .vocab = 131072, .glu = false, .tied_embeddings = false,
+      .experts = 128, .experts_per_token = 6, .shared_experts = 2, .expert_ffn_hidden = 1856,
+      .hybrid = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
+      .mamba_heads = 64, .mamba_head_dim = 64, .mamba_state = 128, .mamba_groups = 8}},
 };
 
 #define N_PRESETS (sizeof presets / sizeof presets[0])

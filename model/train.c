@@ -131,6 +131,14 @@ static const Framework FW_BUILTIN = {
  * copying: the layer being copied out (forward) or prefetched (backward)
  * and the one computing (Megatron-Core cpu_offload double buffering). */
 #define OFFLOAD_BUFFER_LAYERS 2.0
+/* Share of the 16-bit peak Mamba-2's SSD kernels reach on their FLOPs when
+ * the catalog gives no ssd_eff: TileLang's tuned chunk_scan forward on H800
+ * SXM (same GH100 compute as H100-SXM), 134.4 TFLOP/s at sequence 8192,
+ * head_dim 64, state 128, chunk 256 (tile-ai/tilelang benchmark/mamba2/
+ * README.md) over 989.4 dense BF16: 0.136.  The kernels Megatron-Core runs
+ * (mamba_ssm's Triton ones) were slower than TileLang's there, so this is a
+ * bound on their speed, not a fit. */
+#define SSD_EFF_DEFAULT 0.136
 /* Fallbacks when the catalog leaves an efficiency field empty. */
 #define GEMM_EFF_DEFAULT 0.6
 #define EW_EFF_DEFAULT 0.7
@@ -163,9 +171,26 @@ static const Framework FW_BUILTIN = {
 
 /* ------------------------------------------------------------ shape */
 
+/* What a layer holds (LayerKind.mask).  A plain transformer's layers are
+ * K_ATTN | K_MLP or K_ATTN | K_MOE; a hybrid pattern's hold one block
+ * each (ModelShape.hybrid). */
+enum { K_ATTN = 1, K_MAMBA = 2, K_MLP = 4, K_MOE = 8 };
+
+typedef struct {
+    int mask;
+    double share;           /* of the L layers */
+} LayerKind;
+
 typedef struct {
     double L, h, a, g, dh, F, V;
-    double Ld, Lm;          /* dense layers, MoE layers */
+    double Ld, Lm;          /* layers with a dense MLP, with a MoE */
+    double La, Lmb;         /* layers with attention, with a Mamba-2 mixer */
+    LayerKind kinds[4];     /* the kinds of layer present, shares summing to 1 */
+    int nkinds;
+    bool hybrid;            /* one block per layer (ModelShape.hybrid) */
+    MambaDims md;
+    double mamba_w;         /* a Mamba-2 mixer's GEMM weights: in_proj, out_proj */
+    double mamba_small;     /* its conv1d (+bias), A, D, dt bias and gated-norm weights */
     double E, k, S, Fe;     /* routed experts, per token, shared, expert FFN */
     bool glu, mla, moe, tied;
     double dqk, dv;         /* per-head q/k and v widths of the attention core */
@@ -195,6 +220,11 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
         return false;
     sh->drop_masks = 1.0;
     sh->L = m->layers;
+    LayerCounts lc;
+    model_layer_counts(m, &lc);
+    sh->hybrid = m->hybrid[0] != '\0';
+    if (sh->hybrid && (lc.bad || lc.layers != m->layers))
+        return false;
     sh->h = m->hidden;
     sh->a = m->heads;
     sh->g = m->kv_heads > 0 ? m->kv_heads : m->heads;
@@ -210,11 +240,24 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
         sh->k = sh->E;
     sh->S = sh->moe && m->shared_experts > 0 ? m->shared_experts : 0;
     sh->Fe = m->expert_ffn_hidden > 0 ? m->expert_ffn_hidden : sh->F;
-    sh->Ld = sh->moe ? (m->dense_layers > 0 ? (m->dense_layers < m->layers ? m->dense_layers
-                                                                            : m->layers)
-                                            : 0)
-                     : sh->L;
-    sh->Lm = sh->L - sh->Ld;
+    sh->Ld = lc.mlp;
+    sh->Lm = lc.moe;
+    sh->La = lc.attn;
+    sh->Lmb = lc.mamba;
+    if (sh->Lm > 0 && !sh->moe)
+        return false;
+    if (sh->hybrid) {
+        const int masks[4] = {K_ATTN, K_MAMBA, K_MLP, K_MOE};
+        const double n[4] = {sh->La, sh->Lmb, sh->Ld, sh->Lm};
+        for (int i = 0; i < 4; i++)
+            if (n[i] > 0)
+                sh->kinds[sh->nkinds++] = (LayerKind){masks[i], n[i] / sh->L};
+    } else {
+        if (sh->Ld > 0)
+            sh->kinds[sh->nkinds++] = (LayerKind){K_ATTN | K_MLP, sh->Ld / sh->L};
+        if (sh->Lm > 0)
+            sh->kinds[sh->nkinds++] = (LayerKind){K_ATTN | K_MOE, sh->Lm / sh->L};
+    }
     double h = sh->h, a = sh->a;
     double mats = sh->glu ? 3.0 : 2.0;      /* SwiGLU: gate, up, down */
 
@@ -251,16 +294,30 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
     sh->shared_w = sh->moe ? sh->S * mats * h * sh->Fe : 0;
     sh->router_w = sh->moe ? h * sh->E : 0;
     sh->win = m->window > 0 ? m->window : 0;
-    sh->win_L = m->window_layers > 0 && m->window_layers < m->layers ? m->window_layers : sh->L;
+    sh->win_L = m->window_layers > 0 && m->window_layers < sh->La ? m->window_layers : sh->La;
     sh->emb_w = sh->V * h;
     sh->head_w = sh->tied ? 0 : sh->V * h;
+    if (sh->Lmb > 0) {
+        /* Mamba-2 mixer (Megatron-Core ssm/mamba_mixer.py MambaMixer; Dao &
+         * Gu 2024 §7): in_proj h → z, x (d_inner each), B, C (groups·state
+         * each), dt (heads); a depthwise causal conv1d of width `conv` over
+         * x, B, C with a bias; per head A, D and a dt bias; a gated RMSNorm
+         * over d_inner; out_proj d_inner → h. */
+        model_mamba_dims(m, &sh->md);
+        sh->mamba_w = h * sh->md.in_proj + sh->md.d_inner * h;
+        sh->mamba_small = sh->md.conv_dim * (sh->md.conv + 1.0) + 3.0 * sh->md.heads +
+                          sh->md.d_inner;
+    }
 
-    double per_layer = sh->attn_w + sh->norm_w;
-    double moe_total = sh->E * sh->expert_w + sh->shared_w + sh->router_w;
-    double moe_active = sh->k * sh->expert_w + sh->shared_w + sh->router_w;
-    double common = sh->L * per_layer + sh->Ld * sh->mlp_w + sh->emb_w + sh->head_w + h;
-    double total = common + sh->Lm * moe_total;
-    double active = common + sh->Lm * moe_active;
+    /* Weights by block, each with its pre-norm: a plain layer's attention
+     * block carries norm_w less the MLP block's norm. */
+    double w_attn = sh->attn_w + sh->norm_w - h;
+    double w_moe_total = sh->E * sh->expert_w + sh->shared_w + sh->router_w + h;
+    double w_moe_active = sh->k * sh->expert_w + sh->shared_w + sh->router_w + h;
+    double common = sh->La * w_attn + sh->Ld * (sh->mlp_w + h) +
+                    sh->Lmb * (sh->mamba_w + sh->mamba_small + h) + sh->emb_w + sh->head_w + h;
+    double total = common + sh->Lm * w_moe_total;
+    double active = common + sh->Lm * w_moe_active;
     sh->wscale = 1.0;
     if (m->params > 0) {
         /* Keep the derived active ratio for a given total; memory and
@@ -294,12 +351,12 @@ void train_params(const ModelShape *m, double *total, double *active)
  * layers). */
 static double shape_core_frac(const Shape *sh, double s)
 {
-    if (!(sh->win > 0) || !(s > 0) || !(sh->L > 0))
+    if (!(sh->win > 0) || !(s > 0) || !(sh->La > 0))
         return 1.0;
     double f = 2.0 * sh->win / s;
     if (f >= 1)
         return 1.0;
-    return 1.0 - sh->win_L / sh->L * (1.0 - f);
+    return 1.0 - sh->win_L / sh->La * (1.0 - f);
 }
 
 /* Model FLOPs (no recompute) for B sequences of length s: 6 FLOPs per
@@ -308,14 +365,16 @@ static double shape_core_frac(const Shape *sh, double s)
  * 6·B·s·h·V.  For a dense model with a·dh = h this is exactly Megatron's
  * 12·B·s·L·h²·[(1 + g/a + s/h)·(a·dh/h) + (F/h)·glu + V/(2·L·h)]
  * (megatron/training/training.py num_floating_point_operations; Narayanan
- * et al. 2021 eq. 3 for GPT: 72·B·s·L·h²·(1 + s/(6h) + V/(12·L·h))). */
+ * et al. 2021 eq. 3 for GPT: 72·B·s·L·h²·(1 + s/(6h) + V/(12·L·h))).
+ * The core counts attention layers only; a Mamba-2 layer adds its SSD
+ * (MambaDims ssd_flops, 3× with the backward). */
 static double shape_flops(const Shape *sh, double B, double s)
 {
     double tok = B * s;
-    double gemm = sh->L * sh->attn_w + sh->Ld * sh->mlp_w +
+    double gemm = sh->La * sh->attn_w + sh->Ld * sh->mlp_w + sh->Lmb * sh->mamba_w +
                   sh->Lm * (sh->k * sh->expert_w + sh->shared_w + sh->router_w);
-    return 6.0 * tok * gemm + 3.0 * B * s * s * sh->L * sh->core_coef * shape_core_frac(sh, s) +
-           6.0 * tok * sh->h * sh->V;
+    return 6.0 * tok * gemm + 3.0 * B * s * s * sh->La * sh->core_coef * shape_core_frac(sh, s) +
+           3.0 * tok * sh->Lmb * sh->md.ssd_flops + 6.0 * tok * sh->h * sh->V;
 }
 
 double train_model_flops(const ModelShape *m, double B, double s)
@@ -347,22 +406,36 @@ double train_model_flops(const ModelShape *m, double B, double s)
  * Context parallelism splits s over c (each rank's scores are (s/c)×s).
  * With dropout probability 0 (workload no_dropout) no mask is kept: PyTorch's
  * dropout returns its input unchanged when p = 0 (ATen native/Dropout.cpp
- * _dropout_impl), so the two 1-byte masks (and the softmax's as²b one) go. */
+ * _dropout_impl), so the two 1-byte masks (and the softmax's as²b one) go.
+ * Per block (a hybrid layer holds one): its input, its norm's input and
+ * dropout mask are the replicated 4 + 1.  A Mamba-2 block keeps, split by
+ * t, its in_proj output (z, x, B, C, dt: 2·in_proj/h), the SSD output and
+ * the gated norm's output (out_proj's input, 2·d_inner/h each) and dt and
+ * its cumulative decay in fp32 (2 × 4·heads/h): what mamba_ssm's
+ * MambaSplitConv1dScanCombinedFn saves, the conv1d and the chunk states
+ * being recomputed in its backward (ops/triton/ssd_combined.py). */
 static double shape_act_layer(const Shape *sh, double s, double b, int t, int c, bool sp,
-                              Recompute r, bool flash, bool moe_layer)
+                              Recompute r, bool flash, int kind)
 {
     double sl = s / c;
     double sbh = sl * b * sh->h;
+    bool at = kind & K_ATTN, moe = kind & K_MOE, ffn = kind & (K_MLP | K_MOE);
+    bool mb = kind & K_MAMBA;
     /* the attention call saves its K/V inputs: copied out to the query
      * heads (kv_rep), a heads wide */
     double kvr = sh->mla || sh->kv_rep ? 1.0 : sh->g / sh->a;
-    double attn_split = 4.0 + 4.0 * kvr + 2.0 * sh->ew_attn_extra;
+    double attn_split = at ? 4.0 + 4.0 * kvr + 2.0 * sh->ew_attn_extra : 0.0;
     double actw = sh->glu ? 6.0 : 4.0;
-    double mlp_split = moe_layer
-                           ? sh->k * actw * sh->Fe / sh->h + 2.0 * sh->k + sh->S * actw * sh->Fe / sh->h
-                           : actw * sh->F / sh->h;
-    double rep = 8.0 + 2.0 * sh->drop_masks;
-    double core = flash ? 0.0 : (4.0 + sh->drop_masks) * sh->a * s / sh->h;
+    double mlp_split = !ffn ? 0.0
+                       : moe ? sh->k * actw * sh->Fe / sh->h + 2.0 * sh->k +
+                                   sh->S * actw * sh->Fe / sh->h
+                             : actw * sh->F / sh->h;
+    double mamba_split = mb ? (2.0 * sh->md.in_proj + 4.0 * sh->md.d_inner +
+                               8.0 * sh->md.heads) / sh->h
+                            : 0.0;
+    double rep = ((at ? 1.0 : 0.0) + (ffn ? 1.0 : 0.0) + (mb ? 1.0 : 0.0)) *
+                 (4.0 + sh->drop_masks);
+    double core = flash || !at ? 0.0 : (4.0 + sh->drop_masks) * sh->a * s / sh->h;
     if (r == RECOMPUTE_FULL)
         return 2.0 * sbh / (sp ? t : 1);     /* only the layer input is kept */
     if (r == RECOMPUTE_SELECTIVE) {
@@ -372,9 +445,11 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
              * the next-cheapest tensors, as Megatron-Core's recompute_modules
              * "layernorm" + activation and TorchTitan's selective AC do: the
              * two norm outputs (the QKV and MLP inputs, 4) and the MLP
-             * activation output (2·F/h per expert applied). */
-            rep -= 4.0;
-            mlp_split -= moe_layer ? (sh->k + sh->S) * 2.0 * sh->Fe / sh->h : 2.0 * sh->F / sh->h;
+             * activation output (2·F/h per expert applied).  (A Mamba
+             * block's norm is not one of those modules.) */
+            rep -= 2.0 * ((at ? 1.0 : 0.0) + (ffn ? 1.0 : 0.0));
+            if (ffn)
+                mlp_split -= moe ? (sh->k + sh->S) * 2.0 * sh->Fe / sh->h : 2.0 * sh->F / sh->h;
         }
     }
     if (sh->fp8_saved) {
@@ -393,17 +468,23 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
          * (Flash) attention kernel saves it in 16 bits for its own backward
          * and the projection adds its 1-byte copy (+1); unfused, only the
          * projection keeps it (2 -> 1).  MoE layers: only the QKV input
-         * (the expert GEMMs' saved inputs were not checked). */
+         * (the expert GEMMs' saved inputs were not checked); Mamba-2 blocks:
+         * the in_proj input (a LayerNormLinear too). */
         if (!(r == RECOMPUTE_SELECTIVE && flash)) {
-            rep -= moe_layer ? 1.0 : 2.0;
-            if (!moe_layer)
+            bool dense = ffn && !moe;
+            rep -= (at ? 1.0 : 0.0) + (dense ? 1.0 : 0.0);
+            if (dense)
                 mlp_split -= sh->F / sh->h;
         }
-        attn_split += flash ? 1.0 : -1.0;
+        if (mb)
+            rep -= 1.0;
+        if (at)
+            attn_split += flash ? 1.0 : -1.0;
     }
+    double split = attn_split + mlp_split + mamba_split + core;
     if (sp)
-        return sbh * (rep + attn_split + mlp_split + core) / t;
-    return sbh * (rep + (attn_split + mlp_split + core) / t);
+        return sbh * (rep + split) / t;
+    return sbh * (rep + split / t);
 }
 
 /* Activation bytes of one layer when only the weight GEMMs' outputs are
@@ -421,28 +502,41 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
  * t with sequence parallelism (MaxText shards activation_embed over the
  * tensor axis, base.yml), replicated without. */
 static double shape_act_dots(const Shape *sh, double s, double b, int t, int c, bool sp,
-                             bool moe_layer)
+                             int kind)
 {
     double sl = s / c;
     double sbh = sl * b * sh->h;
-    double qkv = 2.0 * (sh->a * sh->dqk + sh->g * sh->dqk + sh->g * sh->dv) / sh->h;
+    bool at = kind & K_ATTN, ffn = kind & (K_MLP | K_MOE), mb = kind & K_MAMBA;
+    double qkv = at ? 2.0 * (sh->a * sh->dqk + sh->g * sh->dqk + sh->g * sh->dv) / sh->h : 0.0;
     double w1 = sh->glu ? 4.0 : 2.0;
-    double mlp = moe_layer ? (sh->k + sh->S) * w1 * sh->Fe / sh->h + 2.0 * sh->k
-                           : w1 * sh->F / sh->h;
-    double rep = 4.0;
+    double mlp = !ffn ? 0.0
+                 : kind & K_MOE ? (sh->k + sh->S) * w1 * sh->Fe / sh->h + 2.0 * sh->k
+                                : w1 * sh->F / sh->h;
+    /* a Mamba-2 block: the in_proj output and out_proj's */
+    double mam = mb ? 2.0 * sh->md.in_proj / sh->h : 0.0;
+    double rep = 2.0 + (at ? 2.0 : 0.0) + (mb ? 2.0 : 0.0);
     if (sp)
-        return sbh * (rep + qkv + mlp) / t;
-    return sbh * (rep + (qkv + mlp) / t);
+        return sbh * (rep + qkv + mlp + mam) / t;
+    return sbh * (rep + (qkv + mlp + mam) / t);
 }
 
+/* The average layer's activations: each kind of layer by its share. */
 static double shape_act_avg(const Shape *sh, double s, double b, int t, int c, bool sp,
                             Recompute r, bool flash)
 {
-    double d = shape_act_layer(sh, s, b, t, c, sp, r, flash, false);
-    if (sh->Lm <= 0)
-        return d;
-    double mo = shape_act_layer(sh, s, b, t, c, sp, r, flash, true);
-    return (sh->Ld * d + sh->Lm * mo) / sh->L;
+    double a = 0;
+    for (int i = 0; i < sh->nkinds; i++)
+        a += sh->kinds[i].share *
+             shape_act_layer(sh, s, b, t, c, sp, r, flash, sh->kinds[i].mask);
+    return a;
+}
+
+static double shape_dots_avg(const Shape *sh, double s, double b, int t, int c, bool sp)
+{
+    double a = 0;
+    for (int i = 0; i < sh->nkinds; i++)
+        a += sh->kinds[i].share * shape_act_dots(sh, s, b, t, c, sp, sh->kinds[i].mask);
+    return a;
 }
 
 double train_activation_bytes(const ModelShape *m, double s, double b, int t, int c, bool sp,
@@ -655,11 +749,13 @@ static int env_stage_slots(const Env *e, int p)
 static void stage_params_n(const Shape *sh, int t, int p, double lps, double eshard,
                            StageParams *sp)
 {
-    double fd = sh->L > 0 ? sh->Ld / sh->L : 1;
-    double fm = 1 - fd;
-    double dense_layer = (sh->attn_w + sh->norm_w) / t + fd * sh->mlp_w / t +
-                         fm * (sh->shared_w + sh->router_w) / t;
-    double expert_layer = fm * sh->E * sh->expert_w / eshard;
+    double L = sh->L > 0 ? sh->L : 1;
+    double h = sh->h;
+    /* the average layer's non-expert weights, each block with its norm */
+    double dense_layer = (sh->La * (sh->attn_w + sh->norm_w - h) + sh->Ld * (sh->mlp_w + h) +
+                          sh->Lm * (sh->shared_w + sh->router_w + h) +
+                          sh->Lmb * (sh->mamba_w + sh->mamba_small + h)) / L / t;
+    double expert_layer = sh->Lm / L * sh->E * sh->expert_w / eshard;
     double pd = lps * dense_layer, pe = lps * expert_layer;
     /* Embedding on the first stage, output head on the last; with tied
      * embeddings Megatron keeps a copy of the embedding on the last stage. */
@@ -735,10 +831,7 @@ static void mem_stage(const Env *e, const Layout *l, double lps, double pd, doub
     double act = env_act_layer(e, l);
     if (e->sel_core && l->recompute == RECOMPUTE_SELECTIVE && !sh->mla) {
         /* selective = keep the weight GEMMs' outputs only (MaxText minimal) */
-        act = shape_act_dots(sh, e->s, l->micro_batch, l->tp, l->cp, l->sp, false);
-        if (sh->Lm > 0)
-            act = (sh->Ld * act + sh->Lm * shape_act_dots(sh, e->s, l->micro_batch, l->tp,
-                                                          l->cp, l->sp, true)) / sh->L;
+        act = shape_dots_avg(sh, e->s, l->micro_batch, l->tp, l->cp, l->sp);
     }
     /* Activation offloading (Megatron cpu_offloading_num_layers): the
      * offloaded layers' activations of every in-flight micro-batch wait in
@@ -836,23 +929,32 @@ typedef struct {
     double flops_exec;     /* FLOPs executed per GPU per step (incl. recompute) */
 } StepEval;
 
-static double elementwise_fwd_bytes(const Env *e, const Layout *l, double T, bool moe_layer)
+static double elementwise_fwd_bytes(const Env *e, const Layout *l, double T, int kind)
 {
     const Shape *sh = &e->sh;
     double t = l->tp;
-    /* Per token, 16-bit elements: two norms (read+write h each = 4h),
-     * two residual adds with fused bias-dropout (read 2h, write h, 1-byte
-     * mask ≈ 0.5h each = 7h) — 11h, split by t only with SP (otherwise every
-     * TP rank does it on the full sequence); activation function
-     * (GELU read/write F; SwiGLU read 2F write F), split by t. */
-    double rep = 11.0 * sh->h / (l->sp ? t : 1);
+    bool at = kind & K_ATTN, ffn = kind & (K_MLP | K_MOE), mb = kind & K_MAMBA;
+    /* Per token, 16-bit elements, per block: its norm (read+write h = 2h),
+     * its residual add with fused bias-dropout (read 2h, write h, 1-byte
+     * mask ≈ 0.5h = 3.5h) — 5.5h, 11h for a plain layer's two blocks,
+     * split by t only with SP (otherwise every TP rank does it on the full
+     * sequence); activation function (GELU read/write F; SwiGLU read 2F
+     * write F), split by t. */
+    double blocks = (at ? 1.0 : 0.0) + (ffn ? 1.0 : 0.0) + (mb ? 1.0 : 0.0);
+    double rep = 5.5 * blocks * sh->h / (l->sp ? t : 1);
     double actw = sh->glu ? 3.0 : 2.0;
     /* (a MoE layer's routing and token permutation: moe_route_bytes) */
-    double act = moe_layer ? (sh->k + sh->S) * actw * sh->Fe : actw * sh->F;
+    double act = !ffn ? 0.0
+                 : kind & K_MOE ? (sh->k + sh->S) * actw * sh->Fe : actw * sh->F;
+    /* Mamba-2, split by t with its heads: the causal conv1d and its SiLU
+     * over x, B, C (read + write conv_dim), the gated RMSNorm (read y and
+     * z, write d_inner) */
+    if (mb)
+        act += 2.0 * sh->md.conv_dim + 3.0 * sh->md.d_inner;
     double bytes = 2.0 * T * (rep + act / t);
-    if (!e->flash) /* the (s/c)×s scores in 16-bit: written by QK^T, read and
-                    * written by the fused scale-mask-softmax, read and written
-                    * by dropout (+1-byte mask), read by the AV GEMM: ~6 passes */
+    if (!e->flash && at) /* the (s/c)×s scores in 16-bit: written by QK^T, read and
+                          * written by the fused scale-mask-softmax, read and written
+                          * by dropout (+1-byte mask), read by the AV GEMM: ~6 passes */
         bytes += 2.0 * 6.0 * sh->a * T * e->s / t;
     return bytes;
 }
@@ -871,20 +973,29 @@ typedef struct {
     double flops;          /* executed FLOPs */
 } LayerCost;
 
-/* *a = share × *a + (1 − share) × *b, field by field: the average layer
- * when `share` of the layers cost *a and the others *b (recompute_layers) */
+/* *a += w × *b, field by field */
+static void layer_cost_add(LayerCost *a, const LayerCost *b, double w)
+{
+    a->comp += w * b->comp;
+    a->fwd += w * b->fwd;
+    a->core += w * b->core;
+    a->tp += w * b->tp;
+    a->cp += w * b->cp;
+    a->cp_hid += w * b->cp_hid;
+    a->ep += w * b->ep;
+    a->ep_hid += w * b->ep_hid;
+    a->pair_host += w * b->pair_host;
+    a->flops += w * b->flops;
+}
+
+/* *a = share × *a + (1 − share) × *b: the average layer when `share` of
+ * the layers cost *a and the others *b (recompute_layers) */
 static void layer_cost_mix(LayerCost *a, const LayerCost *b, double share)
 {
-    a->comp = share * a->comp + (1.0 - share) * b->comp;
-    a->fwd = share * a->fwd + (1.0 - share) * b->fwd;
-    a->core = share * a->core + (1.0 - share) * b->core;
-    a->tp = share * a->tp + (1.0 - share) * b->tp;
-    a->cp = share * a->cp + (1.0 - share) * b->cp;
-    a->cp_hid = share * a->cp_hid + (1.0 - share) * b->cp_hid;
-    a->ep = share * a->ep + (1.0 - share) * b->ep;
-    a->ep_hid = share * a->ep_hid + (1.0 - share) * b->ep_hid;
-    a->pair_host = share * a->pair_host + (1.0 - share) * b->pair_host;
-    a->flops = share * a->flops + (1.0 - share) * b->flops;
+    LayerCost m = {0};
+    layer_cost_add(&m, a, share);
+    layer_cost_add(&m, b, 1.0 - share);
+    *a = m;
 }
 
 /* Experts per GPU are sharded over this many tensor ranks: the folded
@@ -1075,24 +1186,31 @@ static double gemm_s(const Env *e, double M, double N, double K)
  * MoE layers: the shared experts as fc1/fc2 of width S·Fe, the router
  * M = T, K = h, N = E.  MLA attention keeps the layer's narrowest side
  * min(h/t, T) for all of its projections (its down-projections are not
- * split by t, which the FLOP count does not follow either). */
-static double layer_dense_gemm_s(const Env *e, const Layout *l, double T, bool moe_layer)
+ * split by t, which the FLOP count does not follow either).  Mamba-2:
+ *   in_proj  M = T, K = h,         N = in_proj/t (column-parallel)
+ *   out_proj M = T, K = d_inner/t, N = h         (row-parallel). */
+static double layer_dense_gemm_s(const Env *e, const Layout *l, double T, int kind)
 {
     const Shape *sh = &e->sh;
     double t = l->tp, h = sh->h;
-    double s;
-    if (sh->mla) {
+    bool moe = kind & K_MOE;
+    double s = 0;
+    if (!(kind & K_ATTN))
+        ;
+    else if (sh->mla) {
         double x = h / t < T ? h / t : T;
         s = 2.0 * T * sh->attn_w / t / gemm_rate(e, x, 1.0);
     } else {
         s = gemm_s(e, T, (sh->a * sh->dqk + 2.0 * sh->g * sh->dh) / t, h) +
             gemm_s(e, T, h, sh->a * sh->dv / t);
     }
+    if (kind & K_MAMBA)
+        s += gemm_s(e, T, sh->md.in_proj / t, h) + gemm_s(e, T, h, sh->md.d_inner / t);
     double glu = sh->glu ? 2.0 : 1.0;
-    double F = moe_layer ? sh->S * sh->Fe : sh->F;
+    double F = moe ? sh->S * sh->Fe : kind & K_MLP ? sh->F : 0.0;
     if (F > 0)
         s += gemm_s(e, T, glu * F / t, h) + gemm_s(e, T, h, F / t);
-    if (moe_layer && sh->router_w > 0)
+    if (moe && sh->router_w > 0)
         s += gemm_s(e, T, sh->E / t, h);
     return s;
 }
@@ -1132,14 +1250,14 @@ static double attn_seq_slowdown(const Env *e, const Layout *l)
     const Shape *sh = &e->sh;
     double full = 1.0 / accelerator_attn_seq_factor(e->a, e->s / (2.0 * l->cp));
     double f = sh->win > 0 ? 2.0 * sh->win / e->s : 1.0;
-    if (f >= 1.0 || !(sh->L > 0))
+    if (f >= 1.0 || !(sh->La > 0))
         return full;
     double win = 1.0 / accelerator_attn_seq_factor(e->a, sh->win);
-    double lf = sh->L - sh->win_L, lw = sh->win_L * f; /* each kind's share of the work */
+    double lf = sh->La - sh->win_L, lw = sh->win_L * f; /* each kind's share of the work */
     return (lf * full + lw * win) / (lf + lw);
 }
 
-static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost *c, double *x_out,
+static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, double *x_out,
                        double *eff_out)
 {
     const Shape *sh = &e->sh;
@@ -1149,9 +1267,13 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     if (T < x)
         x = T;
     double eff = env_curve(e, x);
-    double dense_w = sh->attn_w + (moe_layer ? sh->shared_w + sh->router_w : sh->mlp_w);
+    bool moe_layer = kind & K_MOE, at = kind & K_ATTN, mb = kind & K_MAMBA;
+    bool ffn = kind & (K_MLP | K_MOE);
+    double blocks = (at ? 1.0 : 0.0) + (ffn ? 1.0 : 0.0) + (mb ? 1.0 : 0.0);
+    double dense_w = (at ? sh->attn_w : 0.0) + (mb ? sh->mamba_w : 0.0) +
+                     (moe_layer ? sh->shared_w + sh->router_w : kind & K_MLP ? sh->mlp_w : 0.0);
     double f_dense = 2.0 * T * dense_w / t;
-    double t_gemm = layer_dense_gemm_s(e, l, T, moe_layer);
+    double t_gemm = layer_dense_gemm_s(e, l, T, kind);
     double eff_dense = t_gemm > 0 ? f_dense / (t_gemm * e->peak * e->gemm_scale) : eff;
     double f_exp = 0, t_exp_fc2 = 0, t_exp_all = 0;
     double fc2_parts = sh->glu ? 3.0 : 2.0; /* fc2: Fe of the 2 (3 with GLU) Fe-wide matrices */
@@ -1160,10 +1282,10 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
     /* GEMM input elements per token on this rank (FP8 casts): QKV and fc1
      * read h, the output projection a·dh/t, fc2 F/t. */
     double cast_el = 0;
-    if (fp8) /* with SP the QKV/fc1 inputs are cast before their all-gather (FP8
-              * all-gather), on the rank's T/t tokens */
-        cast_el = 2.0 * sh->h / (l->sp ? t : 1) + sh->a * sh->dqk / t +
-                  (moe_layer ? 0.0 : sh->F / t);
+    if (fp8) /* with SP the QKV/fc1/in_proj inputs are cast before their all-gather
+              * (FP8 all-gather), on the rank's T/t tokens */
+        cast_el = blocks * sh->h / (l->sp ? t : 1) + (at ? sh->a * sh->dqk / t : 0.0) +
+                  (kind & K_MLP ? sh->F / t : 0.0) + (mb ? sh->md.d_inner / t : 0.0);
     if (moe_layer) {
         /* Per GPU the routed-expert FLOPs are those of its tokens whatever
          * the expert layout (balanced routing): 2·T·k·W_e/t.  The GEMM
@@ -1201,7 +1323,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         if (fp8) /* expert fc1 inputs h per routed copy, fc2 inputs Fe/etp */
             cast_el += sh->k * (sh->h + sh->Fe) / t + sh->S * (sh->h + sh->Fe) / t;
     }
-    double f_core = T * e->s * sh->core_coef / t * e->win_frac;
+    double f_core = at ? T * e->s * sh->core_coef / t * e->win_frac : 0.0;
     double t_core = f_core / (e->peak16 * eff);
     /* Backward core time: twice the forward's on the GEMM curve.  Where the
      * catalog measures the fused attention kernels of the part (attn_fwd_eff,
@@ -1236,7 +1358,17 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         t_core *= FLASH_V1_SLOWDOWN;
         t_core_bwd *= FLASH_V1_SLOWDOWN;
     }
-    double t_ew = elementwise_fwd_bytes(e, l, T, moe_layer) / e->ew_bw;
+    double t_ew = elementwise_fwd_bytes(e, l, T, kind) / e->ew_bw;
+    /* The SSD kernels (MambaDims ssd_flops, 16-bit) at the share of the peak
+     * they are measured to reach (catalog ssd_eff), or their memory traffic
+     * (ssd_bytes) at the element-wise rate, whichever is longer; the
+     * backward at twice the forward, as every GEMM here. */
+    double f_ssd = 0, t_ssd = 0;
+    if (mb) {
+        double eff_ssd = e->a->ssd_eff > 0 ? e->a->ssd_eff : SSD_EFF_DEFAULT;
+        f_ssd = T * sh->md.ssd_flops / t;
+        t_ssd = fmax(f_ssd / (e->peak16 * eff_ssd), T * sh->md.ssd_bytes / t / e->ew_bw);
+    }
     if (fp8)
         t_ew += FP8_CAST_BYTES * T * cast_el / e->ew_bw;
     double t_moe = 0;
@@ -1277,11 +1409,11 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         t_moe = (e->moe_cf > 0 ? 0.0 : e->moe_layer_oh + e->moe_attn_oh) +
                 e->moe_expert_oh * local;
     }
-    double fwd = t_gemm + t_core + t_ew + e->layer_oh + t_moe;
+    double fwd = t_gemm + t_core + t_ssd + t_ew + e->layer_oh + t_moe;
     double passes = 3.0 + (l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0);
     /* forward passes (not the backward's two): the norm-fed casts' amax
      * read is fused into the norm (FP8_NORM_CAST_BYTES) */
-    double norm_fused = fp8 ? (FP8_CAST_BYTES - FP8_NORM_CAST_BYTES) * T * 2.0 * sh->h /
+    double norm_fused = fp8 ? (FP8_CAST_BYTES - FP8_NORM_CAST_BYTES) * T * blocks * sh->h /
                                   (l->sp ? t : 1) / e->ew_bw
                             : 0.0;
     c->fwd = fwd - norm_fused;
@@ -1316,13 +1448,15 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         c->pair_host = over > 0 ? over : 0;
     }
     c->core = t_core + t_core_bwd;
-    c->flops = passes * (f_dense + f_exp + f_core);
+    c->flops = passes * (f_dense + f_exp + f_core + f_ssd);
     if (l->recompute == RECOMPUTE_SELECTIVE && e->flash) {
-        /* re-run the two norms (read h, write h each) and the activation
-         * function: memory-bound, no GEMM FLOPs */
+        /* re-run the norms of the attention and MLP blocks (read h, write h
+         * each) and the activation function: memory-bound, no GEMM FLOPs */
         double actw = sh->glu ? 3.0 : 2.0;
-        double act = moe_layer ? (sh->k + sh->S) * actw * sh->Fe : actw * sh->F;
-        c->comp += 2.0 * T * (4.0 * sh->h / (l->sp ? t : 1) + act / t) / e->ew_bw;
+        double act = !ffn ? 0.0
+                     : moe_layer ? (sh->k + sh->S) * actw * sh->Fe : actw * sh->F;
+        double norms = (at ? 1.0 : 0.0) + (ffn ? 1.0 : 0.0);
+        c->comp += 2.0 * T * (2.0 * norms * sh->h / (l->sp ? t : 1) + act / t) / e->ew_bw;
         if (e->sel_core) {
             /* MaxText's remat_policy minimal saves only the outputs of dots
              * without batch dimensions (jax.checkpoint_policies.
@@ -1367,10 +1501,10 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
      *    backward (the split's concatenation, grad·p and grad·b each
      *    written and reduced).
      * The expert passes run on the busiest EP rank's imb × copies. */
-    if (e->uf_rope || (moe_layer && (e->uf_clamp || e->uf_bias))) {
+    if ((at && e->uf_rope) || (moe_layer && (e->uf_clamp || e->uf_bias))) {
         double Cb = moe_layer ? imb * moe_copies(e, l, T) : 0.0;
         double xf = 0, xb = 0;
-        if (e->uf_rope) {
+        if (at && e->uf_rope) {
             double qk = T * (sh->a + sh->g) * sh->dqk / t;
             xf += 24.0 * qk;
             xb += 34.0 * qk;
@@ -1393,7 +1527,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
      * read and written out a/t heads wide in 16 bit; backward, autograd
      * sums the expanded gradients back (read a/t, write g heads).  A
      * re-run forward copies again. */
-    if (sh->kv_rep) {
+    if (at && sh->kv_rep) {
         double xf = 2.0 * 2.0 * T * sh->dh * (sh->a / t + kv_heads(sh, t));
         c->fwd += xf / e->ew_bw;
         c->comp += ((l->recompute == RECOMPUTE_FULL ? 3.0 : 2.0) * xf) / e->ew_bw;
@@ -1422,7 +1556,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
      *    KV) and the final casts (6 each).
      * The log-sum-exp rows (a/t per token) are left out.  A forward that
      * is re-run (full recompute) merges again. */
-    if (l->cp > 1 && e->cp_torch) {
+    if (at && l->cp > 1 && e->cp_torch) {
         double n = l->cp;
         double Q = T * sh->a * sh->dv / t;
         double KV = T * attn_kv_width(e, l);
@@ -1441,7 +1575,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
      * row-parallel reduction, are not re-run.  PyTorch's checkpoint re-runs
      * the module's whole forward. */
     double re_coll = l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0;
-    if (l->recompute == RECOMPUTE_FULL && e->remat_dce) {
+    if (l->recompute == RECOMPUTE_FULL && e->remat_dce && ffn) {
         double F = moe_layer ? sh->S * sh->Fe : sh->F;
         double skip = (F > 0 ? gemm_s(e, T, sh->h, F / t) : 0.0) + t_exp_fc2;
         c->comp -= skip;
@@ -1471,7 +1605,7 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
         double one = l->sp ? net_allgather_s(agb / 2.0 * S, l->tp, bw, lat) +
                                  net_allgather_s(S, l->tp, bw, lat)
                            : net_allreduce_s(S, l->tp, bw, lat);
-        double raw = 2.0 * fwd_coll * one;
+        double raw = blocks * fwd_coll * one; /* one pair a block */
         double hid = e->tp_ov * raw;
         double under = fwd_coll * 1.5 * t_gemm; /* fwd GEMMs + half the bwd ones each way */
         if (hid > under)
@@ -1496,7 +1630,21 @@ static void layer_cost(const Env *e, const Layout *l, bool moe_layer, LayerCost 
      * rank's attention. */
     c->cp = 0;
     c->cp_hid = 0;
-    if (l->cp > 1) {
+    if (mb && l->cp > 1) {
+        /* A Mamba-2 mixer under context parallelism (Megatron-Core
+         * ssm/mamba_context_parallel.py): the scan needs the whole sequence,
+         * so an all-to-all trades the sequence split for a split of the
+         * heads before the conv1d and the SSD (the in_proj output, in_proj/t
+         * per token) and back after them (d_inner/t); the backward moves the
+         * gradients the same way, a re-run forward again.  Nothing computes
+         * while they run. */
+        double bw, lat;
+        env_link(e, l, l->cp, l->tp, false, &bw, &lat);
+        double one = net_alltoall_s(2.0 * T * sh->md.in_proj / t, l->cp, bw, lat) +
+                     net_alltoall_s(2.0 * T * sh->md.d_inner / t, l->cp, bw, lat);
+        c->cp = one * (2.0 + (l->recompute == RECOMPUTE_FULL ? 1.0 : 0.0));
+    }
+    if (at && l->cp > 1) {
         double bw, lat;
         env_link(e, l, l->cp, l->tp, false, &bw, &lat);
         double local = 2.0 * T * attn_kv_width(e, l);
@@ -1587,40 +1735,25 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
 {
     const Shape *sh = &e->sh;
     memset(out, 0, sizeof *out);
-    LayerCost dl = {0}, ml = {0};
     double x = 0, eff = 0;
-    double fd = sh->Ld / sh->L, fm = sh->Lm / sh->L;
-    if (fd > 0)
-        layer_cost(e, l, false, &dl, &x, &eff);
-    if (fm > 0)
-        layer_cost(e, l, true, &ml, &x, &eff);
     double rshare = env_recompute_share(e, l);
-    if (rshare < 1.0) {
-        /* recompute on some layers of the stage only: the others run
-         * without it (env_recompute_share) */
-        Layout ln = *l;
-        ln.recompute = RECOMPUTE_NONE;
-        LayerCost dn = {0}, mn = {0};
-        double xn = 0, effn = 0;
-        if (fd > 0)
-            layer_cost(e, &ln, false, &dn, &xn, &effn);
-        if (fm > 0)
-            layer_cost(e, &ln, true, &mn, &xn, &effn);
-        layer_cost_mix(&dl, &dn, rshare);
-        layer_cost_mix(&ml, &mn, rshare);
+    Layout ln = *l;
+    ln.recompute = RECOMPUTE_NONE;
+    /* the average layer: each kind of layer by its share */
+    LayerCost lc = {0};
+    for (int i = 0; i < sh->nkinds; i++) {
+        LayerCost k = {0};
+        layer_cost(e, l, sh->kinds[i].mask, &k, &x, &eff);
+        if (rshare < 1.0) {
+            /* recompute on some layers of the stage only: the others run
+             * without it (env_recompute_share) */
+            LayerCost kn = {0};
+            double xn = 0, effn = 0;
+            layer_cost(e, &ln, sh->kinds[i].mask, &kn, &xn, &effn);
+            layer_cost_mix(&k, &kn, rshare);
+        }
+        layer_cost_add(&lc, &k, sh->kinds[i].share);
     }
-    LayerCost lc = {
-        .comp = fd * dl.comp + fm * ml.comp,
-        .fwd = fd * dl.fwd + fm * ml.fwd,
-        .core = fd * dl.core + fm * ml.core,
-        .tp = fd * dl.tp + fm * ml.tp,
-        .cp = fd * dl.cp + fm * ml.cp,
-        .cp_hid = fd * dl.cp_hid + fm * ml.cp_hid,
-        .ep = fm * ml.ep,
-        .ep_hid = fm * ml.ep_hid,
-        .pair_host = fm * ml.pair_host,
-        .flops = fd * dl.flops + fm * ml.flops,
-    };
     double p = l->pp, v = l->vpp > 0 ? l->vpp : 1;
     double m = layout_micro(e->B, l);
     double T = (double)l->micro_batch * e->s / l->cp;
@@ -2200,13 +2333,13 @@ static void env_checkpoint(const Env *e, const Catalog *cat, int G, Ckpt *k)
 /* ------------------------------------------------------------ set-up */
 
 /* The catalog's error_bands row of this workload's class "<family>/<dense|
- * moe>/<bf16|fp8>" (family = the accelerator's `family`, else its id), else
+ * moe|hybrid>/<bf16|fp8>" (family = the accelerator's `family`, else its id), else
  * the "default" row, else NULL; *cls gets the class ("default", "" = none). */
 static const ErrorBand *class_band(const Env *e, const Catalog *cat, char *cls, size_t len)
 {
     const Accelerator *a = e->a;
     const char *fam = a->family[0] ? a->family : a->id;
-    snprintf(cls, len, "%.32s/%s/%s", fam, e->sh.moe ? "moe" : "dense",
+    snprintf(cls, len, "%.32s/%s/%s", fam, model_arch_class(&e->w->model),
              e->lowp ? "fp8" : "bf16");
     const ErrorBand *b = cat ? catalog_find_band(cat, cls) : NULL;
     if (!b && cat) {
@@ -2337,6 +2470,10 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
             if (heads % t != 0)
                 continue;
             if (!sh->mla && kvh % t != 0 && t % kvh != 0)
+                continue;
+            /* Megatron-Core's MambaMixer splits its heads and its B/C groups
+             * over the tensor ranks (it asserts ngroups % tp == 0) */
+            if (sh->Lmb > 0 && (sh->md.heads % t != 0 || sh->md.groups % t != 0))
                 continue;
             e->tc[e->nt++] = t;
         }
@@ -2545,6 +2682,12 @@ static bool env_check_fixed(const Env *e, char *err, size_t errlen)
     if (ps->tp > 0 && (heads % ps->tp != 0 ||
                        (!sh->mla && kvh % ps->tp != 0 && ps->tp % kvh != 0))) {
         snprintf(err, errlen, "tp=%d does not divide %d heads / %d KV heads", ps->tp, heads, kvh);
+        return false;
+    }
+    if (ps->tp > 0 && sh->Lmb > 0 &&
+        (sh->md.heads % ps->tp != 0 || sh->md.groups % ps->tp != 0)) {
+        snprintf(err, errlen, "tp=%d does not divide the %d Mamba-2 heads / %d groups", ps->tp,
+                 sh->md.heads, sh->md.groups);
         return false;
     }
     if (ps->pp > L) {

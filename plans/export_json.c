@@ -151,6 +151,7 @@ static void inference_json(Ctx *c, json_t *o, const InferResult *i)
     seti(o, "replicas", i->replicas);
     seti(o, "batch_per_replica", i->batch_per_replica);
     setn(c, o, "kv_bytes_per_token", i->kv_bytes_per_token);
+    setn(c, o, "state_bytes_per_sequence", i->state_bytes_per_sequence);
     json_t *m = json_object();
     setn(c, m, "weights", i->mem.weights / GIB);
     setn(c, m, "kv_cache", i->mem.kv_cache / GIB);

@@ -145,6 +145,11 @@ static const FieldDef field_table[] = {
     {"model.qk_rope_head_dim", "  qk_rope_dim", FS_WORKLOAD, FT_INT, FF_SHAPE, OFF(Workload, model.qk_rope_head_dim), QTY_COUNT, 0, 1, "", EN_NONE, "MLA"},
     {"model.qk_nope_head_dim", "  qk_nope_dim", FS_WORKLOAD, FT_INT, FF_SHAPE, OFF(Workload, model.qk_nope_head_dim), QTY_COUNT, 0, 1, "", EN_NONE, "MLA"},
     {"model.v_head_dim", "  v_head_dim", FS_WORKLOAD, FT_INT, FF_SHAPE, OFF(Workload, model.v_head_dim), QTY_COUNT, 0, 1, "", EN_NONE, "MLA"},
+    {"model.hybrid", "  hybrid", FS_WORKLOAD, FT_STR, FF_SHAPE, OFF(Workload, model.hybrid), QTY_NUMBER, 0, 1, "", EN_NONE, "a symbol a layer: M Mamba-2, * attention, - MLP, E MoE; sets layers"},
+    {"model.mamba_heads", "  mamba_heads", FS_WORKLOAD, FT_INT, FF_SHAPE | FF_AUTO0, OFF(Workload, model.mamba_heads), QTY_COUNT, 0, 1, "", EN_NONE, "auto = 2 x hidden / mamba_head_dim"},
+    {"model.mamba_head_dim", "  mamba_hdim", FS_WORKLOAD, FT_INT, FF_SHAPE | FF_AUTO0, OFF(Workload, model.mamba_head_dim), QTY_COUNT, 0, 1, "", EN_NONE, "auto = 64"},
+    {"model.mamba_state", "  mamba_state", FS_WORKLOAD, FT_INT, FF_SHAPE | FF_AUTO0, OFF(Workload, model.mamba_state), QTY_COUNT, 0, 1, "", EN_NONE, "SSM state size; auto = 128"},
+    {"model.mamba_groups", "  mamba_groups", FS_WORKLOAD, FT_INT, FF_SHAPE | FF_AUTO0, OFF(Workload, model.mamba_groups), QTY_COUNT, 0, 1, "", EN_NONE, "B/C groups; auto = 8"},
     /* team */
     {"name", "name", FS_TEAM, FT_STR, FF_NAME, OFF(Team, name), QTY_NUMBER, 0, 1, "", EN_NONE, "team name"},
     {"weight", "weight", FS_TEAM, FT_REAL, 0, OFF(Team, weight), QTY_NUMBER, 0, 1, "", EN_NONE, "fair-share weight"},
@@ -610,6 +615,15 @@ static int reconcile(const FieldDef *f, const Plan *before, Plan *after, void *b
                                            : "without target_days the run needs a size: set "
                                              "gpus instead (it clears target_days)");
             return -1;
+        }
+    }
+    if (f->scope == FS_WORKLOAD && strcmp(f->key, "model.hybrid") == 0) {
+        /* a hybrid model's layers are its pattern's symbols */
+        Workload *w = b;
+        int n = (int)strlen(w->model.hybrid);
+        if (n > 0 && n != w->model.layers) {
+            w->model.layers = n;
+            snprintf(note, notelen, "layers now %d (the pattern's length)", n);
         }
     }
     if (f->scope == FS_PLAN && (f->flags & FF_ACCEL) && cat &&

@@ -313,6 +313,65 @@ static int check_shape(Rules *r, const Workload *w, const Catalog *cat)
     CHECK(m->dense_layers >= 0 && m->dense_layers <= m->layers, &m->dense_layers, w,
           "workload '%s': dense_layers must be between 0 and layers (%d), got %d", wn, m->layers,
           m->dense_layers);
+    if (m->hybrid[0]) {
+        LayerCounts lc;
+        model_layer_counts(m, &lc);
+        static const char *const what[] = {"G", "a gated DeltaNet layer", "D",
+                                           "a DeepSeek sparse-attention layer", "+",
+                                           "a latent-attention (MLA) layer", "|",
+                                           "a pipeline-stage boundary", "/",
+                                           "multi-token-prediction layers"};
+        const char *name = NULL;
+        for (size_t i = 0; lc.bad && i < sizeof what / sizeof what[0]; i += 2)
+            if (what[i][0] == lc.bad)
+                name = what[i + 1];
+        if (name)
+            return rule_fail(r, m->hybrid, w,
+                             "workload '%s': hybrid symbol %d is '%c' (%s), which the model "
+                             "does not price; expected M (Mamba-2), * (attention), - (MLP) or "
+                             "E (MoE)", wn, lc.bad_at + 1, lc.bad, name);
+        CHECK(!lc.bad, m->hybrid, w,
+              "workload '%s': hybrid symbol %d is not M (Mamba-2), * (attention), - (MLP) or E "
+              "(MoE)", wn, lc.bad_at + 1);
+        CHECK(lc.layers == m->layers, &m->layers, w,
+              "workload '%s': layers is %d but the hybrid pattern has %d layers", wn, m->layers,
+              lc.layers);
+        CHECK(lc.moe == 0 || m->experts > 1, m->hybrid, w,
+              "workload '%s': the hybrid pattern has %d MoE layers (E) but experts is %d", wn,
+              lc.moe, m->experts);
+        CHECK(lc.moe > 0 || m->experts <= 1, m->hybrid, w,
+              "workload '%s': experts is %d but the hybrid pattern has no MoE layer (E)", wn,
+              m->experts);
+        CHECK(m->dense_layers == 0, &m->dense_layers, w,
+              "workload '%s': dense_layers does not apply to a hybrid pattern; its - layers "
+              "are the dense ones", wn);
+        CHECK(m->window_layers <= lc.attn, &m->window_layers, w,
+              "workload '%s': window_layers %d is more than the pattern's %d attention layers",
+              wn, m->window_layers, lc.attn);
+    }
+    const int *mam[] = {&m->mamba_heads, &m->mamba_head_dim, &m->mamba_state, &m->mamba_groups,
+                        &m->mamba_conv, &m->mamba_chunk};
+    static const char *const mam_keys[] = {"mamba_heads", "mamba_head_dim", "mamba_state",
+                                           "mamba_groups", "mamba_conv", "mamba_chunk"};
+    static const int mam_max[] = {65536, 65536, 65536, 65536, 64, 65536};
+    bool has_mamba = strchr(m->hybrid, 'M') != NULL;
+    for (int i = 0; i < 6; i++) {
+        CHECK(*mam[i] >= 0 && *mam[i] <= mam_max[i], mam[i], w,
+              "workload '%s': %s must be between 0 (Megatron-Core's default) and %d, got %d", wn,
+              mam_keys[i], mam_max[i], *mam[i]);
+        CHECK(*mam[i] == 0 || has_mamba, mam[i], w,
+              "workload '%s': %s sizes Mamba-2 layers, but the model has none (hybrid pattern "
+              "with M)", wn, mam_keys[i]);
+    }
+    if (has_mamba) {
+        MambaDims md;
+        model_mamba_dims(m, &md);
+        CHECK(md.heads >= 1, &m->mamba_heads, w,
+              "workload '%s': mamba_heads must be at least 1", wn);
+        CHECK(md.heads % md.groups == 0, &m->mamba_groups, w,
+              "workload '%s': mamba_groups (%d) does not divide mamba_heads (%d)", wn, md.groups,
+              md.heads);
+    }
     const int *mla[] = {&m->q_lora_rank, &m->kv_lora_rank, &m->qk_rope_head_dim,
                         &m->qk_nope_head_dim, &m->v_head_dim};
     static const char *const mla_keys[] = {"q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
@@ -427,6 +486,13 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
               "workload '%s': parallel sp must be true, false or auto", wn);
         CHECK(ps->tp <= m->heads, &ps->tp, w,
               "workload '%s': tp %d is more than the model's %d heads", wn, ps->tp, m->heads);
+        if (ps->tp > 0 && strchr(m->hybrid, 'M')) {
+            MambaDims md;
+            model_mamba_dims(m, &md);
+            CHECK(md.heads % ps->tp == 0 && md.groups % ps->tp == 0, &ps->tp, w,
+                  "workload '%s': tp %d must divide the Mamba-2 heads (%d) and groups (%d)", wn,
+                  ps->tp, md.heads, md.groups);
+        }
         CHECK(ps->pp <= m->layers, &ps->pp, w,
               "workload '%s': pp %d is more than the model's %d layers", wn, ps->pp, m->layers);
         CHECK(ps->vpp <= 1 || ps->pp != 1, &ps->vpp, w,
@@ -1622,6 +1688,13 @@ static const Field model_fields[] = {
     F_D(ModelShape, glu_clamp, "glu_clamp", QTY_NUMBER, F_OPT, "GLU inputs clamped to ±this; 0 = none"),
     F_B(ModelShape, linear_bias, "linear_bias", F_OPT, "attention and expert linears carry biases"),
     F_D(ModelShape, yarn_factor, "yarn_factor", QTY_NUMBER, F_OPT, "YaRN RoPE scaling factor; 0 = plain RoPE"),
+    F_S(ModelShape, hybrid, "hybrid", F_OPT, "one symbol a layer: M Mamba-2, * attention, - MLP, E MoE"),
+    F_I(ModelShape, mamba_heads, "mamba_heads", F_OPT, "0 = 2 x hidden / mamba_head_dim"),
+    F_I(ModelShape, mamba_head_dim, "mamba_head_dim", F_OPT, "0 = 64"),
+    F_I(ModelShape, mamba_state, "mamba_state", F_OPT, "SSM state size; 0 = 128"),
+    F_I(ModelShape, mamba_groups, "mamba_groups", F_OPT, "B/C groups; 0 = 8"),
+    F_I(ModelShape, mamba_conv, "mamba_conv", F_OPT, "conv1d width; 0 = 4"),
+    F_I(ModelShape, mamba_chunk, "mamba_chunk", F_OPT, "SSD chunk length; 0 = 128"),
     F_DA(ModelShape, params, "params", QTY_COUNT, "auto", 0, "auto = derived from the shape"),
 };
 static const Schema model_schema = {"model", model_fields, COUNT_OF(model_fields), 0, init_none, NULL, NULL};

@@ -191,6 +191,37 @@ START_TEST(kv_bytes_of_invalid_shape_is_zero)
 }
 END_TEST
 
+/* A hybrid stack keeps K and V on its attention layers only: Nemotron 3
+ * Nano's 6 of 52, 2 KV heads of 128, bf16: 6·2·2·128·2 = 6144 bytes a
+ * token. */
+START_TEST(kv_bytes_of_a_hybrid_count_its_attention_layers)
+{
+    ModelShape m = preset_find("nemotron-3-nano")->shape;
+    ck_assert_double_eq(infer_kv_bytes_per_token(&m, PREC_BF16), 6144.0);
+}
+END_TEST
+
+/* Its Mamba-2 layers keep a state per sequence whatever its length (23
+ * layers × (64·64·128 SSM + 6144·3 conv) 16-bit values = 24.96 MB on one
+ * GPU): a sequence's reserved memory is that plus its KV, and a decode step
+ * reads and writes it, so the step slows with the state's size. */
+START_TEST(mamba_state_is_held_and_streamed_per_sequence)
+{
+    Plan p = plan();
+    Workload w = service(preset_find("nemotron-3-nano")->shape, PREC_BF16, PREC_BF16, 1000, 24);
+    const Accelerator *a = acc("H100-SXM");
+    InferReplica r;
+    ck_assert(infer_replica(&p, &w, a, NULL, 1, false, &r));
+    double state = 23.0 * (64.0 * 64 * 128 + 6144.0 * 3) * 2;
+    ck_assert_msg(fabs(r.kv_per_seq_per_gpu - (6144.0 * 1024 + state)) < 1.0, "%g",
+                  r.kv_per_seq_per_gpu);
+    double s0 = infer_decode_step_s(&p, &w, a, NULL, 1, false, 64);
+    w.model.mamba_state = 256;
+    double s1 = infer_decode_step_s(&p, &w, a, NULL, 1, false, 64);
+    ck_assert_msg(s1 > s0, "step %g then %g", s0, s1);
+}
+END_TEST
+
 START_TEST(result_reports_kv_bytes_per_token)
 {
     Plan p = plan();
@@ -1951,6 +1982,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, kv_bytes_deepseek_v3_mla_bf16_is_70272);
     tcase_add_test(tc, kv_bytes_scale_with_kv_precision);
     tcase_add_test(tc, kv_bytes_of_invalid_shape_is_zero);
+    tcase_add_test(tc, kv_bytes_of_a_hybrid_count_its_attention_layers);
+    tcase_add_test(tc, mamba_state_is_held_and_streamed_per_sequence);
     tcase_add_test(tc, result_reports_kv_bytes_per_token);
     suite_add_tcase(s, tc);
 

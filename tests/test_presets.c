@@ -37,6 +37,21 @@ static double count_params(const ModelShape *m)
     double dense_mlp = mats * h * m->ffn_hidden;
     double effn = m->expert_ffn_hidden ? m->expert_ffn_hidden : m->ffn_hidden;
     double moe_mlp = (m->experts + m->shared_experts) * mats * h * effn + h * m->experts;
+    if (m->hybrid[0]) {
+        /* one block a symbol, each with its norm; a Mamba-2 mixer: in_proj
+         * h -> z, x (heads*head_dim each), B, C (groups*state each), dt
+         * (heads); conv1d over x, B, C with bias; A, D, dt bias per head; a
+         * gated norm over heads*head_dim; out_proj back to h */
+        double di = (double)m->mamba_heads * m->mamba_head_dim;
+        double bc = 2.0 * m->mamba_groups * m->mamba_state;
+        double conv = m->mamba_conv ? m->mamba_conv : 4;
+        double mamba = h * (2 * di + bc + m->mamba_heads) + (di + bc) * (conv + 1) +
+                       3.0 * m->mamba_heads + di + di * h;
+        double total = emb + h;
+        for (const char *c = m->hybrid; *c; c++)
+            total += h + (*c == 'M' ? mamba : *c == '*' ? attn : *c == '-' ? dense_mlp : moe_mlp);
+        return total;
+    }
     double n_dense = m->experts > 1 ? m->dense_layers : L;
     double n_moe = L - n_dense;
     return emb + L * (attn + 2 * h) + n_dense * dense_mlp + n_moe * moe_mlp + h;
@@ -50,14 +65,16 @@ typedef struct {
 /* Model cards / papers: Llama 3 (8.03B, 70.6B, 405.9B per HF safetensors
  * totals), Llama 3.2 (1.24B, 3.21B), Llama 2 (6.74B, 13.0B, 69.0B), Mistral
  * 7.24B, Qwen2.5 (7.61B, 72.7B), GPT-3 175B, Mixtral 46.7B, DeepSeek-V3 671B
- * (main model, without the 14B MTP module), gpt-oss 116.8B / 20.9B. */
+ * (main model, without the 14B MTP module), gpt-oss 116.8B / 20.9B,
+ * Nemotron 3 Nano 31.6B (nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 model
+ * card: "31.6B total parameters"). */
 static const Published published[] = {
     {"llama-3-8b", 8.03e9},    {"llama-3-70b", 70.6e9},   {"llama-3-405b", 405.9e9},
     {"llama-3.2-1b", 1.24e9},  {"llama-3.2-3b", 3.21e9},  {"llama-2-7b", 6.74e9},
     {"llama-2-13b", 13.0e9},   {"llama-2-70b", 69.0e9},   {"mistral-7b", 7.24e9},
     {"qwen2.5-7b", 7.61e9},    {"qwen2.5-72b", 72.7e9},   {"gpt-3-175b", 175e9},
     {"mixtral-8x7b", 46.7e9},  {"deepseek-v3", 671e9},    {"gpt-oss-120b", 116.8e9},
-    {"gpt-oss-20b", 20.9e9},
+    {"gpt-oss-20b", 20.9e9},   {"nemotron-3-nano", 31.6e9},
 };
 
 START_TEST(shapes_are_self_consistent)

@@ -1196,6 +1196,166 @@ START_TEST(moe_model_sizes_with_expert_parallel_search)
 }
 END_TEST
 
+/* ------------------------------------------------------------ hybrid (Mamba-2) stacks */
+
+/* `reps` copies of `unit` as a hybrid pattern */
+static void pattern(ModelShape *m, const char *unit, int reps)
+{
+    m->hybrid[0] = '\0';
+    for (int i = 0; i < reps; i++)
+        strncat(m->hybrid, unit, sizeof m->hybrid - strlen(m->hybrid) - 1);
+    m->layers = (int)strlen(m->hybrid);
+}
+
+/* Nemotron 3 Nano's Mamba-2 mixer, attention and widths without its
+ * experts, as `reps` copies of `unit` */
+static ModelShape nano_dense(const char *unit, int reps)
+{
+    ModelShape m = preset_find("nemotron-3-nano")->shape;
+    m.experts = 1;
+    m.experts_per_token = 1;
+    m.shared_experts = 0;
+    pattern(&m, unit, reps);
+    return m;
+}
+
+/* A hybrid pattern of attention and MLP (or MoE) blocks is the plain
+ * transformer cut into its two blocks a layer: the same parameters, FLOPs,
+ * activations (but under full recompute, which keeps every layer's input)
+ * and TP and EP traffic. */
+START_TEST(hybrid_pattern_of_plain_blocks_is_the_plain_transformer)
+{
+    const char *presets[] = {"llama-3-8b", "mixtral-8x7b"};
+    const char *units[] = {"*-", "*E"};
+    for (int k = 0; k < 2; k++) {
+        const ModelShape plain = preset_find(presets[k])->shape;
+        ModelShape hy = plain;
+        pattern(&hy, units[k], plain.layers);
+        double t0, a0, t1, a1;
+        train_params(&plain, &t0, &a0);
+        train_params(&hy, &t1, &a1);
+        ck_assert_msg(rel(t1, t0) < 1e-12 && rel(a1, a0) < 1e-12, "%s params %g vs %g",
+                      presets[k], t1, t0);
+        ck_assert(rel(train_model_flops(&hy, 8, 4096), train_model_flops(&plain, 8, 4096)) <
+                  1e-12);
+        for (int r = RECOMPUTE_NONE; r <= RECOMPUTE_FULL; r++)
+            for (int sp = 0; sp < 2; sp++) {
+                double p = plain.layers * train_activation_bytes(&plain, 4096, 2, 2, 1, sp,
+                                                                 (Recompute)r, true);
+                double h = hy.layers * train_activation_bytes(&hy, 4096, 2, 2, 1, sp,
+                                                              (Recompute)r, true);
+                /* full recompute keeps each layer's input: a block's, twice as many */
+                double want = r == RECOMPUTE_FULL ? 2.0 * p : p;
+                ck_assert_msg(rel(h, want) < 1e-9, "%s recompute %d sp %d: %g vs %g",
+                              presets[k], r, sp, h, want);
+            }
+        Plan pl;
+        plan_init(&pl);
+        ParallelSpec ps = {.tp = 2, .pp = 1, .cp = 1, .ep = k ? 8 : 1, .sp = 1};
+        Workload wp = pinned(presets[k], 4096, 16, 64, 1, PREC_BF16, ps);
+        Workload wh = wp;
+        wh.model = hy;
+        PlanResult *rp, *rh;
+        ck_assert_msg(size(&pl, &wp, acc("H100-SXM"), &rp), "%s", rp->workloads[0].error);
+        ck_assert_msg(size(&pl, &wh, acc("H100-SXM"), &rh), "%s", rh->workloads[0].error);
+        const TrainResult *a = &rp->workloads[0].train, *b = &rh->workloads[0].train;
+        ck_assert_msg(rel(b->step.tp_comm, a->step.tp_comm) < 1e-9, "%s TP %g vs %g",
+                      presets[k], b->step.tp_comm, a->step.tp_comm);
+        ck_assert(rel(b->step.ep_comm + 1e-30, a->step.ep_comm + 1e-30) < 1e-9);
+        ck_assert(rel(b->mem.weights, a->mem.weights) < 1e-9);
+        free(rp);
+        free(rh);
+    }
+}
+END_TEST
+
+/* A Mamba-2 layer's weights and FLOPs from its projections (Megatron-Core
+ * MambaMixer), Nemotron 3 Nano's mixer: hidden 2688, 64 heads x 64, state
+ * 128, 8 groups, conv 4, chunk 128. */
+START_TEST(mamba_layer_params_and_flops_from_its_projections)
+{
+    ModelShape m = nano_dense("M", 4);
+    double h = 2688, V = 131072, L = 4;
+    /* in_proj 2688 x (2*4096 + 2*8*128 + 64) = 2688 x 10304; out_proj 4096 x 2688 */
+    double gemm = 2688.0 * 10304 + 4096.0 * 2688;
+    ck_assert(gemm == 38707200.0);
+    /* conv1d over 6144 channels, width 4, with bias; A, D, dt bias per
+     * head; the gated norm over 4096; the block's norm */
+    double small = 6144.0 * 5 + 3 * 64 + 4096 + h;
+    double total, active;
+    train_params(&m, &total, &active);
+    ck_assert_msg(rel(total, L * (gemm + small) + 2 * V * h + h) < 1e-12, "params %g", total);
+    /* SSD per token: C.B^T causal 8*128*128/2*2, (L o CB^T).X causal
+     * 64*128*64/2*2, B^T.X and C.h 2 x 2*64*128*64 */
+    double ssd = 131072.0 + 524288.0 + 2097152.0;
+    double tok = 4.0 * 8192;
+    double want = 6 * tok * L * gemm + 3 * tok * L * ssd + 6 * tok * h * V;
+    ck_assert_msg(rel(train_model_flops(&m, 4, 8192), want) < 1e-12, "flops %g vs %g",
+                  train_model_flops(&m, 4, 8192), want);
+}
+END_TEST
+
+/* The model card's totals: "31.6B total parameters, ... approximately 3.2B
+ * active (3.6B including embeddings)" (nvidia/NVIDIA-Nemotron-3-Nano-30B-
+ * A3B-BF16). */
+START_TEST(nemotron_3_nano_total_and_active_params)
+{
+    double total, active;
+    train_params(&preset_find("nemotron-3-nano")->shape, &total, &active);
+    ck_assert_msg(rel(total, 31.6e9) < 0.005, "total %g", total);
+    ck_assert_msg(rel(active, 3.6e9) < 0.02, "active %g", active);
+}
+END_TEST
+
+/* Megatron-Core's MambaMixer splits heads and B/C groups over the tensor
+ * ranks (ngroups % tp == 0): Nano's 8 groups allow tp <= 8, and a
+ * searched layout never goes past that. */
+START_TEST(mamba_tp_divides_its_heads_and_groups)
+{
+    Plan pl;
+    plan_init(&pl);
+    ParallelSpec ps = {.tp = 16, .pp = 1, .cp = 1, .ep = 8, .sp = 1};
+    Workload w = pinned("nemotron-3-nano", 8192, 64, 512, 1, PREC_BF16, ps);
+    PlanResult *r;
+    ck_assert(!size(&pl, &w, acc("GB200"), &r));
+    ck_assert_msg(strstr(r->workloads[0].error, "Mamba-2"), "%s", r->workloads[0].error);
+    free(r);
+    w.parallel = (ParallelSpec){.sp = -1};
+    ck_assert_msg(size(&pl, &w, acc("GB200"), &r), "%s", r->workloads[0].error);
+    int tp = r->workloads[0].train.layout.tp;
+    ck_assert_msg(tp >= 1 && 8 % tp == 0, "tp %d", tp);
+    free(r);
+}
+END_TEST
+
+/* Context parallelism on Mamba-2 layers: two all-to-alls a layer and pass
+ * (megatron/core/ssm/mamba_context_parallel.py), so a model without
+ * attention still pays CP traffic, growing with the Mamba-2 width. */
+START_TEST(mamba_context_parallel_pays_its_all_to_alls)
+{
+    Plan pl;
+    plan_init(&pl);
+    ModelShape m = nano_dense("M-", 8);
+    ParallelSpec ps = {.tp = 1, .pp = 1, .cp = 2, .ep = 1, .sp = 0};
+    double cp[2];
+    for (int i = 0; i < 2; i++) {
+        Workload w = training(m, 16384, 64, 1e12);
+        w.gpus = 16;
+        w.micro_batch = 1;
+        w.recompute = RECOMPUTE_NONE;
+        w.zero = 1;
+        w.parallel = ps;
+        if (i)
+            w.model.mamba_heads = 128;
+        PlanResult *r;
+        ck_assert_msg(size(&pl, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+        cp[i] = r->workloads[0].train.step.cp_comm;
+        free(r);
+    }
+    ck_assert_msg(cp[0] > 0 && cp[1] > 1.5 * cp[0], "cp %g then %g", cp[0], cp[1]);
+}
+END_TEST
+
 /* whether one of the plan's assumptions mentions `text` */
 static bool has_assumption(const PlanResult *r, const char *text)
 {
@@ -3542,6 +3702,11 @@ Suite *test_suite(void)
     tcase_add_test(tc, target_days_sizing_returns_whole_nodes_meeting_target);
     tcase_add_test(tc, unreachable_target_plans_the_fastest_size_and_says_so);
     tcase_add_test(tc, moe_model_sizes_with_expert_parallel_search);
+    tcase_add_test(tc, hybrid_pattern_of_plain_blocks_is_the_plain_transformer);
+    tcase_add_test(tc, mamba_layer_params_and_flops_from_its_projections);
+    tcase_add_test(tc, nemotron_3_nano_total_and_active_params);
+    tcase_add_test(tc, mamba_tp_divides_its_heads_and_groups);
+    tcase_add_test(tc, mamba_context_parallel_pays_its_all_to_alls);
     tcase_add_test(tc, fixed_mfu_replaces_modelled_efficiency);
     tcase_add_test(tc, reports_assumptions_beside_the_numbers);
     suite_add_tcase(s, tc);

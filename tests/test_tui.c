@@ -524,6 +524,35 @@ START_TEST(a_preset_fills_the_shape_and_an_edit_drops_it)
 }
 END_TEST
 
+/* Editing a hybrid pattern in the dashboard sets layers to its length, so
+ * the plan stays valid; a symbol the model does not price is refused by
+ * the live validation with the parser's message. */
+START_TEST(a_hybrid_pattern_edit_sets_the_layers)
+{
+    Plan *p = calloc(1, sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    plan_init(p);
+    snprintf(p->name, sizeof p->name, "hybrid");
+    p->n_workloads = 1;
+    workload_init(&p->workloads[0], WL_TRAINING);
+    snprintf(p->workloads[0].name, sizeof p->workloads[0].name, "train");
+    p->workloads[0].tokens = 1e12;
+    p->workloads[0].target_days = 30;
+    set_ok(p, T_TRAIN, "model.preset", "nemotron-3-nano");
+    ck_assert_int_eq(p->workloads[0].model.layers, 52);
+    set_ok(p, T_TRAIN, "model.hybrid", "MEM*EMEM*E");
+    ck_assert_int_eq(p->workloads[0].model.layers, 10);
+    ck_assert_str_eq(p->workloads[0].model.preset, "");
+    Diag d;
+    memset(&d, 0, sizeof d);
+    ck_assert_msg(plan_validate(p, cat_ok ? &cat : NULL, &d) == 0, "%s", d.msg);
+    set_ok(p, T_TRAIN, "model.hybrid", "MGM*E");
+    ck_assert_int_eq(plan_validate(p, cat_ok ? &cat : NULL, &d), -1);
+    ck_assert_msg(strstr(d.msg, "gated DeltaNet"), "%s", d.msg);
+    free(p);
+}
+END_TEST
+
 START_TEST(accelerators_come_from_the_catalog)
 {
     ck_assert_msg(cat_ok, "catalog did not load from %s/catalog", data_dir());
@@ -939,6 +968,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, fields_follow_the_workload_kind);
     tcase_add_test(tc, renaming_a_team_keeps_its_workloads);
     tcase_add_test(tc, a_preset_fills_the_shape_and_an_edit_drops_it);
+    tcase_add_test(tc, a_hybrid_pattern_edit_sets_the_layers);
     tcase_add_test(tc, accelerators_come_from_the_catalog);
     tcase_add_test(tc, frameworks_and_engines_come_from_the_catalog);
     tcase_add_test(tc, every_key_of_the_plan_file_is_editable);

@@ -548,11 +548,38 @@ START_TEST(rejects_absurd_model_shapes)
     expect_error(W_HEAD "    model: {preset: llama-3-7b}\n", NULL,
                  "t.yaml:5:21: unknown preset 'llama-3-7b'; did you mean 'llama-3-8b'?");
     expect_error(W_HEAD "    model: {preset: gpt-5}\n", NULL,
-                 "t.yaml:5:21: unknown preset 'gpt-5' (known: llama-3-8b, llama-3-70b, llama-3-405b, llama-3.2-1b, llama-3.2-3b, llama-2-7b, llama-2-13b, llama-2-70b, mistral-7b, qwen2.5-7b, qwen2.5-72b, gpt-3-175b, mixtral-8x7b, deepseek-v3, qwen3-235b-a22b, gpt-oss-120b, gpt-oss-20b)");
+                 "t.yaml:5:21: unknown preset 'gpt-5' (known: llama-3-8b, llama-3-70b, llama-3-405b, llama-3.2-1b, llama-3.2-3b, llama-2-7b, llama-2-13b, llama-2-70b, mistral-7b, qwen2.5-7b, qwen2.5-72b, gpt-3-175b, mixtral-8x7b, deepseek-v3, qwen3-235b-a22b, gpt-oss-120b, gpt-oss-20b, nemotron-3-nano)");
     expect_error(W_HEAD "    requests_per_s: 3\n", NULL,
                  "t.yaml:3:11: workload 'w' has no model: give `model: {preset: NAME}` or its shape (layers, hidden, ffn_hidden, heads, vocab)");
     expect_error(W_HEAD "    model:\n      layers: 2\n      hidden: 64\n      heads: 4\n      vocab: 100\n", NULL,
                  "t.yaml:3:11: workload 'w': ffn_hidden must be between 1 and 10000000, got 0");
+}
+END_TEST
+
+/* Hybrid patterns: each symbol a layer, only the blocks the model prices,
+ * and the Mamba-2 keys only where there are Mamba-2 layers. */
+START_TEST(rejects_hybrid_patterns_the_model_cannot_price)
+{
+    expect_error(W_HEAD "    model: {preset: nemotron-3-nano, hybrid: \"MGM*E\", layers: 5}\n", NULL,
+                 "t.yaml:5:46: workload 'w': hybrid symbol 2 is 'G' (a gated DeltaNet layer), "
+                 "which the model does not price; expected M (Mamba-2), * (attention), - (MLP) "
+                 "or E (MoE)");
+    expect_error(W_HEAD "    model: {preset: nemotron-3-nano, hybrid: \"M*Ex\", layers: 4}\n", NULL,
+                 "t.yaml:5:46: workload 'w': hybrid symbol 4 is not M (Mamba-2), * (attention), "
+                 "- (MLP) or E (MoE)");
+    expect_error(W_HEAD "    model: {preset: nemotron-3-nano, hybrid: \"M*E\"}\n", NULL,
+                 "t.yaml:3:11: workload 'w': layers is 52 but the hybrid pattern has 3 layers");
+    expect_error(W_HEAD "    model: {preset: nemotron-3-nano, hybrid: \"M*-\", layers: 3}\n", NULL,
+                 "t.yaml:5:46: workload 'w': experts is 128 but the hybrid pattern has no MoE "
+                 "layer (E)");
+    expect_error(W_HEAD "    model: {preset: llama-3-8b, mamba_state: 64}\n", NULL,
+                 "t.yaml:5:46: workload 'w': mamba_state sizes Mamba-2 layers, but the model has "
+                 "none (hybrid pattern with M)");
+    expect_error(W_HEAD "    model: {preset: nemotron-3-nano, mamba_groups: 5}\n", NULL,
+                 "t.yaml:5:52: workload 'w': mamba_groups (5) does not divide mamba_heads (64)");
+    expect_error(W_TRAIN "    model: {preset: nemotron-3-nano}\n    parallel: {tp: 16}\n", NULL,
+                 "t.yaml:7:20: workload 'w': tp 16 must divide the Mamba-2 heads (64) and "
+                 "groups (8)");
 }
 END_TEST
 
@@ -1014,6 +1041,9 @@ START_TEST(every_preset_round_trips_with_and_without_overrides)
                     snprintf(w->model.preset, sizeof w->model.preset, "%s", all[i].name);
                 if (variant == 1) {
                     w->model.layers = all[i].shape.layers / 2 + 1;
+                    if (w->model.hybrid[0]) /* a hybrid's pattern is its layers */
+                        memset(w->model.hybrid + w->model.layers, 0,
+                               sizeof w->model.hybrid - (size_t)w->model.layers);
                     w->model.params = 1e9;
                     w->model.tied_embeddings = !w->model.tied_embeddings;
                 }
@@ -1244,6 +1274,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, rejects_duplicate_names);
     tcase_add_test(tc, rejects_invalid_plan_names);
     tcase_add_test(tc, rejects_absurd_model_shapes);
+    tcase_add_test(tc, rejects_hybrid_patterns_the_model_cannot_price);
     tcase_add_test(tc, rejects_absurd_training_values);
     tcase_add_test(tc, global_batch_tokens_must_divide);
     tcase_add_test(tc, rejects_absurd_inference_values);

@@ -481,8 +481,13 @@ static void draw_inference(Canvas *c, const App *app, const WorkloadResult *w)
         canvas_fields(c, 1, ROLE_VALUE, items, 4);
     }
     {
-        char f0[64], f1[96];
-        snprintf(f0, sizeof f0, "KV cache %s/token", fmt_si(in->kv_bytes_per_token, "B", a, sizeof a));
+        char f0[96], f1[96], s[32];
+        if (in->state_bytes_per_sequence > 0)
+            snprintf(f0, sizeof f0, "KV cache %s/token + %s state/sequence",
+                     fmt_si(in->kv_bytes_per_token, "B", a, sizeof a),
+                     fmt_si(in->state_bytes_per_sequence, "B", s, sizeof s));
+        else
+            snprintf(f0, sizeof f0, "KV cache %s/token", fmt_si(in->kv_bytes_per_token, "B", a, sizeof a));
         snprintf(f1, sizeof f1, "%.3g GPU-hours per million output tokens", in->gpu_hours_per_mtok);
         const char *items[] = {f0, f1};
         canvas_fields(c, 1, ROLE_NORMAL, items, 2);
