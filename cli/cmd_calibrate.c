@@ -44,7 +44,7 @@
 
 static const char *usage_text =
     "usage: gpuplan calibrate RUNS.yaml... [-o DIR] [--half fit|held-out|all] [--bands] "
-    "[--bands-all]";
+    "[--bands-all] [--bands-from RUNS.yaml]...";
 
 static void today(char *buf, size_t n)
 {
@@ -328,10 +328,17 @@ static void fit_around(const CalibRun *sel, const CalibRun *runs, int n, Catalog
     }
 }
 
+/* Whether run r describes the error bands of the runs in half bhalf (-1 =
+ * all): --bands-from runs always do. */
+static bool in_bands(const CalibRun *r, int bhalf)
+{
+    return r->band_only || bhalf < 0 || r->held_out == (bhalf == 1);
+}
+
 int cmd_calibrate(Cli *cli, int argc, char **argv)
 {
-    const char *files[MAX_FILES], *outdir = NULL;
-    int nf = 0, half = -1;
+    const char *files[MAX_FILES], *band_files[MAX_FILES], *outdir = NULL;
+    int nf = 0, nbf = 0, half = -1;
     bool bands = false, bands_all = false;
     for (int i = 0; i < argc; i++) {
         if ((cli_is(argv[i], "-o") || cli_is(argv[i], "--output")) && i + 1 < argc) {
@@ -352,6 +359,12 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
             bands = true;
         } else if (cli_is(argv[i], "--bands-all")) {
             bands = bands_all = true;
+        } else if (cli_is(argv[i], "--bands-from") && i + 1 < argc) {
+            if (nbf >= MAX_FILES) {
+                cli_error("calibrate: at most %d --bands-from files", MAX_FILES);
+                return EXIT_USAGE;
+            }
+            band_files[nbf++] = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             cli_error("calibrate: unexpected argument '%s' (%s)", argv[i], usage_text);
             return EXIT_USAGE;
@@ -366,14 +379,27 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
         cli_error("calibrate: no runs file given (%s)", usage_text);
         return EXIT_USAGE;
     }
+    if (nbf > 0 && !bands) {
+        cli_error("calibrate: --bands-from adds runs to the error bands; give --bands or "
+                  "--bands-all too");
+        return EXIT_USAGE;
+    }
+    if (nf + nbf > MAX_FILES) {
+        cli_error("calibrate: at most %d run files in all", MAX_FILES);
+        return EXIT_USAGE;
+    }
+    /* the band-only files follow the fitted ones: files[nf .. nf + nbf) */
+    for (int i = 0; i < nbf; i++)
+        files[nf + i] = band_files[i];
     int rc = cli_catalog(cli);
     if (rc != EXIT_OK)
         return rc;
-    LoadedPlan *lps = calloc((size_t)nf, sizeof *lps);
+    int nall = nf + nbf;
+    LoadedPlan *lps = calloc((size_t)nall, sizeof *lps);
     CalibRun *runs = calloc(MAX_RUNS, sizeof *runs);
     CalibRun *after = calloc(MAX_RUNS, sizeof *after);
     Framework *fits = calloc(MAX_FITS, sizeof *fits);
-    const Plan **pp = calloc((size_t)nf, sizeof *pp);
+    const Plan **pp = calloc((size_t)nall, sizeof *pp);
     Catalog cal = cli->catalog;
     Framework *calfw = NULL, *basefw = NULL;
     CalibRun *scratch = NULL;
@@ -384,7 +410,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
         goto done;
     }
     int loaded = 0;
-    for (int i = 0; i < nf; i++) {
+    for (int i = 0; i < nall; i++) {
         rc = cli_load_plan(cli, files[i], &lps[i]);
         if (rc != EXIT_OK)
             goto done;
@@ -392,13 +418,18 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
         pp[i] = &lps[i].plan;
     }
     int n = calib_collect(pp, nf, &cli->catalog, runs, MAX_RUNS);
+    /* --bands-from runs: predicted and banded, never fitted, in no half */
+    int nfit_runs = n;
+    n += calib_collect(pp + nf, nbf, &cli->catalog, runs + n, MAX_RUNS - n);
     if (n == 0) {
         cli_error("calibrate: no training workload with measured_step or "
                   "measured_tokens_per_gpu in %s%s", files[0], nf > 1 ? " …" : "");
         rc = EXIT_INVALID;
         goto done;
     }
-    calib_split(runs, n);
+    calib_split(runs, nfit_runs);
+    for (int k = nfit_runs; k < n; k++)
+        runs[k].band_only = runs[k].held_out = true;
     calib_predict(runs, n, &cli->catalog);
 
     /* the working catalog: the loaded one with a frameworks array of its own */
@@ -417,7 +448,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
     CalibRun *sel = after;
     for (int k = 0; k < n; k++) {
         sel[k] = runs[k];
-        sel[k].held_out = half >= 0 && runs[k].held_out != (half == 1);
+        sel[k].held_out = runs[k].band_only || (half >= 0 && runs[k].held_out != (half == 1));
     }
     /* the base frameworks the calibration starts from each time, the
      * eager-attention launch cost and the graphed runs' residual share
@@ -448,7 +479,8 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
         snprintf(b, sizeof b, runs[i].ok ? "%+.1f%%" : "failed", 100 * runs[i].err);
         snprintf(a, sizeof a, after[i].ok ? "%+.1f%%" : "failed", 100 * after[i].err);
         printf("%-32.32s %-10s %-10s %-8s %9.3fs %9s %9s\n", w->name, runs[i].acc->id,
-               runs[i].framework, half < 0 ? "-" : (runs[i].held_out ? "held-out" : "fit"),
+               runs[i].framework,
+               runs[i].band_only ? "band" : half < 0 ? "-" : (runs[i].held_out ? "held-out" : "fit"),
                runs[i].measured_s, b,
                a);
     }
@@ -496,13 +528,20 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
             sb_printf(&sb, "%s%s", i ? ", " : "", base ? base + 1 : files[i]);
             use[i] = true;
         }
+        for (int i = nf; i < nall; i++) {
+            const char *base = strrchr(files[i], '/');
+            sb_printf(&sb, "%s%s", i == nf ? "; error bands also from " : ", ",
+                      base ? base + 1 : files[i]);
+            use[i] = false;
+        }
         list_files(names, sizeof names, files, use, nf);
         sb_puts(&sb, "; load with --catalog DIR\n");
         sb_puts(&sb, "frameworks:\n");
         for (int k = 0; k < nfit; k++)
             put_framework(&sb, &fits[k], date, names);
         if (bands) {
-            /* the runs the bands describe: the fitted half, or all of them */
+            /* the runs the bands describe: the fitted half, or all of them,
+             * and the --bands-from runs */
             int bhalf = bands_all ? -1 : half;
             sb_puts(&sb, "error_bands:\n");
             char done_cls[MAX_RUNS][CAT_ID_LEN];
@@ -510,7 +549,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
             double glo = 0, ghi = 0, glo_all = 0, ghi_all = 0;
             int gn = 0;
             for (int i = 0, k = 0; i < n; i++) {
-                if (!after[i].ok || (bhalf >= 0 && runs[i].held_out != (bhalf == 1)))
+                if (!after[i].ok || !in_bands(&runs[i], bhalf))
                     continue;
                 double dev = after[i].measured_s / after[i].predicted_s - 1.0;
                 glo_all = k ? fmin(glo_all, dev) : dev;
@@ -518,7 +557,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                 k++;
             }
             for (int i = 0; i < n; i++) {
-                if (!after[i].ok || (bhalf >= 0 && runs[i].held_out != (bhalf == 1)))
+                if (!after[i].ok || !in_bands(&runs[i], bhalf))
                     continue;
                 double dev = after[i].measured_s / after[i].predicted_s - 1.0;
                 glo = gn ? fmin(glo, dev) : dev;
@@ -534,7 +573,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                 int c = 0;
                 for (int j = i; j < n; j++) {
                     if (!after[j].ok || strcmp(runs[j].cls, runs[i].cls) != 0 ||
-                        (bhalf >= 0 && runs[j].held_out != (bhalf == 1)))
+                        !in_bands(&runs[j], bhalf))
                         continue;
                     double d = after[j].measured_s / after[j].predicted_s - 1.0;
                     lo = fmin(lo, d);
@@ -543,14 +582,14 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                 }
                 /* the files this class's runs came from */
                 char cls_names[SRC_NAMES_LEN];
-                for (int f = 0; f < nf; f++) {
+                for (int f = 0; f < nall; f++) {
                     use[f] = false;
                     for (int j = i; j < n && !use[f]; j++)
                         use[f] = runs[j].plan == pp[f] && after[j].ok &&
                                  strcmp(runs[j].cls, runs[i].cls) == 0 &&
-                                 !(bhalf >= 0 && runs[j].held_out != (bhalf == 1));
+                                 in_bands(&runs[j], bhalf);
                 }
-                list_files(cls_names, sizeof cls_names, files, use, nf);
+                list_files(cls_names, sizeof cls_names, files, use, nall);
                 lo = fmin(lo - BAND_PAD, -BAND_FLOOR);
                 hi = fmax(hi + BAND_PAD, BAND_FLOOR);
                 if (c < BAND_MIN_RUNS) {

@@ -49,8 +49,7 @@ void calib_class(const Workload *w, const Accelerator *a, char *out, size_t len)
 {
     const char *fam = a && a->family[0] ? a->family : (a ? a->id : "?");
     bool lowp = w->precision == PREC_FP8 || w->precision == PREC_FP4;
-    snprintf(out, len, "%.32s/%s/%s", fam, w->model.experts > 1 ? "moe" : "dense",
-             lowp ? "fp8" : "bf16");
+    snprintf(out, len, "%.32s/%s/%s", fam, model_arch_class(&w->model), lowp ? "fp8" : "bf16");
 }
 
 int calib_collect(const Plan *const *plans, int n_plans, const Catalog *cat, CalibRun *runs,
@@ -130,7 +129,7 @@ void calib_stats(const CalibRun *runs, int n, int half, double *mean_abs, double
     int c = 0;
     for (int i = 0; i < n; i++) {
         const CalibRun *r = &runs[i];
-        if (!r->ok || (half >= 0 && r->held_out != (half == 1)))
+        if (!r->ok || r->band_only || (half >= 0 && r->held_out != (half == 1)))
             continue;
         double a = fabs(r->err);
         sum += a;

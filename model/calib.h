@@ -20,6 +20,8 @@ typedef struct {
     double err;                    /* predicted / measured − 1 */
     bool ok;
     bool held_out;                 /* calib_split: true = held-out half */
+    bool band_only;                /* describes the error bands only: never fitted, in no
+                                    * half (calibrate --bands-from) */
     char cls[CAT_ID_LEN];          /* band class "hopper/dense/fp8" */
     char framework[CAT_ID_LEN];    /* as modelled ("megatron" when unset) */
     char why[PLAN_TEXT_LEN];       /* reason when !ok */

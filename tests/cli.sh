@@ -176,6 +176,22 @@ else
     not_ok "a class's band source lists only its own runs files" "$(grep -h 'id: ' "$tmp"/cal/*.yaml 2>/dev/null | head -4)"
 fi
 
+# calibrate --bands-from: those runs make their class's band and fit nothing
+check "calibrate --bands-from exits 0" 0 "$bin" --db "$db" calibrate \
+    "$runs/neuron-trn1.yaml" --bands-from "$runs/mbridge-nemotron-3-nano.yaml" --bands-all \
+    -o "$tmp/cal2"
+has "a --bands-from run is listed as band-only" "$tmp/out" \
+    '^nemotron-3-nano-mxfp8-8-gb300-26 GB300 .* band '
+cal=$(ls "$tmp"/cal2/*.yaml 2>/dev/null | head -n 1)
+if [ -n "$cal" ] && grep -q '^  - {id: blackwell/hybrid/fp8, .*runs: 16.*(mbridge-nemotron-3-nano\.yaml)' "$cal" &&
+    ! grep -q 'id: "nemo@' "$cal"; then
+    ok "--bands-from runs make their class's band and fit no profile"
+else
+    not_ok "--bands-from runs make their class's band and fit no profile" "$(grep -h 'id: ' "$tmp"/cal2/*.yaml 2>/dev/null | head -6)"
+fi
+check "calibrate --bands-from without --bands is a usage error" 2 "$bin" --db "$db" calibrate \
+    "$runs/neuron-trn1.yaml" --bands-from "$runs/mbridge-nemotron-3-nano.yaml"
+
 # simulate
 check "simulate a demo plan" 0 "$bin" --db "$db" simulate "$demo"
 has "simulate prints the schedule" "$tmp/out" '^SCHEDULE'

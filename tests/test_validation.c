@@ -393,9 +393,9 @@ START_TEST(fp8_speedup_within_10pct_of_published_bf16_fp8_pairs)
 }
 END_TEST
 
-/* The two runs of a side file (outside the fit / held-out split), predicted
- * with the shipped catalog; the caller frees *plan. */
-static void predict_pair(const char *file, Plan **plan, CalibRun pr[2])
+/* The runs of a side file (outside the fit / held-out split), predicted
+ * with the shipped catalog, at most cap of them; the caller frees *plan. */
+static int predict_side(const char *file, Plan **plan, CalibRun *out, int cap)
 {
     load_all();
     const char *src = getenv("GPUPLAN_SRCDIR");
@@ -407,13 +407,16 @@ static void predict_pair(const char *file, Plan **plan, CalibRun pr[2])
     Diag d;
     memset(&d, 0, sizeof d);
     ck_assert_msg(plan_load_file(path, &cat, p, &d) == 0, "%s", diag_format(&d, buf, sizeof buf));
-    CalibRun all[4];
-    int n = calib_collect((const Plan *const *)&p, 1, &cat, all, 4);
-    ck_assert_int_eq(n, 2);
-    calib_predict(all, n, &cat);
-    pr[0] = all[0];
-    pr[1] = all[1];
+    int n = calib_collect((const Plan *const *)&p, 1, &cat, out, cap);
+    calib_predict(out, n, &cat);
     *plan = p;
+    return n;
+}
+
+/* The two runs of a side file (an A/B pair). */
+static void predict_pair(const char *file, Plan **plan, CalibRun pr[2])
+{
+    ck_assert_int_eq(predict_side(file, plan, pr, 2), 2);
 }
 
 /* EP overlap as Megatron-Core runs it: an A/B pair on 16 H100 that changes
@@ -599,6 +602,39 @@ START_TEST(nvfp4_fp8_pairs_within_recorded_ceilings)
     }
     ck_assert_msg(worst <= NVFP4_PAIR_MISS_MAX && mean <= NVFP4_PAIR_MEAN_MAX,
                   "NVFP4/FP8 pairs: mean miss %.4f, worst %.4f", mean, worst);
+}
+END_TEST
+
+/* Nemotron 3 Nano, the first hybrid Mamba-2 / attention / MoE rows
+ * (mbridge-nemotron-3-nano.yaml: 16 published Megatron-Bridge rows on
+ * GB300, GB200, B300 and B200, MXFP8, EP8 on 8 GPUs).  Not in the fit /
+ * held-out split: no fitted parameter describes the Mamba-2 layers (their
+ * SSD kernels are priced at the Hopper-measured share, ssd_eff), and
+ * fitting the framework profiles on them moved the other rows (held-out
+ * mean 4.76 -> 5.19 %, README).  Predicted before any hybrid parameter
+ * was chosen: every row 10-25 % too fast.  Recorded ceilings guard against
+ * the hybrid pricing getting worse. */
+#define NANO_MEAN_MAX 0.19
+#define NANO_WORST_MAX 0.26
+START_TEST(nemotron_3_nano_hybrid_rows_within_recorded_ceilings)
+{
+    Plan *p;
+    CalibRun nr[32];
+    int n = predict_side("mbridge-nemotron-3-nano.yaml", &p, nr, 32);
+    ck_assert_int_eq(n, 16);
+    double mean = 0, worst = 0;
+    for (int i = 0; i < n; i++) {
+        ck_assert_msg(nr[i].ok, "%s: %s", p->workloads[nr[i].wi].name, nr[i].why);
+        ck_assert_str_eq(nr[i].cls + strlen(nr[i].cls) - 10, "hybrid/fp8");
+        fprintf(stderr, "hybrid %-38s %-6s published %7.3fs model %7.3fs %+6.1f %%\n",
+                p->workloads[nr[i].wi].name, nr[i].acc->id, nr[i].measured_s, nr[i].predicted_s,
+                100 * nr[i].err);
+        mean += fabs(nr[i].err) / n;
+        worst = fmax(worst, fabs(nr[i].err));
+    }
+    free(p);
+    ck_assert_msg(mean <= NANO_MEAN_MAX && worst <= NANO_WORST_MAX,
+                  "Nemotron 3 Nano rows: mean %.4f, worst %.4f", mean, worst);
 }
 END_TEST
 
@@ -1032,6 +1068,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, gpt_oss_rows_within_25pct_of_published);
     tcase_add_test(tc, mlperf_h100_one_micro_batch_runs_within_recorded_ceilings);
     tcase_add_test(tc, nvfp4_fp8_pairs_within_recorded_ceilings);
+    tcase_add_test(tc, nemotron_3_nano_hybrid_rows_within_recorded_ceilings);
     tcase_add_test(tc, gb200_405b_recipes_with_embedding_and_loss_slots_fit_and_predict);
     tcase_add_test(tc, trainium_neuron_table_within_recorded_ceilings);
     tcase_add_test(tc, torchtitan_h100_tables_within_recorded_ceilings);
