@@ -135,8 +135,10 @@ typedef struct {
     const Accelerator *a;
     int L, h, heads, g;
     double La;                       /* layers with attention (all but a hybrid's M, -, E) */
-    double blocks;                   /* norm + residual blocks: 2 a plain layer, 1 a hybrid one */
-    double Leq;                      /* layer equivalents for per-layer costs: blocks / 2 */
+    double blocks;                   /* norm + residual blocks: 2 a plain layer, 1 a hybrid one
+                                      * (the engines' per-layer costs stay per layer: a
+                                      * hybrid layer runs a layer's norm, residual and
+                                      * projections) */
     double d;
     /* Mamba-2 layers (hybrid patterns): recurrent state instead of a KV cache */
     double state_seq;                /* state bytes per sequence, whole model (SSM + conv) */
@@ -298,7 +300,6 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
     }
     c->La = lc.attn;
     c->blocks = lc.attn + lc.mamba + lc.mlp + lc.moe;
-    c->Leq = c->blocks / 2.0;
     c->h = m->hidden;
     c->heads = m->heads;
     c->g = m->kv_heads > 0 ? m->kv_heads : m->heads;
@@ -825,7 +826,7 @@ static double eager_floor(const Ctx *c, double t, double xt)
 {
     if (!(c->eager_layer > 0))
         return t;
-    return fmax(t, (c->Leq * c->eager_layer + c->step_ovh) * c->p_new / xt);
+    return fmax(t, (c->L * c->eager_layer + c->step_ovh) * c->p_new / xt);
 }
 
 /* Replica time of one prompt's prefill on a TP replica when its tokens
@@ -846,7 +847,7 @@ static double prefill_tp(const Ctx *c, int tp, double xt)
      * latency is paid once per iteration, not once per prompt), the
      * prompt's share p_new/xt. */
     t += c->blocks * allreduce(c, xt * c->h * INFER_ACT_BYTES, tp) * c->p_new / xt;
-    t += (c->Leq * c->layer_ovh + c->step_ovh) * c->p_new / xt;
+    t += (c->L * c->layer_ovh + c->step_ovh) * c->p_new / xt;
     return eager_floor(c, t, xt);
 }
 
@@ -861,7 +862,7 @@ static void prefill_dep(const Ctx *c, int n, double xt, double *own, double *spr
     o += prefill_attn_flops(c) / (c->peak16 * attn_prefill_eff(c, fmin((double)c->h, xt)));
     o += ssd_prefill_s(c, 1);
     o += c->p_new * c->L * (c->ew_fixed + c->ew_shard) * INFER_ACT_BYTES / c->hbm_bw_eff;
-    o += (c->Leq * c->layer_ovh + c->step_ovh) * c->p_new / xt;
+    o += (c->L * c->layer_ovh + c->step_ovh) * c->p_new / xt;
     o = eager_floor(c, o, xt);
     /* the busiest GPU's expert share of an iteration of n·xt tokens */
     double imb = c->skew * ep_imbalance(xt * n * c->experts * c->k_over_e, n);
@@ -918,7 +919,7 @@ static double prefill_alone(const Ctx *c, const Rep *r)
  * time plus one layer's overhead (DeepSeek-V3 §2.2 MTP module: one layer). */
 static double draft_s(const Ctx *c, double core)
 {
-    return c->draft * (core / c->Leq + c->layer_ovh);
+    return c->draft * (core / c->L + c->layer_ovh);
 }
 
 static double step_tp(const Ctx *c, int tp, double b)
@@ -947,7 +948,7 @@ static double step_tp(const Ctx *c, int tp, double b)
                            (tp * c->peak16 * gemm_eff_x(c, INFINITY)));
     double comm = c->blocks * allreduce(c, b * q * c->h * INFER_ACT_BYTES, tp);
     double core = gemm + attn;
-    return core + comm + c->Leq * c->layer_ovh + c->step_ovh + b * c->seq_ovh +
+    return core + comm + c->L * c->layer_ovh + c->step_ovh + b * c->seq_ovh +
            draft_s(c, core + comm);
 }
 
@@ -987,7 +988,7 @@ static double step_dep(const Ctx *c, const Rep *r, double b)
     double core = gemm + attn;
     if (ep_gathers(c, n))
         core += ep_gather_out_s(c, bg * q, n);
-    return core + ep_exposed(c, comm, core) + c->mb * c->Leq * c->layer_ovh + c->step_ovh +
+    return core + ep_exposed(c, comm, core) + c->mb * c->L * c->layer_ovh + c->step_ovh +
            bg * c->seq_ovh + draft_s(c, core);
 }
 
