@@ -104,6 +104,19 @@ double accelerator_fp4_gemm_factor(const Accelerator *a)
     return a && a->fp4_gemm_factor > 0 && a->fp4_gemm_factor <= 1 ? a->fp4_gemm_factor : 0.0;
 }
 
+/* TileLang's tuned Mamba-2 chunk_scan forward on H800 SXM (the H100-SXM's
+ * GH100 compute), 134.4 TFLOP/s at sequence 8192, head_dim 64, state 128,
+ * chunk 256 (tile-ai/tilelang benchmark/mamba2/README.md), over 989.4
+ * dense BF16: 0.136.  mamba_ssm's Triton kernels, which Megatron-Core and
+ * vLLM run, were slower there, so it bounds their speed; no other part's
+ * SSD kernels were found measured. */
+#define SSD_EFF_DEFAULT 0.136
+
+double accelerator_ssd_eff(const Accelerator *a)
+{
+    return a && a->ssd_eff > 0 && a->ssd_eff <= 1 ? a->ssd_eff : SSD_EFF_DEFAULT;
+}
+
 const Accelerator *catalog_find_accelerator(const Catalog *c, const char *id)
 {
     if (!c || !id)

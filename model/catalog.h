@@ -129,7 +129,7 @@ typedef struct {
                                    * block, in iterations of its 128-key loop; 0 = none */
     double ssd_eff;               /* Mamba-2's SSD (chunked scan) kernels: share of the 16-bit
                                    * peak they reach on their FLOPs (MambaDims ssd_flops);
-                                   * 0 = the measured Hopper share (train.c SSD_EFF_DEFAULT) */
+                                   * 0 = the measured Hopper share (catalog.c SSD_EFF_DEFAULT) */
     Curve attn_fwd_head_dim;      /* factor on attn_fwd_eff by the Q/K head dim (x), from the
                                    * same kernel benchmarked at both dims (clamped at the
                                    * ends); no points = 1 at every head dim */
@@ -153,6 +153,12 @@ double accelerator_fp4_bytes(const Accelerator *a);
  * fp4_gemm_factor), 0 where the catalog has none: the training and the
  * inference models price FP4 GEMMs at it. */
 double accelerator_fp4_gemm_factor(const Accelerator *a);
+
+/* Share of the 16-bit peak Mamba-2's SSD kernels reach on their FLOPs
+ * (catalog ssd_eff), else the one measured share (Hopper, model/catalog.c
+ * SSD_EFF_DEFAULT): the training and the inference models price the SSD
+ * at it. */
+double accelerator_ssd_eff(const Accelerator *a);
 
 /* The share of its quoted peaks a part's tensor cores hold (catalog
  * sustained_clock_frac; 1 where unset): the training and the inference

@@ -143,7 +143,7 @@ typedef struct {
     /* Mamba-2 layers (hybrid patterns): recurrent state instead of a KV cache */
     double state_seq;                /* state bytes per sequence, whole model (SSM + conv) */
     double ssd_tok;                  /* SSD FLOPs per prompt token, all Mamba layers */
-    double ssd_x;                    /* narrowest side of its block matmuls */
+    double ssd_bytes;                /* its kernels' memory traffic per prompt token */
     double ssm_decode;               /* state-update FLOPs per decoded token, all layers */
     double total, active;            /* parameters */
     double routed_total;             /* routed-expert parameters (MoE), all experts */
@@ -386,7 +386,7 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
         double ssm = md.d_inner * md.state, conv = md.conv_dim * (md.conv - 1.0);
         c->state_seq = lc.mamba * (ssm + conv) * 2.0;
         c->ssd_tok = lc.mamba * md.ssd_flops;
-        c->ssd_x = fmin(fmin(md.head_dim, md.state), md.chunk);
+        c->ssd_bytes = lc.mamba * md.ssd_bytes;
         c->ssm_decode = lc.mamba * 6.0 * ssm;
     }
 
@@ -429,15 +429,14 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
      * and K, in and out = 2·(a·d_qk + g·d)/tp; the MLP activation (GLU: 2F in,
      * F out; else F in, F out)/tp.  A hybrid pattern's layers hold one block
      * each (one norm, one residual add: 5·h): the average layer's, each kind
-     * by its count; a Mamba-2 layer's conv1d and SiLU (conv_dim in and out),
-     * gated norm (y and z in, d_inner out) and SSD kernels (ssd_bytes). */
+     * by its count; a Mamba-2 layer's conv1d and SiLU (conv_dim in and out)
+     * and gated norm (y and z in, d_inner out); its SSD: ssd_prefill_s. */
     double L = c->L;
     c->ew_fixed = 5.0 * c->h * c->blocks / L;
     c->ew_shard = (c->La * 2.0 * (c->heads * dqk + c->g * c->d) +
                    (lc.mlp + lc.moe) * (m->glu ? 3.0 : 2.0) * f_act +
-                   (lc.mamba > 0 ? lc.mamba * (2.0 * md.conv_dim + 3.0 * md.d_inner +
-                                               md.ssd_bytes / INFER_ACT_BYTES)
-                                 : 0.0)) / L;
+                   (lc.mamba > 0 ? lc.mamba * (2.0 * md.conv_dim + 3.0 * md.d_inner) : 0.0)) /
+                  L;
 
     c->prompt = w->prompt_tokens;
     c->output = w->output_tokens;
@@ -787,14 +786,16 @@ static double prefill_attn_flops(const Ctx *c)
     return c->attn_prefill_coef * (c->prompt * c->prompt - cached * cached);
 }
 
-/* A prompt's SSD (Mamba-2 layers) on a tp-way replica: its block matmuls
- * in 16-bit at the GEMM curve's efficiency for their narrowest side (the
- * training model's pricing; their memory traffic is in ew_shard). */
+/* A prompt's SSD (Mamba-2 layers) on a tp-way replica, priced as the
+ * training model prices it: its FLOPs in 16-bit at the part's measured
+ * SSD share of the peak (accelerator_ssd_eff), or its kernels' memory
+ * traffic, whichever is longer. */
 static double ssd_prefill_s(const Ctx *c, int tp)
 {
     if (!(c->ssd_tok > 0))
         return 0.0;
-    return c->ssd_tok * c->p_new / (tp * c->peak16 * gemm_eff_x(c, c->ssd_x));
+    return c->p_new / tp * fmax(c->ssd_tok / (c->peak16 * accelerator_ssd_eff(c->a)),
+                                c->ssd_bytes / c->hbm_bw_eff);
 }
 
 /* Efficiency of the prefill attention core (a fused Flash-style kernel on

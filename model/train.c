@@ -131,14 +131,6 @@ static const Framework FW_BUILTIN = {
  * copying: the layer being copied out (forward) or prefetched (backward)
  * and the one computing (Megatron-Core cpu_offload double buffering). */
 #define OFFLOAD_BUFFER_LAYERS 2.0
-/* Share of the 16-bit peak Mamba-2's SSD kernels reach on their FLOPs when
- * the catalog gives no ssd_eff: TileLang's tuned chunk_scan forward on H800
- * SXM (same GH100 compute as H100-SXM), 134.4 TFLOP/s at sequence 8192,
- * head_dim 64, state 128, chunk 256 (tile-ai/tilelang benchmark/mamba2/
- * README.md) over 989.4 dense BF16: 0.136.  The kernels Megatron-Core runs
- * (mamba_ssm's Triton ones) were slower than TileLang's there, so this is a
- * bound on their speed, not a fit. */
-#define SSD_EFF_DEFAULT 0.136
 /* Fallbacks when the catalog leaves an efficiency field empty. */
 #define GEMM_EFF_DEFAULT 0.6
 #define EW_EFF_DEFAULT 0.7
@@ -1365,9 +1357,9 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
      * backward at twice the forward, as every GEMM here. */
     double f_ssd = 0, t_ssd = 0;
     if (mb) {
-        double eff_ssd = e->a->ssd_eff > 0 ? e->a->ssd_eff : SSD_EFF_DEFAULT;
         f_ssd = T * sh->md.ssd_flops / t;
-        t_ssd = fmax(f_ssd / (e->peak16 * eff_ssd), T * sh->md.ssd_bytes / t / e->ew_bw);
+        t_ssd = fmax(f_ssd / (e->peak16 * accelerator_ssd_eff(e->a)),
+                     T * sh->md.ssd_bytes / t / e->ew_bw);
     }
     if (fp8)
         t_ew += FP8_CAST_BYTES * T * cast_el / e->ew_bw;

@@ -608,14 +608,16 @@ END_TEST
 /* Nemotron 3 Nano, the first hybrid Mamba-2 / attention / MoE rows
  * (mbridge-nemotron-3-nano.yaml: 16 published Megatron-Bridge rows on
  * GB300, GB200, B300 and B200, MXFP8, EP8 on 8 GPUs).  Not in the fit /
- * held-out split: no fitted parameter describes the Mamba-2 layers (their
- * SSD kernels are priced at the Hopper-measured share, ssd_eff), and
+ * held-out split: no fitted parameter describes the Mamba-2 layers, and
  * fitting the framework profiles on them moved the other rows (held-out
- * mean 4.76 -> 5.19 %, README).  Predicted before any hybrid parameter
- * was chosen: every row 10-25 % too fast.  Recorded ceilings guard against
- * the hybrid pricing getting worse. */
-#define NANO_MEAN_MAX 0.19
-#define NANO_WORST_MAX 0.26
+ * mean 4.76 -> 5.19 %, README).  With the SSD at Hopper's measured share
+ * of the peak every row was 10-25 % too fast (mean 17.8 %); with
+ * Blackwell's own ssd_eff (0.015, derived from Megatron-LM PR #5829's
+ * prefill profile, efficiency.yaml; these rows not used) mean 4.8 %,
+ * worst -11.6 % (GB300).  Recorded ceilings with room for other
+ * mechanisms' refits, so that a change widening them shows. */
+#define NANO_MEAN_MAX 0.06
+#define NANO_WORST_MAX 0.13
 START_TEST(nemotron_3_nano_hybrid_rows_within_recorded_ceilings)
 {
     Plan *p;
