@@ -68,7 +68,7 @@ void model_layer_counts(const ModelShape *m, LayerCounts *lc)
         lc->moe = L - d;
         return;
     }
-    for (int i = 0; m->hybrid[i] && i < PLAN_HYBRID_LEN; i++) {
+    for (int i = 0; i < PLAN_HYBRID_LEN && m->hybrid[i]; i++) {
         switch (m->hybrid[i]) {
         case 'M': lc->mamba++; break;
         case '*': lc->attn++; break;

@@ -108,6 +108,37 @@ static const ModelPreset presets[] = {
       .experts = 128, .experts_per_token = 6, .shared_experts = 2, .expert_ffn_hidden = 1856,
       .hybrid = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
       .mamba_heads = 64, .mamba_head_dim = 64, .mamba_state = 128, .mamba_groups = 8}},
+    /* Hybrid Mamba-2 / attention / MLP, no MoE: squared-ReLU MLPs (not
+     * gated), 8 KV groups of 128, untied embeddings, no position
+     * embedding (Megatron-Bridge's MambaModelProvider defaults). */
+    {"nemotron-h-8b",
+     "Megatron-Bridge models/nemotronh/nemotron_h_provider.py NemotronHModelProvider8B (v0.4.2); "
+     "vocab: its nvidia/Nemotron-H-8B-Base-8K config test fixture (v0.2.0)",
+     {.layers = 52, .hidden = 4096, .ffn_hidden = 21504, .heads = 32, .kv_heads = 8,
+      .head_dim = 128, .vocab = 131072, .glu = false, .tied_embeddings = false, DENSE,
+      .hybrid = "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-",
+      .mamba_heads = 128, .mamba_head_dim = 64, .mamba_state = 128, .mamba_groups = 8}},
+    {"nemotron-h-56b",
+     "Megatron-Bridge nemotron_h_provider.py NemotronHModelProvider56B (v0.4.2); vocab: the "
+     "Nemotron-H tokenizer's 131072 (the 8B's config; the 56B's config not read)",
+     {.layers = 118, .hidden = 8192, .ffn_hidden = 32768, .heads = 64, .kv_heads = 8,
+      .head_dim = 128, .vocab = 131072, .glu = false, .tied_embeddings = false, DENSE,
+      .hybrid = "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-",
+      .mamba_heads = 256, .mamba_head_dim = 64, .mamba_state = 256, .mamba_groups = 8}},
+    {"nemotron-nano-9b-v2",
+     "Megatron-Bridge nemotron_h_provider.py NemotronNanoModelProvider9Bv2 (v0.4.2); vocab "
+     "131,072: docs/models/nemotron/nemotronh.md",
+     {.layers = 56, .hidden = 4480, .ffn_hidden = 15680, .heads = 40, .kv_heads = 8,
+      .head_dim = 128, .vocab = 131072, .glu = false, .tied_embeddings = false, DENSE,
+      .hybrid = "M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-",
+      .mamba_heads = 128, .mamba_head_dim = 80, .mamba_state = 128, .mamba_groups = 8}},
+    {"nemotron-nano-12b-v2",
+     "Megatron-Bridge nemotron_h_provider.py NemotronNanoModelProvider12Bv2 (v0.4.2); vocab "
+     "131,072: docs/models/nemotron/nemotronh.md",
+     {.layers = 62, .hidden = 5120, .ffn_hidden = 20480, .heads = 40, .kv_heads = 8,
+      .head_dim = 128, .vocab = 131072, .glu = false, .tied_embeddings = false, DENSE,
+      .hybrid = "M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M-",
+      .mamba_heads = 128, .mamba_head_dim = 80, .mamba_state = 128, .mamba_groups = 8}},
 };
 
 #define N_PRESETS (sizeof presets / sizeof presets[0])

@@ -313,6 +313,8 @@ static int check_shape(Rules *r, const Workload *w, const Catalog *cat)
     CHECK(m->dense_layers >= 0 && m->dense_layers <= m->layers, &m->dense_layers, w,
           "workload '%s': dense_layers must be between 0 and layers (%d), got %d", wn, m->layers,
           m->dense_layers);
+    CHECK(text_ok(m->hybrid, sizeof m->hybrid), m->hybrid, w,
+          "workload '%s': hybrid must be a pattern of M, *, - and E", wn);
     if (m->hybrid[0]) {
         LayerCounts lc;
         model_layer_counts(m, &lc);
