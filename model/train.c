@@ -173,6 +173,14 @@ typedef struct {
     double share;           /* of the L layers */
 } LayerKind;
 
+/* Blocks (a norm and a residual each) in a layer of this kind: 2 in a
+ * plain transformer layer, 1 in a hybrid one. */
+static double kind_blocks(int kind)
+{
+    return ((kind & K_ATTN) ? 1.0 : 0.0) + ((kind & (K_MLP | K_MOE)) ? 1.0 : 0.0) +
+           ((kind & K_MAMBA) ? 1.0 : 0.0);
+}
+
 typedef struct {
     double L, h, a, g, dh, F, V;
     double Ld, Lm;          /* layers with a dense MLP, with a MoE */
@@ -425,8 +433,7 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
     double mamba_split = mb ? (2.0 * sh->md.in_proj + 4.0 * sh->md.d_inner +
                                8.0 * sh->md.heads) / sh->h
                             : 0.0;
-    double rep = ((at ? 1.0 : 0.0) + (ffn ? 1.0 : 0.0) + (mb ? 1.0 : 0.0)) *
-                 (4.0 + sh->drop_masks);
+    double rep = kind_blocks(kind) * (4.0 + sh->drop_masks);
     double core = flash || !at ? 0.0 : (4.0 + sh->drop_masks) * sh->a * s / sh->h;
     if (r == RECOMPUTE_FULL)
         return 2.0 * sbh / (sp ? t : 1);     /* only the layer input is kept */
@@ -932,8 +939,7 @@ static double elementwise_fwd_bytes(const Env *e, const Layout *l, double T, int
      * split by t only with SP (otherwise every TP rank does it on the full
      * sequence); activation function (GELU read/write F; SwiGLU read 2F
      * write F), split by t. */
-    double blocks = (at ? 1.0 : 0.0) + (ffn ? 1.0 : 0.0) + (mb ? 1.0 : 0.0);
-    double rep = 5.5 * blocks * sh->h / (l->sp ? t : 1);
+    double rep = 5.5 * kind_blocks(kind) * sh->h / (l->sp ? t : 1);
     double actw = sh->glu ? 3.0 : 2.0;
     /* (a MoE layer's routing and token permutation: moe_route_bytes) */
     double act = !ffn ? 0.0
@@ -1187,12 +1193,10 @@ static double layer_dense_gemm_s(const Env *e, const Layout *l, double T, int ki
     double t = l->tp, h = sh->h;
     bool moe = kind & K_MOE;
     double s = 0;
-    if (!(kind & K_ATTN))
-        ;
-    else if (sh->mla) {
+    if ((kind & K_ATTN) && sh->mla) {
         double x = h / t < T ? h / t : T;
         s = 2.0 * T * sh->attn_w / t / gemm_rate(e, x, 1.0);
-    } else {
+    } else if (kind & K_ATTN) {
         s = gemm_s(e, T, (sh->a * sh->dqk + 2.0 * sh->g * sh->dh) / t, h) +
             gemm_s(e, T, h, sh->a * sh->dv / t);
     }
@@ -1261,7 +1265,7 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
     double eff = env_curve(e, x);
     bool moe_layer = kind & K_MOE, at = kind & K_ATTN, mb = kind & K_MAMBA;
     bool ffn = kind & (K_MLP | K_MOE);
-    double blocks = (at ? 1.0 : 0.0) + (ffn ? 1.0 : 0.0) + (mb ? 1.0 : 0.0);
+    double blocks = kind_blocks(kind);
     double dense_w = (at ? sh->attn_w : 0.0) + (mb ? sh->mamba_w : 0.0) +
                      (moe_layer ? sh->shared_w + sh->router_w : kind & K_MLP ? sh->mlp_w : 0.0);
     double f_dense = 2.0 * T * dense_w / t;
