@@ -380,9 +380,9 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
      * step reads and writes it (selective_state_update: h ← exp(dt·A)·h +
      * dt·B·x, y = C·h + D·x, ~6 FLOPs per state element); a prefill runs the
      * chunked SSD (MambaDims ssd_flops, ssd_bytes). */
+    MambaDims md;
+    model_mamba_dims(m, &md);
     if (lc.mamba > 0) {
-        MambaDims md;
-        model_mamba_dims(m, &md);
         double ssm = md.d_inner * md.state, conv = md.conv_dim * (md.conv - 1.0);
         c->state_seq = lc.mamba * (ssm + conv) * 2.0;
         c->ssd_tok = lc.mamba * md.ssd_flops;
@@ -418,8 +418,6 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
     }
     c->act_fixed = 4.0 * c->h;
     c->act_shard = c->heads * dqk + 2.0 * c->g * c->d + (m->glu ? 2.0 : 1.0) * f_act;
-    MambaDims md;
-    model_mamba_dims(m, &md);
     if (lc.mamba > 0) /* a Mamba-2 layer's in_proj output and SSD output */
         c->act_shard = fmax(c->act_shard, md.in_proj + md.d_inner);
     /* Memory-bound element-wise traffic per token per layer in a prefill
