@@ -3266,6 +3266,12 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             result_assume(r, sc, "activations of %.0f layers per stage offloaded to host memory "
                           "over %.0f GB/s each way (%s)", env_offload_layers(&e, l),
                           e.host_bw / 1e9, a->host_bw > 0 ? "catalog" : "PCIe Gen5 x16 assumed");
+        if (e.sh.Lmb > 0)
+            result_assume(r, sc, "%.0f Mamba-2 layers: the SSD scan at %.3f of the BF16 peak "
+                          "(catalog ssd_eff%s) or its kernels' bytes, whichever is longer; the "
+                          "hybrid class's error band is from Nemotron 3 Nano's published runs "
+                          "only", e.sh.Lmb, accelerator_ssd_eff(a),
+                          a->ssd_eff > 0 ? "" : ": not measured on this part, Hopper's share");
         if (w->precision == PREC_FP8 || w->precision == PREC_FP4)
             result_assume(r, sc, "output layer (logits) in BF16: Megatron-Core runs it outside "
                           "Transformer Engine's FP8");

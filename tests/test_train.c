@@ -1365,6 +1365,25 @@ static bool has_assumption(const PlanResult *r, const char *text)
     return false;
 }
 
+/* A hybrid plan says how its Mamba-2 layers were priced, and where the
+ * SSD rate is not measured on the part. */
+START_TEST(mamba_pricing_is_stated_with_the_plan)
+{
+    Plan pl;
+    plan_init(&pl);
+    ParallelSpec ps = {.tp = 1, .pp = 1, .cp = 1, .ep = 8, .sp = 0};
+    Workload w = pinned("nemotron-3-nano", 8192, 8, 512, 2, PREC_FP8, ps);
+    PlanResult *r;
+    ck_assert_msg(size(&pl, &w, acc("GB200"), &r), "%s", r->workloads[0].error);
+    ck_assert(has_assumption(r, "23 Mamba-2 layers: the SSD scan at 0.015 of the BF16 peak "
+                                "(catalog ssd_eff)"));
+    free(r);
+    ck_assert_msg(size(&pl, &w, acc("MI300X"), &r), "%s", r->workloads[0].error);
+    ck_assert(has_assumption(r, "not measured on this part"));
+    free(r);
+}
+END_TEST
+
 START_TEST(fixed_mfu_replaces_modelled_efficiency)
 {
     Plan p;
@@ -3707,6 +3726,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, nemotron_3_nano_total_and_active_params);
     tcase_add_test(tc, mamba_tp_divides_its_heads_and_groups);
     tcase_add_test(tc, mamba_context_parallel_pays_its_all_to_alls);
+    tcase_add_test(tc, mamba_pricing_is_stated_with_the_plan);
     tcase_add_test(tc, fixed_mfu_replaces_modelled_efficiency);
     tcase_add_test(tc, reports_assumptions_beside_the_numbers);
     suite_add_tcase(s, tc);
