@@ -1020,11 +1020,13 @@ static void rep_init(const Ctx *c, int n, bool dep, Rep *r)
     }
     r->S_lat = prefill_alone(c, r);
     double room = c->usable - r->weights - r->other;
-    if (room >= r->kv_seq_reserved && r->kv_seq_reserved > 0) {
+    if (room >= r->kv_seq_reserved && room > 0) {
         /* TP: every GPU holds a slice of every sequence; DEP: each GPU its
-         * own sequences.  The engine's cap applies per scheduler. */
+         * own sequences.  The engine's cap applies per scheduler (alone
+         * where a sequence holds no KV and no state: a hybrid pattern of
+         * MLP layers only). */
         double cap = dep && c->ep_cap > 0 ? fmin(c->cap, c->ep_cap * c->mb) : c->cap;
-        double per = fmin(floor(room / r->kv_seq_reserved), cap);
+        double per = r->kv_seq_reserved > 0 ? fmin(floor(room / r->kv_seq_reserved), cap) : cap;
         r->max_batch = (int)fmin(per * scheds, 1e8);
         r->fits = true;
     }

@@ -238,6 +238,24 @@ END_TEST
  * per-layer choice, so it is not held-out evidence for it.  A recorded
  * ceiling, so the hybrid serving path cannot drift further unseen. */
 #define NANO_SERVE_MISS_MAX 0.16
+/* A pattern whose layers hold neither K/V nor a state (MLP blocks only)
+ * still fits: its sequences take no memory, the engine's cap bounds the
+ * batch (it was "does not fit" while the fit needed bytes per sequence). */
+START_TEST(a_stateless_hybrid_fits_at_the_engine_cap)
+{
+    Plan p = plan();
+    ModelShape m = llama3_8b();
+    m.layers = 4;
+    snprintf(m.hybrid, sizeof m.hybrid, "----");
+    Workload w = service(m, PREC_BF16, PREC_BF16, 1000, 100);
+    InferReplica r;
+    ck_assert(infer_replica(&p, &w, acc("H100-SXM"), NULL, 1, false, &r));
+    ck_assert(r.fits);
+    ck_assert_double_eq(r.kv_per_seq_per_gpu, 0.0);
+    ck_assert_int_ge(r.max_batch, 1);
+}
+END_TEST
+
 START_TEST(nemotron_3_nano_vllm_tpot_at_32_within_recorded_ceiling)
 {
     Plan p = plan();
@@ -2015,6 +2033,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, kv_bytes_of_a_hybrid_count_its_attention_layers);
     tcase_add_test(tc, mamba_state_is_held_and_streamed_per_sequence);
     tcase_add_test(tc, nemotron_3_nano_vllm_tpot_at_32_within_recorded_ceiling);
+    tcase_add_test(tc, a_stateless_hybrid_fits_at_the_engine_cap);
     tcase_add_test(tc, result_reports_kv_bytes_per_token);
     suite_add_tcase(s, tc);
 
