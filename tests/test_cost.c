@@ -18,6 +18,7 @@
 #include "trace.h"
 #include "yaml_plan.h"
 #include "check_main.h"
+#include "plan_result.h"
 #include "cost.h"
 #include "layout.h"
 #include "plan.h"
@@ -122,14 +123,6 @@ static const CostOption *find_option(const PlanResult *r, const char *name)
         if (strcmp(r->cost.options[i].name, name) == 0)
             return &r->cost.options[i];
     return NULL;
-}
-
-static bool has_warning(const PlanResult *r, const char *needle)
-{
-    for (int i = 0; i < r->n_warnings; i++)
-        if (strstr(r->warnings[i], needle))
-            return true;
-    return false;
 }
 
 static void hand_plan(Plan *p)
@@ -839,15 +832,6 @@ START_TEST(a_cloud_site_lists_its_instance_first_among_equals)
     free(r);
 }
 END_TEST
-
-
-static bool has_assumption(const PlanResult *r, const char *needle)
-{
-    for (int i = 0; i < r->n_assumptions; i++)
-        if (strstr(r->assumptions[i].text, needle))
-            return true;
-    return false;
-}
 
 /* A 70B serving plan on H100 NVL (Llama 3 70B BF16 sizes to TP2, the
  * NVLink-bridged pair): one replica needs both GPUs of a bridge, which

@@ -20,6 +20,7 @@
 #include "presets.h"
 #include "train.h"
 #include "check_main.h"
+#include "plan_result.h"
 #include "infer.h"
 #include "plan.h"
 
@@ -407,10 +408,7 @@ START_TEST(moe_service_reports_its_layout)
     ck_assert(wr.infer.ep == 0 || wr.infer.ep == wr.infer.tp);
     const Accelerator *h200 = acc("H200");
     ck_assert_double_le(wr.infer.mem.total, h200->hbm_bytes * h200->hbm_usable_frac);
-    bool layout = false;
-    for (int i = 0; i < res->n_assumptions; i++)
-        layout |= strstr(res->assumptions[i].text, "layout:") != NULL;
-    ck_assert(layout);
+    ck_assert(has_assumption(res, "layout:"));
     /* dense models are always tensor parallel */
     memset(&wr, 0, sizeof wr);
     Workload d = service(llama3_70b(), PREC_FP8, PREC_FP8, 1024, 256);

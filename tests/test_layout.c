@@ -9,6 +9,7 @@
 
 #include "catalog_yaml.h"
 #include "check_main.h"
+#include "plan_result.h"
 #include "layout.h"
 #include "plan.h"
 
@@ -70,22 +71,6 @@ static void add_inference(Plan *p, PlanResult *r, const char *name, int g)
     wr->kind = WL_INFERENCE;
     wr->ok = true;
     wr->infer.gpus = g;
-}
-
-static bool has_assumption(const PlanResult *r, const char *needle)
-{
-    for (int i = 0; i < r->n_assumptions; i++)
-        if (strstr(r->assumptions[i].text, needle))
-            return true;
-    return false;
-}
-
-static bool has_warning(const PlanResult *r, const char *needle)
-{
-    for (int i = 0; i < r->n_warnings; i++)
-        if (strstr(r->warnings[i], needle))
-            return true;
-    return false;
 }
 
 /* One row of a published component table. */

@@ -9,6 +9,7 @@
 
 #include "catalog_yaml.h"
 #include "check_main.h"
+#include "plan_result.h"
 #include "layout.h"
 #include "plan.h"
 #include "power.h"
@@ -69,14 +70,6 @@ static void add_training(Plan *p, PlanResult *r, int g)
     r->workloads[i].kind = WL_TRAINING;
     r->workloads[i].ok = true;
     r->workloads[i].train.gpus = g;
-}
-
-static bool has_warning(const PlanResult *r, const char *needle)
-{
-    for (int i = 0; i < r->n_warnings; i++)
-        if (strstr(r->warnings[i], needle))
-            return true;
-    return false;
 }
 
 static void hand_plan(Plan *p)

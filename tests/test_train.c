@@ -15,6 +15,7 @@
 #include "calib.h"
 #include "catalog_yaml.h"
 #include "check_main.h"
+#include "plan_result.h"
 #include "plan.h"
 #include "presets.h"
 #include "train.h"
@@ -1355,15 +1356,6 @@ START_TEST(mamba_context_parallel_pays_its_all_to_alls)
     ck_assert_msg(cp[0] > 0 && cp[1] > 1.5 * cp[0], "cp %g then %g", cp[0], cp[1]);
 }
 END_TEST
-
-/* whether one of the plan's assumptions mentions `text` */
-static bool has_assumption(const PlanResult *r, const char *text)
-{
-    for (int i = 0; i < r->n_assumptions; i++)
-        if (strstr(r->assumptions[i].text, text))
-            return true;
-    return false;
-}
 
 /* A hybrid plan says how its Mamba-2 layers were priced, and where the
  * SSD rate is not measured on the part. */
