@@ -187,10 +187,10 @@ typedef struct {
     double La, Lmb;         /* layers with attention, with a Mamba-2 mixer */
     LayerKind kinds[4];     /* the kinds of layer present, shares summing to 1 */
     int nkinds;
-    bool hybrid;            /* one block per layer (ModelShape.hybrid) */
     MambaDims md;
     double mamba_w;         /* a Mamba-2 mixer's GEMM weights: in_proj, out_proj */
     double mamba_small;     /* its conv1d (+bias), A, D, dt bias and gated-norm weights */
+    double layer_dense_w;   /* the average layer's weights but the routed experts' */
     double E, k, S, Fe;     /* routed experts, per token, shared, expert FFN */
     bool glu, mla, moe, tied;
     double dqk, dv;         /* per-head q/k and v widths of the attention core */
@@ -222,8 +222,8 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
     sh->L = m->layers;
     LayerCounts lc;
     model_layer_counts(m, &lc);
-    sh->hybrid = m->hybrid[0] != '\0';
-    if (sh->hybrid && (lc.bad || lc.layers != m->layers))
+    bool hybrid = m->hybrid[0] != '\0';
+    if (hybrid && (lc.bad || lc.layers != m->layers))
         return false;
     sh->h = m->hidden;
     sh->a = m->heads;
@@ -246,7 +246,7 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
     sh->Lmb = lc.mamba;
     if (sh->Lm > 0 && !sh->moe)
         return false;
-    if (sh->hybrid) {
+    if (hybrid) {
         const int masks[4] = {K_ATTN, K_MAMBA, K_MLP, K_MOE};
         const double n[4] = {sh->La, sh->Lmb, sh->Ld, sh->Lm};
         for (int i = 0; i < 4; i++)
@@ -309,15 +309,16 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
                           sh->md.d_inner;
     }
 
-    /* Weights by block, each with its pre-norm: a plain layer's attention
-     * block carries norm_w less the MLP block's norm. */
-    double w_attn = sh->attn_w + sh->norm_w - h;
-    double w_moe_total = sh->E * sh->expert_w + sh->shared_w + sh->router_w + h;
-    double w_moe_active = sh->k * sh->expert_w + sh->shared_w + sh->router_w + h;
-    double common = sh->La * w_attn + sh->Ld * (sh->mlp_w + h) +
-                    sh->Lmb * (sh->mamba_w + sh->mamba_small + h) + sh->emb_w + sh->head_w + h;
-    double total = common + sh->Lm * w_moe_total;
-    double active = common + sh->Lm * w_moe_active;
+    /* Every layer's weights but the routed experts', by block, each block
+     * with its pre-norm (a plain layer's attention block carries norm_w
+     * less the MLP block's norm) */
+    double blocks = sh->La * (sh->attn_w + sh->norm_w - h) + sh->Ld * (sh->mlp_w + h) +
+                    sh->Lm * (sh->shared_w + sh->router_w + h) +
+                    sh->Lmb * (sh->mamba_w + sh->mamba_small + h);
+    sh->layer_dense_w = blocks / sh->L;
+    double common = blocks + sh->emb_w + sh->head_w + h;
+    double total = common + sh->Lm * sh->E * sh->expert_w;
+    double active = common + sh->Lm * sh->k * sh->expert_w;
     sh->wscale = 1.0;
     if (m->params > 0) {
         /* Keep the derived active ratio for a given total; memory and
@@ -748,13 +749,8 @@ static int env_stage_slots(const Env *e, int p)
 static void stage_params_n(const Shape *sh, int t, int p, double lps, double eshard,
                            StageParams *sp)
 {
-    double L = sh->L > 0 ? sh->L : 1;
-    double h = sh->h;
-    /* the average layer's non-expert weights, each block with its norm */
-    double dense_layer = (sh->La * (sh->attn_w + sh->norm_w - h) + sh->Ld * (sh->mlp_w + h) +
-                          sh->Lm * (sh->shared_w + sh->router_w + h) +
-                          sh->Lmb * (sh->mamba_w + sh->mamba_small + h)) / L / t;
-    double expert_layer = sh->Lm / L * sh->E * sh->expert_w / eshard;
+    double dense_layer = sh->layer_dense_w / t;
+    double expert_layer = sh->Lm / sh->L * sh->E * sh->expert_w / eshard;
     double pd = lps * dense_layer, pe = lps * expert_layer;
     /* Embedding on the first stage, output head on the last; with tied
      * embeddings Megatron keeps a copy of the embedding on the last stage. */
