@@ -429,7 +429,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
     }
     calib_split(runs, nfit_runs);
     for (int k = nfit_runs; k < n; k++)
-        runs[k].band_only = runs[k].held_out = true;
+        runs[k].band_only = true;
     calib_predict(runs, n, &cli->catalog);
 
     /* the working catalog: the loaded one with a frameworks array of its own */
