@@ -1729,8 +1729,6 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     memset(out, 0, sizeof *out);
     double x = 0, eff = 0;
     double rshare = env_recompute_share(e, l);
-    Layout ln = *l;
-    ln.recompute = RECOMPUTE_NONE;
     /* the average layer: each kind of layer by its share */
     LayerCost lc = {0};
     for (int i = 0; i < sh->nkinds; i++) {
@@ -1739,6 +1737,8 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
         if (rshare < 1.0) {
             /* recompute on some layers of the stage only: the others run
              * without it (env_recompute_share) */
+            Layout ln = *l;
+            ln.recompute = RECOMPUTE_NONE;
             LayerCost kn = {0};
             double xn = 0, effn = 0;
             layer_cost(e, &ln, sh->kinds[i].mask, &kn, &xn, &effn);
