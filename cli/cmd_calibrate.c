@@ -118,6 +118,7 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
         {"unfused_expert_bias", offsetof(Framework, unfused_expert_bias)},
         {"unfused_yarn_rope", offsetof(Framework, unfused_yarn_rope)},
         {"fp8_tp_gather", offsetof(Framework, fp8_tp_gather)},
+        {"fp8_dispatch", offsetof(Framework, fp8_dispatch)},
         {"fp8_saved_inputs", offsetof(Framework, fp8_saved_inputs)},
         {"cudnn_attention", offsetof(Framework, cudnn_attention)},
         {"unit_collectives", offsetof(Framework, unit_collectives)},

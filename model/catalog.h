@@ -275,6 +275,9 @@ typedef struct {
                                    * FP8 (Transformer Engine userbuffers / TE
                                    * gather_along_first_dim): 1 byte per element, the
                                    * reduce-scatters stay 16-bit */
+    bool fp8_dispatch;            /* 8-bit runs send the MoE dispatch all-to-all in the
+                                   * GEMM precision (DeepSeek-V3 §3.3.2); false: 16-bit,
+                                   * the experts quantise after it (Megatron-Core) */
     bool cudnn_attention;         /* the attention core runs cuDNN's fused kernel where the
                                    * part has a measured one (attn_cudnn_*; Transformer
                                    * Engine >= 1.2 prefers FusedAttention on Hopper) */

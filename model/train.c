@@ -600,6 +600,7 @@ typedef struct {
     double moe_expert_oh;  /* seconds per local expert per MoE layer per pass */
     double moe_attn_oh;    /* seconds per MoE layer per pass: eager attention launches */
     bool moe_fused;        /* permutation fused into dispatch/combine (DeepEP) */
+    double disp_b;         /* bytes per element of the MoE dispatch all-to-all */
     double moe_cf;         /* > 0: token drop, experts padded to capacity (workload) */
     bool whole_program;    /* compiler-assigned buffers (XLA): framework profile */
     bool remat_dce;        /* full recompute skips what the backward does not consume */
@@ -1705,9 +1706,8 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
             double per_byte = t_out > t_in ? t_out : t_in;
             bw = per_byte > 0 ? ((l->ep - 1) / (double)l->ep) / per_byte : bw;
         }
-        /* dispatch in the GEMM precision when it is 8-bit or less (DeepSeek-V3
-         * §3.3.2: FP8 dispatch, BF16 combine), combine in 16-bit */
-        double db = precision_bytes(e->w->precision) < 2 ? precision_bytes(e->w->precision) : 2;
+        /* the dispatch in disp_b bytes per element, the combine in 16-bit */
+        double db = e->disp_b;
         double tok = moe_copies(e, l, T) * sh->h;
         /* the busiest rank receives imb × its share (moe_imbalance) */
         double a2a = imb * (net_alltoall_s(db * tok, l->ep, bw, lat) +
@@ -2593,6 +2593,20 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * HybridEP backend: Megatron-Core MoE README, "DeepEP/HybridEP") */
     e->moe_fused = fw->moe_fused_dispatch || w->moe_fused_dispatch;
     e->moe_cf = sh->moe ? w->moe_capacity_factor : 0;
+    /* The dispatch all-to-all moves the tokens in the GEMM precision where
+     * the framework quantises before it (fp8_dispatch: DeepSeek-V3 report
+     * §3.3.2, FP8 dispatch and BF16 combine), else in 16-bit and the
+     * experts' GEMMs quantise what arrives: Megatron-Core's alltoall
+     * dispatcher permutes and sends the 16-bit hidden states, its DeepEP
+     * path passes fp8_dispatch False ("we do not support fp8 dispatch")
+     * and HybridEP asserts against it (transformer/moe/token_dispatcher.py,
+     * fused_a2a.py, core_v0.14.0 through core_v0.16; an MXFP8 wire format
+     * for the ncclep dispatcher only came in 2026-08, moe_dispatch_fwd_dtype,
+     * default bf16). */
+    {
+        double pb = precision_bytes(w->precision);
+        e->disp_b = fw->fp8_dispatch && e->lowp && pb < 2 ? pb : 2.0;
+    }
     e->whole_program = fw->whole_program_buffers;
     e->remat_dce = fw->remat_dce;
     e->unit_coll = fw->unit_collectives;

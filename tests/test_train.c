@@ -3130,6 +3130,53 @@ START_TEST(ep_alltoall_across_nodes_runs_at_the_nic_rate)
 }
 END_TEST
 
+static void fw_fp8_dispatch(Framework *f) { f->fp8_dispatch = true; }
+
+/* The expert all-to-all time of a 64-expert top-2 model on 64 H100 (EP64)
+ * in precision pc under the megatron profile (nothing hidden), with the
+ * framework's fp8_dispatch over without it */
+static double dispatch_ratio(Precision pc)
+{
+    load_catalog();
+    const Framework *meg = catalog_find_framework(&cat, "megatron");
+    ModelShape m = gpt(4, 1024, 8, 32000);
+    m.glu = true;
+    m.ffn_hidden = 2816;
+    m.experts = 64;
+    m.experts_per_token = 2;
+    m.expert_ffn_hidden = 512;
+    Workload w = training(m, 2048, 64, 1e9);
+    w.gpus = 64;
+    w.micro_batch = 1;
+    w.precision = pc;
+    w.recompute = RECOMPUTE_NONE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 64, .sp = 0};
+    WorkloadResult off = size_under(meg, fw_plain, &w, "H100-SXM");
+    WorkloadResult on = size_under(meg, fw_fp8_dispatch, &w, "H100-SXM");
+    ck_assert_msg(off.ok && on.ok, "%s%s", off.error, on.error);
+    ck_assert_msg(off.train.step.ep_comm > 1e-3, "EP %.5f s", off.train.step.ep_comm);
+    return on.train.step.ep_comm / off.train.step.ep_comm;
+}
+
+/* Megatron-Core sends the dispatch in 16-bit and the experts quantise what
+ * arrives (its DeepEP path passes fp8_dispatch False, HybridEP asserts
+ * against it); DeepSeek-V3 quantises first (report §3.3.2).  With
+ * fp8_dispatch an FP8 run's all-to-all time is (1 + 2) / (2 + 2) of the
+ * 16-bit one (bandwidth-bound, the latency a little more); BF16 does not
+ * change, and the catalog's Megatron-family profiles keep 16-bit. */
+START_TEST(fp8_dispatch_sends_the_dispatch_in_one_byte)
+{
+    double r8 = dispatch_ratio(PREC_FP8);
+    double r16 = dispatch_ratio(PREC_BF16);
+    ck_assert_msg(r8 > 0.74 && r8 < 0.80, "FP8: EP x%.4f", r8);
+    ck_assert_msg(r16 == 1.0, "BF16: EP x%.4f", r16);
+    load_catalog();
+    ck_assert(catalog_find_framework(&cat, "deepseek")->fp8_dispatch);
+    ck_assert(!catalog_find_framework(&cat, "megatron")->fp8_dispatch);
+    ck_assert(!catalog_find_framework(&cat, "nemo")->fp8_dispatch);
+}
+END_TEST
+
 START_TEST(fused_dispatch_drops_permute_and_chunk_sort_bytes)
 {
     /* EP8, 2 local experts: per micro-batch and layer forward the Megatron
@@ -3761,6 +3808,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, step_overhead_is_paid_once_per_step_unscaled);
     tcase_add_test(tc, ep_alltoall_across_nodes_runs_at_the_nic_rate);
     tcase_add_test(tc, fused_dispatch_drops_permute_and_chunk_sort_bytes);
+    tcase_add_test(tc, fp8_dispatch_sends_the_dispatch_in_one_byte);
     tcase_add_test(tc, workload_fused_dispatch_key_is_the_framework_flag);
     tcase_add_test(tc, capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity);
     tcase_add_test(tc, combined_1f1b_exposes_the_partners_deferred_wgrad_host_work);
