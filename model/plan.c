@@ -90,6 +90,38 @@ const char *model_arch_class(const ModelShape *m)
     return m->hybrid[0] ? "hybrid" : m->experts > 1 ? "moe" : "dense";
 }
 
+const char *const recompute_module_names[7] = {"core_attn", "layernorm", "moe_act", "mlp",
+                                               "moe", "shared_experts", "mla_up_proj"};
+
+bool recompute_modules_mask(const char *text, unsigned *mask, char *bad, size_t bad_len)
+{
+    unsigned m = 0;
+    const char *p = text;
+    while (p && *p) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        while (n > 0 && *p == ' ')
+            p++, n--;
+        while (n > 0 && p[n - 1] == ' ')
+            n--;
+        int hit = -1;
+        for (int i = 0; i < 7 && n > 0; i++)
+            if (strlen(recompute_module_names[i]) == n &&
+                strncmp(recompute_module_names[i], p, n) == 0)
+                hit = i;
+        if (hit < 0) {
+            if (bad && bad_len > 0)
+                snprintf(bad, bad_len, "%.*s", (int)(n < 64 ? n : 64), p);
+            return false;
+        }
+        m |= 1u << hit;
+        p = end ? end + 1 : NULL;
+    }
+    if (mask)
+        *mask = m;
+    return true;
+}
+
 void model_mamba_dims(const ModelShape *m, MambaDims *d)
 {
     d->head_dim = m->mamba_head_dim > 0 ? m->mamba_head_dim : 64;

@@ -25,11 +25,32 @@
 #define PLAN_MAX_JOBS 16      /* job classes per team */
 #define PLAN_FORMAT_VERSION 1
 #define PLAN_HYBRID_LEN 256     /* hybrid pattern symbols + NUL */
+#define PLAN_RM_LEN 128         /* recompute_modules, comma-separated + NUL */
 
 /* ---------------------------------------------------------------- inputs */
 
 typedef enum { WL_TRAINING = 0, WL_INFERENCE } WorkloadKind;
 typedef enum { RECOMPUTE_AUTO = -1, RECOMPUTE_NONE = 0, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } Recompute;
+
+/* Megatron-Core's recompute_modules (with recompute: selective; core
+ * transformer_config.py): the parts of a layer whose outputs the backward
+ * recomputes instead of keeping.  RM_ACT_ALL and RM_NORM_ALL are not
+ * Megatron modules: the activation function of every MLP (dense, routed,
+ * shared) and every block's norm, fused into the next GEMM or not — what
+ * recompute: selective means when no list is given.  Megatron's layernorm
+ * re-runs only the norms that are modules of their own (not those Transformer
+ * Engine fuses into LayerNormLinear / LayerNormMLP). */
+enum {
+    RM_CORE_ATTN = 1u << 0,      /* core_attn */
+    RM_LAYERNORM = 1u << 1,      /* layernorm: input_layernorm and pre_mlp_layernorm */
+    RM_MOE_ACT = 1u << 2,        /* moe_act: the routed experts' activation */
+    RM_MLP = 1u << 3,            /* mlp: the dense MLP */
+    RM_MOE = 1u << 4,            /* moe: the whole MoE layer */
+    RM_SHARED_EXPERTS = 1u << 5, /* shared_experts */
+    RM_MLA_UP_PROJ = 1u << 6,    /* mla_up_proj: MLA's Q/K/V up projections and RoPE */
+    RM_ACT_ALL = 1u << 7,
+    RM_NORM_ALL = 1u << 8,
+};
 typedef enum { SITE_ONPREM = 0, SITE_CLOUD } SiteKind;
 typedef enum { PRICING_ON_DEMAND = 0, PRICING_RESERVED_1Y, PRICING_RESERVED_3Y, PRICING_SPOT } Pricing;
 typedef enum { COOLING_AIR = 0, COOLING_LIQUID } Cooling;
@@ -141,6 +162,9 @@ typedef struct {
     int zero;                        /* 0..3 */
     ParallelSpec parallel;
     Recompute recompute;
+    char recompute_modules[PLAN_RM_LEN]; /* with recompute selective: Megatron-Core module
+                                      * names, comma-separated ("" = the selective default;
+                                      * recompute_modules_mask) */
     int recompute_layers;            /* with recompute full: layers per pipeline stage that
                                       * recompute (Megatron --recompute-method block
                                       * --recompute-num-layers; torchtitan layer-wise
@@ -434,6 +458,13 @@ void model_mamba_dims(const ModelShape *m, MambaDims *d);
 /* The model's architecture as the error bands class it: "hybrid" (a
  * hybrid pattern), "moe" (experts > 1) or "dense". */
 const char *model_arch_class(const ModelShape *m);
+
+/* The RM_* mask of a comma-separated recompute_modules list (spaces around
+ * names ignored).  On an unknown or empty name returns false and, when bad
+ * is given, copies that name there. */
+bool recompute_modules_mask(const char *text, unsigned *mask, char *bad, size_t bad_len);
+/* The recompute_modules names, in mask order, for messages and lists. */
+extern const char *const recompute_module_names[7];
 
 /* The accelerator a workload runs on: its own, else the plan's. */
 const char *workload_accelerator(const Plan *p, const Workload *w);

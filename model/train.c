@@ -211,6 +211,8 @@ typedef struct {
                              * fp8_saved_inputs; shape_act_layer) */
     bool kv_rep;            /* grouped-query K/V copied out to the query heads before
                              * the attention call (framework attn_repeat_kv) */
+    double q_lora, kv_lora, nope; /* MLA: latent ranks, per-head no-RoPE q/k width */
+    unsigned rm;            /* recompute: selective's RM_* modules (0 = sel_modules' default) */
 } Shape;
 
 static bool shape_derive(const ModelShape *m, Shape *sh)
@@ -279,6 +281,9 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
         sh->dqk = nope + rope;
         sh->dv = v;
         sh->ew_attn_extra = ((ql > 0 ? ql : 0) + kl + rope) / h;
+        sh->q_lora = ql;
+        sh->kv_lora = kl;
+        sh->nope = nope;
     } else {
         /* Q (a·dh), K and V (g·dh each), output projection (a·dh → h). */
         sh->attn_w = h * a * sh->dh + 2 * h * sh->g * sh->dh + a * sh->dh * h;
@@ -415,6 +420,38 @@ double train_model_flops(const ModelShape *m, double B, double s)
  * its cumulative decay in fp32 (2 × 4·heads/h): what mamba_ssm's
  * MambaSplitConv1dScanCombinedFn saves, the conv1d and the chunk states
  * being recomputed in its backward (ops/triton/ssd_combined.py). */
+/* The modules a selective recompute re-runs (RM_*): the workload's
+ * recompute_modules, else the default — with FlashAttention the norms and
+ * every MLP's activation function (Megatron-Core recompute_modules
+ * [layernorm, moe_act] as the performance recipes set it, TorchTitan's
+ * selective AC), without it the attention core (Korthikanti et al. 2022
+ * §5, Megatron-Core's default ["core_attn"]).  0 unless r is selective. */
+static unsigned sel_modules(const Shape *sh, Recompute r, bool flash)
+{
+    if (r != RECOMPUTE_SELECTIVE)
+        return 0;
+    if (sh->rm)
+        return sh->rm;
+    return flash ? RM_NORM_ALL | RM_ACT_ALL : RM_CORE_ATTN;
+}
+
+/* Norms a selective recompute re-runs in a layer of this kind: every
+ * block's (RM_NORM_ALL), or Megatron-Core's layernorm module, which re-runs
+ * the norms that are modules of their own in its Transformer Engine layer
+ * spec (transformer_layer.py: not an IdentityOp) — MLA's input norm (its
+ * down projections are plain linears) and a MoE layer's pre-MLP norm;
+ * a standard attention block's norm is fused into the QKV LayerNormLinear
+ * and a dense MLP's into LayerNormMLP (gpt_layer_specs.py). */
+static double sel_norms(const Shape *sh, unsigned rm, int kind)
+{
+    bool at = kind & K_ATTN, ffn = kind & (K_MLP | K_MOE);
+    if (rm & RM_NORM_ALL)
+        return (at ? 1.0 : 0.0) + (ffn ? 1.0 : 0.0);
+    if (rm & RM_LAYERNORM)
+        return (at && sh->mla ? 1.0 : 0.0) + (kind & K_MOE ? 1.0 : 0.0);
+    return 0.0;
+}
+
 static double shape_act_layer(const Shape *sh, double s, double b, int t, int c, bool sp,
                               Recompute r, bool flash, int kind)
 {
@@ -438,20 +475,45 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
     double core = flash || !at ? 0.0 : (4.0 + sh->drop_masks) * sh->a * s / sh->h;
     if (r == RECOMPUTE_FULL)
         return 2.0 * sbh / (sp ? t : 1);     /* only the layer input is kept */
-    if (r == RECOMPUTE_SELECTIVE) {
-        core = 0.0;                          /* the attention core is recomputed */
-        if (flash) {
-            /* FlashAttention keeps no core to drop, so selective recomputes
-             * the next-cheapest tensors, as Megatron-Core's recompute_modules
-             * "layernorm" + activation and TorchTitan's selective AC do: the
-             * two norm outputs (the QKV and MLP inputs, 4) and the MLP
-             * activation output (2·F/h per expert applied).  (A Mamba
-             * block's norm is not one of those modules.) */
-            rep -= 2.0 * ((at ? 1.0 : 0.0) + (ffn ? 1.0 : 0.0));
-            if (ffn)
-                mlp_split -= moe ? (sh->k + sh->S) * 2.0 * sh->Fe / sh->h : 2.0 * sh->F / sh->h;
-        }
+    /* Selective recompute drops what its modules re-run (sel_modules):
+     *  - core_attn: the s² scores, softmax and mask of an unfused core
+     *    (FlashAttention keeps none; its Q/K/V inputs and output stay, held
+     *    by the projections around it);
+     *  - norms (sel_norms): their outputs, the QKV and MLP inputs (2 each;
+     *    a Mamba block's norm is not one of the modules);
+     *  - the activation function's output, 2·F/h per MLP (RM_ACT_ALL: the
+     *    dense, routed and shared ones; moe_act: the routed experts');
+     *  - mlp: the dense MLP's whole split part and its norm output (Transformer
+     *    Engine's LayerNormMLP holds the norm inside the checkpointed module);
+     *  - moe: everything the MoE layer keeps (its experts, permuted copies);
+     *  - shared_experts: the shared experts' part;
+     *  - mla_up_proj: MLA's up-projected Q, K and V (the latents stay). */
+    unsigned rm = sel_modules(sh, r, flash);
+    bool dense = ffn && !moe;
+    bool mlp_re = dense && (rm & RM_MLP);
+    bool dense_act_re = dense && (rm & (RM_ACT_ALL | RM_MLP));
+    /* the QKV input's norm, the MLP input's (or the dense MLP recomputed) */
+    bool qkv_norm_re = at && ((rm & RM_NORM_ALL) || (sh->mla && (rm & RM_LAYERNORM)));
+    bool mlp_norm_re = ffn && ((rm & RM_NORM_ALL) || (moe && (rm & RM_LAYERNORM)) || mlp_re);
+    if (rm & RM_CORE_ATTN)
+        core = 0.0;
+    rep -= 2.0 * ((qkv_norm_re ? 1.0 : 0.0) + (mlp_norm_re ? 1.0 : 0.0));
+    if (mlp_re)
+        mlp_split = 0.0;
+    else if (dense && (rm & RM_ACT_ALL))
+        mlp_split -= 2.0 * sh->F / sh->h;
+    if (moe && (rm & RM_MOE)) {
+        mlp_split = 0.0;
+    } else if (moe) {
+        if (rm & (RM_ACT_ALL | RM_MOE_ACT))
+            mlp_split -= sh->k * 2.0 * sh->Fe / sh->h;
+        if (rm & RM_SHARED_EXPERTS)
+            mlp_split -= sh->S * actw * sh->Fe / sh->h;
+        else if (rm & RM_ACT_ALL)
+            mlp_split -= sh->S * 2.0 * sh->Fe / sh->h;
     }
+    if (at && sh->mla && (rm & RM_MLA_UP_PROJ))
+        attn_split -= 2.0 + 4.0 * kvr;
     if (sh->fp8_saved) {
         /* Transformer Engine's FP8 modules save the FP8-cast GEMM input for
          * the backward, not the 16-bit tensor (TE v1.11, also ROCm/
@@ -470,12 +532,9 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
          * projection keeps it (2 -> 1).  MoE layers: only the QKV input
          * (the expert GEMMs' saved inputs were not checked); Mamba-2 blocks:
          * the in_proj input (a LayerNormLinear too). */
-        if (!(r == RECOMPUTE_SELECTIVE && flash)) {
-            bool dense = ffn && !moe;
-            rep -= (at ? 1.0 : 0.0) + (dense ? 1.0 : 0.0);
-            if (dense)
-                mlp_split -= sh->F / sh->h;
-        }
+        rep -= (at && !qkv_norm_re ? 1.0 : 0.0) + (dense && !mlp_norm_re ? 1.0 : 0.0);
+        if (dense && !dense_act_re)
+            mlp_split -= sh->F / sh->h;
         if (mb)
             rep -= 1.0;
         if (at)
@@ -1263,6 +1322,10 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
     bool moe_layer = kind & K_MOE, at = kind & K_ATTN, mb = kind & K_MAMBA;
     bool ffn = kind & (K_MLP | K_MOE);
     double blocks = kind_blocks(kind);
+    unsigned sel_rm = sel_modules(sh, l->recompute, e->flash);
+    /* blocks a selective recompute re-runs with their collectives (mlp, moe) */
+    double re_blocks = ((kind & K_MLP) && (sel_rm & RM_MLP)) || (moe_layer && (sel_rm & RM_MOE))
+                           ? 1.0 : 0.0;
     double dense_w = (at ? sh->attn_w : 0.0) + (mb ? sh->mamba_w : 0.0) +
                      (moe_layer ? sh->shared_w + sh->router_w : kind & K_MLP ? sh->mlp_w : 0.0);
     double f_dense = 2.0 * T * dense_w / t;
@@ -1442,28 +1505,72 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
     }
     c->core = t_core + t_core_bwd;
     c->flops = passes * (f_dense + f_exp + f_core + f_ssd);
-    if (l->recompute == RECOMPUTE_SELECTIVE && e->flash) {
-        /* re-run the norms of the attention and MLP blocks (read h, write h
-         * each) and the activation function: memory-bound, no GEMM FLOPs */
+    /* Selective recompute re-runs its modules' forward in the backward
+     * (sel_modules; Megatron-Core recompute_modules, transformer_config.py:
+     * layernorm, moe_act and mla_up_proj discard their outputs and re-run
+     * only themselves, core_attn, mlp, moe and shared_experts checkpoint
+     * their sub-module):
+     *  - the norms (read h, write h each) and activation functions: memory-
+     *    bound, no GEMM FLOPs;
+     *  - core_attn: the attention core's forward;
+     *  - mlp: the dense MLP's norm, GEMMs, activation and FP8 casts, and its
+     *    TP collective pair again;
+     *  - moe: the whole MoE layer — router, permutations, every expert's
+     *    GEMMs, the dispatch / combine all-to-alls and the host cost of a
+     *    pass (t_moe) — and its TP pair;
+     *  - shared_experts: their GEMMs and activation;
+     *  - mla_up_proj: MLA's Q and KV up projections (the RoPE on them is
+     *    element-wise on a/t·rope values a token and is left out). */
+    if (sel_rm) {
         double actw = sh->glu ? 3.0 : 2.0;
-        double act = !ffn ? 0.0
-                     : moe_layer ? (sh->k + sh->S) * actw * sh->Fe : actw * sh->F;
-        double norms = (at ? 1.0 : 0.0) + (ffn ? 1.0 : 0.0);
+        double norms = sel_norms(sh, sel_rm, kind);
+        double act = 0;
+        if ((kind & K_MLP) && (sel_rm & RM_ACT_ALL) && !(sel_rm & RM_MLP))
+            act += actw * sh->F;
+        if (moe_layer && !(sel_rm & RM_MOE)) {
+            if (sel_rm & (RM_ACT_ALL | RM_MOE_ACT))
+                act += sh->k * actw * sh->Fe;
+            if ((sel_rm & RM_ACT_ALL) && !(sel_rm & RM_SHARED_EXPERTS))
+                act += sh->S * actw * sh->Fe;
+        }
         c->comp += 2.0 * T * (2.0 * norms * sh->h / (l->sp ? t : 1) + act / t) / e->ew_bw;
-        if (e->sel_core) {
-            /* MaxText's remat_policy minimal saves only the outputs of dots
-             * without batch dimensions (jax.checkpoint_policies.
-             * checkpoint_dots_with_no_batch_dims, MaxText layers/models.py):
-             * the weight GEMMs.  The flash kernel (a Pallas call, not a dot:
-             * layers/attentions.py) is re-run in the backward. */
+        /* MaxText's remat_policy minimal saves only the outputs of dots
+         * without batch dimensions (jax.checkpoint_policies.
+         * checkpoint_dots_with_no_batch_dims, MaxText layers/models.py): the
+         * weight GEMMs.  The flash kernel (a Pallas call, not a dot:
+         * layers/attentions.py) is re-run in the backward. */
+        if ((sel_rm & RM_CORE_ATTN) || (e->sel_core && e->flash && !sh->rm)) {
             c->comp += t_core;
             c->core += t_core;
             c->flops += f_core;
         }
-    } else if (l->recompute == RECOMPUTE_SELECTIVE) {
-        c->comp += t_core;
-        c->core += t_core;
-        c->flops += f_core;
+        double glu = sh->glu ? 2.0 : 1.0;
+        if ((kind & K_MLP) && (sel_rm & RM_MLP)) {
+            double norm = 2.0 * T * 2.0 * sh->h / (l->sp ? t : 1); /* LayerNormMLP's own */
+            double casts = fp8 ? FP8_CAST_BYTES * T * (sh->h / (l->sp ? t : 1) + sh->F / t) : 0.0;
+            c->comp += gemm_s(e, T, glu * sh->F / t, sh->h) + gemm_s(e, T, sh->h, sh->F / t) +
+                       (norm + 2.0 * T * actw * sh->F / t + casts) / e->ew_bw;
+            c->flops += 2.0 * T * sh->mlp_w / t;
+        }
+        if (moe_layer && (sel_rm & (RM_MOE | RM_SHARED_EXPERTS)) && sh->S > 0) {
+            double F = sh->S * sh->Fe;
+            c->comp += gemm_s(e, T, glu * F / t, sh->h) + gemm_s(e, T, sh->h, F / t) +
+                       2.0 * T * actw * F / t / e->ew_bw;
+            c->flops += 2.0 * T * sh->shared_w / t;
+        }
+        if (moe_layer && (sel_rm & RM_MOE)) {
+            c->comp += t_exp_all + t_moe +
+                       (sh->router_w > 0 ? gemm_s(e, T, sh->E / t, sh->h) : 0.0) +
+                       (moe_route_bytes(e, l, T, imb) + imb * 2.0 * T * sh->k * actw * sh->Fe / t) /
+                           e->ew_bw;
+            c->flops += f_exp + 2.0 * T * sh->router_w / t;
+        }
+        if (at && sh->mla && (sel_rm & RM_MLA_UP_PROJ)) {
+            double qn = sh->a * sh->dqk / t, kvn = sh->a * (sh->nope + sh->dv) / t;
+            c->comp += (sh->q_lora > 0 ? gemm_s(e, T, qn, sh->q_lora) : 0.0) +
+                       gemm_s(e, T, kvn, sh->kv_lora);
+            c->flops += 2.0 * T * ((sh->q_lora > 0 ? qn * sh->q_lora : 0.0) + kvn * sh->kv_lora);
+        }
     } else if (l->recompute == RECOMPUTE_FULL) {
         c->core += t_core;
     }
@@ -1505,7 +1612,7 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
         if (moe_layer && e->uf_clamp) {
             double fe = Cb * sh->Fe / expert_tp(l);
             xf += 16.0 * fe;
-            xb += 20.0 * fe + (l->recompute == RECOMPUTE_SELECTIVE ? 16.0 * fe : 0.0);
+            xb += 20.0 * fe + (sel_rm & (RM_ACT_ALL | RM_MOE_ACT | RM_MOE) ? 16.0 * fe : 0.0);
         }
         if (moe_layer && e->uf_bias) {
             xf += 12.0 * Cb * sh->h;
@@ -1598,7 +1705,7 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
         double one = l->sp ? net_allgather_s(agb / 2.0 * S, l->tp, bw, lat) +
                                  net_allgather_s(S, l->tp, bw, lat)
                            : net_allreduce_s(S, l->tp, bw, lat);
-        double raw = blocks * fwd_coll * one; /* one pair a block */
+        double raw = (blocks * fwd_coll + re_blocks) * one; /* one pair a block */
         double hid = e->tp_ov * raw;
         double under = fwd_coll * 1.5 * t_gemm; /* fwd GEMMs + half the bwd ones each way */
         if (hid > under)
@@ -1714,8 +1821,9 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
                             net_alltoall_s(2.0 * tok, l->ep, bw, lat));
         double ov = e->w->ep_overlap > 0 ? (e->w->ep_overlap < 1 ? e->w->ep_overlap : 1) : e->ep_ov;
         /* the hidden share still slows the compute it runs under */
-        c->ep = (1.0 - ov + OVERLAP_SLOWDOWN * ov) * fwd_coll * a2a;
-        c->ep_hid = ov * fwd_coll * a2a;
+        double ep_coll = fwd_coll + (sel_rm & RM_MOE ? 1.0 : 0.0);
+        c->ep = (1.0 - ov + OVERLAP_SLOWDOWN * ov) * ep_coll * a2a;
+        c->ep_hid = ov * ep_coll * a2a;
     }
     if (x_out)
         *x_out = x;
@@ -2654,6 +2762,8 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     if (fw->fp8_tp_gather && e->lowp)
         e->tp_ag_b = prec == PREC_FP4 ? 2.0 * accelerator_fp4_bytes(a) : precision_bytes(prec);
     e->sh.fp8_saved = fw->fp8_saved_inputs && prec == PREC_FP8 && e->lowp;
+    if (w->recompute_modules[0] && !recompute_modules_mask(w->recompute_modules, &e->sh.rm, NULL, 0))
+        e->sh.rm = 0; /* the plan's rules reject it before */
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
     if (p && p->perturb.band != 0) {
         /* a sensitivity point: the step lands at this position of the
@@ -3272,6 +3382,9 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             result_assume(r, sc, "recompute full on %d of %d layers per stage, the others "
                           "keep all their activations", w->recompute_layers,
                           stage_layers(&e.sh, l->pp));
+        if (l->recompute == RECOMPUTE_SELECTIVE && e.sh.rm)
+            result_assume(r, sc, "selective recompute re-runs %s (Megatron-Core recompute_modules); "
+                          "the rest of each layer keeps its activations", w->recompute_modules);
         if (w->offload_layers > 0)
             result_assume(r, sc, "activations of %.0f layers per stage offloaded to host memory "
                           "over %.0f GB/s each way (%s)", env_offload_layers(&e, l),

@@ -474,6 +474,19 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
               &w->recompute_layers, w,
               "workload '%s': recompute_layers must be between 0 and the model's %d layers, got %d",
               wn, w->model.layers, w->recompute_layers);
+        {
+            char bad[80] = "";
+            CHECK(text_ok(w->recompute_modules, sizeof w->recompute_modules) &&
+                      recompute_modules_mask(w->recompute_modules, NULL, bad, sizeof bad),
+                  w->recompute_modules, w,
+                  "workload '%s': recompute_modules: '%s' is not a module: expected core_attn, "
+                  "layernorm, moe_act, mlp, moe, shared_experts or mla_up_proj",
+                  wn, bad);
+        }
+        CHECK(!w->recompute_modules[0] || w->recompute == RECOMPUTE_SELECTIVE,
+              w->recompute_modules, w,
+              "workload '%s': recompute_modules needs recompute: selective (it says which "
+              "modules the selective recompute re-runs)", wn);
         CHECK(w->recompute_layers == 0 || w->recompute == RECOMPUTE_FULL, &w->recompute_layers, w,
               "workload '%s': recompute_layers needs recompute: full (it says how many layers "
               "per stage recompute)", wn);
@@ -1758,6 +1771,69 @@ static int parse_disagg(Ctx *c, const Field *f, yaml_node_t *n, void *obj)
     return mark_loc(c, d, n);
 }
 
+/* recompute_modules: a list of Megatron-Core module names ([core_attn,
+ * moe_act]) or the same comma-separated in one value, kept as that text;
+ * null (~) for none given. */
+static int parse_recompute_modules(Ctx *c, const Field *f, yaml_node_t *n, void *obj)
+{
+    Workload *w = obj;
+    char text[PLAN_RM_LEN] = "";
+    size_t used = 0;
+    if (is_plain_null(n)) { /* ~: not given (a merged row's list taken back) */
+        w->recompute_modules[0] = '\0';
+        return mark_loc(c, w->recompute_modules, n);
+    }
+    yaml_node_t *one = n;
+    yaml_node_item_t *it = NULL, *top = NULL;
+    if (n->type == YAML_SEQUENCE_NODE) {
+        it = n->data.sequence.items.start;
+        top = n->data.sequence.items.top;
+        if (it == top)
+            return node_err(c, n, "%s: list at least one of core_attn, layernorm, moe_act, "
+                                  "mlp, moe, shared_experts, mla_up_proj (or say recompute: "
+                                  "none)", f->key);
+    }
+    for (;;) {
+        if (it) {
+            if (it >= top)
+                break;
+            one = yaml_document_get_node(c->doc, *it++);
+            if (!one)
+                return node_err(c, n, "%s: broken list", f->key);
+        }
+        const char *v = scalar_text(c, f, one, "module names");
+        if (!v)
+            return -1;
+        /* each comma-separated name, trimmed */
+        for (const char *q = v;;) {
+            const char *end = strchr(q, ',');
+            size_t len = end ? (size_t)(end - q) : strlen(q);
+            while (len > 0 && *q == ' ')
+                q++, len--;
+            while (len > 0 && q[len - 1] == ' ')
+                len--;
+            char name[80];
+            snprintf(name, sizeof name, "%.*s", (int)(len < 79 ? len : 79), q);
+            if (!name[0] || !recompute_modules_mask(name, NULL, NULL, 0))
+                return node_err(c, one, "%s: '%s' is not a module: expected core_attn, "
+                                        "layernorm, moe_act, mlp, moe, shared_experts or "
+                                        "mla_up_proj", f->key, name);
+            int k = snprintf(text + used, sizeof text - used, "%s%s", used ? "," : "", name);
+            if (k < 0 || (size_t)k >= sizeof text - used)
+                return node_err(c, one, "%s: the list is longer than %d characters", f->key,
+                                PLAN_RM_LEN - 1);
+            used += (size_t)k;
+            if (!end)
+                break;
+            q = end + 1;
+        }
+        if (!it)
+            break;
+    }
+    memcpy(w->recompute_modules, text, sizeof text);
+    return mark_loc(c, w->recompute_modules, n);
+}
+
 static const Field workload_fields[] = {
     F_S(Workload, name, "name", 0, NULL),
     {"kind", T_CUSTOM, FLD(Workload, kind), 0, 0, 0, 0, NAMES(kind_names), 0, NULL, 0, NULL, 0,
@@ -1779,6 +1855,8 @@ static const Field workload_fields[] = {
     F_M(Workload, parallel, "parallel", parallel_schema, F_TRAIN | F_FLOW, "auto = searched"),
     F_E(Workload, recompute, "recompute", recompute_names, -1, F_TRAIN,
         "auto | none | selective | full"),
+    F_C(Workload, recompute_modules, "recompute_modules", parse_recompute_modules, F_TRAIN | F_OPT,
+        "with recompute selective: Megatron-Core modules recomputed"),
     F_I(Workload, recompute_layers, "recompute_layers", F_TRAIN | F_OPT,
         "with recompute full: layers per stage that recompute (0 = all)"),
     F_I(Workload, offload_layers, "offload_layers", F_TRAIN | F_OPT,
@@ -2633,6 +2711,8 @@ static bool field_written(const Field *f, const void *obj, const void *def, cons
                          f->sub->elem_size ? f->sub->elem_size : sizeof(ParallelSpec)) != 0;
     if (f->type == T_CUSTOM && f->sub == &disagg_schema)
         differs = ((const DisaggSpec *)((const char *)obj + f->off))->mode != 0;
+    if (f->type == T_CUSTOM && f->parse == parse_recompute_modules)
+        differs = ((const char *)obj + f->off)[0] != '\0';
     if (f->type == T_MAP && (f->flags & F_OPT) && f->size)
         differs = memcmp((const char *)obj + f->off, (const char *)def + f->off, f->size) != 0;
     if (only_diff || (f->flags & F_OPT))
@@ -2731,6 +2811,23 @@ static void write_block(Out *o, const Schema *s, const void *obj, const void *de
             }
             out_comment(o, line_start, f->comment);
             out_raw(o, "\n", 1);
+            continue;
+        }
+        if (f->type == T_CUSTOM && f->parse == parse_recompute_modules) {
+            /* a flow list: [core_attn, moe_act] */
+            const char *v = (const char *)obj + f->off;
+            size_t line_start = o->n;
+            out_printf(o, "%*s%s: [", indent, "", f->key);
+            for (const char *q = v; *q; q++) {
+                if (*q == ',')
+                    out_raw(o, ", ", 2);
+                else if (*q != ' ')
+                    out_raw(o, q, 1);
+            }
+            out_raw(o, "]", 1);
+            out_comment(o, line_start, f->comment);
+            out_raw(o, "\n", 1);
+            first = false;
             continue;
         }
         if (f->type == T_CUSTOM && !f->names)

@@ -3177,6 +3177,103 @@ START_TEST(fp8_dispatch_sends_the_dispatch_in_one_byte)
 }
 END_TEST
 
+/* One layout of w with recompute r and the modules mods on part a. */
+static TrainResult rm_size(Workload w, Recompute r, const char *mods, const char *a)
+{
+    w.recompute = r;
+    snprintf(w.recompute_modules, sizeof w.recompute_modules, "%s", mods);
+    Plan p;
+    plan_init(&p);
+    PlanResult *res;
+    ck_assert_msg(size(&p, &w, acc(a), &res), "%s: %s", mods, res->workloads[0].error);
+    TrainResult t = res->workloads[0].train;
+    free(res);
+    return t;
+}
+
+/* Megatron-Core's recompute_modules (transformer_config.py, with
+ * recompute_granularity selective): each module drops what it names and
+ * re-runs it in the backward.  Dense Llama 3 8B on 8 H100 (FlashAttention,
+ * TE layer spec): core_attn keeps every activation (the fused core keeps
+ * none of its own) and adds its forward; layernorm changes nothing, both
+ * norms being fused into LayerNormLinear / LayerNormMLP (no separate norm
+ * module, transformer_layer.py); mlp drops the MLP's activations and
+ * re-runs its GEMMs, less than full recompute on both counts.  A MoE
+ * layer's moe module re-runs the dispatch and combine too: its all-to-all
+ * time is 3/2 of moe_act's (forward, backward, forward again; nothing
+ * hidden under the megatron profile).  MLA's mla_up_proj drops Q, K and V
+ * and re-runs the two up projections. */
+START_TEST(recompute_modules_drop_and_rerun_what_they_name)
+{
+    load_catalog();
+    const ModelPreset *pr = preset_find("llama-3-8b");
+    Workload w = training(pr->shape, 4096, 64, 1e12);
+    w.gpus = 8;
+    w.micro_batch = 1;
+    w.zero = 1;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
+    TrainResult none = rm_size(w, RECOMPUTE_NONE, "", "H100-SXM");
+    TrainResult core = rm_size(w, RECOMPUTE_SELECTIVE, "core_attn", "H100-SXM");
+    TrainResult norm = rm_size(w, RECOMPUTE_SELECTIVE, "layernorm", "H100-SXM");
+    TrainResult mlp = rm_size(w, RECOMPUTE_SELECTIVE, "mlp", "H100-SXM");
+    TrainResult full = rm_size(w, RECOMPUTE_FULL, "", "H100-SXM");
+    ck_assert(core.mem.activations == none.mem.activations);
+    ck_assert(core.step.compute > none.step.compute);
+    ck_assert(norm.mem.activations == none.mem.activations && norm.step.compute == none.step.compute);
+    ck_assert(full.mem.activations < mlp.mem.activations && mlp.mem.activations < none.mem.activations);
+    ck_assert(none.step.compute < mlp.step.compute && mlp.step.compute < full.step.compute);
+    /* the MLP's forward: at least its FLOPs at the dense peak, at most the
+     * whole layer's forward (full recompute's addition) */
+    double tok = 4096.0 * 64 / 8, mlp_flops = 2.0 * tok * 32 * 3 * 4096.0 * 14336;
+    double d_mlp = mlp.step.compute - none.step.compute;
+    ck_assert_msg(d_mlp > mlp_flops / acc("H100-SXM")->peak_flops[PREC_BF16] &&
+                      d_mlp < full.step.compute - none.step.compute,
+                  "mlp +%.3f s, full +%.3f s", d_mlp, full.step.compute - none.step.compute);
+
+    ModelShape m = gpt(4, 2048, 16, 32000);
+    m.glu = true;
+    m.ffn_hidden = 6144;
+    m.experts = 64;
+    m.experts_per_token = 4;
+    m.expert_ffn_hidden = 768;
+    m.shared_experts = 1;
+    Workload e = training(m, 4096, 64, 1e9);
+    e.gpus = 8;
+    e.micro_batch = 1;
+    e.zero = 1;
+    e.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 8, .sp = 0};
+    TrainResult act = rm_size(e, RECOMPUTE_SELECTIVE, "moe_act", "H100-SXM");
+    TrainResult moe = rm_size(e, RECOMPUTE_SELECTIVE, "moe", "H100-SXM");
+    TrainResult shr = rm_size(e, RECOMPUTE_SELECTIVE, "moe_act,shared_experts", "H100-SXM");
+    TrainResult lnm = rm_size(e, RECOMPUTE_SELECTIVE, "moe_act,layernorm", "H100-SXM");
+    ck_assert_msg(fabs(moe.step.ep_comm / act.step.ep_comm - 1.5) < 1e-9, "EP x%.6f",
+                  moe.step.ep_comm / act.step.ep_comm);
+    ck_assert(moe.step.compute > shr.step.compute && shr.step.compute > act.step.compute);
+    ck_assert(moe.mem.activations < shr.mem.activations &&
+              shr.mem.activations < act.mem.activations);
+    /* a MoE layer's pre-MLP norm is a module of its own: layernorm drops it */
+    ck_assert(lnm.mem.activations < act.mem.activations && lnm.step.compute > act.step.compute);
+
+    ModelShape d = deepseek_v3();
+    d.layers = 4;
+    d.dense_layers = 1;
+    d.experts = 64;
+    Workload v = training(d, 4096, 64, 1e9);
+    v.gpus = 8;
+    v.micro_batch = 1;
+    v.zero = 1;
+    v.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 8, .sp = 0};
+    TrainResult vn = rm_size(v, RECOMPUTE_NONE, "", "H100-SXM");
+    TrainResult vu = rm_size(v, RECOMPUTE_SELECTIVE, "mla_up_proj", "H100-SXM");
+    double up = 2.0 * tok * 4 * 128 * (1536.0 * 192 + 512.0 * 256);
+    double d_up = vu.step.compute - vn.step.compute;
+    ck_assert(vu.mem.activations < vn.mem.activations);
+    ck_assert_msg(d_up > up / acc("H100-SXM")->peak_flops[PREC_BF16] &&
+                      d_up < 4 * up / acc("H100-SXM")->peak_flops[PREC_BF16],
+                  "mla_up_proj +%.4f s for %.3g FLOPs", d_up, up);
+}
+END_TEST
+
 START_TEST(fused_dispatch_drops_permute_and_chunk_sort_bytes)
 {
     /* EP8, 2 local experts: per micro-batch and layer forward the Megatron
@@ -3808,6 +3905,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, step_overhead_is_paid_once_per_step_unscaled);
     tcase_add_test(tc, ep_alltoall_across_nodes_runs_at_the_nic_rate);
     tcase_add_test(tc, fused_dispatch_drops_permute_and_chunk_sort_bytes);
+    tcase_add_test(tc, recompute_modules_drop_and_rerun_what_they_name);
     tcase_add_test(tc, fp8_dispatch_sends_the_dispatch_in_one_byte);
     tcase_add_test(tc, workload_fused_dispatch_key_is_the_framework_flag);
     tcase_add_test(tc, capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity);

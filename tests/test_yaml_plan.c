@@ -583,6 +583,56 @@ START_TEST(rejects_hybrid_patterns_the_model_cannot_price)
 }
 END_TEST
 
+/* recompute_modules: Megatron-Core's module names as a list or one
+ * comma-separated value, kept canonical ("a,b"), written back as a flow
+ * list; an unknown name points at itself, and the key needs recompute:
+ * selective; ~ takes a merged list back. */
+START_TEST(recompute_modules_parse_check_and_round_trip)
+{
+    Plan *p = new_plan();
+    parse_ok(W_TRAIN "    model: {preset: deepseek-v3}\n    recompute: selective\n"
+                     "    recompute_modules: [mla_up_proj, mlp]\n", NULL, p);
+    ck_assert_str_eq(p->workloads[0].recompute_modules, "mla_up_proj,mlp");
+    unsigned m = 0;
+    ck_assert(recompute_modules_mask(p->workloads[0].recompute_modules, &m, NULL, 0));
+    ck_assert_uint_eq(m, RM_MLA_UP_PROJ | RM_MLP);
+    assert_round_trip(p, NULL);
+    char *y = plan_to_yaml(p);
+    ck_assert_ptr_nonnull(strstr(y, "recompute_modules: [mla_up_proj, mlp]"));
+    free(y);
+    memset(p, 0, sizeof *p);
+    parse_ok(W_TRAIN "    model: {preset: llama-3-8b}\n    recompute: selective\n"
+                     "    recompute_modules: \" layernorm ,moe_act\"\n", NULL, p);
+    ck_assert_str_eq(p->workloads[0].recompute_modules, "layernorm,moe_act");
+    assert_round_trip(p, NULL);
+    /* a merged row takes the list back with ~ */
+    memset(p, 0, sizeof *p);
+    parse_ok("name: t\nworkloads:\n  - &a {name: a, tokens: 1T, gpus: 8, model: {preset: llama-3-8b},"
+             " recompute: selective, recompute_modules: [core_attn]}\n"
+             "  - {<<: *a, name: b, recompute: none, recompute_modules: ~}\n", NULL, p);
+    ck_assert_str_eq(p->workloads[0].recompute_modules, "core_attn");
+    ck_assert_str_eq(p->workloads[1].recompute_modules, "");
+    /* a plan without the key writes none */
+    y = plan_to_yaml(p);
+    ck_assert_int_eq((int)(strstr(y, "recompute_modules") != NULL), 1);
+    ck_assert_ptr_null(strstr(strstr(y, "name: b"), "recompute_modules"));
+    free(y);
+    free(p);
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    recompute: selective\n"
+                         "    recompute_modules: [core_attn, attn]\n", NULL,
+                 "t.yaml:8:36: recompute_modules: 'attn' is not a module: expected core_attn, "
+                 "layernorm, moe_act, mlp, moe, shared_experts or mla_up_proj");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    recompute: selective\n"
+                         "    recompute_modules: []\n", NULL,
+                 "t.yaml:8:24: recompute_modules: list at least one of core_attn, layernorm, "
+                 "moe_act, mlp, moe, shared_experts, mla_up_proj (or say recompute: none)");
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    recompute: full\n"
+                         "    recompute_modules: [moe]\n", NULL,
+                 "t.yaml:8:24: workload 'w': recompute_modules needs recompute: selective (it "
+                 "says which modules the selective recompute re-runs)");
+}
+END_TEST
+
 START_TEST(rejects_absurd_training_values)
 {
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    seq_len: 0\n", NULL,
@@ -1276,6 +1326,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, rejects_absurd_model_shapes);
     tcase_add_test(tc, rejects_hybrid_patterns_the_model_cannot_price);
     tcase_add_test(tc, rejects_absurd_training_values);
+    tcase_add_test(tc, recompute_modules_parse_check_and_round_trip);
     tcase_add_test(tc, global_batch_tokens_must_divide);
     tcase_add_test(tc, rejects_absurd_inference_values);
     tcase_add_test(tc, rejects_out_of_range_sections);
