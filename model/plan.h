@@ -91,6 +91,11 @@ typedef struct {
      * other layer; Mistral 7B: 4096 everywhere). */
     int window;
     int window_layers;
+    /* Multi-token prediction modules trained beside the model (DeepSeek-V3
+     * report §2.2: each a transformer block, a projection of 2h to h and
+     * the shared output head, predicting one more token; Megatron-Core
+     * mtp_num_layers), placed on the last pipeline stage; 0 = none. */
+    int mtp_layers;
     /* What a model's config adds to its layers' element-wise work (gpt-oss
      * config.json: swiglu_limit 7.0, attention_bias true, rope_scaling yarn
      * factor 32); how much it costs is the framework's (catalog

@@ -70,7 +70,7 @@ static const ModelPreset presets[] = {
       .vocab = 129280, .glu = true, .tied_embeddings = false, .experts = 256,
       .experts_per_token = 8, .shared_experts = 1, .expert_ffn_hidden = 2048,
       .dense_layers = 3, .q_lora_rank = 1536, .kv_lora_rank = 512, .qk_rope_head_dim = 64,
-      .qk_nope_head_dim = 128, .v_head_dim = 128}},
+      .qk_nope_head_dim = 128, .v_head_dim = 128, .mtp_layers = 1}},
     /* Qwen3-235B-A22B: 94 layers, 64 query heads of head_dim 128 (8192 ≠
      * hidden 4096) and 4 KV heads; 128 routed experts (top-8) of
      * moe_intermediate_size 1536 in every layer, no shared expert. */

@@ -212,6 +212,10 @@ typedef struct {
     bool kv_rep;            /* grouped-query K/V copied out to the query heads before
                              * the attention call (framework attn_repeat_kv) */
     double q_lora, kv_lora, nope; /* MLA: latent ranks, per-head no-RoPE q/k width */
+    double mtp;             /* multi-token prediction modules (last stage) */
+    int mtp_kind;           /* the layer kind of an MTP module's block */
+    double mtp_w, mtp_we;   /* one MTP module's weights: all but the routed experts; those */
+    double mtp_gemm;        /* GEMM weights one token touches in an MTP module */
     unsigned rm;            /* recompute: selective's RM_* modules (0 = sel_modules' default) */
 } Shape;
 
@@ -321,6 +325,24 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
                     sh->Lm * (sh->shared_w + sh->router_w + h) +
                     sh->Lmb * (sh->mamba_w + sh->mamba_small + h);
     sh->layer_dense_w = blocks / sh->L;
+    /* Multi-token prediction (DeepSeek-V3 report §2.2, Fig. 3; Megatron-
+     * Core transformer/multi_token_prediction.py): per module, norms of the
+     * previous depth's hidden state and of the next token's embedding
+     * (h each), their concatenation projected 2h -> h, one transformer
+     * block of the model's last kind (a MoE layer in DeepSeek-V3), a final
+     * norm, and the shared embedding and output head (no weights of their
+     * own).  Not part of the model's parameter count (DeepSeek-V3's 671 B
+     * are the main model's; its 14 B MTP module comes on top). */
+    sh->mtp = m->mtp_layers > 0 && !hybrid ? m->mtp_layers : 0;
+    if (sh->mtp > 0) {
+        bool mo = sh->Lm > 0;
+        double ffn_w = mo ? sh->shared_w + sh->router_w : sh->mlp_w;
+        sh->mtp_kind = K_ATTN | (mo ? K_MOE : K_MLP);
+        sh->mtp_w = sh->attn_w + sh->norm_w + ffn_w + 2.0 * h * h + 3.0 * h;
+        sh->mtp_we = mo ? sh->E * sh->expert_w : 0.0;
+        sh->mtp_gemm = sh->attn_w + 2.0 * h * h +
+                       (mo ? sh->k * sh->expert_w + sh->shared_w + sh->router_w : sh->mlp_w);
+    }
     double common = blocks + sh->emb_w + sh->head_w + h;
     double total = common + sh->Lm * sh->E * sh->expert_w;
     double active = common + sh->Lm * sh->k * sh->expert_w;
@@ -379,8 +401,13 @@ static double shape_flops(const Shape *sh, double B, double s)
     double tok = B * s;
     double gemm = sh->La * sh->attn_w + sh->Ld * sh->mlp_w + sh->Lmb * sh->mamba_w +
                   sh->Lm * (sh->k * sh->expert_w + sh->shared_w + sh->router_w);
+    /* each MTP module: its block and projection, a full causal core, and
+     * its own pass through the output head (Megatron-Core counts them the
+     * same way: training.py num_floating_point_operations, mtp_num_layers) */
+    double mtp = sh->mtp * (6.0 * tok * sh->mtp_gemm + 3.0 * B * s * s * sh->core_coef +
+                            6.0 * tok * sh->h * sh->V);
     return 6.0 * tok * gemm + 3.0 * B * s * s * sh->La * sh->core_coef * shape_core_frac(sh, s) +
-           3.0 * tok * sh->Lmb * sh->md.ssd_flops + 6.0 * tok * sh->h * sh->V;
+           3.0 * tok * sh->Lmb * sh->md.ssd_flops + 6.0 * tok * sh->h * sh->V + mtp;
 }
 
 double train_model_flops(const ModelShape *m, double B, double s)
@@ -818,12 +845,15 @@ static void stage_params_n(const Shape *sh, int t, int p, double lps, double esh
     double k = sh->wscale;
     sp->pd = k * (pd + sh->emb_w / t);
     sp->pe = k * pe;
-    sp->pd_last = k * (pd + head / t + sh->h);
-    sp->pe_last = k * pe;
+    /* the MTP modules sit on the last stage */
+    double mtp_d = sh->mtp * sh->mtp_w / t, mtp_e = sh->mtp * sh->mtp_we / eshard;
+    sp->pd_last = k * (pd + head / t + sh->h + mtp_d);
+    sp->pe_last = k * (pe + mtp_e);
     sp->pd_mid = k * pd;
     sp->pe_mid = k * pe;
     if (p == 1) {
-        sp->pd = k * (pd + (sh->emb_w + sh->head_w) / t + sh->h);
+        sp->pd = k * (pd + (sh->emb_w + sh->head_w) / t + sh->h + mtp_d);
+        sp->pe = sp->pe_last;
         sp->pd_last = sp->pd;
     }
 }
@@ -909,6 +939,14 @@ static void mem_stage(const Env *e, const Layout *l, double lps, double pd, doub
      * which saves its input and turns it into the gradient in place
      * (transformer_engine/pytorch/cross_entropy.py; framework logits_bytes) */
     double logits = last ? e->logit_b * sl * bt * sh->V / l->tp : 0.0;
+    if (last && sh->mtp > 0) {
+        /* the MTP modules: each its block's activations per in-flight
+         * micro-batch and its own logits */
+        acts += sh->mtp * inflight *
+                shape_act_layer(sh, e->s, bt, l->tp, l->cp, l->sp, l->recompute, e->flash,
+                                sh->mtp_kind);
+        logits *= 1.0 + sh->mtp;
+    }
     if (e->whole_program)
         /* One compiled program (XLA): the logits and the cross-entropy's
          * residuals die at their last use, the logits GEMM's backward, which
@@ -1883,23 +1921,39 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
      * output head worth several layers. */
     int L = (int)sh->L, lo = L / l->pp;
     double per_layer = lc.comp + lc.tp + lc.ep;
-    double layers_h = 0, logits = 0, heavy = INFINITY;
+    /* The last stage's tail: the output layer, and the MTP modules after
+     * it, each a block of its kind, the 2h -> h projection (forward and two
+     * backward GEMMs) and another pass through the output layer. */
+    double tail_comp = t_log, tail_tp = 0, tail_ep = 0, tail_flops = 3.0 * f_log;
+    if (sh->mtp > 0) {
+        LayerCost mk;
+        layer_cost(e, l, sh->mtp_kind, &mk, NULL, NULL);
+        double f_proj = 2.0 * T * 2.0 * sh->h * sh->h / l->tp;
+        double t_proj = 3.0 * gemm_s(e, T, sh->h / l->tp, 2.0 * sh->h);
+        tail_comp += sh->mtp * (mk.comp + t_proj + t_log);
+        tail_tp += sh->mtp * mk.tp;
+        tail_ep += sh->mtp * mk.ep;
+        tail_flops += sh->mtp * (mk.flops + 3.0 * f_proj + 3.0 * f_log);
+    }
+    double tail_all = tail_comp + tail_tp + tail_ep;
+    double layers_h = 0, heavy = INFINITY;
+    bool tail = false;
     int n_min = L % l->pp == 0 ? lo : 1;
     for (int n = lo; n >= n_min && l->pp > 1; n--) {
         int others = (L - n + l->pp - 2) / (l->pp - 1);
-        double so = others * per_layer, sl = n * per_layer + t_log;
+        double so = others * per_layer, sl = n * per_layer + tail_all;
         double hv = so >= sl ? so : sl;
         if (hv < heavy) {
             heavy = hv;
             layers_h = so >= sl ? others : n;
-            logits = so >= sl ? 0 : t_log;
+            tail = so < sl;
         }
     }
     if (l->pp == 1) {
         layers_h = L;
-        logits = t_log;
+        tail = true;
     }
-    double mb_comp = layers_h * lc.comp + logits;
+    double mb_comp = layers_h * lc.comp + (tail ? tail_comp : 0.0);
     /* Offloaded activations go to host memory during the forward and come
      * back during the backward over the host link (DMA copy engines, no
      * SMs), each direction hidden under that pass's compute of the stage;
@@ -1911,8 +1965,8 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
         double fwd_s = layers_h * lc.fwd, bwd_s = layers_h * (lc.comp - lc.fwd);
         mb_comp += (cp > fwd_s ? cp - fwd_s : 0) + (cp > bwd_s ? cp - bwd_s : 0);
     }
-    double mb_tp = layers_h * lc.tp;
-    double mb_ep = layers_h * lc.ep;
+    double mb_tp = layers_h * lc.tp + (tail ? tail_tp : 0.0);
+    double mb_ep = layers_h * lc.ep + (tail ? tail_ep : 0.0);
     double mb_cp = layers_h * (lc.cp - lc.cp_hid + OVERLAP_SLOWDOWN * lc.cp_hid);
 
     StepBreakdown *st = &out->st;
@@ -1947,7 +2001,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
             st->compute += paired / v * layers_h * lc.pair_host;
     }
     st->cp_comm = m * mb_cp;
-    out->flops_exec = m * (layers_h * lc.flops + (logits > 0 || l->pp == 1 ? 3.0 * f_log : 0));
+    out->flops_exec = m * (layers_h * lc.flops + (tail ? tail_flops : 0.0));
 
     /* Pipeline: bubble (p−1)/(v·m) of the steady-state time (Narayanan et
      * al. 2021 §2.2), plus point-to-point sends of s·b·h/t (scatter-gather

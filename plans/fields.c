@@ -146,6 +146,7 @@ static const FieldDef field_table[] = {
     {"model.qk_rope_head_dim", "  qk_rope_dim", FS_WORKLOAD, FT_INT, FF_SHAPE, OFF(Workload, model.qk_rope_head_dim), QTY_COUNT, 0, 1, "", EN_NONE, "MLA"},
     {"model.qk_nope_head_dim", "  qk_nope_dim", FS_WORKLOAD, FT_INT, FF_SHAPE, OFF(Workload, model.qk_nope_head_dim), QTY_COUNT, 0, 1, "", EN_NONE, "MLA"},
     {"model.v_head_dim", "  v_head_dim", FS_WORKLOAD, FT_INT, FF_SHAPE, OFF(Workload, model.v_head_dim), QTY_COUNT, 0, 1, "", EN_NONE, "MLA"},
+    {"model.mtp_layers", "  mtp_layers", FS_WORKLOAD, FT_INT, FF_SHAPE, OFF(Workload, model.mtp_layers), QTY_COUNT, 0, 1, "", EN_NONE, "multi-token prediction modules (training, last stage)"},
     {"model.hybrid", "  hybrid", FS_WORKLOAD, FT_STR, FF_SHAPE, OFF(Workload, model.hybrid), QTY_NUMBER, 0, 1, "", EN_NONE, "a symbol a layer: M Mamba-2, * attention, - MLP, E MoE; sets layers"},
     {"model.mamba_heads", "  mamba_heads", FS_WORKLOAD, FT_INT, FF_SHAPE | FF_AUTO0, OFF(Workload, model.mamba_heads), QTY_COUNT, 0, 1, "", EN_NONE, "auto = 2 x hidden / mamba_head_dim"},
     {"model.mamba_head_dim", "  mamba_hdim", FS_WORKLOAD, FT_INT, FF_SHAPE | FF_AUTO0, OFF(Workload, model.mamba_head_dim), QTY_COUNT, 0, 1, "", EN_NONE, "auto = 64"},

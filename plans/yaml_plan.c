@@ -576,6 +576,12 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
         CHECK(m->window_layers >= 0 && m->window_layers <= m->layers, &m->window_layers, w,
               "workload '%s': model window_layers must be between 0 and the %d layers", wn,
               m->layers);
+        CHECK(m->mtp_layers >= 0 && m->mtp_layers <= 16, &m->mtp_layers, w,
+              "workload '%s': model mtp_layers must be between 0 and 16, got %d", wn,
+              m->mtp_layers);
+        CHECK(m->mtp_layers == 0 || !m->hybrid[0], &m->mtp_layers, w,
+              "workload '%s': model mtp_layers is not modelled for hybrid patterns (their MTP "
+              "blocks have patterns of their own)", wn);
         CHECK(m->glu_clamp >= 0 && m->glu_clamp <= 1e6, &m->glu_clamp, w,
               "workload '%s': model glu_clamp must be 0 (no clamp) or a positive limit", wn);
         CHECK(m->glu_clamp == 0 || m->glu, &m->glu_clamp, w,
@@ -1700,6 +1706,7 @@ static const Field model_fields[] = {
     F_I(ModelShape, v_head_dim, "v_head_dim", F_OPT, NULL),
     F_I(ModelShape, window, "window", F_OPT, "sliding-window attention span, tokens; 0 = full"),
     F_I(ModelShape, window_layers, "window_layers", F_OPT, "layers with the window; 0 = all"),
+    F_I(ModelShape, mtp_layers, "mtp_layers", F_OPT, "multi-token prediction modules (training)"),
     F_D(ModelShape, glu_clamp, "glu_clamp", QTY_NUMBER, F_OPT, "GLU inputs clamped to ±this; 0 = none"),
     F_B(ModelShape, linear_bias, "linear_bias", F_OPT, "attention and expert linears carry biases"),
     F_D(ModelShape, yarn_factor, "yarn_factor", QTY_NUMBER, F_OPT, "YaRN RoPE scaling factor; 0 = plain RoPE"),

@@ -3274,6 +3274,69 @@ START_TEST(recompute_modules_drop_and_rerun_what_they_name)
 }
 END_TEST
 
+/* Multi-token prediction (DeepSeek-V3 report §2.2; Megatron-Core
+ * mtp_num_layers, which Megatron-Bridge's DeepSeek-V3 recipes set to 1).
+ * Its FLOPs on top of the model's: Megatron-Bridge's performance summary
+ * (v0.3.0 docs/performance-summary.md) prints model TFLOP/s beside tokens/s,
+ * 782 / 3,139 = 249.1 GFLOP a token for "DeepSeekV3 (w/o MTP)" on GB200
+ * (25.11) and 557 / 2,139 = 260.4 for "(w/ MTP)" on B200, 1,028 / 3,955 =
+ * 259.9 for 26.02's GB200 row: 1.043x.  The modules sit on the last
+ * pipeline stage: on one stage the step grows by about one MoE layer and an
+ * output-layer pass; on PP4 the last stage's memory holds their weights. */
+START_TEST(mtp_modules_add_their_flops_time_and_last_stage_memory)
+{
+    load_catalog();
+    const ModelPreset *pr = preset_find("deepseek-v3");
+    ck_assert_int_eq(pr->shape.mtp_layers, 1);
+    ModelShape m0 = pr->shape;
+    m0.mtp_layers = 0;
+    double r = train_model_flops(&pr->shape, 1, 4096) / train_model_flops(&m0, 1, 4096);
+    ck_assert_msg(fabs(r / (260.2 / 249.1) - 1) < 0.01, "MTP FLOPs x%.4f vs published 1.045", r);
+    double t0, t1;
+    train_params(&m0, &t0, NULL);
+    train_params(&pr->shape, &t1, NULL);
+    ck_assert(t0 == t1); /* 671 B: the main model's */
+
+    /* One stage, a small vocabulary (the output layer negligible): an MTP
+     * module costs one more MoE layer and its 2h -> h projection, 2·h²
+     * weights a token against the layer's ~585 M (attention 187 M, 8 routed
+     * + 1 shared experts of 44 M): 4 layers + MTP = 5 layers + ~18 %. */
+    ModelShape d = deepseek_v3();
+    d.layers = 4;
+    d.dense_layers = 1;
+    d.experts = 64;
+    d.vocab = 1024;
+    Workload w = training(d, 4096, 64, 1e9);
+    w.gpus = 8;
+    w.micro_batch = 1;
+    w.zero = 1;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 8, .sp = 0};
+    TrainResult a = rm_size(w, RECOMPUTE_NONE, "", "H100-SXM");
+    Workload w5 = w;
+    w5.model.layers = 5;
+    TrainResult c = rm_size(w5, RECOMPUTE_NONE, "", "H100-SXM");
+    w.model.mtp_layers = 1;
+    TrainResult b = rm_size(w, RECOMPUTE_NONE, "", "H100-SXM");
+    double layer = c.step.compute - a.step.compute, extra = b.step.compute - c.step.compute;
+    ck_assert_msg(extra > 0.08 * layer && extra < 0.30 * layer,
+                  "MTP module beyond a layer: %.4f s, a layer %.4f s", extra, layer);
+    fprintf(stderr, "MTP: FLOPs x%.4f (published 1.045); module beyond a layer %.1f %% of one\n",
+            r, 100 * extra / layer);
+    ck_assert(b.mem.weights > a.mem.weights && b.mem.activations > a.mem.activations);
+    /* On PP4 the modules live on the last stage: its memory grows, the
+     * first stage's does not (the reported memory is the larger) */
+    w.parallel.pp = 4;
+    w.gpus = 32;
+    w.global_batch = 256;
+    w.model.layers = 8;
+    w.model.mtp_layers = 0;
+    TrainResult p0 = rm_size(w, RECOMPUTE_NONE, "", "H100-SXM");
+    w.model.mtp_layers = 1;
+    TrainResult p1 = rm_size(w, RECOMPUTE_NONE, "", "H100-SXM");
+    ck_assert(p1.mem.total >= p0.mem.total && p1.step_s > p0.step_s);
+}
+END_TEST
+
 START_TEST(fused_dispatch_drops_permute_and_chunk_sort_bytes)
 {
     /* EP8, 2 local experts: per micro-batch and layer forward the Megatron
@@ -3905,6 +3968,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, step_overhead_is_paid_once_per_step_unscaled);
     tcase_add_test(tc, ep_alltoall_across_nodes_runs_at_the_nic_rate);
     tcase_add_test(tc, fused_dispatch_drops_permute_and_chunk_sort_bytes);
+    tcase_add_test(tc, mtp_modules_add_their_flops_time_and_last_stage_memory);
     tcase_add_test(tc, recompute_modules_drop_and_rerun_what_they_name);
     tcase_add_test(tc, fp8_dispatch_sends_the_dispatch_in_one_byte);
     tcase_add_test(tc, workload_fused_dispatch_key_is_the_framework_flag);
