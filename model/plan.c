@@ -93,29 +93,40 @@ const char *model_arch_class(const ModelShape *m)
 const char *const recompute_module_names[7] = {"core_attn", "layernorm", "moe_act", "mlp",
                                                "moe", "shared_experts", "mla_up_proj"};
 
+bool recompute_modules_next(const char **pp, const char **name, size_t *len)
+{
+    const char *p = *pp;
+    if (!p)
+        return false;
+    const char *end = strchr(p, ',');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    while (n > 0 && *p == ' ')
+        p++, n--;
+    while (n > 0 && p[n - 1] == ' ')
+        n--;
+    *name = p;
+    *len = n;
+    *pp = end ? end + 1 : NULL;
+    return true;
+}
+
 bool recompute_modules_mask(const char *text, unsigned *mask, char *bad, size_t bad_len)
 {
     unsigned m = 0;
-    const char *p = text;
-    while (p && *p) {
-        const char *end = strchr(p, ',');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        while (n > 0 && *p == ' ')
-            p++, n--;
-        while (n > 0 && p[n - 1] == ' ')
-            n--;
+    const char *p = text && text[0] ? text : NULL, *name;
+    size_t n;
+    while (recompute_modules_next(&p, &name, &n)) {
         int hit = -1;
         for (int i = 0; i < 7 && n > 0; i++)
             if (strlen(recompute_module_names[i]) == n &&
-                strncmp(recompute_module_names[i], p, n) == 0)
+                strncmp(recompute_module_names[i], name, n) == 0)
                 hit = i;
         if (hit < 0) {
             if (bad && bad_len > 0)
-                snprintf(bad, bad_len, "%.*s", (int)(n < 64 ? n : 64), p);
+                snprintf(bad, bad_len, "%.*s", (int)(n < 64 ? n : 64), name);
             return false;
         }
         m |= 1u << hit;
-        p = end ? end + 1 : NULL;
     }
     if (mask)
         *mask = m;

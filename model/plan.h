@@ -464,9 +464,13 @@ void model_mamba_dims(const ModelShape *m, MambaDims *d);
  * hybrid pattern), "moe" (experts > 1) or "dense". */
 const char *model_arch_class(const ModelShape *m);
 
-/* The RM_* mask of a comma-separated recompute_modules list (spaces around
- * names ignored).  On an unknown or empty name returns false and, when bad
- * is given, copies that name there. */
+/* The next name of a comma-separated recompute_modules list at *p, trimmed
+ * of spaces (its start and length; it may be empty); *p moves past it, to
+ * NULL after the last.  false once *p is NULL. */
+bool recompute_modules_next(const char **p, const char **name, size_t *len);
+/* The RM_* mask of a comma-separated recompute_modules list ("" = none).
+ * On an unknown or empty name returns false and, when bad is given, copies
+ * that name there. */
 bool recompute_modules_mask(const char *text, unsigned *mask, char *bad, size_t bad_len);
 /* The recompute_modules names, in mask order, for messages and lists. */
 extern const char *const recompute_module_names[7];

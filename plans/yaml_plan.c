@@ -1811,28 +1811,21 @@ static int parse_recompute_modules(Ctx *c, const Field *f, yaml_node_t *n, void 
         const char *v = scalar_text(c, f, one, "module names");
         if (!v)
             return -1;
+        char bad[80];
+        if (!v[0] || !recompute_modules_mask(v, NULL, bad, sizeof bad))
+            return node_err(c, one, "%s: '%s' is not a module: expected core_attn, layernorm, "
+                                    "moe_act, mlp, moe, shared_experts or mla_up_proj",
+                            f->key, v[0] ? bad : v);
         /* each comma-separated name, trimmed */
-        for (const char *q = v;;) {
-            const char *end = strchr(q, ',');
-            size_t len = end ? (size_t)(end - q) : strlen(q);
-            while (len > 0 && *q == ' ')
-                q++, len--;
-            while (len > 0 && q[len - 1] == ' ')
-                len--;
-            char name[80];
-            snprintf(name, sizeof name, "%.*s", (int)(len < 79 ? len : 79), q);
-            if (!name[0] || !recompute_modules_mask(name, NULL, NULL, 0))
-                return node_err(c, one, "%s: '%s' is not a module: expected core_attn, "
-                                        "layernorm, moe_act, mlp, moe, shared_experts or "
-                                        "mla_up_proj", f->key, name);
-            int k = snprintf(text + used, sizeof text - used, "%s%s", used ? "," : "", name);
+        const char *q = v, *name;
+        size_t len;
+        while (recompute_modules_next(&q, &name, &len)) {
+            int k = snprintf(text + used, sizeof text - used, "%s%.*s", used ? "," : "",
+                             (int)len, name);
             if (k < 0 || (size_t)k >= sizeof text - used)
                 return node_err(c, one, "%s: the list is longer than %d characters", f->key,
                                 PLAN_RM_LEN - 1);
             used += (size_t)k;
-            if (!end)
-                break;
-            q = end + 1;
         }
         if (!it)
             break;

@@ -3084,16 +3084,10 @@ START_TEST(fp8_norm_outputs_cast_without_an_amax_pass)
 }
 END_TEST
 
-START_TEST(ep_alltoall_across_nodes_runs_at_the_nic_rate)
+/* A small MoE model (4 layers, h 1024, 64 experts of 512, top-2) on 64
+ * GPUs, one expert each (EP64), no recompute. */
+static Workload moe_ep64(void)
 {
-    /* An expert all-to-all over 8 H100 nodes (EP64, one rank per GPU) is
-     * bound by each GPU's own 400 Gb/s NIC: DeepEP, built for exactly this
-     * traffic, measures 43-58 GB/s "RDMA bottleneck bandwidth" for
-     * internode EP16-EP64 on H800 + CX7 400G (deepseek-ai/DeepEP
-     * docs/legacy.md) and 61 GB/s for EP 8x4 on H100 (README, V2).  The
-     * ring trick of all-reduce (8 NICs per node carry one group's traffic
-     * together) does not apply: until 2026-12-01 this group ran at the
-     * NVLink rate (~330 GB/s implied) because 8 x 48 GB/s reaches it. */
     ModelShape m = gpt(4, 1024, 8, 32000);
     m.glu = true;
     m.ffn_hidden = 2816;
@@ -3105,6 +3099,20 @@ START_TEST(ep_alltoall_across_nodes_runs_at_the_nic_rate)
     w.micro_batch = 1;
     w.recompute = RECOMPUTE_NONE;
     w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 64, .sp = 0};
+    return w;
+}
+
+START_TEST(ep_alltoall_across_nodes_runs_at_the_nic_rate)
+{
+    /* An expert all-to-all over 8 H100 nodes (EP64, one rank per GPU) is
+     * bound by each GPU's own 400 Gb/s NIC: DeepEP, built for exactly this
+     * traffic, measures 43-58 GB/s "RDMA bottleneck bandwidth" for
+     * internode EP16-EP64 on H800 + CX7 400G (deepseek-ai/DeepEP
+     * docs/legacy.md) and 61 GB/s for EP 8x4 on H100 (README, V2).  The
+     * ring trick of all-reduce (8 NICs per node carry one group's traffic
+     * together) does not apply: until 2026-12-01 this group ran at the
+     * NVLink rate (~330 GB/s implied) because 8 x 48 GB/s reaches it. */
+    Workload w = moe_ep64();
     Plan p;
     plan_init(&p);
     PlanResult *r;
@@ -3139,18 +3147,8 @@ static double dispatch_ratio(Precision pc)
 {
     load_catalog();
     const Framework *meg = catalog_find_framework(&cat, "megatron");
-    ModelShape m = gpt(4, 1024, 8, 32000);
-    m.glu = true;
-    m.ffn_hidden = 2816;
-    m.experts = 64;
-    m.experts_per_token = 2;
-    m.expert_ffn_hidden = 512;
-    Workload w = training(m, 2048, 64, 1e9);
-    w.gpus = 64;
-    w.micro_batch = 1;
+    Workload w = moe_ep64();
     w.precision = pc;
-    w.recompute = RECOMPUTE_NONE;
-    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 64, .sp = 0};
     WorkloadResult off = size_under(meg, fw_plain, &w, "H100-SXM");
     WorkloadResult on = size_under(meg, fw_fp8_dispatch, &w, "H100-SXM");
     ck_assert_msg(off.ok && on.ok, "%s%s", off.error, on.error);
