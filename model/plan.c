@@ -90,8 +90,9 @@ const char *model_arch_class(const ModelShape *m)
     return m->hybrid[0] ? "hybrid" : m->experts > 1 ? "moe" : "dense";
 }
 
-const char *const recompute_module_names[7] = {"core_attn", "layernorm", "moe_act", "mlp",
-                                               "moe", "shared_experts", "mla_up_proj"};
+/* Megatron-Core's names, in RM_* bit order */
+static const char *const recompute_module_names[7] = {"core_attn", "layernorm", "moe_act", "mlp",
+                                                      "moe", "shared_experts", "mla_up_proj"};
 
 bool recompute_modules_next(const char **pp, const char **name, size_t *len)
 {

@@ -472,8 +472,6 @@ bool recompute_modules_next(const char **p, const char **name, size_t *len);
  * On an unknown or empty name returns false and, when bad is given, copies
  * that name there. */
 bool recompute_modules_mask(const char *text, unsigned *mask, char *bad, size_t bad_len);
-/* The recompute_modules names, in mask order, for messages and lists. */
-extern const char *const recompute_module_names[7];
 
 /* The accelerator a workload runs on: its own, else the plan's. */
 const char *workload_accelerator(const Plan *p, const Workload *w);

@@ -420,33 +420,6 @@ double train_model_flops(const ModelShape *m, double B, double s)
 
 /* ------------------------------------------------------------ activations */
 
-/* Activation bytes of one layer per micro-batch per GPU.  Korthikanti et
- * al. 2022 Table 2, term by term (per layer, s·b·h units, 16-bit):
- *   attention block 11·sbh + 5·a·s²·b: QKV input 2, Q and K 4, V 2,
- *     output-projection input 2, dropout mask 1; softmax 2·as²b, its dropout
- *     mask as²b, dropout output 2·as²b;
- *   MLP 19·sbh: input 2, first linear output 8 (=2·F/h), activation output
- *     8 (=2·F/h), dropout mask 1;
- *   two norm inputs 4.
- * Replicated across TP ranks without SP: both block inputs, both dropout
- * masks and the norm inputs = 10; everything else is split by t.
- * Generalised: K and V scale by g/a (GQA); a GLU MLP stores its 2F-wide first
- * linear output and F-wide activation output, 6·F/h instead of 4·F/h
- * (Megatron's report_theoretical_memory uses 18 + 4·F/h for every MLP, which
- * understates SwiGLU); a MoE layer stores that for k routed experts plus the
- * shared ones, plus the k permuted copies of its input (2k); MLA adds its
- * latent vectors.  FlashAttention keeps no s² tensors (Dao et al. 2022).
- * Context parallelism splits s over c (each rank's scores are (s/c)×s).
- * With dropout probability 0 (workload no_dropout) no mask is kept: PyTorch's
- * dropout returns its input unchanged when p = 0 (ATen native/Dropout.cpp
- * _dropout_impl), so the two 1-byte masks (and the softmax's as²b one) go.
- * Per block (a hybrid layer holds one): its input, its norm's input and
- * dropout mask are the replicated 4 + 1.  A Mamba-2 block keeps, split by
- * t, its in_proj output (z, x, B, C, dt: 2·in_proj/h), the SSD output and
- * the gated norm's output (out_proj's input, 2·d_inner/h each) and dt and
- * its cumulative decay in fp32 (2 × 4·heads/h): what mamba_ssm's
- * MambaSplitConv1dScanCombinedFn saves, the conv1d and the chunk states
- * being recomputed in its backward (ops/triton/ssd_combined.py). */
 /* The modules a selective recompute re-runs (RM_*): the workload's
  * recompute_modules, else the default — with FlashAttention the norms and
  * every MLP's activation function (Megatron-Core recompute_modules
@@ -479,6 +452,33 @@ static double sel_norms(const Shape *sh, unsigned rm, int kind)
     return 0.0;
 }
 
+/* Activation bytes of one layer per micro-batch per GPU.  Korthikanti et
+ * al. 2022 Table 2, term by term (per layer, s·b·h units, 16-bit):
+ *   attention block 11·sbh + 5·a·s²·b: QKV input 2, Q and K 4, V 2,
+ *     output-projection input 2, dropout mask 1; softmax 2·as²b, its dropout
+ *     mask as²b, dropout output 2·as²b;
+ *   MLP 19·sbh: input 2, first linear output 8 (=2·F/h), activation output
+ *     8 (=2·F/h), dropout mask 1;
+ *   two norm inputs 4.
+ * Replicated across TP ranks without SP: both block inputs, both dropout
+ * masks and the norm inputs = 10; everything else is split by t.
+ * Generalised: K and V scale by g/a (GQA); a GLU MLP stores its 2F-wide first
+ * linear output and F-wide activation output, 6·F/h instead of 4·F/h
+ * (Megatron's report_theoretical_memory uses 18 + 4·F/h for every MLP, which
+ * understates SwiGLU); a MoE layer stores that for k routed experts plus the
+ * shared ones, plus the k permuted copies of its input (2k); MLA adds its
+ * latent vectors.  FlashAttention keeps no s² tensors (Dao et al. 2022).
+ * Context parallelism splits s over c (each rank's scores are (s/c)×s).
+ * With dropout probability 0 (workload no_dropout) no mask is kept: PyTorch's
+ * dropout returns its input unchanged when p = 0 (ATen native/Dropout.cpp
+ * _dropout_impl), so the two 1-byte masks (and the softmax's as²b one) go.
+ * Per block (a hybrid layer holds one): its input, its norm's input and
+ * dropout mask are the replicated 4 + 1.  A Mamba-2 block keeps, split by
+ * t, its in_proj output (z, x, B, C, dt: 2·in_proj/h), the SSD output and
+ * the gated norm's output (out_proj's input, 2·d_inner/h each) and dt and
+ * its cumulative decay in fp32 (2 × 4·heads/h): what mamba_ssm's
+ * MambaSplitConv1dScanCombinedFn saves, the conv1d and the chunk states
+ * being recomputed in its backward (ops/triton/ssd_combined.py). */
 static double shape_act_layer(const Shape *sh, double s, double b, int t, int c, bool sp,
                               Recompute r, bool flash, int kind)
 {
