@@ -70,6 +70,19 @@ static void layout_fields(const Layout *l, char *dims, size_t dlen, char *opts, 
     snprintf(dims, dlen, "%s", full);
 }
 
+/* A layout's options phrase with the modules its selective recompute
+ * re-runs where the plan names them: "recompute selective (core_attn,mlp),
+ * sp on". */
+static void name_modules(const Workload *w, const Layout *l, char *opts, size_t olen)
+{
+    if (!w || !w->recompute_modules[0] || l->recompute != RECOMPUTE_SELECTIVE)
+        return;
+    char buf[200];
+    const char *sp = strstr(opts, ", sp ");
+    snprintf(buf, sizeof buf, "recompute selective (%s)%s", w->recompute_modules, sp ? sp : "");
+    snprintf(opts, olen, "%s", buf);
+}
+
 /* The plan's workload of a result row (by name), NULL when gone. */
 static const Workload *plan_workload(const App *app, const char *name)
 {
@@ -218,8 +231,10 @@ static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
     }
     /* a layout: "layout  6.57 s" then its parts, continuation lines hang
      * under the parts */
-    char lt[200], f0[64], f1[200], f2[200];
+    char f0[64], f1[200], f2[200];
+    const Workload *rw = plan_workload(app, w->name);
     layout_fields(&t->layout, f1, sizeof f1, f2, sizeof f2);
+    name_modules(rw, &t->layout, f2, sizeof f2);
     snprintf(f0, sizeof f0, "layout     %s", units_secs(t->step_s, a, sizeof a));
     {
         const char *items[] = {f0, f1, f2};
@@ -229,9 +244,9 @@ static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
         double pct = t->step_s > 0 ? (t->runner_up_step_s / t->step_s - 1) * 100 : 0;
         snprintf(f0, sizeof f0, "runner-up  %s (%+.1f%%)", units_secs(t->runner_up_step_s, a, sizeof a), pct);
         layout_fields(&t->runner_up, f1, sizeof f1, f2, sizeof f2);
+        name_modules(rw, &t->runner_up, f2, sizeof f2);
         const char *items[] = {f0, f1, f2};
         canvas_fields_hang(c, 1, 11, ROLE_MUTED, items, 3);
-        (void)lt;
     } else {
         text(c, 1, ROLE_MUTED, "runner-up  none (only one layout fits)");
     }

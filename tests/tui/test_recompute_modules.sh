@@ -3,13 +3,14 @@
 # Megatron recipe's selective recompute modules on a training workload.
 #  - The modules need recompute: selective: asked first, they are refused
 #    with the plan's message and the plan keeps its recompute.
-#  - With selective, a recipe's list is accepted and the run is sized.
+#  - With selective, a recipe's list is accepted, the run is sized and
+#    the Sizing pane's layout line names the modules.
 #  - An unknown module name is refused with the list of the known ones.
 #  - Saved, the plan writes the list back as a YAML list.
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 8
+tap_plan 9
 
 cmd() {
     tui_keys ':'; tui_type "$1"; tui_keys Enter
@@ -31,6 +32,7 @@ cmd 'set pretrain-405b.recompute_modules core_attn, mlp'
 tui_wait 'recompute_modules = core_attn, mlp'; ok $? "a recipe's module list is accepted"
 tui_idle
 tui_wait 'pretrain-405b +train'; ok $? "the run is sized with it"
+tui_wait 'recompute selective \(core_attn, mlp\)'; ok $? "the Sizing pane's layout names the modules"
 
 cmd 'set pretrain-405b.recompute_modules core_attn,attn'
 tui_wait "'attn' is not a module"; ok $? "an unknown module is refused, naming it"
