@@ -337,7 +337,7 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
     if (sh->mtp > 0) {
         bool mo = sh->Lm > 0;
         double ffn_w = mo ? sh->shared_w + sh->router_w : sh->mlp_w;
-        sh->mtp_kind = K_ATTN | (mo ? K_MOE : K_MLP);
+        sh->mtp_kind = K_ATTN | (mo ? K_MOE : K_MLP); /* one of the model's kinds */
         sh->mtp_w = sh->attn_w + sh->norm_w + ffn_w + 2.0 * h * h + 3.0 * h;
         sh->mtp_we = mo ? sh->E * sh->expert_w : 0.0;
         sh->mtp_gemm = sh->attn_w + 2.0 * h * h +
@@ -1876,10 +1876,12 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     double x = 0, eff = 0;
     double rshare = env_recompute_share(e, l);
     /* the average layer: each kind of layer by its share */
-    LayerCost lc = {0};
+    LayerCost lc = {0}, mk = {0}; /* mk: a layer of the MTP modules' kind */
     for (int i = 0; i < sh->nkinds; i++) {
         LayerCost k = {0};
         layer_cost(e, l, sh->kinds[i].mask, &k, &x, &eff);
+        if (sh->mtp > 0 && sh->kinds[i].mask == sh->mtp_kind)
+            mk = k;
         if (rshare < 1.0) {
             /* recompute on some layers of the stage only: the others run
              * without it (env_recompute_share) */
@@ -1926,8 +1928,6 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
      * backward GEMMs) and another pass through the output layer. */
     double tail_comp = t_log, tail_tp = 0, tail_ep = 0, tail_flops = 3.0 * f_log;
     if (sh->mtp > 0) {
-        LayerCost mk;
-        layer_cost(e, l, sh->mtp_kind, &mk, NULL, NULL);
         double f_proj = 2.0 * T * 2.0 * sh->h * sh->h / l->tp;
         double t_proj = 3.0 * gemm_s(e, T, sh->h / l->tp, 2.0 * sh->h);
         tail_comp += sh->mtp * (mk.comp + t_proj + t_log);
