@@ -39,48 +39,27 @@ static int detail_index(const App *app, const PlanResult *r)
     return r->n_workloads > 0 ? 0 : -1;
 }
 
-static const char *layout_text(const Layout *l, char *buf, size_t len)
+/* A layout as two phrases: "tp8 pp16 dp128 vpp8 mb1" and "recompute
+ * selective, sp on" — with the modules a selective recompute re-runs where
+ * the workload w (may be NULL) names them: "recompute selective
+ * (core_attn, mlp), sp on". */
+static void layout_fields(const Layout *l, const Workload *w, char *dims, size_t dlen,
+                          char *opts, size_t olen)
 {
-    char cp[16] = "", ep[16] = "", vpp[16] = "";
+    char cp[16] = "", ep[16] = "", vpp[16] = "", mods[PLAN_RM_LEN + 3] = "";
     if (l->cp > 1)
         snprintf(cp, sizeof cp, " cp%d", l->cp);
     if (l->ep > 1)
         snprintf(ep, sizeof ep, " ep%d", l->ep);
     if (l->vpp > 1)
         snprintf(vpp, sizeof vpp, " vpp%d", l->vpp);
-    snprintf(buf, len, "tp%d pp%d dp%d%s%s%s mb%d, recompute %s, sp %s", l->tp, l->pp, l->dp, cp, ep,
-             vpp, l->micro_batch, l->recompute < 0 ? "auto" : plan_recompute_name(l->recompute),
+    if (w && w->recompute_modules[0] && l->recompute == RECOMPUTE_SELECTIVE)
+        snprintf(mods, sizeof mods, " (%s)", w->recompute_modules);
+    snprintf(dims, dlen, "tp%d pp%d dp%d%s%s%s mb%d", l->tp, l->pp, l->dp, cp, ep, vpp,
+             l->micro_batch);
+    snprintf(opts, olen, "recompute %s%s, sp %s",
+             l->recompute < 0 ? "auto" : plan_recompute_name(l->recompute), mods,
              l->sp ? "on" : "off");
-    return buf;
-}
-
-/* A layout as two phrases: "tp8 pp16 dp128 vpp8 mb1" and
- * "recompute selective, sp on". */
-static void layout_fields(const Layout *l, char *dims, size_t dlen, char *opts, size_t olen)
-{
-    char full[200];
-    layout_text(l, full, sizeof full);
-    char *comma = strchr(full, ',');
-    if (comma) {
-        *comma = '\0';
-        snprintf(opts, olen, "%s", comma + 2);
-    } else {
-        opts[0] = '\0';
-    }
-    snprintf(dims, dlen, "%s", full);
-}
-
-/* A layout's options phrase with the modules its selective recompute
- * re-runs where the plan names them: "recompute selective (core_attn,mlp),
- * sp on". */
-static void name_modules(const Workload *w, const Layout *l, char *opts, size_t olen)
-{
-    if (!w || !w->recompute_modules[0] || l->recompute != RECOMPUTE_SELECTIVE)
-        return;
-    char buf[200];
-    const char *sp = strstr(opts, ", sp ");
-    snprintf(buf, sizeof buf, "recompute selective (%s)%s", w->recompute_modules, sp ? sp : "");
-    snprintf(opts, olen, "%s", buf);
 }
 
 /* The plan's workload of a result row (by name), NULL when gone. */
@@ -233,8 +212,7 @@ static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
      * under the parts */
     char f0[64], f1[200], f2[200];
     const Workload *rw = plan_workload(app, w->name);
-    layout_fields(&t->layout, f1, sizeof f1, f2, sizeof f2);
-    name_modules(rw, &t->layout, f2, sizeof f2);
+    layout_fields(&t->layout, rw, f1, sizeof f1, f2, sizeof f2);
     snprintf(f0, sizeof f0, "layout     %s", units_secs(t->step_s, a, sizeof a));
     {
         const char *items[] = {f0, f1, f2};
@@ -243,8 +221,7 @@ static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
     if (t->has_runner_up) {
         double pct = t->step_s > 0 ? (t->runner_up_step_s / t->step_s - 1) * 100 : 0;
         snprintf(f0, sizeof f0, "runner-up  %s (%+.1f%%)", units_secs(t->runner_up_step_s, a, sizeof a), pct);
-        layout_fields(&t->runner_up, f1, sizeof f1, f2, sizeof f2);
-        name_modules(rw, &t->runner_up, f2, sizeof f2);
+        layout_fields(&t->runner_up, rw, f1, sizeof f1, f2, sizeof f2);
         const char *items[] = {f0, f1, f2};
         canvas_fields_hang(c, 1, 11, ROLE_MUTED, items, 3);
     } else {
