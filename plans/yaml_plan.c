@@ -206,6 +206,9 @@ static bool item_name_ok(const char *s, size_t cap)
     return s[0] != '\0' && text_ok(s, cap) && strlen(s) <= 64;
 }
 
+/* recompute_modules' names, for the messages that list them */
+#define RM_NAMES_OR "core_attn, layernorm, moe_act, mlp, moe, shared_experts or mla_up_proj"
+
 #define CHECK(cond, at, near, ...)                          \
     do {                                                    \
         if (!(cond))                                        \
@@ -479,9 +482,8 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
             CHECK(text_ok(w->recompute_modules, sizeof w->recompute_modules) &&
                       recompute_modules_mask(w->recompute_modules, NULL, bad, sizeof bad),
                   w->recompute_modules, w,
-                  "workload '%s': recompute_modules: '%s' is not a module: expected core_attn, "
-                  "layernorm, moe_act, mlp, moe, shared_experts or mla_up_proj",
-                  wn, bad);
+                  "workload '%s': recompute_modules: '%s' is not a module: expected "
+                  RM_NAMES_OR, wn, bad);
         }
         CHECK(!w->recompute_modules[0] || w->recompute == RECOMPUTE_SELECTIVE,
               w->recompute_modules, w,
@@ -1796,9 +1798,8 @@ static int parse_recompute_modules(Ctx *c, const Field *f, yaml_node_t *n, void 
         it = n->data.sequence.items.start;
         top = n->data.sequence.items.top;
         if (it == top)
-            return node_err(c, n, "%s: list at least one of core_attn, layernorm, moe_act, "
-                                  "mlp, moe, shared_experts, mla_up_proj (or say recompute: "
-                                  "none)", f->key);
+            return node_err(c, n, "%s: list at least one of " RM_NAMES_OR
+                                  " (or say recompute: none)", f->key);
     }
     for (;;) {
         if (it) {
@@ -1813,9 +1814,8 @@ static int parse_recompute_modules(Ctx *c, const Field *f, yaml_node_t *n, void 
             return -1;
         char bad[80];
         if (!v[0] || !recompute_modules_mask(v, NULL, bad, sizeof bad))
-            return node_err(c, one, "%s: '%s' is not a module: expected core_attn, layernorm, "
-                                    "moe_act, mlp, moe, shared_experts or mla_up_proj",
-                            f->key, v[0] ? bad : v);
+            return node_err(c, one, "%s: '%s' is not a module: expected " RM_NAMES_OR, f->key,
+                            v[0] ? bad : v);
         /* each comma-separated name, trimmed */
         const char *q = v, *name;
         size_t len;

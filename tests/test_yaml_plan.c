@@ -625,7 +625,7 @@ START_TEST(recompute_modules_parse_check_and_round_trip)
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    recompute: selective\n"
                          "    recompute_modules: []\n", NULL,
                  "t.yaml:8:24: recompute_modules: list at least one of core_attn, layernorm, "
-                 "moe_act, mlp, moe, shared_experts, mla_up_proj (or say recompute: none)");
+                 "moe_act, mlp, moe, shared_experts or mla_up_proj (or say recompute: none)");
     expect_error(W_TRAIN "    model: {preset: deepseek-v3, mtp_layers: 17}\n", NULL,
                  "t.yaml:6:46: workload 'w': model mtp_layers must be between 0 and 16, got 17");
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    recompute: full\n"
