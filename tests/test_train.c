@@ -171,6 +171,18 @@ static bool size(const Plan *p, const Workload *w, const Accelerator *a, PlanRes
     return ok;
 }
 
+/* The training result of w on part a, which must fit. */
+static TrainResult sized(Workload w, const char *a)
+{
+    Plan p;
+    plan_init(&p);
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, acc(a), &r), "%s: %s", w.name, r->workloads[0].error);
+    TrainResult t = r->workloads[0].train;
+    free(r);
+    return t;
+}
+
 /* ------------------------------------------------------------ parameters, FLOPs */
 
 START_TEST(gpt3_params_and_6ND)
@@ -1250,22 +1262,15 @@ START_TEST(hybrid_pattern_of_plain_blocks_is_the_plain_transformer)
                 ck_assert_msg(rel(h, want) < 1e-9, "%s recompute %d sp %d: %g vs %g",
                               presets[k], r, sp, h, want);
             }
-        Plan pl;
-        plan_init(&pl);
         ParallelSpec ps = {.tp = 2, .pp = 1, .cp = 1, .ep = k ? 8 : 1, .sp = 1};
         Workload wp = pinned(presets[k], 4096, 16, 64, 1, PREC_BF16, ps);
         Workload wh = wp;
         wh.model = hy;
-        PlanResult *rp, *rh;
-        ck_assert_msg(size(&pl, &wp, acc("H100-SXM"), &rp), "%s", rp->workloads[0].error);
-        ck_assert_msg(size(&pl, &wh, acc("H100-SXM"), &rh), "%s", rh->workloads[0].error);
-        const TrainResult *a = &rp->workloads[0].train, *b = &rh->workloads[0].train;
-        ck_assert_msg(rel(b->step.tp_comm, a->step.tp_comm) < 1e-9, "%s TP %g vs %g",
-                      presets[k], b->step.tp_comm, a->step.tp_comm);
-        ck_assert(rel(b->step.ep_comm + 1e-30, a->step.ep_comm + 1e-30) < 1e-9);
-        ck_assert(rel(b->mem.weights, a->mem.weights) < 1e-9);
-        free(rp);
-        free(rh);
+        TrainResult a = sized(wp, "H100-SXM"), b = sized(wh, "H100-SXM");
+        ck_assert_msg(rel(b.step.tp_comm, a.step.tp_comm) < 1e-9, "%s TP %g vs %g",
+                      presets[k], b.step.tp_comm, a.step.tp_comm);
+        ck_assert(rel(b.step.ep_comm + 1e-30, a.step.ep_comm + 1e-30) < 1e-9);
+        ck_assert(rel(b.mem.weights, a.mem.weights) < 1e-9);
     }
 }
 END_TEST
@@ -1322,10 +1327,8 @@ START_TEST(mamba_tp_divides_its_heads_and_groups)
     ck_assert_msg(strstr(r->workloads[0].error, "Mamba-2"), "%s", r->workloads[0].error);
     free(r);
     w.parallel = (ParallelSpec){.sp = -1};
-    ck_assert_msg(size(&pl, &w, acc("GB200"), &r), "%s", r->workloads[0].error);
-    int tp = r->workloads[0].train.layout.tp;
+    int tp = sized(w, "GB200").layout.tp;
     ck_assert_msg(tp >= 1 && 8 % tp == 0, "tp %d", tp);
-    free(r);
 }
 END_TEST
 
@@ -1334,10 +1337,7 @@ END_TEST
  * attention still pays CP traffic, growing with the Mamba-2 width. */
 START_TEST(mamba_context_parallel_pays_its_all_to_alls)
 {
-    Plan pl;
-    plan_init(&pl);
     ModelShape m = nano_dense("M-", 8);
-    ParallelSpec ps = {.tp = 1, .pp = 1, .cp = 2, .ep = 1, .sp = 0};
     double cp[2];
     for (int i = 0; i < 2; i++) {
         Workload w = training(m, 16384, 64, 1e12);
@@ -1345,13 +1345,10 @@ START_TEST(mamba_context_parallel_pays_its_all_to_alls)
         w.micro_batch = 1;
         w.recompute = RECOMPUTE_NONE;
         w.zero = 1;
-        w.parallel = ps;
+        w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 2, .ep = 1, .sp = 0};
         if (i)
             w.model.mamba_heads = 128;
-        PlanResult *r;
-        ck_assert_msg(size(&pl, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
-        cp[i] = r->workloads[0].train.step.cp_comm;
-        free(r);
+        cp[i] = sized(w, "H100-SXM").step.cp_comm;
     }
     ck_assert_msg(cp[0] > 0 && cp[1] > 1.5 * cp[0], "cp %g then %g", cp[0], cp[1]);
 }
@@ -3180,13 +3177,8 @@ static TrainResult rm_size(Workload w, Recompute r, const char *mods, const char
 {
     w.recompute = r;
     snprintf(w.recompute_modules, sizeof w.recompute_modules, "%s", mods);
-    Plan p;
-    plan_init(&p);
-    PlanResult *res;
-    ck_assert_msg(size(&p, &w, acc(a), &res), "%s: %s", mods, res->workloads[0].error);
-    TrainResult t = res->workloads[0].train;
-    free(res);
-    return t;
+    snprintf(w.name, sizeof w.name, "recompute %.40s", mods);
+    return sized(w, a);
 }
 
 /* Megatron-Core's recompute_modules (transformer_config.py, with
@@ -3308,13 +3300,14 @@ START_TEST(mtp_modules_add_their_flops_time_and_last_stage_memory)
     w.gpus = 8;
     w.micro_batch = 1;
     w.zero = 1;
+    w.recompute = RECOMPUTE_NONE;
     w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 8, .sp = 0};
-    TrainResult a = rm_size(w, RECOMPUTE_NONE, "", "H100-SXM");
+    TrainResult a = sized(w, "H100-SXM");
     Workload w5 = w;
     w5.model.layers = 5;
-    TrainResult c = rm_size(w5, RECOMPUTE_NONE, "", "H100-SXM");
+    TrainResult c = sized(w5, "H100-SXM");
     w.model.mtp_layers = 1;
-    TrainResult b = rm_size(w, RECOMPUTE_NONE, "", "H100-SXM");
+    TrainResult b = sized(w, "H100-SXM");
     double layer = c.step.compute - a.step.compute, extra = b.step.compute - c.step.compute;
     ck_assert_msg(extra > 0.08 * layer && extra < 0.30 * layer,
                   "MTP module beyond a layer: %.4f s, a layer %.4f s", extra, layer);
@@ -3328,9 +3321,9 @@ START_TEST(mtp_modules_add_their_flops_time_and_last_stage_memory)
     w.global_batch = 256;
     w.model.layers = 8;
     w.model.mtp_layers = 0;
-    TrainResult p0 = rm_size(w, RECOMPUTE_NONE, "", "H100-SXM");
+    TrainResult p0 = sized(w, "H100-SXM");
     w.model.mtp_layers = 1;
-    TrainResult p1 = rm_size(w, RECOMPUTE_NONE, "", "H100-SXM");
+    TrainResult p1 = sized(w, "H100-SXM");
     ck_assert(p1.mem.total >= p0.mem.total && p1.step_s > p0.step_s);
 }
 END_TEST
