@@ -287,6 +287,14 @@ typedef struct {
     bool selective_reruns_attention; /* selective recompute saves only weight-GEMM
                                    * outputs (MaxText remat_policy minimal): the
                                    * FlashAttention core is re-run in the backward */
+    char calibration_from[CAT_ID_LEN]; /* another profile running the same code (Megatron-LM
+                                   * and NeMo both run Megatron-Core): where this profile
+                                   * has no "<id>@<accelerator>" row of its own, the
+                                   * loader derives one from that profile's, taking its
+                                   * fitted fields (gemm_scale, fp8_gemm_factor,
+                                   * step_scale, step_overhead_s and the MoE host costs);
+                                   * a zero MoE host cost of this row takes the other's
+                                   * too (plans/catalog_yaml.c borrow_calibration) */
     double step_scale;            /* × the whole modelled step (0 = 1): what a site does
                                    * that the model does not itemise (power caps, clocks,
                                    * stragglers, jitter); fitted by gpuplan calibrate */

@@ -93,7 +93,8 @@ enum {
     F_ALT = 1u << 1,     /* another spelling of the previous field (same slot) */
     F_KEY = 1u << 2,     /* the row's id: handled by the row logic */
     F_NOAPPLY = 1u << 3, /* efficiency entries: documentation, not applied */
-    F_ACCREF = 1u << 4   /* an accelerator id checked once all files are read */
+    F_ACCREF = 1u << 4,  /* an accelerator id checked once all files are read */
+    F_FWREF = 1u << 5    /* a framework id checked once all files are read */
 };
 
 typedef struct Field Field;
@@ -343,6 +344,7 @@ static const Field fw_fields[] = {
     FBOOL("attn_repeat_kv", Framework, attn_repeat_kv, 0),
     FNUM("logits_bytes", Framework, logits_bytes, 1, 1, 8, 0),
     FBOOL("selective_reruns_attention", Framework, selective_reruns_attention, 0),
+    FSTR("calibration_from", Framework, calibration_from, F_FWREF),
     FBOOL("unfused_glu_clamp", Framework, unfused_glu_clamp, 0),
     FBOOL("unfused_expert_bias", Framework, unfused_expert_bias, 0),
     FBOOL("unfused_yarn_rope", Framework, unfused_yarn_rope, 0),
@@ -398,8 +400,11 @@ typedef struct {
     int line, col;
 } EffEntry;
 
+/* Where a row names a row of another section (an instance's accelerator, a
+ * framework's calibration_from), for the error once all files are read. */
 typedef struct {
-    char inst[CAT_ID_LEN];
+    int sec;               /* the naming row's section */
+    char row[CAT_ID_LEN];  /* the naming row's id */
     size_t file;
     int line, col;
 } AccRef;
@@ -795,12 +800,13 @@ static int parse_value(Ctx *x, const yaml_node_t *v, const Field *f, void *row)
     return err_at(x, v, "'%s': unsupported field type", f->key);
 }
 
-static int record_accref(Ctx *x, const void *row, const yaml_node_t *v)
+static int record_ref(Ctx *x, int sec, const char *row_id, const yaml_node_t *v)
 {
     if (grow((void **)&x->refs, &x->cap_refs, x->n_refs, sizeof *x->refs) != 0)
         return err_oom(x);
     AccRef *r = &x->refs[x->n_refs++];
-    memcpy(r->inst, ((const Instance *)row)->id, CAT_ID_LEN);
+    r->sec = sec;
+    snprintf(r->row, sizeof r->row, "%s", row_id);
     r->file = x->cur;
     r->line = node_line(v);
     r->col = node_col(v);
@@ -832,7 +838,9 @@ static int parse_mapping(Ctx *x, const yaml_node_t *map, const Field *fields, si
             continue;
         if (parse_value(x, v, f, row) != 0)
             return -1;
-        if ((f->flags & F_ACCREF) && record_accref(x, row, v) != 0)
+        if ((f->flags & F_ACCREF) && record_ref(x, SEC_INST, ((const Instance *)row)->id, v) != 0)
+            return -1;
+        if ((f->flags & F_FWREF) && record_ref(x, SEC_FW, ((const Framework *)row)->id, v) != 0)
             return -1;
     }
     return 0;
@@ -1231,6 +1239,121 @@ static int ctx_add_file(Ctx *x, const char *name)
 }
 
 /* Apply efficiency entries, then check cross references. */
+/* The place a framework row gave its calibration_from, for errors. */
+static void fw_ref_at(const Ctx *x, const char *id, const char **file, int *line, int *col)
+{
+    *file = "";
+    *line = *col = 0;
+    for (size_t k = 0; k < x->n_refs; k++)
+        if (x->refs[k].sec == SEC_FW && strcasecmp(x->refs[k].row, id) == 0) {
+            *file = x->files[x->refs[k].file];
+            *line = x->refs[k].line;
+            *col = x->refs[k].col;
+        }
+}
+
+/* Copy the fields `gpuplan calibrate` fits (model/calib.c) from src. */
+static void take_fitted(Framework *f, const Framework *src)
+{
+    f->gemm_scale = src->gemm_scale;
+    f->fp8_gemm_factor = src->fp8_gemm_factor;
+    f->step_scale = src->step_scale;
+    f->step_overhead_s = src->step_overhead_s;
+    f->moe_layer_overhead_s = src->moe_layer_overhead_s;
+    f->moe_expert_overhead_s = src->moe_expert_overhead_s;
+    f->moe_attn_launch_s = src->moe_attn_launch_s;
+    f->moe_graph_residual = src->moe_graph_residual;
+    f->calibrated_runs = src->calibrated_runs;
+    f->calibrated_residual = src->calibrated_residual;
+}
+
+/* Profiles that name another in calibration_from run the same code under
+ * other defaults (Megatron-LM's own scripts and NeMo's performance recipes
+ * both run Megatron-Core and Transformer Engine): the accelerator-level
+ * multipliers fitted for the other, and its MoE host costs (what Megatron-
+ * Core's MoE layer costs the host), describe this one too, while its own
+ * overlaps and kernels stay.  Once every file is read:
+ *  - a zero MoE host cost of the base row takes the source base row's;
+ *  - for each "<source>@<acc>" row without a "<id>@<acc>" one, a row of
+ *    this profile with that row's fitted fields is added.
+ * A profile's own "<id>@<acc>" row (its own calibration) wins. */
+static int borrow_calibration(Ctx *x)
+{
+    Catalog *c = x->c;
+    size_t n0 = c->n_frameworks;
+    for (size_t i = 0; i < n0; i++) {
+        Framework *f = &c->frameworks[i];
+        if (!f->calibration_from[0])
+            continue;
+        const char *file;
+        int line, col;
+        fw_ref_at(x, f->id, &file, &line, &col);
+        if (strchr(f->id, '@')) {
+            diag_set(x->d, file, line, col,
+                     "framework '%s': calibration_from belongs on a base profile (an id "
+                     "without '@'); a '<id>@<accelerator>' row is a calibration itself", f->id);
+            return -1;
+        }
+        const Framework *src = catalog_find_framework(c, f->calibration_from);
+        if (!src || strchr(src->id, '@') || src == f || src->calibration_from[0]) {
+            const char *cands[256];
+            size_t nc = 0;
+            for (size_t k = 0; k < n0 && nc < 256; k++)
+                if (!strchr(c->frameworks[k].id, '@') && k != i &&
+                    !c->frameworks[k].calibration_from[0])
+                    cands[nc++] = c->frameworks[k].id;
+            const char *near = diag_nearest(f->calibration_from, cands, nc);
+            diag_set(x->d, file, line, col,
+                     "framework '%s': calibration_from '%s' is not a base profile with a "
+                     "calibration of its own%s%s%s", f->id, f->calibration_from,
+                     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+            return -1;
+        }
+        if (!(f->moe_layer_overhead_s > 0))
+            f->moe_layer_overhead_s = src->moe_layer_overhead_s;
+        if (!(f->moe_expert_overhead_s > 0))
+            f->moe_expert_overhead_s = src->moe_expert_overhead_s;
+        if (!(f->moe_attn_launch_s > 0))
+            f->moe_attn_launch_s = src->moe_attn_launch_s;
+        if (!(f->moe_graph_residual > 0))
+            f->moe_graph_residual = src->moe_graph_residual;
+    }
+    for (size_t i = 0; i < n0; i++) {
+        if (!c->frameworks[i].calibration_from[0])
+            continue;
+        char from[CAT_ID_LEN];
+        snprintf(from, sizeof from, "%s", c->frameworks[i].calibration_from);
+        size_t fl = strlen(from);
+        for (size_t k = 0; k < n0; k++) {
+            const char *id = c->frameworks[k].id;
+            if (strncasecmp(id, from, fl) != 0 || id[fl] != '@')
+                continue;
+            char key[CAT_ID_LEN];
+            int w = snprintf(key, sizeof key, "%s@%s", c->frameworks[i].id, id + fl + 1);
+            if (w < 0 || (size_t)w >= sizeof key || catalog_find_framework(c, key))
+                continue;
+            Framework row = c->frameworks[i];
+            const Framework *src = &c->frameworks[k];
+            snprintf(row.id, sizeof row.id, "%s", key);
+            row.calibration_from[0] = '\0';
+            take_fitted(&row, src);
+            /* the source row's source, cut to fit behind the prefix */
+            int p = snprintf(row.source, sizeof row.source, "calibration_from %s: the fitted fields of %s: ",
+                             from, src->id);
+            if (p > 0 && (size_t)p < sizeof row.source)
+                memcpy(row.source + p, src->source,
+                       strnlen(src->source, sizeof row.source - (size_t)p - 1) + 1);
+            row.source[sizeof row.source - 1] = '\0';
+            memcpy(row.as_of, src->as_of, sizeof row.as_of);
+            Framework *nf = sec_append(c, SEC_FW); /* may move the array */
+            if (!nf)
+                return err_oom(x);
+            *nf = row;
+        }
+    }
+    return 0;
+}
+
 static int resolve(Ctx *x)
 {
     const Section *es = &sections[SEC_EFF];
@@ -1262,7 +1385,7 @@ static int resolve(Ctx *x)
         /* Report at the last place this instance's accelerator was set. */
         const AccRef *r = NULL;
         for (size_t k = 0; k < x->n_refs; k++)
-            if (strcasecmp(x->refs[k].inst, in->id) == 0)
+            if (x->refs[k].sec == SEC_INST && strcasecmp(x->refs[k].row, in->id) == 0)
                 r = &x->refs[k];
         const char *cands[256];
         size_t nc = 0;
@@ -1274,7 +1397,7 @@ static int resolve(Ctx *x)
                  near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
         return -1;
     }
-    return 0;
+    return borrow_calibration(x);
 }
 
 static void ctx_free(Ctx *x)

@@ -410,6 +410,87 @@ START_TEST(framework_calibration_is_borrowed_only_from_the_same_silicon)
 }
 END_TEST
 
+/* calibration_from: a profile without its own "<id>@<acc>" row gets one
+ * built from the named profile's: that row's fitted fields (gemm_scale,
+ * fp8_gemm_factor, step_scale, step overhead, MoE host costs), its own
+ * overlaps; its own row wins; a zero base MoE host cost takes the other's. */
+START_TEST(calibration_from_derives_the_missing_accelerator_rows)
+{
+    static const char text[] =
+        "accelerators:\n"
+        "  - {id: A1, family: f, hbm_gb: 80, peak_tflops: {bf16: 100}, source: t, as_of: 2026-12-02}\n"
+        "  - {id: A2, family: f, hbm_gb: 80, peak_tflops: {bf16: 100}, source: t, as_of: 2026-12-02}\n"
+        "frameworks:\n"
+        "  - {id: lm, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
+        "     moe_attn_launch_us: 7, calibration_from: rec, source: t, as_of: 2026-12-03}\n"
+        "  - {id: rec, gemm_scale: 1, tp_overlap: 0.8, dp_overlap: 0.9, fp8_gemm_factor: 0.85,\n"
+        "     moe_layer_overhead_us: 600, moe_attn_launch_us: 500, source: t, as_of: 2026-12-03}\n"
+        "  - {id: rec@A1, gemm_scale: 1.1, tp_overlap: 0.8, dp_overlap: 0.9, fp8_gemm_factor: 0.9,\n"
+        "     step_scale: 1.02, step_overhead_ms: 150, moe_layer_overhead_us: 650,\n"
+        "     moe_expert_overhead_us: 20, moe_graph_residual: 0.5, source: fit, as_of: 2026-12-03}\n"
+        "  - {id: rec@A2, gemm_scale: 0.9, tp_overlap: 0.8, dp_overlap: 0.9, fp8_gemm_factor: 0.95,\n"
+        "     source: fit, as_of: 2026-12-03}\n"
+        "  - {id: lm@A2, gemm_scale: 1.3, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.8,\n"
+        "     source: own, as_of: 2026-12-03}\n";
+    Catalog c;
+    Diag d;
+    char msg[1024];
+    ck_assert_msg(load_text(&c, text, &d) == 0, "%s", diag_format(&d, msg, sizeof msg));
+    const Framework *lm = catalog_framework_for(&c, "lm", "A1");
+    ck_assert_str_eq(lm->id, "lm@A1");
+    ck_assert(close_rel(lm->gemm_scale, 1.1) && close_rel(lm->fp8_gemm_factor, 0.9));
+    ck_assert(close_rel(lm->step_scale, 1.02) && close_rel(lm->step_overhead_s, 0.150));
+    ck_assert(close_rel(lm->moe_layer_overhead_s, 650e-6));
+    ck_assert(close_rel(lm->moe_expert_overhead_s, 20e-6));
+    ck_assert(close_rel(lm->moe_graph_residual, 0.5));
+    ck_assert(lm->tp_overlap == 0.0 && close_rel(lm->dp_overlap, 0.8)); /* its own */
+    ck_assert(strstr(lm->source, "rec@A1") != NULL);
+    ck_assert_str_eq(lm->calibration_from, "");
+    /* its own calibration wins */
+    ck_assert_str_eq(catalog_framework_for(&c, "lm", "A2")->id, "lm@A2");
+    ck_assert(close_rel(catalog_framework_for(&c, "lm", "A2")->gemm_scale, 1.3));
+    /* the base row: zero MoE host costs borrowed, its own kept */
+    const Framework *base = catalog_find_framework(&c, "lm");
+    ck_assert(close_rel(base->moe_layer_overhead_s, 600e-6));
+    ck_assert(close_rel(base->moe_attn_launch_s, 7e-6));
+    ck_assert(close_rel(base->gemm_scale, 1.0) && base->step_scale == 0.0);
+    catalog_free(&c);
+
+    /* errors name the file, line and column of the key */
+    static const char *const bad[][2] = {
+        {"frameworks:\n"
+         "  - {id: lm, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
+         "     calibration_from: recc, source: t, as_of: 2026-12-03}\n"
+         "  - {id: rec, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
+         "     source: t, as_of: 2026-12-03}\n",
+         "t.yaml:3:24: framework 'lm': calibration_from 'recc' is not a base profile with a "
+         "calibration of its own (did you mean 'rec'?)"},
+        {"frameworks:\n"
+         "  - {id: lm, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
+         "     calibration_from: lm, source: t, as_of: 2026-12-03}\n",
+         "calibration_from 'lm' is not a base profile"},
+        {"frameworks:\n"
+         "  - {id: a, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
+         "     calibration_from: b, source: t, as_of: 2026-12-03}\n"
+         "  - {id: b, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
+         "     calibration_from: a, source: t, as_of: 2026-12-03}\n",
+         "calibration_from 'b' is not a base profile with a calibration of its own"},
+        {"frameworks:\n"
+         "  - {id: a, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
+         "     source: t, as_of: 2026-12-03}\n"
+         "  - {id: b@X, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
+         "     calibration_from: a, source: t, as_of: 2026-12-03}\n",
+         "t.yaml:5:24: framework 'b@X': calibration_from belongs on a base profile"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_int_ne(load_text(&c, bad[i][0], &d), 0);
+        diag_format(&d, msg, sizeof msg);
+        ck_assert_msg(strstr(msg, bad[i][1]) != NULL, "case %zu: %s", i, msg);
+        catalog_free(&c);
+    }
+}
+END_TEST
+
 START_TEST(user_dir_overrides_field_by_field_and_adds_rows)
 {
     char dir[512];
@@ -835,6 +916,7 @@ Suite *test_suite(void)
     t = tcase_create("overrides");
     tcase_add_test(t, user_dir_overrides_field_by_field_and_adds_rows);
     tcase_add_test(t, framework_calibration_is_borrowed_only_from_the_same_silicon);
+    tcase_add_test(t, calibration_from_derives_the_missing_accelerator_rows);
     tcase_add_test(t, efficiency_applies_regardless_of_file_order);
     tcase_add_test(t, catalog_load_text_adds_to_an_existing_catalog);
     tcase_add_test(t, rejects_nesting_deeper_than_32_levels_at_its_position);
