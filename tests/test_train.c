@@ -44,6 +44,12 @@ static void load_catalog(void)
     cat_loaded = true;
 }
 
+/* mechanism tests: sizing under a changed framework profile (below) */
+static const Framework *plain_megatron(void);
+static void fw_plain(Framework *f);
+static WorkloadResult size_under_on(const Framework *base, void (*change)(Framework *),
+                                    Workload *w, const Accelerator *a);
+
 static const Accelerator *acc(const char *id)
 {
     load_catalog();
@@ -787,10 +793,12 @@ END_TEST
  * GPUs (7B on A100: 64.2 % vs 73.1-77.4 %), which no hardware term explains
  * (the un-checkpointed run does strictly less work with the same kernels and
  * collectives; the likely cause is allocator pressure at the memory limit).
- * The model over-predicts them by 7-21 % (12-28 % before FlashAttention 1
+ * The model over-predicts them by up to 21 % (12-28 % before FlashAttention 1
  * and MPT's zero dropout were declared); this guards that gap so that it
  * can only shrink: over-prediction stays below 17 % on A100 and 23 % on
- * H100, and the model never falls below the measurement. */
+ * H100, and the model falls at most 5 % below the measurement (the H100 7B
+ * row is -2 % since the default framework, megatron, took nemo's H100
+ * calibration through calibration_from, 2026-12-03; it was above before). */
 static const struct {
     const char *acc;
     int L, h, a, mb, B;
@@ -823,7 +831,7 @@ START_TEST(mosaicml_mpt_uncheckpointed_gap_is_bounded)
     PlanResult *r;
     ck_assert_msg(size(&p, &w, acc(mpt_nockpt[i].acc), &r), "%s", r->workloads[0].error);
     double err = r->workloads[0].train.mfu / mpt_nockpt[i].mfu - 1.0;
-    ck_assert_msg(err > 0 && err < mpt_nockpt[i].over, "case %d: MFU %.3f vs %.3f (%+.1f %%)", i,
+    ck_assert_msg(err > -0.05 && err < mpt_nockpt[i].over, "case %d: MFU %.3f vs %.3f (%+.1f %%)", i,
                   r->workloads[0].train.mfu, mpt_nockpt[i].mfu, 100 * err);
     free(r);
 }
@@ -1688,8 +1696,6 @@ END_TEST
 START_TEST(each_gemm_is_timed_at_its_own_narrowest_side)
 {
     const Accelerator *a = acc("H100-SXM");
-    Plan p;
-    plan_init(&p);
     double c[2];
     const double h = 8192, t = 8, T = 2048, L = 4, m = 8, F[2] = {4 * 8192.0, 8192.0};
     for (int k = 0; k < 2; k++) {
@@ -1700,10 +1706,9 @@ START_TEST(each_gemm_is_timed_at_its_own_narrowest_side)
         w.micro_batch = 1;
         w.recompute = RECOMPUTE_NONE;
         w.parallel = (ParallelSpec){.tp = 8, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 1};
-        PlanResult *r;
-        ck_assert_msg(size(&p, &w, a, &r), "%s", r->workloads[0].error);
-        c[k] = r->workloads[0].train.step.compute;
-        free(r);
+        WorkloadResult r = size_under_on(plain_megatron(), fw_plain, &w, a);
+        ck_assert_msg(r.ok, "%s", r.error);
+        c[k] = r.train.step.compute;
     }
     double pk = a->peak_flops[PREC_BF16];
     /* each GEMM also at its wave-quantisation efficiency (fc1 and fc2 have
@@ -1785,19 +1790,15 @@ END_TEST
  * 8192-token micro-batches, 2 per step, no recompute) on one GPU `a` */
 static double attn_layers_compute(const Accelerator *a, int heads)
 {
-    Plan p;
-    plan_init(&p);
     Workload w = training(gpt(4, 4096, heads, 32000), 8192, 2, 1e12);
     w.gpus = 1;
     w.micro_batch = 1;
     w.flash_attention = true;
     w.recompute = RECOMPUTE_NONE;
     w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
-    PlanResult *r;
-    ck_assert_msg(size(&p, &w, a, &r), "%s", r->workloads[0].error);
-    double c = r->workloads[0].train.step.compute;
-    free(r);
-    return c;
+    WorkloadResult r = size_under_on(plain_megatron(), fw_plain, &w, a);
+    ck_assert_msg(r.ok, "%s", r.error);
+    return r.train.step.compute;
 }
 
 /* Where the catalog measures the part's fused attention kernels (B200:
@@ -2181,6 +2182,27 @@ END_TEST
 static void fw_fp8_saved_off(Framework *f) { f->fp8_saved_inputs = false; }
 static void fw_fp8_saved_on(Framework *f) { f->fp8_saved_inputs = true; }
 
+/* Megatron-LM's profile as the mechanism tests below build on: its base
+ * row with nothing borrowed from nemo (calibration_from: MoE host costs)
+ * and none of Megatron-Core's later kernel flags (cuDNN attention, FP8 TP
+ * gathers, the eager clamp / bias / YaRN passes); each test turns on what
+ * it tests, and size_under_on runs it in place of any "megatron@<part>"
+ * row. */
+static const Framework *plain_megatron(void)
+{
+    static Framework f;
+    load_catalog();
+    const Framework *m = catalog_find_framework(&cat, "megatron");
+    ck_assert_ptr_nonnull(m);
+    f = *m;
+    f.calibration_from[0] = '\0';
+    f.moe_layer_overhead_s = f.moe_expert_overhead_s = f.moe_attn_launch_s = 0;
+    f.moe_graph_residual = 0;
+    f.cudnn_attention = f.fp8_tp_gather = false;
+    f.unfused_glu_clamp = f.unfused_expert_bias = f.unfused_yarn_rope = false;
+    return &f;
+}
+
 /* Sizing of w on accelerator a under the framework profile base changed by
  * `change`: its result (with the error when train_size rejects it). */
 static WorkloadResult size_under_on(const Framework *base, void (*change)(Framework *),
@@ -2191,6 +2213,17 @@ static WorkloadResult size_under_on(const Framework *base, void (*change)(Framew
     change(&f);
     Catalog tmp;
     ck_assert(calib_catalog_with(&cat, &f, &tmp));
+    /* the changed profile is what this part runs, not a "<id>@<part>" row
+     * the catalog has for it (a calibration, or one derived through
+     * calibration_from) */
+    const Framework *on = catalog_framework_for(&tmp, f.id, a->id);
+    if (on && strcasecmp(on->id, f.id) != 0) {
+        Framework *row = &tmp.frameworks[on - tmp.frameworks];
+        char id[CAT_ID_LEN];
+        memcpy(id, row->id, sizeof id);
+        *row = f;
+        memcpy(row->id, id, sizeof id);
+    }
     Plan p;
     plan_init(&p);
     PlanResult *r = calloc(1, sizeof *r);
@@ -2235,7 +2268,7 @@ START_TEST(te_attention_runs_cudnn_at_its_published_h100_rates)
     load_catalog();
     const Accelerator *h100 = acc("H100-SXM");
     ck_assert(h100->attn_cudnn_fwd_eff > 0 && h100->attn_cudnn_bwd_eff > 0);
-    const Framework *meg = catalog_find_framework(&cat, "megatron");
+    const Framework *meg = plain_megatron();
     const double L = 4, h = 4096, s = 8192, m = 2;
     for (int heads = 32; heads <= 64; heads += 32) {
         for (int pinned = 0; pinned <= 1; pinned++) {
@@ -2318,7 +2351,7 @@ START_TEST(short_sequences_slow_the_fused_attention_core)
 {
     load_catalog();
     const Accelerator *h100 = acc("H100-SXM");
-    const Framework *meg = catalog_find_framework(&cat, "megatron");
+    const Framework *meg = plain_megatron();
     const double L = 4, h = 4096, heads = 32, s = 2048;
     for (int cp = 1; cp <= 2; cp++) {
         for (int v1 = 0; v1 <= 1; v1++) {
@@ -2601,8 +2634,6 @@ START_TEST(output_layer_runs_in_bf16_in_fp8_recipes)
     m.ffn_hidden = 14336;
     m.tied_embeddings = false;
     const Accelerator *a = acc("H100-SXM");
-    Plan p;
-    plan_init(&p);
     double d[2];
     for (int prec = 0; prec < 2; prec++) {
         double c[2];
@@ -2615,10 +2646,9 @@ START_TEST(output_layer_runs_in_bf16_in_fp8_recipes)
             w.recompute = RECOMPUTE_NONE;
             w.precision = prec ? PREC_FP8 : PREC_BF16;
             w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
-            PlanResult *r;
-            ck_assert_msg(size(&p, &w, a, &r), "%s", r->workloads[0].error);
-            c[k] = r->workloads[0].train.step.compute;
-            free(r);
+            WorkloadResult r = size_under_on(plain_megatron(), fw_plain, &w, a);
+            ck_assert_msg(r.ok, "%s", r.error);
+            c[k] = r.train.step.compute;
         }
         d[prec] = c[1] - c[0];
     }
@@ -2722,7 +2752,7 @@ static Workload small_moe(int gpus, int ep)
 static double fw_step(Workload *w, void (*change)(Framework *), StepBreakdown *parts)
 {
     load_catalog();
-    WorkloadResult r = size_under(catalog_find_framework(&cat, "megatron"), change, w, "H100-SXM");
+    WorkloadResult r = size_under(plain_megatron(), change, w, "H100-SXM");
     ck_assert_msg(r.ok, "%s", r.error);
     if (parts)
         *parts = r.train.step;
@@ -2970,7 +3000,7 @@ static void fw_fp8_tp_gather(Framework *f) { f->fp8_tp_gather = true; }
 static double sp_gather_ratio(Precision pc, const char *a)
 {
     load_catalog();
-    const Framework *meg = catalog_find_framework(&cat, "megatron");
+    const Framework *meg = plain_megatron();
     Workload w = pinned("llama-3-405b", 8192, 576, 252, 1, pc,
                         (ParallelSpec){.tp = 8, .pp = 9, .vpp = 7, .cp = 2, .ep = 1, .sp = 1});
     WorkloadResult off = size_under(meg, fw_plain, &w, a);
@@ -3023,7 +3053,7 @@ static double fp4_compute_s(Workload *w, const char *name, double f, void (*chan
     load_catalog();
     Accelerator a = *acc(name);
     a.fp4_gemm_factor = f;
-    WorkloadResult r = size_under_on(catalog_find_framework(&cat, "megatron"), change, w, &a);
+    WorkloadResult r = size_under_on(plain_megatron(), change, w, &a);
     ck_assert_msg(r.ok, "%s", r.error);
     return r.train.step.compute;
 }
@@ -3143,7 +3173,7 @@ static void fw_fp8_dispatch(Framework *f) { f->fp8_dispatch = true; }
 static double dispatch_ratio(Precision pc)
 {
     load_catalog();
-    const Framework *meg = catalog_find_framework(&cat, "megatron");
+    const Framework *meg = plain_megatron();
     Workload w = moe_ep64();
     w.precision = pc;
     WorkloadResult off = size_under(meg, fw_plain, &w, "H100-SXM");
@@ -3505,7 +3535,7 @@ END_TEST
 static TrainMemory memory_under(Workload *w, const char *acc_id, void (*change)(Framework *))
 {
     load_catalog();
-    WorkloadResult r = size_under(catalog_find_framework(&cat, "megatron"), change, w, acc_id);
+    WorkloadResult r = size_under(plain_megatron(), change, w, acc_id);
     ck_assert_msg(r.ok, "%s", r.error);
     return r.train.mem;
 }
