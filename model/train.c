@@ -698,6 +698,8 @@ typedef struct {
     double rs_b;           /* bytes per gradient of the DP reduction */
     double tp_ag_b;        /* bytes per element of the SP all-gathers (TP) */
     double step_scale;     /* × the whole step (calibrated site factor) */
+    double band_scale;     /* × the step and its per-step host cost: a sensitivity
+                            * point's position in the class's error band */
     int etp;               /* > 0: MoE parallel folding with this expert TP */
     double win_frac;       /* attention-core share left by sliding windows (1 = none) */
     double attn_fwd, attn_bwd; /* fused attention efficiencies (catalog), 0 = none */
@@ -1869,6 +1871,20 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
         *eff_out = eff_dense;
 }
 
+/* Every part of a step breakdown × k. */
+static void step_parts_scale(StepBreakdown *st, double k)
+{
+    if (k == 1.0)
+        return;
+    st->compute *= k;
+    st->tp_comm *= k;
+    st->pp_bubble *= k;
+    st->dp_comm *= k;
+    st->cp_comm *= k;
+    st->ep_comm *= k;
+    st->other *= k;
+}
+
 static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
 {
     const Shape *sh = &e->sh;
@@ -2250,16 +2266,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     double shard = sp.pd / (Dd1 > 0 ? Dd1 : 1) + sp.pe / (De1 > 0 ? De1 : 1);
     st->other = 2.0 * (e->wb + e->gb + e->ob) * shard / e->ew_bw;
 
-    if (e->step_scale != 1.0) { /* the site's own factor (calibrated profiles) */
-        double k = e->step_scale;
-        st->compute *= k;
-        st->tp_comm *= k;
-        st->pp_bubble *= k;
-        st->dp_comm *= k;
-        st->cp_comm *= k;
-        st->ep_comm *= k;
-        st->other *= k;
-    }
+    step_parts_scale(st, e->step_scale); /* the site's own factor (calibrated profiles) */
     /* Per-step fixed cost the GPUs wait for, whatever the step's size:
      * Megatron-Core's optimizer step reads the gradient norm back to the
      * host (megatron/core/optimizer/clip_grads.py get_grad_norm_fp32:
@@ -2272,6 +2279,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
      * gpuplan calibrate on the fit half (frameworks.yaml
      * step_overhead_ms): one value over every accelerator's runs. */
     st->other += e->step_oh;
+    step_parts_scale(st, e->band_scale);
     out->step = st->compute + st->tp_comm + st->pp_bubble + st->dp_comm + st->cp_comm +
                 st->ep_comm + st->other;
     out->gemm_eff = eff;
@@ -2819,14 +2827,16 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     if (w->recompute_modules[0] && !recompute_modules_mask(w->recompute_modules, &e->sh.rm, NULL, 0))
         e->sh.rm = 0; /* the plan's rules reject it before */
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
+    e->band_scale = 1.0;
     if (p && p->perturb.band != 0) {
-        /* a sensitivity point: the step lands at this position of the
-         * class's measured error band (the search then sizes for it) */
+        /* a sensitivity point: the whole step, its per-step host cost too,
+         * lands at this position of the class's measured error band, as
+         * train_band moves the reported one (the search then sizes for it) */
         char cls[CAT_ID_LEN];
         const ErrorBand *b = class_band(e, cat, cls, sizeof cls);
         double z = p->perturb.band, rel = b ? (z < 0 ? -z * b->low : z * b->high) : 0;
         if (rel > -0.95)
-            e->step_scale *= 1 + rel;
+            e->band_scale = 1 + rel;
     }
     if (e->lowp)
         e->gemm_scale = fw->fp8_gemm_factor > 0 ? fw->fp8_gemm_factor : FP8_GEMM_FACTOR;
