@@ -1628,6 +1628,9 @@ Suite *test_suite(void)
     tcase_add_test(c, event_heap_pops_in_time_then_insertion_order);
     suite_add_tcase(s, c);
     TCase *pl = tcase_create("placement");
+    /* the batched take / relink differential test builds 200 random clusters
+     * (about 4 s on a loaded 2-core machine, Check's default limit) */
+    tcase_set_timeout(pl, 120);
     tcase_add_test(pl, placement_is_best_fit_within_one_node);
     tcase_add_test(pl, placement_keeps_gangs_in_one_nvlink_domain_or_fewest_leaves);
     tcase_add_test(pl, leaf_group_follows_switch_ports_and_topology);
