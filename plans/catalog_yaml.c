@@ -1238,7 +1238,6 @@ static int ctx_add_file(Ctx *x, const char *name)
     return 0;
 }
 
-/* Apply efficiency entries, then check cross references. */
 /* The place a framework row gave its calibration_from, for errors. */
 static void fw_ref_at(const Ctx *x, const char *id, const char **file, int *line, int *col)
 {
@@ -1354,6 +1353,8 @@ static int borrow_calibration(Ctx *x)
     return 0;
 }
 
+/* Apply efficiency entries, check cross references, then derive the rows
+ * calibration_from asks for. */
 static int resolve(Ctx *x)
 {
     const Section *es = &sections[SEC_EFF];

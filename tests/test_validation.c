@@ -343,9 +343,10 @@ START_TEST(error_on_fit_and_held_out_halves_within_recorded_ceilings)
 }
 END_TEST
 
-/* The default framework on the recipes' runs: every NeMo / Megatron-Bridge
- * row keyed as a user who leaves `framework:` out would key it (megatron:
- * Megatron-LM with its own scripts' defaults).  Both run the same
+/* The default framework on the recipes' runs: every row keyed nemo (NeMo /
+ * Megatron-Bridge, Megatron-LM's weak-scaling table) keyed as a user who
+ * leaves `framework:` out would key it (megatron: Megatron-LM with its own
+ * scripts' defaults).  Both run the same
  * Megatron-Core and Transformer Engine, so megatron takes nemo's per-
  * accelerator calibration and MoE host costs (frameworks.yaml
  * calibration_from) and the code's own behaviour (cuDNN attention, the
