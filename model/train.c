@@ -3413,7 +3413,12 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                           tr->band_runs);
         if (e.fw->calibrated_runs > 0) {
             const char *at = strchr(e.fw->id, '@');
-            if (at && strcasecmp(at + 1, a->id) != 0)
+            if (e.fw->calibrated_as[0])
+                result_assume(r, sc, "calibrated on %d runs of %s, a profile running the same "
+                              "code (%s: calibration_from), residual %.1f%% there",
+                              e.fw->calibrated_runs, e.fw->calibrated_as, e.fw->id,
+                              100 * e.fw->calibrated_residual);
+            else if (at && strcasecmp(at + 1, a->id) != 0)
                 result_assume(r, sc, "calibrated on %d runs of %s, the same silicon (%s), "
                               "residual %.1f%%; none of %s", e.fw->calibrated_runs, at + 1,
                               e.fw->id, 100 * e.fw->calibrated_residual, a->id);

@@ -1336,6 +1336,7 @@ static int borrow_calibration(Ctx *x)
             snprintf(row.id, sizeof row.id, "%s", key);
             row.calibration_from[0] = '\0';
             take_fitted(&row, src);
+            memcpy(row.calibrated_as, src->id, sizeof row.calibrated_as);
             /* the source row's source, cut to fit behind the prefix */
             int p = snprintf(row.source, sizeof row.source, "calibration_from %s: the fitted fields of %s: ",
                              from, src->id);

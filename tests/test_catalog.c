@@ -445,6 +445,8 @@ START_TEST(calibration_from_derives_the_missing_accelerator_rows)
     ck_assert(close_rel(lm->moe_graph_residual, 0.5));
     ck_assert(lm->tp_overlap == 0.0 && close_rel(lm->dp_overlap, 0.8)); /* its own */
     ck_assert(strstr(lm->source, "rec@A1") != NULL);
+    ck_assert_str_eq(lm->calibrated_as, "rec@A1");
+    ck_assert_str_eq(catalog_find_framework(&c, "rec@A1")->calibrated_as, "");
     ck_assert_str_eq(lm->calibration_from, "");
     /* its own calibration wins */
     ck_assert_str_eq(catalog_framework_for(&c, "lm", "A2")->id, "lm@A2");
