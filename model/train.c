@@ -2699,7 +2699,10 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     if (!fw)
         fw = &FW_BUILTIN;
     e->fw = fw;
+    /* the profile's name as the plan says it (the default's base id, not the
+     * "<id>@<accelerator>" row that calibrates it) */
     snprintf(e->fw_id, sizeof e->fw_id, "%s", w->framework[0] ? w->framework : fw->id);
+    e->fw_id[strcspn(e->fw_id, "@")] = '\0';
     e->fw_gemm = fw->gemm_scale > 0 ? fw->gemm_scale : 1.0;
     /* the framework's TP overlap, unless the workload's recipe turns it off
      * (Megatron-Bridge CommOverlapConfig(tp_comm_overlap=False)) */

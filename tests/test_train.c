@@ -2622,6 +2622,29 @@ START_TEST(te_fp8_saves_its_gemm_inputs_in_one_byte)
 }
 END_TEST
 
+/* A plan without `framework:` runs the default profile, megatron; on H100
+ * the catalog calibrates it with a "megatron@H100-SXM" row (derived from
+ * nemo's, calibration_from), which the result does not report as the
+ * framework: eval --json `framework` says what the plan says, megatron,
+ * or the framework the plan names. */
+START_TEST(the_result_names_the_plans_framework_not_its_calibration_row)
+{
+    load_catalog();
+    ck_assert_str_eq(catalog_framework_for(&cat, "", "H100-SXM")->id, "megatron@H100-SXM");
+    Plan p;
+    plan_init(&p);
+    Workload w = training(gpt(4, 4096, 32, 32000), 4096, 16, 1e12);
+    w.gpus = 8;
+    for (int k = 0; k < 2; k++) {
+        snprintf(w.framework, sizeof w.framework, "%s", k ? "nemo" : "");
+        PlanResult *r;
+        ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+        ck_assert_str_eq(r->workloads[0].train.framework, k ? "nemo" : "megatron");
+        free(r);
+    }
+}
+END_TEST
+
 /* Megatron-Core builds the output layer as a plain ColumnParallelLinear,
  * outside Transformer Engine's fp8_autocast: the logits GEMM and its
  * cross-entropy cost the same in FP8 and BF16 runs.  With pp = 1 a larger
@@ -3981,6 +4004,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, dp_all_gather_hides_under_the_forward_not_the_backward);
     tcase_add_test(tc, activation_offload_frees_hbm_and_hides_under_compute_on_c2c);
     tcase_add_test(tc, output_layer_runs_in_bf16_in_fp8_recipes);
+    tcase_add_test(tc, the_result_names_the_plans_framework_not_its_calibration_row);
     tcase_add_test(tc, uneven_stages_give_the_last_stage_fewer_layers);
     tcase_add_test(tc, framework_profiles_change_the_modelled_step);
     tcase_add_test(tc, moe_host_costs_are_paid_per_layer_pass_and_per_local_expert);
