@@ -2753,16 +2753,24 @@ START_TEST(framework_profiles_change_the_modelled_step)
 }
 END_TEST
 
+/* A GPT-style MoE shape with SwiGLU experts: L layers of width h with
+ * `heads` heads, dense FFN `ffn`, E experts of `fe`, top-k, vocabulary
+ * 32000. */
+static ModelShape glu_moe(int L, int h, int heads, int ffn, int E, int k, int fe)
+{
+    ModelShape m = gpt(L, h, heads, 32000);
+    m.glu = true;
+    m.ffn_hidden = ffn;
+    m.experts = E;
+    m.experts_per_token = k;
+    m.expert_ffn_hidden = fe;
+    return m;
+}
+
 /* A small fine-grained MoE (16 experts of 512, top-2) on H100. */
 static Workload small_moe(int gpus, int ep)
 {
-    ModelShape m = gpt(4, 1024, 8, 32000);
-    m.glu = true;
-    m.ffn_hidden = 2816;
-    m.experts = 16;
-    m.experts_per_token = 2;
-    m.expert_ffn_hidden = 512;
-    Workload w = training(m, 2048, 64, 1e9);
+    Workload w = training(glu_moe(4, 1024, 8, 2816, 16, 2, 512), 2048, 64, 1e9);
     w.gpus = gpus;
     w.micro_batch = 1;
     w.recompute = RECOMPUTE_NONE;
@@ -3138,13 +3146,7 @@ END_TEST
  * GPUs, one expert each (EP64), no recompute. */
 static Workload moe_ep64(void)
 {
-    ModelShape m = gpt(4, 1024, 8, 32000);
-    m.glu = true;
-    m.ffn_hidden = 2816;
-    m.experts = 64;
-    m.experts_per_token = 2;
-    m.expert_ffn_hidden = 512;
-    Workload w = training(m, 2048, 64, 1e9);
+    Workload w = training(glu_moe(4, 1024, 8, 2816, 64, 2, 512), 2048, 64, 1e9);
     w.gpus = 64;
     w.micro_batch = 1;
     w.recompute = RECOMPUTE_NONE;
@@ -3273,12 +3275,7 @@ START_TEST(recompute_modules_drop_and_rerun_what_they_name)
                       d_mlp < full.step.compute - none.step.compute,
                   "mlp +%.3f s, full +%.3f s", d_mlp, full.step.compute - none.step.compute);
 
-    ModelShape m = gpt(4, 2048, 16, 32000);
-    m.glu = true;
-    m.ffn_hidden = 6144;
-    m.experts = 64;
-    m.experts_per_token = 4;
-    m.expert_ffn_hidden = 768;
+    ModelShape m = glu_moe(4, 2048, 16, 6144, 64, 4, 768);
     m.shared_experts = 1;
     Workload e = training(m, 4096, 64, 1e9);
     e.gpus = 8;
