@@ -468,10 +468,10 @@ START_TEST(a_corrupt_truncated_stale_or_foreign_stage_file_is_refused_whole)
     char why[256];
     uint64_t x = 0x9e3779b97f4a7c15ULL;
     /* every truncation, then random damage: flipped bits, bytes set, a
-     * range zeroed, bytes appended */
-    /* one cache for every truncation (a refused import leaves it as it was,
-     * checked below on fresh ones): a few MB mapped and unmapped per byte of
-     * the file cost minutes under ASan */
+     * range zeroed, bytes appended.  The truncations share one cache (a
+     * refused import leaves it as it was, checked below on fresh ones): a
+     * few MB mapped and unmapped per byte of the file cost minutes under
+     * ASan. */
     EvalCache *tc = eval_cache_new();
     for (size_t n = 0; n < len; n++) {
         why[0] = '\0';
