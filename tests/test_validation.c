@@ -733,6 +733,35 @@ START_TEST(nemo_long_context_b200_rows_within_recorded_band)
 }
 END_TEST
 
+/* The H100 table beside it (nemo-long-context-h100.yaml: Llama 2 7B FP8,
+ * NeMo 24.03, 4K-1M tokens, CP 2-32 from 32K).  Beside the split and out of
+ * the bands: already without CP the published steps are 8-21 % longer than
+ * predicted, growing with the attention share, where the 24.07 container's
+ * 4K row is within 3.5 % (nemo-h100.yaml): the 2024 container's attention,
+ * not a modelled mechanism (file header).  Recorded (2026-12-03): without
+ * CP -7.9 / -10.9 / -21.2 %, with CP -27.8 … -35.2 %; every row too fast,
+ * none by more than 0.40; the first row's error the smallest. */
+#define LC_H100_FASTEST -0.40
+START_TEST(nemo_long_context_h100_rows_within_recorded_band)
+{
+    Plan *p;
+    CalibRun lr[9];
+    int n = predict_side("nemo-long-context-h100.yaml", &p, lr, 9);
+    ck_assert_int_eq(n, 9);
+    for (int i = 0; i < n; i++) {
+        const Workload *w = &p->workloads[lr[i].wi];
+        ck_assert_msg(lr[i].ok, "%s: %s", w->name, lr[i].why);
+        fprintf(stderr, "long context %-28s cp%-3d published %7.3fs model %7.3fs %+6.1f %%\n",
+                w->name, w->parallel.cp, lr[i].measured_s, lr[i].predicted_s, 100 * lr[i].err);
+        ck_assert_msg(lr[i].err < 0 && lr[i].err >= LC_H100_FASTEST, "%s %+.4f", w->name,
+                      lr[i].err);
+        ck_assert_msg(fabs(lr[i].err) >= fabs(lr[0].err), "%s %+.4f vs 4K %+.4f", w->name,
+                      lr[i].err, lr[0].err);
+    }
+    free(p);
+}
+END_TEST
+
 START_TEST(mlperf_h100_one_micro_batch_runs_within_recorded_ceilings)
 {
     Plan *p;
@@ -1174,6 +1203,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, nvfp4_fp8_pairs_within_recorded_ceilings);
     tcase_add_test(tc, nemotron_3_nano_hybrid_rows_within_recorded_ceilings);
     tcase_add_test(tc, nemo_long_context_b200_rows_within_recorded_band);
+    tcase_add_test(tc, nemo_long_context_h100_rows_within_recorded_band);
     tcase_add_test(tc, gb200_405b_recipes_with_embedding_and_loss_slots_fit_and_predict);
     tcase_add_test(tc, trainium_neuron_table_within_recorded_ceilings);
     tcase_add_test(tc, torchtitan_h100_tables_within_recorded_ceilings);
