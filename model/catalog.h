@@ -122,6 +122,12 @@ typedef struct {
                                    * attn_fwd_eff for that kernel, head dim 128, read by
                                    * frameworks with cudnn_attention; 0 = not measured */
     double attn_cudnn_bwd_eff;    /* its backward, counted as attn_bwd_eff */
+    double attn_fa2_fwd_eff;      /* FlashAttention-2 (PyTorch SDPA's flash backend,
+                                   * flash-attn 2.x), the same shares, where the part's
+                                   * attn_fwd_eff is a newer kernel or absent: what the
+                                   * training frameworks without cudnn_attention run;
+                                   * 0 = attn_fwd_eff */
+    double attn_fa2_bwd_eff;      /* its backward, counted as attn_bwd_eff */
     double attn_eff_seq;          /* the causal sequence length at which attn_*_eff (and
                                    * attn_cudnn_*_eff) were measured; 0 = no correction
                                    * for sequence length (accelerator_attn_seq_factor) */

@@ -703,6 +703,7 @@ typedef struct {
     int etp;               /* > 0: MoE parallel folding with this expert TP */
     double win_frac;       /* attention-core share left by sliding windows (1 = none) */
     double attn_fwd, attn_bwd; /* fused attention efficiencies (catalog), 0 = none */
+    const char *attn_src;  /* which catalog figures those are, for the assumptions */
     bool uf_clamp;         /* GLU clamp as eager passes (model glu_clamp, framework) */
     bool uf_bias;          /* expert output bias by eager per-expert ops (linear_bias) */
     bool uf_rope;          /* YaRN RoPE by eager ops (model yarn_factor, framework) */
@@ -2581,6 +2582,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     if (a->attn_fwd_eff > 0 && a->attn_fwd_eff <= 1 && a->attn_bwd_eff > 0 && a->attn_bwd_eff <= 1) {
         e->attn_fwd = a->attn_fwd_eff;
         e->attn_bwd = a->attn_bwd_eff;
+        e->attn_src = "FlashAttention, attn_fwd_eff";
         /* The forward's share of the peak depends on the Q/K head dim: per
          * score element it runs 4·d tensor-core FLOPs (QK^T and PV) and one
          * exponential, and Blackwell's exponential units match its tensor
@@ -2594,6 +2596,23 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
             if (k > 0)
                 e->attn_fwd *= k;
         }
+    }
+    /* FlashAttention-2 where the part's FlashAttention figure is a newer
+     * kernel or missing: the training frameworks without cuDNN attention
+     * call FA2 (PyTorch SDPA's flash backend in torchtitan and FSDP
+     * scripts, flash-attn 2.x in llm-foundry), on Hopper too, where
+     * FlashAttention-3 is a separate package the inference engines run.
+     * Priced at its measured shares (attn_fa2_*; the head-dim factor is the
+     * newer kernel's and not applied), not on the GEMM curve at h/t, which
+     * made the core 10 % slower than that at TP4 and 38 % at TP8 (7 %
+     * faster at TP1) though the kernel's rate does not follow the heads a
+     * GPU holds.  A cuDNN framework overrides this
+     * below; one pinned to FA2 (flash_attention_2) keeps it. */
+    if (a->attn_fa2_fwd_eff > 0 && a->attn_fa2_fwd_eff <= 1 && a->attn_fa2_bwd_eff > 0 &&
+        a->attn_fa2_bwd_eff <= 1) {
+        e->attn_fwd = a->attn_fa2_fwd_eff;
+        e->attn_bwd = a->attn_fa2_bwd_eff;
+        e->attn_src = "FlashAttention-2, attn_fa2_*";
     }
     e->gpn = accel_gpus_per_node(a);
     e->domain = accel_scaleup_domain(a);
@@ -2720,12 +2739,13 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * framework that runs it (cudnn_attention) prices its core at them, as
      * attn_fwd_eff prices FlashAttention's; other head dims, FlashAttention 1
      * and recipes pinned to FlashAttention-2 (flash_attention_2: TE < 1.2)
-     * keep the part's default pricing. */
+     * keep the part's FlashAttention pricing (attn_fa2_* where measured). */
     if (fw->cudnn_attention && e->flash && !w->flash_attention_v1 && !w->flash_attention_2 &&
         a->attn_cudnn_fwd_eff > 0 && a->attn_cudnn_fwd_eff <= 1 && a->attn_cudnn_bwd_eff > 0 &&
         a->attn_cudnn_bwd_eff <= 1 && fabs(e->sh.dqk - CUDNN_ATTN_HEAD_DIM) < 0.5) {
         e->attn_fwd = a->attn_cudnn_fwd_eff;
         e->attn_bwd = a->attn_cudnn_bwd_eff;
+        e->attn_src = "cuDNN fused attention, attn_cudnn_*";
     }
     e->step_oh = fw->step_overhead_s;
     e->moe_oh = fw->moe_overhead;
@@ -3394,11 +3414,20 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         if (e.lowp)
             snprintf(fp8, sizeof fp8, "; %s GEMMs at %.2f of that, casts costed",
                      w->precision == PREC_FP4 ? "FP4" : "FP8", e.gemm_scale);
+        char core[256];
+        if (e.flash && e.attn_fwd > 0 && !w->flash_attention_v1)
+            snprintf(core, sizeof core,
+                     "attention core at %.2f / %.2f of the 16-bit peak forward / backward (%s) "
+                     "at its measured sequence, scaled by the keys a block loops over",
+                     e.attn_fwd, e.attn_bwd, e.attn_src);
+        else
+            snprintf(core, sizeof core, "attention core at x=min(h/t, b·s/c)=%.0f",
+                     S->best_ev.gemm_x);
         result_assume(r, sc, "GEMM efficiency %.2f on average over the dense GEMMs, each at the "
-                      "curve value of its narrowest side (M×N×K; attention core at x=min(h/t, b·s/c)=%.0f) "
+                      "curve value of its narrowest side (M×N×K; %s) "
                       "(%s curve, catalog efficiency.yaml, x%.2f for %s)%s; hardware FLOP "
                       "utilisation %.1f%% incl. "
-                      "recompute", S->best_ev.gemm_eff, S->best_ev.gemm_x, a->id, e.fw_gemm,
+                      "recompute", S->best_ev.gemm_eff, core, a->id, e.fw_gemm,
                       e.fw->id, fp8, 100.0 * S->best_ev.flops_exec / (S->best_s * e.peak_quoted));
         char cp_ov[64] = "CP under the first ring step";
         if (!e.cp_torch)
