@@ -129,7 +129,7 @@ typedef struct {
                                    * 0 = attn_fwd_eff */
     double attn_fa2_bwd_eff;      /* its backward, counted as attn_bwd_eff */
     double attn_eff_seq;          /* the causal sequence length at which attn_*_eff (and
-                                   * attn_cudnn_*_eff) were measured; 0 = no correction
+                                   * attn_cudnn_*, attn_fa2_*) were measured; 0 = no correction
                                    * for sequence length (accelerator_attn_seq_factor) */
     double attn_cta_blocks;       /* the fused attention kernel's fixed cost per thread
                                    * block, in iterations of its 128-key loop; 0 = none */

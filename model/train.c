@@ -2606,8 +2606,8 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * newer kernel's and not applied), not on the GEMM curve at h/t, which
      * made the core 10 % slower than that at TP4 and 38 % at TP8 (7 %
      * faster at TP1) though the kernel's rate does not follow the heads a
-     * GPU holds.  A cuDNN framework overrides this
-     * below; one pinned to FA2 (flash_attention_2) keeps it. */
+     * GPU holds.  A cuDNN framework overrides this below; one pinned to
+     * FA2 (flash_attention_2) keeps it. */
     if (a->attn_fa2_fwd_eff > 0 && a->attn_fa2_fwd_eff <= 1 && a->attn_fa2_bwd_eff > 0 &&
         a->attn_fa2_bwd_eff <= 1) {
         e->attn_fwd = a->attn_fa2_fwd_eff;
