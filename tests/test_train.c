@@ -2343,17 +2343,24 @@ END_TEST
  * published 8K rates, k = n/(n + 1.9) · (32 + 1.9)/32 with n = 8 key tiles;
  * with context parallelism 2 each ring block holds s/2 tokens (n = 4); a
  * FlashAttention 1 recipe is not this kernel and does not change. */
-static Accelerator *no_block_cost(Catalog *tmp)
+/* size_under on a catalog whose accelerators are all changed by edit (the
+ * shipped catalog but for its own copy of the accelerators). */
+static WorkloadResult size_under_edited(void (*edit)(Accelerator *), const Framework *base,
+                                        void (*change)(Framework *), Workload *w, const char *a)
 {
-    *tmp = cat; /* shares all but its own copy of the accelerators */
+    Catalog saved = cat;
     Accelerator *v = malloc(cat.n_accelerators * sizeof *v);
     ck_assert_ptr_nonnull(v);
     memcpy(v, cat.accelerators, cat.n_accelerators * sizeof *v);
     for (size_t i = 0; i < cat.n_accelerators; i++)
-        v[i].attn_cta_blocks = 0;
-    tmp->accelerators = v;
-    return v;
+        edit(&v[i]);
+    cat.accelerators = v;
+    WorkloadResult r = size_under(base, change, w, a);
+    cat = saved;
+    free(v);
+    return r;
 }
+static void no_block_cost(Accelerator *a) { a->attn_cta_blocks = 0; }
 START_TEST(short_sequences_slow_the_fused_attention_core)
 {
     load_catalog();
@@ -2370,12 +2377,8 @@ START_TEST(short_sequences_slow_the_fused_attention_core)
             w.recompute = RECOMPUTE_NONE;
             w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = cp, .ep = 1, .sp = 0};
             WorkloadResult with = size_under(meg, fw_attn_cudnn, &w, "H100-SXM");
-            Catalog base = cat, tmp;
-            Accelerator *own = no_block_cost(&tmp);
-            cat = tmp;
-            WorkloadResult without = size_under(meg, fw_attn_cudnn, &w, "H100-SXM");
-            cat = base;
-            free(own);
+            WorkloadResult without =
+                size_under_edited(no_block_cost, meg, fw_attn_cudnn, &w, "H100-SXM");
             ck_assert_msg(with.ok && without.ok, "%s %s", with.error, without.error);
             double extra = with.train.step.compute - without.train.step.compute;
             double want = 0;
@@ -2403,17 +2406,7 @@ END_TEST
  * curve at 1,024) and 38 % at TP8.  One H100 and four
  * (TP4), 8K tokens (the rates' own sequence: factor 1), two micro-batches;
  * the difference to a catalog without attn_fa2 is the core alone. */
-static Accelerator *no_fa2(Catalog *tmp)
-{
-    *tmp = cat;
-    Accelerator *v = malloc(cat.n_accelerators * sizeof *v);
-    ck_assert_ptr_nonnull(v);
-    memcpy(v, cat.accelerators, cat.n_accelerators * sizeof *v);
-    for (size_t i = 0; i < cat.n_accelerators; i++)
-        v[i].attn_fa2_fwd_eff = v[i].attn_fa2_bwd_eff = 0;
-    tmp->accelerators = v;
-    return v;
-}
+static void no_fa2(Accelerator *a) { a->attn_fa2_fwd_eff = a->attn_fa2_bwd_eff = 0; }
 START_TEST(flash_attention_2_core_runs_at_its_measured_h100_rate_at_any_tp)
 {
     load_catalog();
@@ -2429,12 +2422,7 @@ START_TEST(flash_attention_2_core_runs_at_its_measured_h100_rate_at_any_tp)
         w.recompute = RECOMPUTE_NONE;
         w.parallel = (ParallelSpec){.tp = tp, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = tp > 1};
         WorkloadResult fa2 = size_under(meg, fw_attn_plain, &w, "H100-SXM");
-        Catalog base = cat, tmp;
-        Accelerator *own = no_fa2(&tmp);
-        cat = tmp;
-        WorkloadResult curve = size_under(meg, fw_attn_plain, &w, "H100-SXM");
-        cat = base;
-        free(own);
+        WorkloadResult curve = size_under_edited(no_fa2, meg, fw_attn_plain, &w, "H100-SXM");
         ck_assert_msg(fa2.ok && curve.ok, "%s %s", fa2.error, curve.error);
         double pk = h100->peak_flops[PREC_BF16];
         double f = s * s * 2 * (heads / tp) * (128 + 128); /* full count per rank, forward */
