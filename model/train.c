@@ -711,6 +711,19 @@ typedef struct {
 
 static bool is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 
+/* Price the attention core at a fused kernel's measured shares of the peak
+ * (forward, backward) when the catalog gives both; src names them in the
+ * assumptions.  False, and e unchanged, when they are missing. */
+static bool env_take_attn(Env *e, double fwd, double bwd, const char *src)
+{
+    if (!(fwd > 0 && fwd <= 1 && bwd > 0 && bwd <= 1))
+        return false;
+    e->attn_fwd = fwd;
+    e->attn_bwd = bwd;
+    e->attn_src = src;
+    return true;
+}
+
 static double env_curve(const Env *e, double x)
 {
     double y = e->a->gemm_eff.n > 0 ? curve_eval(&e->a->gemm_eff, x) : GEMM_EFF_DEFAULT;
@@ -2579,10 +2592,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     }
     e->zero = w->zero < 0 ? 0 : (w->zero > 3 ? 3 : w->zero);
     e->flash = w->flash_attention;
-    if (a->attn_fwd_eff > 0 && a->attn_fwd_eff <= 1 && a->attn_bwd_eff > 0 && a->attn_bwd_eff <= 1) {
-        e->attn_fwd = a->attn_fwd_eff;
-        e->attn_bwd = a->attn_bwd_eff;
-        e->attn_src = "FlashAttention, attn_fwd_eff";
+    if (env_take_attn(e, a->attn_fwd_eff, a->attn_bwd_eff, "FlashAttention, attn_fwd_eff")) {
         /* The forward's share of the peak depends on the Q/K head dim: per
          * score element it runs 4·d tensor-core FLOPs (QK^T and PV) and one
          * exponential, and Blackwell's exponential units match its tensor
@@ -2608,12 +2618,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * faster at TP1) though the kernel's rate does not follow the heads a
      * GPU holds.  A cuDNN framework overrides this below; one pinned to
      * FA2 (flash_attention_2) keeps it. */
-    if (a->attn_fa2_fwd_eff > 0 && a->attn_fa2_fwd_eff <= 1 && a->attn_fa2_bwd_eff > 0 &&
-        a->attn_fa2_bwd_eff <= 1) {
-        e->attn_fwd = a->attn_fa2_fwd_eff;
-        e->attn_bwd = a->attn_fa2_bwd_eff;
-        e->attn_src = "FlashAttention-2, attn_fa2_*";
-    }
+    env_take_attn(e, a->attn_fa2_fwd_eff, a->attn_fa2_bwd_eff, "FlashAttention-2, attn_fa2_*");
     e->gpn = accel_gpus_per_node(a);
     e->domain = accel_scaleup_domain(a);
     e->su_bw = net_scaleup_bw(a);
@@ -2741,12 +2746,9 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * and recipes pinned to FlashAttention-2 (flash_attention_2: TE < 1.2)
      * keep the part's FlashAttention pricing (attn_fa2_* where measured). */
     if (fw->cudnn_attention && e->flash && !w->flash_attention_v1 && !w->flash_attention_2 &&
-        a->attn_cudnn_fwd_eff > 0 && a->attn_cudnn_fwd_eff <= 1 && a->attn_cudnn_bwd_eff > 0 &&
-        a->attn_cudnn_bwd_eff <= 1 && fabs(e->sh.dqk - CUDNN_ATTN_HEAD_DIM) < 0.5) {
-        e->attn_fwd = a->attn_cudnn_fwd_eff;
-        e->attn_bwd = a->attn_cudnn_bwd_eff;
-        e->attn_src = "cuDNN fused attention, attn_cudnn_*";
-    }
+        fabs(e->sh.dqk - CUDNN_ATTN_HEAD_DIM) < 0.5)
+        env_take_attn(e, a->attn_cudnn_fwd_eff, a->attn_cudnn_bwd_eff,
+                      "cuDNN fused attention, attn_cudnn_*");
     e->step_oh = fw->step_overhead_s;
     e->moe_oh = fw->moe_overhead;
     e->moe_layer_oh = fw->moe_layer_overhead_s;

@@ -1801,6 +1801,14 @@ static double attn_layers_compute(const Accelerator *a, int heads)
     return r.train.step.compute;
 }
 
+/* Time of a fused attention core (FlashAttention's count: the causal half
+ * of the full-count forward FLOPs f forward, 2.5x that backward) at
+ * forward / backward rates in FLOP/s. */
+static double fused_core_s(double f, double fwd_flops, double bwd_flops)
+{
+    return 0.5 * f / fwd_flops + 2.5 * 0.5 * f / bwd_flops;
+}
+
 /* Where the catalog measures the part's fused attention kernels (B200:
  * attn_fwd_eff, attn_bwd_eff from FlashAttention-4 benchmarks), a
  * FlashAttention core is priced on the causal half of the s x s count at
@@ -1820,7 +1828,7 @@ START_TEST(fused_attention_core_uses_the_catalog_kernel_efficiencies)
     double pk = b200->peak_flops[PREC_BF16];
     double f = s * s * 2 * a * (128 + 128); /* full-count core FLOPs, one layer, forward */
     double curve = 3 * f / (pk * curve_eval(&b200->gemm_eff, h));
-    double fused = 0.5 * f / (pk * b200->attn_fwd_eff) + 2.5 * 0.5 * f / (pk * b200->attn_bwd_eff);
+    double fused = fused_core_s(f, pk * b200->attn_fwd_eff, pk * b200->attn_bwd_eff);
     double want = m * L * (curve - fused);
     ck_assert_msg(rel(c[1] - c[0], want) < 1e-9, "%.6g vs %.6g s", c[1] - c[0], want);
     ck_assert(c[0] < c[1]);
@@ -2293,9 +2301,9 @@ START_TEST(te_attention_runs_cudnn_at_its_published_h100_rates)
                 double f = s * s * 2 * heads * (128 + 128); /* full count, one layer, forward */
                 ck_assert(fabs(h100->attn_fa2_fwd_eff * pk - 333e12) < 1e12 &&
                           fabs(h100->attn_fa2_bwd_eff * pk - 318e12) < 1e12);
-                double fa2 = 0.5 * f / (pk * h100->attn_fa2_fwd_eff) +
-                             2.5 * 0.5 * f / (pk * h100->attn_fa2_bwd_eff);
-                double cudnn = 0.5 * f / 529e12 + 2.5 * 0.5 * f / 518e12;
+                double fa2 = fused_core_s(f, pk * h100->attn_fa2_fwd_eff,
+                                          pk * h100->attn_fa2_bwd_eff);
+                double cudnn = fused_core_s(f, 529e12, 518e12);
                 want = m * L * (fa2 - cudnn);
                 ck_assert(want > 0);
             }
@@ -2386,7 +2394,7 @@ START_TEST(short_sequences_slow_the_fused_attention_core)
                 double n = s / cp / 256.0, k = n / (n + 1.9) * (32 + 1.9) / 32;
                 double pk = h100->peak_flops[PREC_BF16];
                 double f = s * (s / cp) * 2 * heads * (128 + 128); /* full count per rank */
-                double core = 0.5 * f / (pk * 0.535) + 2.5 * 0.5 * f / (pk * 0.524);
+                double core = fused_core_s(f, pk * 0.535, pk * 0.524);
                 want = 2 * cp * L * core * (1 / k - 1); /* 2·cp micro-batches */
             }
             ck_assert_msg(fabs(extra - want) <= 2e-3 * (want > 0 ? want : with.train.step.compute),
@@ -2427,8 +2435,7 @@ START_TEST(flash_attention_2_core_runs_at_its_measured_h100_rate_at_any_tp)
         double pk = h100->peak_flops[PREC_BF16];
         double f = s * s * 2 * (heads / tp) * (128 + 128); /* full count per rank, forward */
         double old = 3 * f / (pk * curve_eval(&h100->gemm_eff, h / tp));
-        double now = 0.5 * f / (pk * h100->attn_fa2_fwd_eff) +
-                     2.5 * 0.5 * f / (pk * h100->attn_fa2_bwd_eff);
+        double now = fused_core_s(f, pk * h100->attn_fa2_fwd_eff, pk * h100->attn_fa2_bwd_eff);
         double want = m * L * (old - now), got = curve.train.step.compute - fa2.train.step.compute;
         ck_assert_msg(rel(got, want) < 2e-3, "tp %d: %.6g s, want %.6g s", tp, got, want);
         /* the curve's core was 6.6 % faster than FA2 at TP1, 9.8 % slower

@@ -699,6 +699,12 @@ START_TEST(nemotron_3_nano_hybrid_rows_within_recorded_ceilings)
 }
 END_TEST
 
+/* The n runs of a long-context side file, predicted; the caller frees *p. */
+static void predict_long_context(const char *file, Plan **p, CalibRun *out, int n)
+{
+    ck_assert_int_eq(predict_side(file, p, out, n), n);
+}
+
 /* One run of a long-context side file: it predicted, its line printed;
  * its error (model / published - 1). */
 static double long_context_err(const Plan *p, const CalibRun *r)
@@ -727,9 +733,8 @@ START_TEST(nemo_long_context_b200_rows_within_recorded_band)
 {
     Plan *p;
     CalibRun lr[8];
-    int n = predict_side("nemo-long-context-b200.yaml", &p, lr, 8);
-    ck_assert_int_eq(n, 8);
-    for (int i = 0; i < n; i++) {
+    predict_long_context("nemo-long-context-b200.yaml", &p, lr, 8);
+    for (int i = 0; i < 8; i++) {
         const Workload *w = &p->workloads[lr[i].wi];
         double err = long_context_err(p, &lr[i]);
         if (w->parallel.cp <= 1)
@@ -755,9 +760,8 @@ START_TEST(nemo_long_context_h100_rows_within_recorded_band)
 {
     Plan *p;
     CalibRun lr[9];
-    int n = predict_side("nemo-long-context-h100.yaml", &p, lr, 9);
-    ck_assert_int_eq(n, 9);
-    for (int i = 0; i < n; i++) {
+    predict_long_context("nemo-long-context-h100.yaml", &p, lr, 9);
+    for (int i = 0; i < 9; i++) {
         const char *name = p->workloads[lr[i].wi].name;
         double err = long_context_err(p, &lr[i]);
         ck_assert_msg(err < 0 && err >= LC_H100_FASTEST, "%s %+.4f", name, err);
