@@ -677,25 +677,60 @@ END_TEST
  * mechanisms' refits, so that a change widening them shows. */
 #define NANO_MEAN_MAX 0.06
 #define NANO_WORST_MAX 0.13
-START_TEST(nemotron_3_nano_hybrid_rows_within_recorded_ceilings)
+/* A side table's runs, predicted with the shipped catalog, each checked and
+ * printed (`label`; class ending `cls_tail` unless NULL); their mean and
+ * worst |error|. */
+static void side_table_errors(const char *file, int n_expected, const char *label,
+                              const char *cls_tail, double *mean, double *worst)
 {
     Plan *p;
-    CalibRun nr[32];
-    int n = predict_side("mbridge-nemotron-3-nano.yaml", &p, nr, 32);
-    ck_assert_int_eq(n, 20);
-    double mean = 0, worst = 0;
+    CalibRun sr[40];
+    int n = predict_side(file, &p, sr, 40);
+    ck_assert_int_eq(n, n_expected);
+    *mean = 0;
+    *worst = 0;
     for (int i = 0; i < n; i++) {
-        ck_assert_msg(nr[i].ok, "%s: %s", p->workloads[nr[i].wi].name, nr[i].why);
-        ck_assert_str_eq(nr[i].cls + strlen(nr[i].cls) - 10, "hybrid/fp8");
-        fprintf(stderr, "hybrid %-38s %-6s published %7.3fs model %7.3fs %+6.1f %%\n",
-                p->workloads[nr[i].wi].name, nr[i].acc->id, nr[i].measured_s, nr[i].predicted_s,
-                100 * nr[i].err);
-        mean += fabs(nr[i].err) / n;
-        worst = fmax(worst, fabs(nr[i].err));
+        ck_assert_msg(sr[i].ok, "%s: %s", p->workloads[sr[i].wi].name, sr[i].why);
+        if (cls_tail)
+            ck_assert_str_eq(sr[i].cls + strlen(sr[i].cls) - strlen(cls_tail), cls_tail);
+        fprintf(stderr, "%s %-38s %-8s published %7.3fs model %7.3fs %+6.1f %%\n", label,
+                p->workloads[sr[i].wi].name, sr[i].acc->id, sr[i].measured_s, sr[i].predicted_s,
+                100 * sr[i].err);
+        *mean += fabs(sr[i].err) / n;
+        *worst = fmax(*worst, fabs(sr[i].err));
     }
+    fprintf(stderr, "%s: %d runs, mean %.1f %%, worst %.1f %%\n", label, n, 100 * *mean,
+            100 * *worst);
     free(p);
+}
+
+START_TEST(nemotron_3_nano_hybrid_rows_within_recorded_ceilings)
+{
+    double mean, worst;
+    side_table_errors("mbridge-nemotron-3-nano.yaml", 20, "hybrid", "hybrid/fp8", &mean, &worst);
     ck_assert_msg(mean <= NANO_MEAN_MAX && worst <= NANO_WORST_MAX,
                   "Nemotron 3 Nano rows: mean %.4f, worst %.4f", mean, worst);
+}
+END_TEST
+
+/* A whole table the model was never fitted to: Megatron-Bridge's 26.02.01
+ * container table (mbridge-table-2602-01.yaml, 29 of its 32 rows; H100,
+ * B200, GB200, B300, GB300; dense and MoE; FP8, MXFP8, NVFP4, BF16).
+ * Beside the split, in the error bands only: appended to the fit it did not
+ * improve its own held-out half (7.88 -> 7.90 %) and moved the earlier
+ * held-out mean 4.68 -> 4.79 % (README), so it stays a pure first
+ * prediction.  Recorded when it was added (2026-12-03): mean 7.6 %, worst
+ * -26.7 % (Qwen3-235B-A22B on 256 B300 with the alltoall dispatcher, a 2.2x
+ * slower measurement than the 26.04.01 table's for the model and system);
+ * the ceilings are those figures plus about a point. */
+#define T2602_MEAN_MAX 0.085
+#define T2602_WORST_MAX 0.28
+START_TEST(mbridge_2602_01_table_first_prediction_within_recorded_ceilings)
+{
+    double mean, worst;
+    side_table_errors("mbridge-table-2602-01.yaml", 29, "26.02.01", NULL, &mean, &worst);
+    ck_assert_msg(mean <= T2602_MEAN_MAX && worst <= T2602_WORST_MAX,
+                  "26.02.01 table: mean %.4f, worst %.4f", mean, worst);
 }
 END_TEST
 
@@ -1211,6 +1246,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, mlperf_h100_one_micro_batch_runs_within_recorded_ceilings);
     tcase_add_test(tc, nvfp4_fp8_pairs_within_recorded_ceilings);
     tcase_add_test(tc, nemotron_3_nano_hybrid_rows_within_recorded_ceilings);
+    tcase_add_test(tc, mbridge_2602_01_table_first_prediction_within_recorded_ceilings);
     tcase_add_test(tc, nemo_long_context_b200_rows_within_recorded_band);
     tcase_add_test(tc, nemo_long_context_h100_rows_within_recorded_band);
     tcase_add_test(tc, gb200_405b_recipes_with_embedding_and_loss_slots_fit_and_predict);

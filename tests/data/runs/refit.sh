@@ -24,7 +24,8 @@ done <"$src/tests/data/runs/fit-set.list"
 # runs beside the split that only describe the error bands (not fitted)
 GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all \
     --bands-from "$src/tests/data/runs/mbridge-nemotron-3-nano.yaml" \
-    --bands-from "$src/tests/data/runs/nemo-long-context-b200.yaml" -o "$tmp/out" "$@"
+    --bands-from "$src/tests/data/runs/nemo-long-context-b200.yaml" \
+    --bands-from "$src/tests/data/runs/mbridge-table-2602-01.yaml" -o "$tmp/out" "$@"
 {
     cat <<'HDR'
 # gpuplan catalog: the training model's calibration on the FIT HALF of the
