@@ -127,6 +127,9 @@ static const Framework FW_BUILTIN = {
  * x16, 32 GT/s × 16 lanes with 128b/130b coding ≈ 63 GB/s (PCI-SIG PCIe
  * 5.0 specification). */
 #define HOST_BW_DEFAULT 63e9
+/* A plan's MoE dispatcher is mentioned when the other one would change the
+ * step by at least this share (train_size's assumption lines). */
+#define DISPATCH_NOTE_SHARE 0.05
 /* Layers' worth of activations an offloading stage keeps on the GPU while
  * copying: the layer being copied out (forward) or prefetched (backward)
  * and the one computing (Megatron-Core cpu_offload double buffering). */
@@ -3515,6 +3518,25 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         if (w->moe_fused_dispatch && e.sh.E > 1)
             result_assume(r, sc, "MoE dispatch/combine fused with the token permutation "
                           "(DeepEP/HybridEP; plan)");
+        /* The dispatcher is a choice the plan makes, and across nodes it is
+         * worth the most of any MoE key: the framework's all-to-all sends a
+         * token once per routed expert, a deduplicating dispatcher once per
+         * node.  Where the plan leaves the framework's all-to-all and the
+         * fused one would save a noticeable share of this layout's step,
+         * the line says how much (validation: with the key removed from
+         * the published runs that set it, Qwen3-30B-A3B on 16 H100 went
+         * +3 % -> +61 %; README, session 19). */
+        if (e.sh.E > 1 && l->ep > 1 && !e.moe_fused) {
+            Env ef = e;
+            ef.moe_fused = true;
+            StepEval sf;
+            env_step(&ef, l, G, &sf);
+            if (sf.step < (1.0 - DISPATCH_NOTE_SHARE) * S->best_ev.step)
+                result_assume(r, sc, "MoE dispatch by %s's all-to-all, one copy of a token per "
+                              "routed expert; a deduplicating dispatcher (moe_fused_dispatch: "
+                              "true, DeepEP / HybridEP) would take this layout's step %.0f%% "
+                              "lower", e.fw_id, 100 * (1 - sf.step / S->best_ev.step));
+        }
         if (w->cuda_graph_full) {
             if (e.sh.E > 1 && e.fw && e.fw->moe_graph_residual > 0)
                 result_assume(r, sc, "whole forward-backward replayed as CUDA graphs (plan): no "

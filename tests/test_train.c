@@ -3538,6 +3538,55 @@ START_TEST(workload_fused_dispatch_key_is_the_framework_flag)
 }
 END_TEST
 
+/* Which dispatcher a plan uses is worth the most of any MoE key across
+ * nodes: a plan that leaves the framework's all-to-all is told what a
+ * deduplicating one would take off this layout's step, the share its own
+ * sizing with the key gives; a plan that sets it, or whose saving is under
+ * 5 %, is not. */
+START_TEST(unfused_dispatch_across_nodes_says_what_the_fused_one_saves)
+{
+    load_catalog();
+    Plan p;
+    plan_init(&p);
+    PlanResult *r;
+    /* 128 experts, 8 routed: most of a token's copies leave its node */
+    Workload w = training(glu_moe(4, 2048, 16, 6144, 128, 8, 768), 4096, 64, 1e9);
+    w.gpus = 16;
+    w.micro_batch = 1;
+    w.recompute = RECOMPUTE_NONE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 16, .sp = 0};
+    w.moe_fused_dispatch = true;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    double fused = r->workloads[0].train.step_s;
+    ck_assert(!has_assumption(r, "deduplicating dispatcher"));
+    free(r);
+    w.moe_fused_dispatch = false;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    double plain = r->workloads[0].train.step_s;
+    ck_assert_msg(fused < 0.95 * plain, "fused %.3f s vs all-to-all %.3f s", fused, plain);
+    char want[160];
+    snprintf(want, sizeof want, "would take this layout's step %.0f%% lower",
+             100 * (1 - fused / plain));
+    ck_assert_msg(has_assumption(r, want), "no assumption says '%s'", want);
+    free(r);
+    /* one node, 2 of 16 experts: the fused path saves only the permute
+     * passes, under 5 % of the step */
+    Workload s = small_moe(8, 8);
+    ck_assert(size(&p, &s, acc("H100-SXM"), &r));
+    plain = r->workloads[0].train.step_s;
+    free(r);
+    s.moe_fused_dispatch = true;
+    ck_assert(size(&p, &s, acc("H100-SXM"), &r));
+    fused = r->workloads[0].train.step_s;
+    free(r);
+    s.moe_fused_dispatch = false;
+    ck_assert(size(&p, &s, acc("H100-SXM"), &r));
+    ck_assert_msg(fused >= 0.95 * plain, "fused %.4f s vs %.4f s", fused, plain);
+    ck_assert(!has_assumption(r, "deduplicating dispatcher"));
+    free(r);
+}
+END_TEST
+
 START_TEST(capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity)
 {
     /* moe_capacity_factor (Megatron-Core --moe-expert-capacity-factor with
@@ -4077,6 +4126,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, recompute_modules_drop_and_rerun_what_they_name);
     tcase_add_test(tc, fp8_dispatch_sends_the_dispatch_in_one_byte);
     tcase_add_test(tc, workload_fused_dispatch_key_is_the_framework_flag);
+    tcase_add_test(tc, unfused_dispatch_across_nodes_says_what_the_fused_one_saves);
     tcase_add_test(tc, capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity);
     tcase_add_test(tc, combined_1f1b_exposes_the_partners_deferred_wgrad_host_work);
     tcase_add_test(tc, whole_program_buffers_free_logits_before_recompute_and_skip_allocator_slack);
