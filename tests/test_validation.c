@@ -661,6 +661,36 @@ START_TEST(nvfp4_fp8_pairs_within_recorded_ceilings)
 }
 END_TEST
 
+/* A side table's runs, predicted with the shipped catalog, each checked and
+ * printed (`label`; class ending `cls_tail` unless NULL); their mean and
+ * worst |error|. */
+static void side_table_errors(const char *file, int n_expected, const char *label,
+                              const char *cls_tail, double *mean, double *worst)
+{
+    Plan *p;
+    CalibRun sr[40];
+    int n = predict_side(file, &p, sr, 40);
+    ck_assert_int_eq(n, n_expected);
+    *mean = 0;
+    *worst = 0;
+    for (int i = 0; i < n; i++) {
+        ck_assert_msg(sr[i].ok, "%s: %s", p->workloads[sr[i].wi].name, sr[i].why);
+        if (cls_tail) {
+            size_t lc = strlen(sr[i].cls), lt = strlen(cls_tail);
+            ck_assert_msg(lc >= lt && strcmp(sr[i].cls + lc - lt, cls_tail) == 0,
+                          "%s: class %s", p->workloads[sr[i].wi].name, sr[i].cls);
+        }
+        fprintf(stderr, "%s %-38s %-8s published %7.3fs model %7.3fs %+6.1f %%\n", label,
+                p->workloads[sr[i].wi].name, sr[i].acc->id, sr[i].measured_s, sr[i].predicted_s,
+                100 * sr[i].err);
+        *mean += fabs(sr[i].err) / n;
+        *worst = fmax(*worst, fabs(sr[i].err));
+    }
+    fprintf(stderr, "%s: %d runs, mean %.1f %%, worst %.1f %%\n", label, n, 100 * *mean,
+            100 * *worst);
+    free(p);
+}
+
 /* Nemotron 3 Nano, the first hybrid Mamba-2 / attention / MoE rows
  * (mbridge-nemotron-3-nano.yaml: 16 published Megatron-Bridge rows on
  * GB300, GB200, B300 and B200, MXFP8, EP8 on 8 GPUs, and 4 on 16 H100,
@@ -677,33 +707,6 @@ END_TEST
  * mechanisms' refits, so that a change widening them shows. */
 #define NANO_MEAN_MAX 0.06
 #define NANO_WORST_MAX 0.13
-/* A side table's runs, predicted with the shipped catalog, each checked and
- * printed (`label`; class ending `cls_tail` unless NULL); their mean and
- * worst |error|. */
-static void side_table_errors(const char *file, int n_expected, const char *label,
-                              const char *cls_tail, double *mean, double *worst)
-{
-    Plan *p;
-    CalibRun sr[40];
-    int n = predict_side(file, &p, sr, 40);
-    ck_assert_int_eq(n, n_expected);
-    *mean = 0;
-    *worst = 0;
-    for (int i = 0; i < n; i++) {
-        ck_assert_msg(sr[i].ok, "%s: %s", p->workloads[sr[i].wi].name, sr[i].why);
-        if (cls_tail)
-            ck_assert_str_eq(sr[i].cls + strlen(sr[i].cls) - strlen(cls_tail), cls_tail);
-        fprintf(stderr, "%s %-38s %-8s published %7.3fs model %7.3fs %+6.1f %%\n", label,
-                p->workloads[sr[i].wi].name, sr[i].acc->id, sr[i].measured_s, sr[i].predicted_s,
-                100 * sr[i].err);
-        *mean += fabs(sr[i].err) / n;
-        *worst = fmax(*worst, fabs(sr[i].err));
-    }
-    fprintf(stderr, "%s: %d runs, mean %.1f %%, worst %.1f %%\n", label, n, 100 * *mean,
-            100 * *worst);
-    free(p);
-}
-
 START_TEST(nemotron_3_nano_hybrid_rows_within_recorded_ceilings)
 {
     double mean, worst;
