@@ -1,0 +1,37 @@
+#!/bin/sh
+# Screen test (session 19, the MoE dispatcher line): the bundled moe-gb200
+# plan trains a fine-grained MoE over 64-way expert parallelism with the
+# framework's all-to-all.  Its explanation says how much lower a
+# deduplicating dispatcher would take the step; keyed moe_fused_dispatch,
+# the step falls and the line is gone.
+. "$(dirname "$0")/lib.sh"
+tui_require_tmux
+trap tui_cleanup EXIT
+tap_plan 5
+
+tui_start 120 40 moe-gb200
+tui_open_plan moe-gb200
+tui_wait 'pretrain-v3' && tui_idle
+
+tui_keys e
+tui_wait 'Explain which number'
+tui_type 'pretrain-v3 days'; tui_keys Enter
+tui_wait 'a deduplicating dispatcher' && tui_wait "take this layout's step [0-9]+% lower"
+ok $? "the explanation says what a deduplicating dispatcher would save"
+tui_keys q
+tui_wait_gone 'a deduplicating dispatcher'
+
+tui_keys ':'; tui_type 'set pretrain-v3.moe_fused_dispatch true'; tui_keys Enter
+tui_wait 'moe_fused_dispatch = true' && tui_idle
+ok $? "the dispatcher is a plan key the dashboard sets"
+tui_keys e
+tui_wait 'Explain which number'
+tui_type 'pretrain-v3 days'; tui_keys Enter
+tui_wait 'fused with the token permutation' && ! tui_screen | grep -q 'a deduplicating dispatcher'
+ok $? "keyed: the plan's fused dispatch is stated and the hint is gone"
+tui_keys q
+
+tui_keys ':'; tui_type 'q!'; tui_keys Enter
+tui_wait_exit >/dev/null; ok $? "quits"
+tui_check_stderr
+exit $tap_failed
