@@ -203,6 +203,14 @@ tui_type() {
     tmx send-keys -l -- "$1"
 }
 
+# tui_explain NUMBER: open the Explain view (e) on the number the picker
+# filter NUMBER selects ("pretrain-405b days", "TCO", …).
+tui_explain() {
+    tui_keys e
+    tui_wait 'Explain which number'
+    tui_type "$1"; tui_keys Enter
+}
+
 # ok-line: the program wrote nothing to stderr (no sanitizer or leak
 # reports, no warnings) — call after it has exited.
 tui_check_stderr() {

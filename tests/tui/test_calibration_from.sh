@@ -14,9 +14,7 @@ tui_start 120 40 frontier-2027
 tui_open_plan frontier-2027
 tui_wait 'pretrain-405b' && tui_idle
 
-tui_keys e
-tui_wait 'Explain which number'
-tui_type 'pretrain-405b days'; tui_keys Enter
+tui_explain 'pretrain-405b days'
 tui_wait 'a profile running the same code' && tui_wait 'calibration_from'
 ok $? "the default framework's H100 calibration is nemo's, and says so"
 tui_wait 'megatron: TP comm 0%'; ok $? "with megatron's own overlaps (TP not overlapped)"
@@ -25,9 +23,7 @@ tui_wait_gone 'a profile running the same code'
 
 tui_keys ':'; tui_type 'set pretrain-405b.framework nemo'; tui_keys Enter
 tui_wait 'framework = nemo' && tui_idle
-tui_keys e
-tui_wait 'Explain which number'
-tui_type 'pretrain-405b days'; tui_keys Enter
+tui_explain 'pretrain-405b days'
 tui_wait 'nemo: TP comm 80%' && tui_wait 'calibrated on [0-9]+ of your runs \(nemo@H100-SXM\)'
 ok $? "keyed nemo: the recipes' TP overlap and nemo's own H100 calibration"
 tui_keys q

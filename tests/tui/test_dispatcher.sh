@@ -13,9 +13,7 @@ tui_start 120 40 moe-gb200
 tui_open_plan moe-gb200
 tui_wait 'pretrain-v3' && tui_idle
 
-tui_keys e
-tui_wait 'Explain which number'
-tui_type 'pretrain-v3 days'; tui_keys Enter
+tui_explain 'pretrain-v3 days'
 tui_wait 'a deduplicating dispatcher' && tui_wait "take this layout's step [0-9]+% lower"
 ok $? "the explanation says what a deduplicating dispatcher would save"
 tui_keys q
@@ -24,9 +22,7 @@ tui_wait_gone 'a deduplicating dispatcher'
 tui_keys ':'; tui_type 'set pretrain-v3.moe_fused_dispatch true'; tui_keys Enter
 tui_wait 'moe_fused_dispatch = true' && tui_idle
 ok $? "the dispatcher is a plan key the dashboard sets"
-tui_keys e
-tui_wait 'Explain which number'
-tui_type 'pretrain-v3 days'; tui_keys Enter
+tui_explain 'pretrain-v3 days'
 tui_wait 'fused with the token permutation' && ! tui_screen | grep -q 'a deduplicating dispatcher'
 ok $? "keyed: the plan's fused dispatch is stated and the hint is gone"
 tui_keys q
