@@ -197,6 +197,7 @@ void workload_init(Workload *w, WorkloadKind kind)
     w->optimizer_bytes_per_param = 16;
     w->zero = 1;
     w->parallel.sp = -1;
+    w->moe_fused_dispatch = -1;
     w->recompute = RECOMPUTE_AUTO;
     w->flash_attention = true;
     /* inference */

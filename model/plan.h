@@ -228,9 +228,10 @@ typedef struct {
                                       * the step in CUDA graphs (Megatron-Core
                                       * cuda_graph_impl full_iteration): no per-layer host
                                       * cost, no dropless token-count sync */
-    bool moe_fused_dispatch;         /* the MoE dispatch/combine kernels permute tokens
-                                      * while they communicate (DeepEP, HybridEP);
-                                      * false = the framework profile's choice */
+    int moe_fused_dispatch;          /* 1: the MoE dispatch/combine kernels permute tokens
+                                      * while they communicate (DeepEP, HybridEP); 0: the
+                                      * all-to-all with separate permutes; -1 (auto) = the
+                                      * framework profile's choice */
     double moe_capacity_factor;      /* > 0: token-dropping MoE, every expert padded to
                                       * this × its even share of the routed tokens
                                       * (Megatron-Core --moe-expert-capacity-factor with

@@ -2786,10 +2786,11 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
         e->moe_expert_oh *= fw->moe_graph_residual;
         e->moe_attn_oh = 0;
     }
-    /* the framework's dispatcher, or the one the workload's recipe names
-     * (Megatron-Core --moe-token-dispatcher-type flex with the DeepEP or
-     * HybridEP backend: Megatron-Core MoE README, "DeepEP/HybridEP") */
-    e->moe_fused = fw->moe_fused_dispatch || w->moe_fused_dispatch;
+    /* the dispatcher the workload's recipe names (Megatron-Core
+     * --moe-token-dispatcher-type flex with the DeepEP or HybridEP backend:
+     * Megatron-Core MoE README, "DeepEP/HybridEP"; or alltoall), else the
+     * framework profile's */
+    e->moe_fused = w->moe_fused_dispatch >= 0 ? w->moe_fused_dispatch > 0 : fw->moe_fused_dispatch;
     e->moe_cf = sh->moe ? w->moe_capacity_factor : 0;
     /* The dispatch all-to-all moves the tokens in the GEMM precision where
      * the framework quantises before it (fp8_dispatch: DeepSeek-V3 report
@@ -3515,9 +3516,9 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                           100 * (w->ep_overlap < 1 ? w->ep_overlap : 1));
         if (w->dp_sync_after_backward)
             result_assume(r, sc, "DP gradient sync after the backward pass (not overlapped)");
-        if (w->moe_fused_dispatch && e.sh.E > 1)
+        if (e.moe_fused && e.sh.E > 1)
             result_assume(r, sc, "MoE dispatch/combine fused with the token permutation "
-                          "(DeepEP/HybridEP; plan)");
+                          "(DeepEP/HybridEP; %s)", w->moe_fused_dispatch > 0 ? "plan" : e.fw_id);
         /* The dispatcher is a choice the plan makes, and across nodes it is
          * worth the most of any MoE key: the framework's all-to-all sends a
          * token once per routed expert, a deduplicating dispatcher once per

@@ -1672,6 +1672,7 @@ static void init_job(void *elem, const void *like)
 #define F_DA(T, m, key, q, kw, fl, cmt) {key, T_DOUBLE, FLD(T, m), 0, q, 1, 1, NULL, 0, 0, kw, 0, NULL, 0, NULL, fl, cmt}
 #define F_DUR(T, m, key, ku, su, kw, fl, cmt) {key, T_DOUBLE, FLD(T, m), 0, QTY_DURATION, ku, su, NULL, 0, 0, kw, 0, NULL, 0, NULL, fl, cmt}
 #define F_B(T, m, key, fl, cmt) {key, T_BOOL, FLD(T, m), 0, 0, 0, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL, fl, cmt}
+#define F_T(T, m, key, fl, cmt) {key, T_TRI, FLD(T, m), 0, 0, 0, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL, fl, cmt}
 #define F_E(T, m, key, names, base, fl, cmt) {key, T_ENUM, FLD(T, m), 0, 0, 0, 0, NAMES(names), base, NULL, 0, NULL, 0, NULL, fl, cmt}
 #define F_S(T, m, key, fl, cmt) {key, T_STR, FLD(T, m), sizeof(((T *)0)->m), 0, 0, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL, fl, cmt}
 #define F_M(T, m, key, sub, fl, cmt) {key, T_MAP, FLD(T, m), 0, 0, 0, 0, NULL, 0, 0, NULL, 0, &sub, 0, NULL, fl, cmt}
@@ -1729,7 +1730,7 @@ static const Field parallel_fields[] = {
     F_IA(ParallelSpec, vpp, "vpp", "auto", 0, 0, NULL),
     F_IA(ParallelSpec, cp, "cp", "auto", 0, 0, NULL),
     F_IA(ParallelSpec, ep, "ep", "auto", 0, 0, NULL),
-    {"sp", T_TRI, FLD(ParallelSpec, sp), 0, 0, 0, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL},
+    F_T(ParallelSpec, sp, "sp", 0, NULL),
     F_IA(ParallelSpec, etp, "etp", "auto", 0, F_OPT, "expert TP; set = ep drawn from tp x cp x dp"),
 };
 static const Schema parallel_schema = {"parallel", parallel_fields, COUNT_OF(parallel_fields), 0,
@@ -1887,8 +1888,8 @@ static const Field workload_fields[] = {
         "the recipe runs each layer's attention as a CUDA graph (Megatron scope attn)"),
     F_B(Workload, cuda_graph_full, "cuda_graph_full", F_TRAIN | F_OPT,
         "the recipe replays the whole forward-backward as CUDA graphs (full_iteration)"),
-    F_B(Workload, moe_fused_dispatch, "moe_fused_dispatch", F_TRAIN | F_OPT,
-        "MoE dispatch/combine permute while they communicate (DeepEP, HybridEP)"),
+    F_T(Workload, moe_fused_dispatch, "moe_fused_dispatch", F_TRAIN | F_OPT,
+        "MoE dispatch/combine permute while they communicate (DeepEP, HybridEP); auto = the framework's"),
     F_D(Workload, moe_capacity_factor, "moe_capacity_factor", QTY_NUMBER, F_TRAIN | F_OPT,
         "token-dropping MoE: experts padded to this x their even share; 0 = dropless"),
     F_S(Workload, framework, "framework", F_TRAIN | F_OPT,

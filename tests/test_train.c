@@ -3511,24 +3511,29 @@ START_TEST(workload_fused_dispatch_key_is_the_framework_flag)
      * under a framework whose profile does not: the workload key has the
      * profile flag's effect, on the permute bytes and on the all-to-all
      * (EP64 over 8 nodes: a token crosses the fabric once per remote node
-     * holding one of its experts). */
+     * holding one of its experts).  A recipe that keeps the all-to-all
+     * under a profile that fuses (moe_fused_dispatch: false) pays the
+     * separate permutes; unset (auto) is the profile's choice. */
     Workload w = small_moe(64, 64);
     w.model.experts = 64;
+    ck_assert_int_eq(w.moe_fused_dispatch, -1);
     double plain = moe_compute_s(&w, fw_plain);
     double by_fw = moe_compute_s(&w, fw_fused);
-    w.moe_fused_dispatch = true;
+    w.moe_fused_dispatch = 1;
     double by_key = moe_compute_s(&w, fw_plain);
     ck_assert_msg(by_fw < plain, "fused %.6f s vs plain %.6f s", by_fw, plain);
     ck_assert_msg(fabs(by_key - by_fw) < 1e-12, "key %.9f s vs profile %.9f s", by_key, by_fw);
+    w.moe_fused_dispatch = 0;
+    double key_off = moe_compute_s(&w, fw_fused);
+    ck_assert_msg(fabs(key_off - plain) < 1e-12, "key off %.9f s vs plain %.9f s", key_off, plain);
     load_catalog();
     Plan p;
     plan_init(&p);
     PlanResult *r;
-    w.moe_fused_dispatch = false;
     ck_assert(size(&p, &w, acc("H100-SXM"), &r));
     double a2a_plain = r->workloads[0].train.step.ep_comm;
     free(r);
-    w.moe_fused_dispatch = true;
+    w.moe_fused_dispatch = 1;
     ck_assert(size(&p, &w, acc("H100-SXM"), &r));
     double a2a_fused = r->workloads[0].train.step.ep_comm;
     free(r);
@@ -3555,12 +3560,12 @@ START_TEST(unfused_dispatch_across_nodes_says_what_the_fused_one_saves)
     w.micro_batch = 1;
     w.recompute = RECOMPUTE_NONE;
     w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 16, .sp = 0};
-    w.moe_fused_dispatch = true;
+    w.moe_fused_dispatch = 1;
     ck_assert(size(&p, &w, acc("H100-SXM"), &r));
     double fused = r->workloads[0].train.step_s;
     ck_assert(!has_assumption(r, "deduplicating dispatcher"));
     free(r);
-    w.moe_fused_dispatch = false;
+    w.moe_fused_dispatch = 0;
     ck_assert(size(&p, &w, acc("H100-SXM"), &r));
     double plain = r->workloads[0].train.step_s;
     ck_assert_msg(fused < 0.95 * plain, "fused %.3f s vs all-to-all %.3f s", fused, plain);
@@ -3575,15 +3580,47 @@ START_TEST(unfused_dispatch_across_nodes_says_what_the_fused_one_saves)
     ck_assert(size(&p, &s, acc("H100-SXM"), &r));
     plain = r->workloads[0].train.step_s;
     free(r);
-    s.moe_fused_dispatch = true;
+    s.moe_fused_dispatch = 1;
     ck_assert(size(&p, &s, acc("H100-SXM"), &r));
     fused = r->workloads[0].train.step_s;
     free(r);
-    s.moe_fused_dispatch = false;
+    s.moe_fused_dispatch = 0;
     ck_assert(size(&p, &s, acc("H100-SXM"), &r));
     ck_assert_msg(fused >= 0.95 * plain, "fused %.4f s vs %.4f s", fused, plain);
     ck_assert(!has_assumption(r, "deduplicating dispatcher"));
     free(r);
+}
+END_TEST
+
+/* The nemo profile dispatches by the flex dispatcher (DeepEP / HybridEP),
+ * as today's Megatron-Bridge MoE recipes do (catalog frameworks.yaml): a
+ * plan that names no dispatcher is sized with it and says so; one whose
+ * recipe keeps the all-to-all (moe_fused_dispatch: false) pays the copies
+ * and is told what the other would save. */
+START_TEST(nemo_plans_dispatch_by_the_flex_dispatcher_unless_they_say_otherwise)
+{
+    load_catalog();
+    Plan p;
+    plan_init(&p);
+    PlanResult *r;
+    Workload w = training(glu_moe(4, 2048, 16, 6144, 128, 8, 768), 4096, 64, 1e9);
+    snprintf(w.framework, sizeof w.framework, "nemo");
+    w.gpus = 16;
+    w.micro_batch = 1;
+    w.recompute = RECOMPUTE_NONE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 16, .sp = 0};
+    double step[3];
+    for (int v = -1; v <= 1; v++) {
+        w.moe_fused_dispatch = v;
+        ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+        step[v + 1] = r->workloads[0].train.step_s;
+        ck_assert_msg(has_assumption(r, v < 0 ? "(DeepEP/HybridEP; nemo)" : v ? "(DeepEP/HybridEP; plan)"
+                                                                       : "deduplicating dispatcher"),
+                      "moe_fused_dispatch %d: no dispatcher line", v);
+        free(r);
+    }
+    ck_assert_msg(step[0] == step[2], "auto %.4f s vs fused %.4f s", step[0], step[2]);
+    ck_assert_msg(step[1] > 1.05 * step[2], "all-to-all %.4f s vs fused %.4f s", step[1], step[2]);
 }
 END_TEST
 
@@ -4127,6 +4164,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, fp8_dispatch_sends_the_dispatch_in_one_byte);
     tcase_add_test(tc, workload_fused_dispatch_key_is_the_framework_flag);
     tcase_add_test(tc, unfused_dispatch_across_nodes_says_what_the_fused_one_saves);
+    tcase_add_test(tc, nemo_plans_dispatch_by_the_flex_dispatcher_unless_they_say_otherwise);
     tcase_add_test(tc, capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity);
     tcase_add_test(tc, combined_1f1b_exposes_the_partners_deferred_wgrad_host_work);
     tcase_add_test(tc, whole_program_buffers_free_logits_before_recompute_and_skip_allocator_slack);

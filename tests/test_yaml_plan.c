@@ -299,12 +299,37 @@ START_TEST(accepts_syntax_variants)
     ck_assert(p->workloads[0].no_dropout);
     ck_assert(p->workloads[0].flash_attention_v1);
     ck_assert_double_eq(p->workloads[0].ep_overlap, 0.5);
-    ck_assert(p->workloads[0].moe_fused_dispatch);
+    ck_assert_int_eq(p->workloads[0].moe_fused_dispatch, 1);
     ck_assert_double_eq(p->workloads[0].moe_capacity_factor, 1.25);
     ck_assert_double_eq(p->network.link_bps, 200e9); /* a bare link is Gb/s */
     ck_assert_double_eq(p->tenancy.teams[0].jobs[0].gpus, 2);
     assert_round_trip(p, catalog());
     free(p);
+}
+END_TEST
+
+/* The dispatcher key has three states: a recipe's DeepEP / HybridEP (true),
+ * its all-to-all (false) under a profile that fuses, or the framework
+ * profile's choice (auto, the default, not written back). */
+START_TEST(fused_dispatch_is_true_false_or_auto)
+{
+    static const char *const text[] = {"", "    moe_fused_dispatch: false\n",
+                                        "    moe_fused_dispatch: auto\n",
+                                        "    moe_fused_dispatch: on\n"};
+    static const int want[] = {-1, 0, -1, 1};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char yaml[256];
+        snprintf(yaml, sizeof yaml, "name: t\nworkloads:\n  - name: w\n    tokens: 1T\n"
+                 "    gpus: 8\n    model: {preset: llama-3-8b}\n%s", text[i]);
+        Plan *p = new_plan();
+        parse_ok(yaml, NULL, p);
+        ck_assert_int_eq(p->workloads[0].moe_fused_dispatch, want[i]);
+        assert_round_trip(p, NULL);
+        free(p);
+    }
+    expect_error("name: t\nworkloads:\n  - name: w\n    tokens: 1T\n    gpus: 8\n"
+                 "    model: {preset: llama-3-8b}\n    moe_fused_dispatch: maybe\n", NULL,
+                 "t.yaml:7:25: moe_fused_dispatch: expected true, false or auto, got 'maybe'");
 }
 END_TEST
 
@@ -1315,6 +1340,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, defaults_follow_plan_format);
     tcase_add_test(tc, accepts_syntax_variants);
     tcase_add_test(tc, global_batch_tokens_becomes_sequences);
+    tcase_add_test(tc, fused_dispatch_is_true_false_or_auto);
     tcase_add_test(tc, description_may_span_lines);
     tcase_add_test(tc, merge_keys_share_settings_between_workloads);
     tcase_add_test(tc, empty_sections_take_the_defaults);
