@@ -210,8 +210,10 @@ typedef struct {
     double ew_attn_extra;   /* MLA: latent activations per token, in units of h */
     double win, win_L;      /* sliding window (tokens, 0 = none) and the layers using it */
     double drop_masks;      /* 1: dropout masks kept (Korthikanti Table 2); 0: dropout p = 0 */
-    bool fp8_saved;         /* FP8 run whose GEMMs save their FP8-cast inputs (framework
-                             * fp8_saved_inputs; shape_act_layer) */
+    double saved_q;         /* bytes per element of the low-precision GEMM inputs the
+                             * layers save for the backward (FP8: 1, framework
+                             * fp8_saved_inputs; NVFP4: the part's FP4 bytes);
+                             * 0 = 16-bit (shape_act_layer) */
     bool kv_rep;            /* grouped-query K/V copied out to the query heads before
                              * the attention call (framework attn_repeat_kv) */
     double q_lora, kv_lora, nope; /* MLA: latent ranks, per-head no-RoPE q/k width */
@@ -544,7 +546,7 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
     }
     if (at && sh->mla && (rm & RM_MLA_UP_PROJ))
         attn_split -= 2.0 + 4.0 * kvr;
-    if (sh->fp8_saved) {
+    if (sh->saved_q > 0) {
         /* Transformer Engine's FP8 modules save the FP8-cast GEMM input for
          * the backward, not the 16-bit tensor (TE v1.11, also ROCm/
          * TransformerEngine ifu_release_v1.11, pytorch/module/):
@@ -561,14 +563,16 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
          * and the projection adds its 1-byte copy (+1); unfused, only the
          * projection keeps it (2 -> 1).  MoE layers: only the QKV input
          * (the expert GEMMs' saved inputs were not checked); Mamba-2 blocks:
-         * the in_proj input (a LayerNormLinear too). */
-        rep -= (at && !qkv_norm_re ? 1.0 : 0.0) + (dense && !mlp_norm_re ? 1.0 : 0.0);
+         * the in_proj input (a LayerNormLinear too).  NVFP4: the same
+         * tensors at saved_q bytes (0.5 + a scale per block). */
+        double d = 2.0 - sh->saved_q;
+        rep -= d * ((at && !qkv_norm_re ? 1.0 : 0.0) + (dense && !mlp_norm_re ? 1.0 : 0.0));
         if (dense && !dense_act_re)
-            mlp_split -= sh->F / sh->h;
+            mlp_split -= d * sh->F / sh->h;
         if (mb)
-            rep -= 1.0;
+            rep -= d;
         if (at)
-            attn_split += flash ? 1.0 : -1.0;
+            attn_split += flash ? sh->saved_q : -d;
     }
     double split = attn_split + mlp_split + mamba_split + core;
     if (sp)
@@ -2852,7 +2856,19 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->tp_ag_b = 2.0;
     if (fw->fp8_tp_gather && e->lowp)
         e->tp_ag_b = prec == PREC_FP4 ? 2.0 * accelerator_fp4_bytes(a) : precision_bytes(prec);
-    e->sh.fp8_saved = fw->fp8_saved_inputs && prec == PREC_FP8 && e->lowp;
+    /* Quantised GEMM inputs saved for the backward (shape_act_layer): FP8
+     * where the profile's layers are Transformer Engine modules
+     * (fp8_saved_inputs); NVFP4 always, since only Transformer Engine trains
+     * in it (NVFP4BlockScaling), and its Linear keeps the quantised input,
+     * column-wise or, where sequence parallelism gathers it, row-wise
+     * (pytorch/module/linear.py saved_inputmat, "Discard row-wise data
+     * since it is not needed in backward pass", at d0067d0da): the part's
+     * FP4 bytes with their block scales. */
+    e->sh.saved_q = 0;
+    if (e->lowp && prec == PREC_FP8 && fw->fp8_saved_inputs)
+        e->sh.saved_q = precision_bytes(PREC_FP8);
+    else if (e->lowp && prec == PREC_FP4)
+        e->sh.saved_q = accelerator_fp4_bytes(a);
     if (w->recompute_modules[0] && !recompute_modules_mask(w->recompute_modules, &e->sh.rm, NULL, 0))
         e->sh.rm = 0; /* the plan's rules reject it before */
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;

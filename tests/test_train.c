@@ -2681,6 +2681,62 @@ START_TEST(te_fp8_saves_its_gemm_inputs_in_one_byte)
 }
 END_TEST
 
+/* NVFP4 is Transformer Engine's alone (NVFP4BlockScaling), and its Linear
+ * keeps the quantised input for the backward (pytorch/module/linear.py
+ * saved_inputmat): the same tensors as FP8's at 0.5 + 1/16 bytes (an E4M3
+ * scale per 16 values), whatever the profile's fp8_saved_inputs.  Llama 3
+ * 8B: (2 + F/h)·(2 - 0.5625) - 0.5625 = 7.98·s·b·h fewer bytes a layer.
+ * Megatron-Bridge's GB200 NVFP4 recipe for Llama 3.1 405B (v0.4.2
+ * LLAMA31_405B_PRETRAIN_CONFIG_GB200_NVFP4_V2: TP4 PP16 VP8, recompute_
+ * num_layers None; 1184 tokens/s/GPU in the 26.04.01 table) runs without
+ * recompute: with 16-bit saved inputs the model would need 201 GiB of the
+ * part's 170 usable. */
+START_TEST(te_nvfp4_saves_its_gemm_inputs_in_fp4)
+{
+    const ModelPreset *pr = preset_find("llama-3-8b");
+    ck_assert_ptr_nonnull(pr);
+    Workload w = training(pr->shape, 8192, 64, 1e12);
+    snprintf(w.framework, sizeof w.framework, "fsdp");
+    w.gpus = 8;
+    w.micro_batch = 1;
+    w.zero = 3;
+    w.recompute = RECOMPUTE_NONE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+    bool f0, f1;
+    w.precision = PREC_FP4;
+    TrainResult t4 = fsdp_size(&w, "GB200", fw_fp8_saved_off, &f0);
+    TrainResult t4on = fsdp_size(&w, "GB200", fw_fp8_saved_on, &f1);
+    ck_assert(f0 && f1);
+    ck_assert_msg(t4.mem.activations == t4on.mem.activations, "NVFP4 %.6g vs %.6g B",
+                  t4.mem.activations, t4on.mem.activations);
+    w.precision = PREC_FP8;
+    TrainResult t16 = fsdp_size(&w, "GB200", fw_fp8_saved_off, &f0);
+    ck_assert(f0);
+    double sbh = 8192.0 * 4096, q = 0.5 + 1.0 / 16;
+    double want = 32 * sbh * ((2.0 + 14336.0 / 4096) * (2.0 - q) - q);
+    ck_assert_msg(rel(t16.mem.activations - t4.mem.activations, want) < 1e-9,
+                  "saved %.4g B, want %.4g", t16.mem.activations - t4.mem.activations, want);
+
+    load_catalog();
+    Plan p;
+    plan_init(&p);
+    PlanResult *r;
+    const ModelPreset *big = preset_find("llama-3-405b");
+    ck_assert_ptr_nonnull(big);
+    Workload b = training(big->shape, 8192, 1536, 1e12);
+    snprintf(b.framework, sizeof b.framework, "nemo");
+    b.gpus = 256;
+    b.micro_batch = 1;
+    b.precision = PREC_FP4;
+    b.recompute = RECOMPUTE_NONE;
+    b.pipeline_split_embedding_loss = true;
+    b.parallel = (ParallelSpec){.tp = 4, .pp = 16, .vpp = 8, .cp = 1, .ep = 1, .sp = 1};
+    bool ok = size(&p, &b, acc("GB200"), &r);
+    ck_assert_msg(ok, "the published layout does not fit: %s", r->workloads[0].train.binding);
+    free(r);
+}
+END_TEST
+
 /* A plan without `framework:` runs the default profile, megatron; on H100
  * the catalog calibrates it with a "megatron@H100-SXM" row (derived from
  * nemo's, calibration_from), which the result does not report as the
@@ -4143,6 +4199,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, unfused_clamp_bias_and_yarn_rope_cost_their_eager_bytes);
     tcase_add_test(tc, fp8_tp_gather_moves_the_sp_all_gathers_in_one_byte);
     tcase_add_test(tc, te_fp8_saves_its_gemm_inputs_in_one_byte);
+    tcase_add_test(tc, te_nvfp4_saves_its_gemm_inputs_in_fp4);
     tcase_add_test(tc, torch_ring_attention_pays_its_fp32_merges_per_ring_step);
     tcase_add_test(tc, repeat_kv_widens_the_ring_and_the_saved_kv);
     tcase_add_test(tc, torch_ring_waits_for_its_kv_gather_after_the_first_step);
