@@ -2635,7 +2635,8 @@ START_TEST(repeat_kv_widens_the_ring_and_the_saved_kv)
 }
 END_TEST
 
-START_TEST(te_fp8_saves_its_gemm_inputs_in_one_byte)
+/* Llama 3 8B at 8,192 tokens, FSDP over 8 GPUs, no recompute */
+static Workload fsdp_llama3_8b(Precision prec)
 {
     const ModelPreset *pr = preset_find("llama-3-8b");
     ck_assert_ptr_nonnull(pr);
@@ -2644,9 +2645,15 @@ START_TEST(te_fp8_saves_its_gemm_inputs_in_one_byte)
     w.gpus = 8;
     w.micro_batch = 1;
     w.zero = 3;
-    w.precision = PREC_FP8;
+    w.precision = prec;
     w.recompute = RECOMPUTE_NONE;
     w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+    return w;
+}
+
+START_TEST(te_fp8_saves_its_gemm_inputs_in_one_byte)
+{
+    Workload w = fsdp_llama3_8b(PREC_FP8);
     bool f0, f1;
     TrainResult t0 = fsdp_size(&w, "MI325X", fw_fp8_saved_off, &f0);
     TrainResult t1 = fsdp_size(&w, "MI325X", fw_fp8_saved_on, &f1);
@@ -2693,17 +2700,8 @@ END_TEST
  * part's 170 usable. */
 START_TEST(te_nvfp4_saves_its_gemm_inputs_in_fp4)
 {
-    const ModelPreset *pr = preset_find("llama-3-8b");
-    ck_assert_ptr_nonnull(pr);
-    Workload w = training(pr->shape, 8192, 64, 1e12);
-    snprintf(w.framework, sizeof w.framework, "fsdp");
-    w.gpus = 8;
-    w.micro_batch = 1;
-    w.zero = 3;
-    w.recompute = RECOMPUTE_NONE;
-    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+    Workload w = fsdp_llama3_8b(PREC_FP4);
     bool f0, f1;
-    w.precision = PREC_FP4;
     TrainResult t4 = fsdp_size(&w, "GB200", fw_fp8_saved_off, &f0);
     TrainResult t4on = fsdp_size(&w, "GB200", fw_fp8_saved_on, &f1);
     ck_assert(f0 && f1);
