@@ -3678,6 +3678,47 @@ START_TEST(nemo_plans_dispatch_by_the_flex_dispatcher_unless_they_say_otherwise)
 }
 END_TEST
 
+/* How a MoE run launches its kernels is a recipe choice as weighty as the
+ * dispatcher: a dropless run launched from the host pays the profile's
+ * fitted host costs every layer and micro-batch, a run replayed as
+ * full-iteration CUDA graphs (cuda_graph_full) only their residual.  A plan
+ * that leaves the graphs out is told what they would take off its step,
+ * the share its own sizing with the key gives; one that sets them, or a
+ * token-dropping run (no device-to-host sync, nothing to capture around),
+ * is not. */
+START_TEST(eager_moe_says_what_full_iteration_graphs_save)
+{
+    load_catalog();
+    Plan p;
+    plan_init(&p);
+    PlanResult *r;
+    Workload w = training(glu_moe(4, 2048, 16, 6144, 128, 8, 768), 4096, 64, 1e9);
+    snprintf(w.framework, sizeof w.framework, "nemo");
+    w.gpus = 8;
+    w.micro_batch = 1;
+    w.recompute = RECOMPUTE_NONE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 8, .sp = 0};
+    w.cuda_graph_full = true;
+    ck_assert(size(&p, &w, acc("GB200"), &r));
+    double graphed = r->workloads[0].train.step_s;
+    ck_assert(!has_assumption(r, "replayed as full-iteration CUDA graphs"));
+    free(r);
+    w.cuda_graph_full = false;
+    ck_assert(size(&p, &w, acc("GB200"), &r));
+    double eager = r->workloads[0].train.step_s;
+    ck_assert_msg(graphed < 0.95 * eager, "graphed %.3f s vs eager %.3f s", graphed, eager);
+    char want[160];
+    snprintf(want, sizeof want, "this layout's step would be %.0f%% lower",
+             100 * (1 - graphed / eager));
+    ck_assert_msg(has_assumption(r, want), "no assumption says '%s'", want);
+    free(r);
+    w.moe_capacity_factor = 1.0;
+    ck_assert(size(&p, &w, acc("GB200"), &r));
+    ck_assert(!has_assumption(r, "replayed as full-iteration CUDA graphs"));
+    free(r);
+}
+END_TEST
+
 START_TEST(capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity)
 {
     /* moe_capacity_factor (Megatron-Core --moe-expert-capacity-factor with
@@ -4220,6 +4261,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, workload_fused_dispatch_key_is_the_framework_flag);
     tcase_add_test(tc, unfused_dispatch_across_nodes_says_what_the_fused_one_saves);
     tcase_add_test(tc, nemo_plans_dispatch_by_the_flex_dispatcher_unless_they_say_otherwise);
+    tcase_add_test(tc, eager_moe_says_what_full_iteration_graphs_save);
     tcase_add_test(tc, capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity);
     tcase_add_test(tc, combined_1f1b_exposes_the_partners_deferred_wgrad_host_work);
     tcase_add_test(tc, whole_program_buffers_free_logits_before_recompute_and_skip_allocator_slack);
