@@ -2530,6 +2530,37 @@ static void env_full_graphs(Env *e, const Framework *fw)
     e->moe_attn_oh = 0;
 }
 
+/* Recipe choices train_size's assumption lines weigh for a MoE plan that
+ * leaves them out. */
+typedef enum { RECIPE_FUSED_DISPATCH, RECIPE_FULL_GRAPHS, RECIPE_EP_OVERLAP } RecipeChoice;
+
+/* The share of this layout's step (step) that making recipe choice c would
+ * take off: the layout re-timed with it, 0 where that saves less than
+ * RECIPE_NOTE_SHARE. */
+static double recipe_saving(const Env *e, const Layout *l, int G, double step, RecipeChoice c)
+{
+    Workload w = *e->w;
+    Env x = *e;
+    x.w = &w;
+    switch (c) {
+    case RECIPE_FUSED_DISPATCH:
+        x.moe_fused = true;
+        break;
+    case RECIPE_FULL_GRAPHS:
+        w.cuda_graph_full = true;
+        env_full_graphs(&x, e->fw);
+        break;
+    case RECIPE_EP_OVERLAP:
+        w.ep_overlap = 1;
+        w.delay_wgrad_compute = true;
+        break;
+    }
+    StepEval ev;
+    env_step(&x, l, G, &ev);
+    double save = step > 0 ? 1.0 - ev.step / step : 0.0;
+    return save >= RECIPE_NOTE_SHARE ? save : 0.0;
+}
+
 /* The catalog's error_bands row of this workload's class "<family>/<dense|
  * moe|hybrid>/<bf16|fp8>" (family = the accelerator's `family`, else its id), else
  * the "default" row, else NULL; *cls gets the class ("default", "" = none). */
@@ -3541,45 +3572,43 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         if (e.moe_fused && e.sh.E > 1)
             result_assume(r, sc, "MoE dispatch/combine fused with the token permutation "
                           "(DeepEP/HybridEP; %s)", w->moe_fused_dispatch > 0 ? "plan" : e.fw_id);
-        /* The dispatcher is a choice the plan makes, and across nodes it is
-         * worth the most of any MoE key: the framework's all-to-all sends a
-         * token once per routed expert, a deduplicating dispatcher once per
-         * node.  Where the plan leaves the framework's all-to-all and the
-         * fused one would save a noticeable share of this layout's step,
-         * the line says how much (validation: with the key removed from
-         * the published runs that set it, Qwen3-30B-A3B on 16 H100 went
-         * +3 % -> +61 %; README, session 19). */
-        if (e.sh.E > 1 && l->ep > 1 && !e.moe_fused) {
-            Env ef = e;
-            ef.moe_fused = true;
-            StepEval sf;
-            env_step(&ef, l, G, &sf);
-            if (sf.step < (1.0 - RECIPE_NOTE_SHARE) * S->best_ev.step)
+        /* Recipe choices a MoE plan can leave out that move its step the
+         * most: where making one would take a noticeable share of this
+         * layout's step off, a line says how much (recipe_saving).
+         *  - the dispatcher: across nodes the framework's all-to-all sends
+         *    a token once per routed expert, a deduplicating dispatcher once
+         *    per node (validation: with the key removed from the published
+         *    runs that set it, Qwen3-30B-A3B on 16 H100 went +3 % -> +61 %;
+         *    README, session 19);
+         *  - the launch path: a dropless run launched from the host pays the
+         *    profile's fitted host costs every layer and micro-batch (the
+         *    26.08 table's graphed rows without cuda_graph_full: from within
+         *    +10 % to +40 ... +67 %; README, session 20);
+         *  - the all-to-all overlap: Megatron-Core's combined 1F1B hides one
+         *    micro-batch's all-to-alls under another's compute, with the
+         *    experts' weight gradients deferred (Megatron-Bridge
+         *    moe_a2a_overlap sets both; without the keys Qwen3-235B-A22B on
+         *    256 H100 went +4 % -> +56 %; README, session 20). */
+        if (e.sh.E > 1) {
+            double save;
+            if (l->ep > 1 && !e.moe_fused &&
+                (save = recipe_saving(&e, l, G, S->best_ev.step, RECIPE_FUSED_DISPATCH)) > 0)
                 result_assume(r, sc, "MoE dispatch by %s's all-to-all, one copy of a token per "
                               "routed expert; a deduplicating dispatcher (moe_fused_dispatch: "
                               "true, DeepEP / HybridEP) would take this layout's step %.0f%% "
-                              "lower", e.fw_id, 100 * (1 - sf.step / S->best_ev.step));
-        }
-        /* Likewise how the kernels are launched: a dropless MoE run that
-         * launches them from the host pays the profile's fitted host costs
-         * every layer and micro-batch; where replaying the whole iteration
-         * as CUDA graphs would take a noticeable share of this layout's
-         * step off, the line says how much (validation: with the key
-         * removed, the 26.08 table's graphed MoE rows went from within
-         * +10 % to +40 ... +67 %; README, session 20). */
-        if (e.sh.E > 1 && e.moe_cf <= 0 && !w->cuda_graph_full) {
-            Workload wg = *w;
-            wg.cuda_graph_full = true;
-            Env eg = e;
-            eg.w = &wg;
-            env_full_graphs(&eg, e.fw);
-            StepEval sg;
-            env_step(&eg, l, G, &sg);
-            if (sg.step < (1.0 - RECIPE_NOTE_SHARE) * S->best_ev.step)
+                              "lower", e.fw_id, 100 * save);
+            if (e.moe_cf <= 0 && !w->cuda_graph_full &&
+                (save = recipe_saving(&e, l, G, S->best_ev.step, RECIPE_FULL_GRAPHS)) > 0)
                 result_assume(r, sc, "MoE kernels launched from the host every layer and "
                               "micro-batch (%s's fitted host cost); replayed as full-iteration "
                               "CUDA graphs (cuda_graph_full: true) this layout's step would be "
-                              "%.0f%% lower", e.fw_id, 100 * (1 - sg.step / S->best_ev.step));
+                              "%.0f%% lower", e.fw_id, 100 * save);
+            if (l->ep > 1 && !(w->ep_overlap > 0) && !(e.ep_ov > 0) &&
+                (save = recipe_saving(&e, l, G, S->best_ev.step, RECIPE_EP_OVERLAP)) > 0)
+                result_assume(r, sc, "MoE all-to-alls exposed; hidden under another micro-batch's "
+                              "compute (ep_overlap: 1 with delay_wgrad_compute: true, "
+                              "Megatron-Core's combined 1F1B) this layout's step would be %.0f%% "
+                              "lower", 100 * save);
         }
         if (w->cuda_graph_full) {
             if (e.sh.E > 1 && e.fw && e.fw->moe_graph_residual > 0)

@@ -3719,6 +3719,47 @@ START_TEST(eager_moe_says_what_full_iteration_graphs_save)
 }
 END_TEST
 
+/* The third recipe choice a MoE plan is told about: all-to-alls left
+ * exposed, where Megatron-Core's combined 1F1B (ep_overlap: 1 with the
+ * experts' weight gradients deferred, as Megatron-Bridge's moe_a2a_overlap
+ * sets them) would hide them under another micro-batch's compute; the
+ * share is the plan's own sizing with those keys.  A plan that sets them,
+ * or a framework whose schedule hides them (deepseek's DualPipe,
+ * ep_overlap 1), is not told. */
+START_TEST(exposed_all_to_alls_say_what_the_combined_1f1b_saves)
+{
+    load_catalog();
+    Plan p;
+    plan_init(&p);
+    PlanResult *r;
+    Workload w = training(glu_moe(4, 2048, 16, 6144, 128, 8, 768), 4096, 64, 1e9);
+    w.gpus = 16;
+    w.micro_batch = 1;
+    w.recompute = RECOMPUTE_NONE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 16, .sp = 0};
+    w.ep_overlap = 1;
+    w.delay_wgrad_compute = true;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    double hidden = r->workloads[0].train.step_s;
+    ck_assert(!has_assumption(r, "Megatron-Core's combined 1F1B) this layout's step"));
+    free(r);
+    w.ep_overlap = 0;
+    w.delay_wgrad_compute = false;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    double exposed = r->workloads[0].train.step_s;
+    ck_assert_msg(hidden < 0.95 * exposed, "hidden %.3f s vs exposed %.3f s", hidden, exposed);
+    char want[160];
+    snprintf(want, sizeof want, "combined 1F1B) this layout's step would be %.0f%% lower",
+             100 * (1 - hidden / exposed));
+    ck_assert_msg(has_assumption(r, want), "no assumption says '%s'", want);
+    free(r);
+    snprintf(w.framework, sizeof w.framework, "deepseek");
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    ck_assert(!has_assumption(r, "Megatron-Core's combined 1F1B) this layout's step"));
+    free(r);
+}
+END_TEST
+
 START_TEST(capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity)
 {
     /* moe_capacity_factor (Megatron-Core --moe-expert-capacity-factor with
@@ -4262,6 +4303,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, unfused_dispatch_across_nodes_says_what_the_fused_one_saves);
     tcase_add_test(tc, nemo_plans_dispatch_by_the_flex_dispatcher_unless_they_say_otherwise);
     tcase_add_test(tc, eager_moe_says_what_full_iteration_graphs_save);
+    tcase_add_test(tc, exposed_all_to_alls_say_what_the_combined_1f1b_saves);
     tcase_add_test(tc, capacity_padded_moe_has_no_dropless_sync_and_pads_to_capacity);
     tcase_add_test(tc, combined_1f1b_exposes_the_partners_deferred_wgrad_host_work);
     tcase_add_test(tc, whole_program_buffers_free_logits_before_recompute_and_skip_allocator_slack);

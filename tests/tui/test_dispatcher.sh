@@ -4,11 +4,12 @@
 # framework's all-to-all.  Its explanation says how much lower a
 # deduplicating dispatcher would take the step; keyed moe_fused_dispatch,
 # the step falls and the line is gone.  Session 20: the same for the launch
-# path, full-iteration CUDA graphs (cuda_graph_full).
+# path, full-iteration CUDA graphs (cuda_graph_full), and for the
+# all-to-all overlap (ep_overlap), the last line (G scrolls to it).
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 7
+tap_plan 8
 
 tui_start 120 40 moe-gb200
 tui_open_plan moe-gb200
@@ -19,6 +20,9 @@ tui_wait 'a deduplicating dispatcher' && tui_wait "take this layout's step [0-9]
 ok $? "the explanation says what a deduplicating dispatcher would save"
 tui_wait 'replayed as' && tui_wait "full-iteration CUDA graphs .cuda_graph_full: true. this layout's step would be [0-9]+% lower"
 ok $? "and what full-iteration CUDA graphs would save"
+tui_keys G
+tui_wait "Megatron-Core's combined 1F1B. this layout's step would be [0-9]+% lower"
+ok $? "and what hiding the all-to-alls under another micro-batch would save"
 tui_keys q
 tui_wait_gone 'a deduplicating dispatcher'
 
