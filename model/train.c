@@ -127,9 +127,10 @@ static const Framework FW_BUILTIN = {
  * x16, 32 GT/s × 16 lanes with 128b/130b coding ≈ 63 GB/s (PCI-SIG PCIe
  * 5.0 specification). */
 #define HOST_BW_DEFAULT 63e9
-/* A recipe choice a plan leaves out (the MoE dispatcher, full-iteration
- * CUDA graphs) is mentioned when making it would take the step down by at
- * least this share (train_size's assumption lines). */
+/* A recipe choice a MoE plan leaves out (the dispatcher, full-iteration
+ * CUDA graphs, the all-to-all overlap) is mentioned when making it would
+ * take the step down by at least this share (train_size's assumption
+ * lines, recipe_saving). */
 #define RECIPE_NOTE_SHARE 0.05
 /* Layers' worth of activations an offloading stage keeps on the GPU while
  * copying: the layer being copied out (forward) or prefetched (backward)
@@ -1305,6 +1306,14 @@ static double gemm_s(const Env *e, double M, double N, double K)
  * split by t, which the FLOP count does not follow either).  Mamba-2:
  *   in_proj  M = T, K = h,         N = in_proj/t (column-parallel)
  *   out_proj M = T, K = d_inner/t, N = h         (row-parallel). */
+/* The share 0..1 of the MoE all-to-alls hidden under compute: the plan's
+ * ep_overlap where it sets one, else the framework profile's. */
+static double env_ep_overlap(const Env *e)
+{
+    double w = e->w->ep_overlap;
+    return w > 0 ? (w < 1 ? w : 1) : e->ep_ov;
+}
+
 static double layer_dense_gemm_s(const Env *e, const Layout *l, double T, int kind)
 {
     const Shape *sh = &e->sh;
@@ -1559,7 +1568,7 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
     c->pair_host = 0;
     if (moe_layer && l->ep > 1 && e->moe_cf <= 0 && t_moe > 0 && e->w->delay_wgrad_compute &&
         !e->w->cuda_graph_full &&
-        (e->w->ep_overlap > 0 ? e->w->ep_overlap : e->ep_ov) > 0) {
+        env_ep_overlap(e) > 0) {
         double actw = sh->glu ? 3.0 : 2.0;
         double t_act = imb * 2.0 * T * sh->k * actw * sh->Fe / t / e->ew_bw;
         double over = t_moe - (t_exp_all + t_act);
@@ -1881,7 +1890,7 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
         /* the busiest rank receives imb × its share (moe_imbalance) */
         double a2a = imb * (net_alltoall_s(db * tok, l->ep, bw, lat) +
                             net_alltoall_s(2.0 * tok, l->ep, bw, lat));
-        double ov = e->w->ep_overlap > 0 ? (e->w->ep_overlap < 1 ? e->w->ep_overlap : 1) : e->ep_ov;
+        double ov = env_ep_overlap(e);
         /* the hidden share still slows the compute it runs under */
         double ep_coll = fwd_coll + (sel_rm & RM_MOE ? 1.0 : 0.0);
         c->ep = (1.0 - ov + OVERLAP_SLOWDOWN * ov) * ep_coll * a2a;
@@ -2535,7 +2544,9 @@ static void env_full_graphs(Env *e, const Framework *fw)
 typedef enum { RECIPE_FUSED_DISPATCH, RECIPE_FULL_GRAPHS, RECIPE_EP_OVERLAP } RecipeChoice;
 
 /* The share of this layout's step (step) that making recipe choice c would
- * take off: the layout re-timed with it, 0 where that saves less than
+ * take off: the layout re-timed with it; 0 where the plan already makes it
+ * (or it does not apply: no EP for the dispatcher and the overlap, a
+ * token-dropping run for the graphs) or it saves less than
  * RECIPE_NOTE_SHARE. */
 static double recipe_saving(const Env *e, const Layout *l, int G, double step, RecipeChoice c)
 {
@@ -2544,13 +2555,19 @@ static double recipe_saving(const Env *e, const Layout *l, int G, double step, R
     x.w = &w;
     switch (c) {
     case RECIPE_FUSED_DISPATCH:
+        if (l->ep <= 1 || e->moe_fused)
+            return 0.0;
         x.moe_fused = true;
         break;
     case RECIPE_FULL_GRAPHS:
+        if (e->moe_cf > 0 || w.cuda_graph_full)
+            return 0.0;
         w.cuda_graph_full = true;
         env_full_graphs(&x, e->fw);
         break;
     case RECIPE_EP_OVERLAP:
+        if (l->ep <= 1 || env_ep_overlap(e) > 0)
+            return 0.0;
         w.ep_overlap = 1;
         w.delay_wgrad_compute = true;
         break;
@@ -3495,7 +3512,7 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                       "DP %.0f%%, %s, EP %.0f%% overlapped",
                       100.0 * e.ew_bw / e.hbm_bw, e.hbm_bw / 1e12, e.fw_id, 100 * e.tp_ov,
                       100 * e.dp_ov, cp_ov,
-                      100 * (w->ep_overlap > 0 ? (w->ep_overlap < 1 ? w->ep_overlap : 1) : e.ep_ov));
+                      100 * env_ep_overlap(&e));
         if (tr->band_class[0])
             result_assume(r, sc, "model error band %+.0f%% / %+.0f%% on the step time (%s, %d "
                           "published runs; catalog error_bands.yaml)",
@@ -3591,20 +3608,17 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
          *    256 H100 went +4 % -> +56 %; README, session 20). */
         if (e.sh.E > 1) {
             double save;
-            if (l->ep > 1 && !e.moe_fused &&
-                (save = recipe_saving(&e, l, G, S->best_ev.step, RECIPE_FUSED_DISPATCH)) > 0)
+            if ((save = recipe_saving(&e, l, G, S->best_ev.step, RECIPE_FUSED_DISPATCH)) > 0)
                 result_assume(r, sc, "MoE dispatch by %s's all-to-all, one copy of a token per "
                               "routed expert; a deduplicating dispatcher (moe_fused_dispatch: "
                               "true, DeepEP / HybridEP) would take this layout's step %.0f%% "
                               "lower", e.fw_id, 100 * save);
-            if (e.moe_cf <= 0 && !w->cuda_graph_full &&
-                (save = recipe_saving(&e, l, G, S->best_ev.step, RECIPE_FULL_GRAPHS)) > 0)
+            if ((save = recipe_saving(&e, l, G, S->best_ev.step, RECIPE_FULL_GRAPHS)) > 0)
                 result_assume(r, sc, "MoE kernels launched from the host every layer and "
                               "micro-batch (%s's fitted host cost); replayed as full-iteration "
                               "CUDA graphs (cuda_graph_full: true) this layout's step would be "
                               "%.0f%% lower", e.fw_id, 100 * save);
-            if (l->ep > 1 && !(w->ep_overlap > 0) && !(e.ep_ov > 0) &&
-                (save = recipe_saving(&e, l, G, S->best_ev.step, RECIPE_EP_OVERLAP)) > 0)
+            if ((save = recipe_saving(&e, l, G, S->best_ev.step, RECIPE_EP_OVERLAP)) > 0)
                 result_assume(r, sc, "MoE all-to-alls exposed; hidden under another micro-batch's "
                               "compute (ep_overlap: 1 with delay_wgrad_compute: true, "
                               "Megatron-Core's combined 1F1B) this layout's step would be %.0f%% "
