@@ -149,6 +149,8 @@ typedef struct {
     double routed_total;             /* routed-expert parameters (MoE), all experts */
     double routed_active;            /* ... those one token passes through */
     double fe;                       /* expert FFN width */
+    double he;                       /* the routed experts' input width: h, or the
+                                      * LatentMoE width (what the all-to-alls carry) */
     double experts, moe_layers;      /* routed experts per MoE layer; MoE layers */
     double k_over_e;                 /* routed experts per token / experts */
     double lookup_only;              /* input-embedding params never read whole nor multiplied */
@@ -224,7 +226,7 @@ static double gemm_time(const Ctx *c, int tp, double tokens, double flops_dense,
     double x = fmin((double)c->h / tp, tokens);
     double t = flops_dense / (tp * c->peak * gemm_eff_x(c, x));
     if (flops_expert > 0) {
-        double xe = fmin(fmin((double)c->h / tp, c->fe / tp), tokens * c->k_over_e);
+        double xe = fmin(fmin(c->he / tp, c->fe / tp), tokens * c->k_over_e);
         t += flops_expert / (tp * c->peak * gemm_eff_x(c, xe));
     }
     return t;
@@ -348,12 +350,15 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
      * touched ones read per decode step). */
     if (m->experts > 1 && m->experts_per_token > 0) {
         double fe = m->expert_ffn_hidden > 0 ? m->expert_ffn_hidden : m->ffn_hidden;
-        double per = (m->glu ? 3.0 : 2.0) * c->h * fe;
+        /* LatentMoE: the routed experts work at the latent width */
+        double he = m->moe_latent > 0 ? m->moe_latent : c->h;
+        double per = (m->glu ? 3.0 : 2.0) * he * fe;
         int moe_layers = lc.moe;
         c->routed_total = fmin((double)moe_layers * m->experts * per, c->total);
         c->k_over_e = fmin(1.0, (double)m->experts_per_token / m->experts);
         c->routed_active = c->routed_total * c->k_over_e;
         c->fe = fe;
+        c->he = he;
         c->experts = m->experts;
         c->moe_layers = moe_layers;
     }
@@ -636,7 +641,7 @@ static double alltoall(const Ctx *c, double bytes, int n)
  * n-way expert-parallel group, all MoE layers. */
 static double ep_comm(const Ctx *c, double tokens, int n)
 {
-    double vals = tokens * c->k_over_e * c->experts * c->h; /* k copies of h per token */
+    double vals = tokens * c->k_over_e * c->experts * c->he; /* k copies of He per token */
     return c->moe_layers * (alltoall(c, vals * c->disp_b, n) + alltoall(c, vals * c->comb_b, n));
 }
 
@@ -657,7 +662,7 @@ static double ep_comm_prefill(const Ctx *c, double tokens, int n)
     double k = c->k_over_e * c->experts;
     double remote = (nodes - 1.0) * (1.0 - pow(1.0 - 1.0 / nodes, k));
     double bw = net_scaleout_bw(c->p, c->a, false);
-    double per = tokens * c->h * (c->disp_b + c->comb_b);
+    double per = tokens * c->he * (c->disp_b + c->comb_b);
     double rdma = bw > 0 ? per * remote / bw + 2.0 * NET_SCALEOUT_LATENCY_S : INFINITY;
     double nvl = c->up_bw > 0 ? per * k * (c->domain - 1.0) / c->domain / c->up_bw + 2.0 * c->up_lat
                               : INFINITY;
@@ -688,7 +693,7 @@ static double ep_gather_comm(const Ctx *c, double tokens, int n)
         return 0.0;
     double bw = n <= c->domain ? c->up_bw : net_scaleout_bw(c->p, c->a, false);
     double lat = n <= c->domain ? c->up_lat : NET_SCALEOUT_LATENCY_S;
-    double all = n * tokens * c->h; /* values gathered on every rank */
+    double all = n * tokens * c->he; /* values gathered on every rank */
     return c->moe_layers * (net_allgather_s(all * c->gather_b, n, bw, lat) +
                             net_allgather_s(all * c->comb_b, n, bw, lat));
 }
@@ -705,7 +710,7 @@ static double ep_gather_out_s(const Ctx *c, double tokens, int n)
 {
     if (n <= 1 || !(tokens > 0))
         return 0.0;
-    return c->moe_layers * n * tokens * c->h * c->comb_b / c->hbm_bw_eff;
+    return c->moe_layers * n * tokens * c->he * c->comb_b / c->hbm_bw_eff;
 }
 
 /* Busiest / mean load when m routed token-slots fall uniformly at random

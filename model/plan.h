@@ -79,6 +79,12 @@ typedef struct {
     int shared_experts;
     int expert_ffn_hidden;    /* 0 = ffn_hidden */
     int dense_layers;         /* leading dense (non-MoE) layers, DeepSeek-style */
+    /* LatentMoE (Nemotron 3 Super / Ultra; Megatron-Core moe_latent_size):
+     * the MoE layer projects its input h -> moe_latent before the dispatch
+     * and back after the combine, and the routed experts work, and their
+     * tokens travel, at this width; router and shared experts stay at h.
+     * 0 = none. */
+    int moe_latent;
     /* Multi-head latent attention (DeepSeek-V2/V3); kv_lora_rank 0 = no MLA. */
     int q_lora_rank;
     int kv_lora_rank;

@@ -108,6 +108,23 @@ static const ModelPreset presets[] = {
       .experts = 128, .experts_per_token = 6, .shared_experts = 2, .expert_ffn_hidden = 1856,
       .hybrid = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
       .mamba_heads = 64, .mamba_head_dim = 64, .mamba_state = 128, .mamba_groups = 8}},
+    /* Hybrid Mamba-2 / attention / LatentMoE (88 layers: 40 Mamba-2, 40
+     * MoE, 8 attention): 512 squared-ReLU experts, top-22, each 2688 wide
+     * at the 1024-wide latent; one 5376-wide shared expert at h (as
+     * shared_experts 2 of 2688); two MTP depths of an attention + MoE
+     * block (the recipes' mtp_num_layers 2; Super repeats one layer's
+     * weights for both, counted here as two); no position embedding. */
+    {"nemotron-3-super",
+     "Megatron-LM examples/post_training/modelopt/conf/nvidia/"
+     "NVIDIA-Nemotron-3-Super-120B-A12B-BF16.sh (83e7466c60); Megatron-Bridge "
+     "tests/unit_tests/recipes/nemotronh/test_nemotron_3_super.py and "
+     "recipes/nemotronh/h100/nemotron_3_super.py (067f987df)",
+     {.layers = 88, .hidden = 4096, .ffn_hidden = 2688, .heads = 32, .kv_heads = 2,
+      .head_dim = 128, .vocab = 131072, .glu = false, .tied_embeddings = false,
+      .experts = 512, .experts_per_token = 22, .shared_experts = 2, .expert_ffn_hidden = 2688,
+      .moe_latent = 1024, .mtp_layers = 2,
+      .hybrid = "MEMEMEM*EMEMEMEM*EMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEM*EMEMEMEME",
+      .mamba_heads = 128, .mamba_head_dim = 64, .mamba_state = 128, .mamba_groups = 8}},
     /* Hybrid Mamba-2 / attention / MLP, no MoE: squared-ReLU MLPs (not
      * gated), 8 KV groups of 128, untied embeddings, no position
      * embedding (Megatron-Bridge's MambaModelProvider defaults). */

@@ -197,6 +197,8 @@ typedef struct {
     double mamba_small;     /* its conv1d (+bias), A, D, dt bias and gated-norm weights */
     double layer_dense_w;   /* the average layer's weights but the routed experts' */
     double E, k, S, Fe;     /* routed experts, per token, shared, expert FFN */
+    double He;              /* the routed experts' input width: h, or LatentMoE's latent */
+    double lat_w;           /* LatentMoE's two projections h <-> He per MoE layer (0: none) */
     bool glu, mla, moe, tied;
     double dqk, dv;         /* per-head q/k and v widths of the attention core */
     double attn_w;          /* attention GEMM weights per layer */
@@ -253,6 +255,13 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
         sh->k = sh->E;
     sh->S = sh->moe && m->shared_experts > 0 ? m->shared_experts : 0;
     sh->Fe = m->expert_ffn_hidden > 0 ? m->expert_ffn_hidden : sh->F;
+    /* LatentMoE (Megatron-Core moe_layer.py: fc1_latent_proj h -> latent
+     * before dispatch_preprocess, fc2_latent_proj back after the combine,
+     * both TELinear parallel_mode "duplicated"; the router and the shared
+     * experts see the full h): the routed experts' GEMMs, the permutation
+     * and the all-to-alls work at the latent width. */
+    sh->He = sh->moe && m->moe_latent > 0 ? m->moe_latent : m->hidden;
+    sh->lat_w = sh->moe && m->moe_latent > 0 ? 2.0 * m->hidden * sh->He : 0.0;
     sh->Ld = lc.mlp;
     sh->Lm = lc.moe;
     sh->La = lc.attn;
@@ -306,7 +315,7 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
      * num_floating_point_operations counts it: 2·a·(dqk + dv) per pair. */
     sh->core_coef = 2 * a * (sh->dqk + sh->dv);
     sh->mlp_w = mats * h * sh->F;
-    sh->expert_w = sh->moe ? mats * h * sh->Fe : 0;
+    sh->expert_w = sh->moe ? mats * sh->He * sh->Fe : 0;
     sh->shared_w = sh->moe ? sh->S * mats * h * sh->Fe : 0;
     sh->router_w = sh->moe ? h * sh->E : 0;
     sh->win = m->window > 0 ? m->window : 0;
@@ -329,7 +338,7 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
      * with its pre-norm (a plain layer's attention block carries norm_w
      * less the MLP block's norm) */
     double blocks = sh->La * (sh->attn_w + sh->norm_w - h) + sh->Ld * (sh->mlp_w + h) +
-                    sh->Lm * (sh->shared_w + sh->router_w + h) +
+                    sh->Lm * (sh->shared_w + sh->router_w + sh->lat_w + h) +
                     sh->Lmb * (sh->mamba_w + sh->mamba_small + h);
     sh->layer_dense_w = blocks / sh->L;
     /* Multi-token prediction (DeepSeek-V3 report §2.2, Fig. 3; Megatron-
@@ -339,16 +348,21 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
      * block of the model's last kind (a MoE layer in DeepSeek-V3), a final
      * norm, and the shared embedding and output head (no weights of their
      * own).  Not part of the model's parameter count (DeepSeek-V3's 671 B
-     * are the main model's; its 14 B MTP module comes on top). */
-    sh->mtp = m->mtp_layers > 0 && !hybrid ? m->mtp_layers : 0;
+     * are the main model's; its 14 B MTP module comes on top).  A hybrid
+     * pattern's MTP block is attention then the model's MoE (else MLP)
+     * block, two blocks as in a plain layer: Nemotron 3 Super's
+     * mtp_hybrid_override_pattern "*E" (Megatron-Bridge hybrid_provider.py;
+     * its functional test config). */
+    sh->mtp = m->mtp_layers > 0 ? m->mtp_layers : 0;
     if (sh->mtp > 0) {
         bool mo = sh->Lm > 0;
-        double ffn_w = mo ? sh->shared_w + sh->router_w : sh->mlp_w;
-        sh->mtp_kind = K_ATTN | (mo ? K_MOE : K_MLP); /* one of the model's kinds */
+        double ffn_w = mo ? sh->shared_w + sh->router_w + sh->lat_w : sh->mlp_w;
+        sh->mtp_kind = K_ATTN | (mo ? K_MOE : K_MLP); /* a plain layer's kind */
         sh->mtp_w = sh->attn_w + sh->norm_w + ffn_w + 2.0 * h * h + 3.0 * h;
         sh->mtp_we = mo ? sh->E * sh->expert_w : 0.0;
         sh->mtp_gemm = sh->attn_w + 2.0 * h * h +
-                       (mo ? sh->k * sh->expert_w + sh->shared_w + sh->router_w : sh->mlp_w);
+                       (mo ? sh->k * sh->expert_w + sh->shared_w + sh->router_w + sh->lat_w
+                           : sh->mlp_w);
     }
     double common = blocks + sh->emb_w + sh->head_w + h;
     double total = common + sh->Lm * sh->E * sh->expert_w;
@@ -407,7 +421,7 @@ static double shape_flops(const Shape *sh, double B, double s)
 {
     double tok = B * s;
     double gemm = sh->La * sh->attn_w + sh->Ld * sh->mlp_w + sh->Lmb * sh->mamba_w +
-                  sh->Lm * (sh->k * sh->expert_w + sh->shared_w + sh->router_w);
+                  sh->Lm * (sh->k * sh->expert_w + sh->shared_w + sh->router_w + sh->lat_w);
     /* each MTP module: its block and projection, a full causal core, and
      * its own pass through the output head (Megatron-Core counts them the
      * same way: training.py num_floating_point_operations, mtp_num_layers) */
@@ -473,8 +487,9 @@ static double sel_norms(const Shape *sh, unsigned rm, int kind)
  * linear output and F-wide activation output, 6·F/h instead of 4·F/h
  * (Megatron's report_theoretical_memory uses 18 + 4·F/h for every MLP, which
  * understates SwiGLU); a MoE layer stores that for k routed experts plus the
- * shared ones, plus the k permuted copies of its input (2k); MLA adds its
- * latent vectors.  FlashAttention keeps no s² tensors (Dao et al. 2022).
+ * shared ones, plus the k permuted copies of its input (2k; 2k·He/h with
+ * LatentMoE, whose combined output, the up projection's input, adds
+ * 2·He/h); MLA adds its latent vectors.  FlashAttention keeps no s² tensors (Dao et al. 2022).
  * Context parallelism splits s over c (each rank's scores are (s/c)×s).
  * With dropout probability 0 (workload no_dropout) no mask is kept: PyTorch's
  * dropout returns its input unchanged when p = 0 (ATen native/Dropout.cpp
@@ -499,8 +514,9 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
     double attn_split = at ? 4.0 + 4.0 * kvr + 2.0 * sh->ew_attn_extra : 0.0;
     double actw = sh->glu ? 6.0 : 4.0;
     double mlp_split = !ffn ? 0.0
-                       : moe ? sh->k * actw * sh->Fe / sh->h + 2.0 * sh->k +
-                                   sh->S * actw * sh->Fe / sh->h
+                       : moe ? sh->k * actw * sh->Fe / sh->h + 2.0 * sh->k * sh->He / sh->h +
+                                   sh->S * actw * sh->Fe / sh->h +
+                                   (sh->lat_w > 0 ? 2.0 * sh->He / sh->h : 0.0)
                              : actw * sh->F / sh->h;
     double mamba_split = mb ? (2.0 * sh->md.in_proj + 4.0 * sh->md.d_inner +
                                8.0 * sh->md.heads) / sh->h
@@ -590,7 +606,8 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
  * (2·a·dqk/h, 2·g·dqk/h, 2·g·dv/h), the attention output projection's
  * output (2) and the MLP's first GEMM output (2·F/h, 4·F/h with GLU; a MoE
  * layer's for its k routed and S shared experts, and its k permuted input
- * copies).  Norm outputs, the attention core (a Pallas kernel, or a batched
+ * copies, He wide, after LatentMoE's down projection, whose output is one
+ * more).  Norm outputs, the attention core (a Pallas kernel, or a batched
  * dot), its output and the activation function are recomputed, and the
  * MLP's last GEMM output only feeds the residual stream, so it is not a
  * residual.  The input and the projection output are [b, s, h]: split by
@@ -605,7 +622,8 @@ static double shape_act_dots(const Shape *sh, double s, double b, int t, int c, 
     double qkv = at ? 2.0 * (sh->a * sh->dqk + sh->g * sh->dqk + sh->g * sh->dv) / sh->h : 0.0;
     double w1 = sh->glu ? 4.0 : 2.0;
     double mlp = !ffn ? 0.0
-                 : kind & K_MOE ? (sh->k + sh->S) * w1 * sh->Fe / sh->h + 2.0 * sh->k
+                 : kind & K_MOE ? (sh->k + sh->S) * w1 * sh->Fe / sh->h +
+                                      (2.0 * sh->k + (sh->lat_w > 0 ? 2.0 : 0.0)) * sh->He / sh->h
                                 : w1 * sh->F / sh->h;
     /* a Mamba-2 block: the in_proj output and out_proj's */
     double mam = mb ? 2.0 * sh->md.in_proj / sh->h : 0.0;
@@ -1168,8 +1186,9 @@ static double moe_imbalance(const Env *e, const Layout *l, double T)
  *    logits, softmax/sigmoid reads and writes them, top-k and the load-
  *    balancing loss read them: 5 passes of 4 bytes per logit, plus the k
  *    probabilities (fp32) and indices (int64) per token;
- *  - permute: read T·h, write the C = T·k copies grouped by expert; un-
- *    permute: read the C copies and their probabilities, write T·h (16-bit);
+ *  - permute: read T·He, write the C = T·k copies grouped by expert; un-
+ *    permute: read the C copies and their probabilities, write T·He (16-bit;
+ *    He = h, or the LatentMoE width: the tokens are projected first);
  *  - with EP and more than one local expert the received chunks are sorted
  *    by local expert after the dispatch and back before the combine
  *    (sort_chunks_by_idxs): read + write C·h twice, on the busiest rank's
@@ -1188,9 +1207,9 @@ static double moe_route_bytes(const Env *e, const Layout *l, double T, double im
     double router = 4.0 * 5.0 * Tr * sh->E + (4.0 + 8.0) * C;
     if (e->moe_fused)
         return router;
-    double permute = 2.0 * (Tr + C) * sh->h + 2.0 * (C + Tr) * sh->h + 4.0 * C;
+    double permute = 2.0 * (Tr + C) * sh->He + 2.0 * (C + Tr) * sh->He + 4.0 * C;
     double local = sh->E / (l->ep > 0 ? l->ep : 1);
-    double sort = l->ep > 1 && local > 1 ? 2.0 * 2.0 * 2.0 * imb * C * sh->h : 0;
+    double sort = l->ep > 1 && local > 1 ? 2.0 * 2.0 * 2.0 * imb * C * sh->He : 0;
     return router + permute + sort;
 }
 
@@ -1314,6 +1333,19 @@ static double env_ep_overlap(const Env *e)
     return w > 0 ? (w < 1 ? w : 1) : e->ep_ov;
 }
 
+/* LatentMoE's two projections (h -> He before the dispatch, He -> h after
+ * the combine): Transformer Engine Linears in parallel_mode "duplicated",
+ * each TP rank holding the whole weight and projecting its own T/t tokens
+ * (the MoE layer's sequence-parallel input). */
+static double latent_gemm_s(const Env *e, const Layout *l, double T)
+{
+    const Shape *sh = &e->sh;
+    if (!(sh->lat_w > 0))
+        return 0.0;
+    double Tt = T / l->tp;
+    return gemm_s(e, Tt, sh->He, sh->h) + gemm_s(e, Tt, sh->h, sh->He);
+}
+
 static double layer_dense_gemm_s(const Env *e, const Layout *l, double T, int kind)
 {
     const Shape *sh = &e->sh;
@@ -1335,6 +1367,8 @@ static double layer_dense_gemm_s(const Env *e, const Layout *l, double T, int ki
         s += gemm_s(e, T, glu * F / t, h) + gemm_s(e, T, h, F / t);
     if (moe && sh->router_w > 0)
         s += gemm_s(e, T, sh->E / t, h);
+    if (moe)
+        s += latent_gemm_s(e, l, T);
     return s;
 }
 
@@ -1398,7 +1432,8 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
     double re_blocks = ((kind & K_MLP) && (sel_rm & RM_MLP)) || (moe_layer && (sel_rm & RM_MOE))
                            ? 1.0 : 0.0;
     double dense_w = (at ? sh->attn_w : 0.0) + (mb ? sh->mamba_w : 0.0) +
-                     (moe_layer ? sh->shared_w + sh->router_w : kind & K_MLP ? sh->mlp_w : 0.0);
+                     (moe_layer ? sh->shared_w + sh->router_w + sh->lat_w
+                                : kind & K_MLP ? sh->mlp_w : 0.0);
     double f_dense = 2.0 * T * dense_w / t;
     double t_gemm = layer_dense_gemm_s(e, l, T, kind);
     double eff_dense = t_gemm > 0 ? f_dense / (t_gemm * e->peak * e->gemm_scale) : eff;
@@ -1423,12 +1458,12 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
         double tok_e = T * sh->k / t * et * l->ep / sh->E;  /* tokens per local expert */
         /* Each expert GEMM at the efficiency of its own narrowest side, as
          * the dense GEMMs (layer_dense_gemm_s): fc1 M = tokens per local
-         * expert, K = h, N = (2 with GLU)·Fe/etp — the grouped fc1 computes
-         * gate and up projections in one GEMM (Megatron-Core TEGroupedMLP:
-         * linear_fc1 of width 2·Fe when gated_linear_unit) — and fc2 K =
-         * Fe/etp, N = h.  Until 2026-12-03 both were looked up at Fe/etp,
+         * expert, K = He (h, or the LatentMoE width), N = (2 with GLU)·Fe/etp
+         * — the grouped fc1 computes gate and up projections in one GEMM
+         * (Megatron-Core TEGroupedMLP: linear_fc1 of width 2·Fe when
+         * gated_linear_unit) — and fc2 K = Fe/etp, N = He.  Until 2026-12-03 both were looked up at Fe/etp,
          * fc1 half as wide as it is. */
-        double hb = l->etp <= 0 ? sh->h / t : sh->h;
+        double hb = l->etp <= 0 ? sh->He / t : sh->He;
         double fc1_n = (sh->glu ? 2.0 : 1.0) * sh->Fe / et;
         double x1 = gemm_narrowest(tok_e, fc1_n, hb), x2 = gemm_narrowest(tok_e, hb, sh->Fe / et);
         /* the busiest EP rank computes imb × its share (moe_imbalance).
@@ -1447,8 +1482,10 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
         t_gemm += t_exp;
         t_exp_all = t_exp;
         t_exp_fc2 = fc2_s;
-        if (fp8) /* expert fc1 inputs h per routed copy, fc2 inputs Fe/etp */
-            cast_el += sh->k * (sh->h + sh->Fe) / t + sh->S * (sh->h + sh->Fe) / t;
+        if (fp8) /* expert fc1 inputs He per routed copy, fc2 inputs Fe/etp; the
+                  * latent projections' inputs h and He */
+            cast_el += sh->k * (sh->He + sh->Fe) / t + sh->S * (sh->h + sh->Fe) / t +
+                       (sh->lat_w > 0 ? (sh->h + sh->He) / t : 0.0);
     }
     double f_core = at ? T * e->s * sh->core_coef / t * e->win_frac : 0.0;
     double t_core = f_core / (e->peak16 * eff);
@@ -1507,7 +1544,7 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
                  (imb - 1.0) * 2.0 * T * sh->k * actw * sh->Fe / t) / e->ew_bw;
         /* a framework's extra per-copy passes (frameworks.yaml moe_overhead) */
         if (e->moe_oh > 0)
-            t_ew += 2.0 * T * sh->k * sh->h * e->moe_oh / t / e->ew_bw;
+            t_ew += 2.0 * T * sh->k * sh->He * e->moe_oh / t / e->ew_bw;
         /* Host-side cost per MoE layer and pass (frameworks.yaml, fitted by
          * gpuplan calibrate): dropless routing copies the per-expert token
          * counts to the host before the all-to-all (the split sizes), which
@@ -1630,11 +1667,11 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
             c->flops += 2.0 * T * sh->shared_w / t;
         }
         if (moe_layer && (sel_rm & RM_MOE)) {
-            c->comp += t_exp_all + t_moe +
+            c->comp += t_exp_all + t_moe + latent_gemm_s(e, l, T) +
                        (sh->router_w > 0 ? gemm_s(e, T, sh->E / t, sh->h) : 0.0) +
                        (moe_route_bytes(e, l, T, imb) + imb * 2.0 * T * sh->k * actw * sh->Fe / t) /
                            e->ew_bw;
-            c->flops += f_exp + 2.0 * T * sh->router_w / t;
+            c->flops += f_exp + 2.0 * T * (sh->router_w + sh->lat_w) / t;
         }
         if (at && sh->mla && (sel_rm & RM_MLA_UP_PROJ)) {
             double qn = sh->a * sh->dqk / t, kvn = sh->a * (sh->nope + sh->dv) / t;
@@ -1686,8 +1723,8 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
             xb += 20.0 * fe + (sel_rm & (RM_ACT_ALL | RM_MOE_ACT | RM_MOE) ? 16.0 * fe : 0.0);
         }
         if (moe_layer && e->uf_bias) {
-            xf += 12.0 * Cb * sh->h;
-            xb += 16.0 * Cb * sh->h;
+            xf += 12.0 * Cb * sh->He;
+            xb += 16.0 * Cb * sh->He;
         }
         if (l->recompute == RECOMPUTE_FULL)
             xb += xf;
@@ -1886,7 +1923,7 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
         }
         /* the dispatch in disp_b bytes per element, the combine in 16-bit */
         double db = e->disp_b;
-        double tok = moe_copies(e, l, T) * sh->h;
+        double tok = moe_copies(e, l, T) * sh->He;
         /* the busiest rank receives imb × its share (moe_imbalance) */
         double a2a = imb * (net_alltoall_s(db * tok, l->ep, bw, lat) +
                             net_alltoall_s(2.0 * tok, l->ep, bw, lat));
@@ -1924,11 +1961,14 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     double rshare = env_recompute_share(e, l);
     /* the average layer: each kind of layer by its share */
     LayerCost lc = {0}, mk = {0}; /* mk: a layer of the MTP modules' kind */
+    bool mk_set = false;
     for (int i = 0; i < sh->nkinds; i++) {
         LayerCost k = {0};
         layer_cost(e, l, sh->kinds[i].mask, &k, &x, &eff);
-        if (sh->mtp > 0 && sh->kinds[i].mask == sh->mtp_kind)
+        if (sh->mtp > 0 && sh->kinds[i].mask == sh->mtp_kind) {
             mk = k;
+            mk_set = true;
+        }
         if (rshare < 1.0) {
             /* recompute on some layers of the stage only: the others run
              * without it (env_recompute_share) */
@@ -1941,6 +1981,10 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
         }
         layer_cost_add(&lc, &k, sh->kinds[i].share);
     }
+    /* a hybrid pattern's layers hold one block each: its MTP block pair is
+     * not one of them */
+    if (sh->mtp > 0 && !mk_set)
+        layer_cost(e, l, sh->mtp_kind, &mk, NULL, NULL);
     double p = l->pp, v = l->vpp > 0 ? l->vpp : 1;
     double m = layout_micro(e->B, l);
     double T = (double)l->micro_batch * e->s / l->cp;

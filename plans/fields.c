@@ -141,6 +141,7 @@ static const FieldDef field_table[] = {
     {"model.experts_per_token", "  experts/tok", FS_WORKLOAD, FT_INT, FF_SHAPE, OFF(Workload, model.experts_per_token), QTY_COUNT, 0, 1, "", EN_NONE, ""},
     {"model.shared_experts", "  shared_exp", FS_WORKLOAD, FT_INT, FF_SHAPE, OFF(Workload, model.shared_experts), QTY_COUNT, 0, 1, "", EN_NONE, ""},
     {"model.expert_ffn_hidden", "  expert_ffn", FS_WORKLOAD, FT_INT, FF_SHAPE | FF_AUTO0, OFF(Workload, model.expert_ffn_hidden), QTY_COUNT, 0, 1, "", EN_NONE, "auto = ffn_hidden"},
+    {"model.moe_latent", "  moe_latent", FS_WORKLOAD, FT_INT, FF_SHAPE, OFF(Workload, model.moe_latent), QTY_COUNT, 0, 1, "", EN_NONE, "LatentMoE width; 0 = none"},
     {"model.dense_layers", "  dense_layers", FS_WORKLOAD, FT_INT, FF_SHAPE, OFF(Workload, model.dense_layers), QTY_COUNT, 0, 1, "", EN_NONE, "leading dense layers (MoE)"},
     {"model.q_lora_rank", "  q_lora_rank", FS_WORKLOAD, FT_INT, FF_SHAPE, OFF(Workload, model.q_lora_rank), QTY_COUNT, 0, 1, "", EN_NONE, "MLA"},
     {"model.kv_lora_rank", "  kv_lora_rank", FS_WORKLOAD, FT_INT, FF_SHAPE, OFF(Workload, model.kv_lora_rank), QTY_COUNT, 0, 1, "", EN_NONE, "MLA; 0 = none"},

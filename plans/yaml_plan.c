@@ -316,6 +316,11 @@ static int check_shape(Rules *r, const Workload *w, const Catalog *cat)
     CHECK(m->dense_layers >= 0 && m->dense_layers <= m->layers, &m->dense_layers, w,
           "workload '%s': dense_layers must be between 0 and layers (%d), got %d", wn, m->layers,
           m->dense_layers);
+    CHECK(m->moe_latent >= 0 && m->moe_latent <= m->hidden, &m->moe_latent, w,
+          "workload '%s': moe_latent must be between 0 (no latent projection) and hidden (%d), "
+          "got %d", wn, m->hidden, m->moe_latent);
+    CHECK(m->moe_latent == 0 || m->experts > 1, &m->moe_latent, w,
+          "workload '%s': moe_latent needs routed experts (experts > 1)", wn);
     CHECK(text_ok(m->hybrid, sizeof m->hybrid), m->hybrid, w,
           "workload '%s': hybrid must be a pattern of M, *, - and E", wn);
     if (m->hybrid[0]) {
@@ -581,9 +586,6 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
         CHECK(m->mtp_layers >= 0 && m->mtp_layers <= 16, &m->mtp_layers, w,
               "workload '%s': model mtp_layers must be between 0 and 16, got %d", wn,
               m->mtp_layers);
-        CHECK(m->mtp_layers == 0 || !m->hybrid[0], &m->mtp_layers, w,
-              "workload '%s': model mtp_layers is not modelled for hybrid patterns (their MTP "
-              "blocks have patterns of their own)", wn);
         CHECK(m->glu_clamp >= 0 && m->glu_clamp <= 1e6, &m->glu_clamp, w,
               "workload '%s': model glu_clamp must be 0 (no clamp) or a positive limit", wn);
         CHECK(m->glu_clamp == 0 || m->glu, &m->glu_clamp, w,
@@ -1702,6 +1704,7 @@ static const Field model_fields[] = {
     F_I(ModelShape, shared_experts, "shared_experts", 0, NULL),
     F_I(ModelShape, expert_ffn_hidden, "expert_ffn_hidden", 0, "0 = ffn_hidden"),
     F_I(ModelShape, dense_layers, "dense_layers", F_OPT, "leading dense layers"),
+    F_I(ModelShape, moe_latent, "moe_latent", F_OPT, "LatentMoE width; 0 = none"),
     F_I(ModelShape, q_lora_rank, "q_lora_rank", F_OPT, "latent attention (MLA)"),
     F_I(ModelShape, kv_lora_rank, "kv_lora_rank", F_OPT, NULL),
     F_I(ModelShape, qk_rope_head_dim, "qk_rope_head_dim", F_OPT, NULL),

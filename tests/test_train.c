@@ -1321,6 +1321,79 @@ START_TEST(nemotron_3_nano_total_and_active_params)
 }
 END_TEST
 
+/* Nemotron 3 Super: "12B active parameters and 120B parameters in total"
+ * (Megatron-Bridge docs/models/nemotron/nemotron3-super.md); its model
+ * verification card counts 123,611,033,088 elements in the BF16 checkpoint,
+ * which also holds the one (repeated) MTP layer — attention 35.7 M, 512
+ * latent experts 2.82 B, the shared expert 44 M, router, latent and 2h -> h
+ * projections, norms: 2.94 B — so 120.67 B for the model itself. */
+START_TEST(nemotron_3_super_total_and_active_params)
+{
+    double total, active;
+    train_params(&preset_find("nemotron-3-super")->shape, &total, &active);
+    ck_assert_msg(rel(total, 123.611e9 - 2.94e9) < 0.002, "total %g", total);
+    ck_assert_msg(active > 12e9 && active < 13e9, "active %g", active);
+}
+END_TEST
+
+/* Its FLOPs a token against the published Model TFLOP/s over tokens/s
+ * (Megatron-Bridge 26.08 table: GB300 831 / 9856, GB200 600 / 7040 = 84.3
+ * and 85.2 GFLOP): within 4 % (the model counts the SSD scan and both
+ * MTP depths); without the two MTP depths 12 % fewer. */
+START_TEST(nemotron_3_super_flops_match_the_published_rate)
+{
+    ModelShape m = preset_find("nemotron-3-super")->shape;
+    double f = train_model_flops(&m, 1, 8192) / 8192;
+    ck_assert_msg(f > 84.3e9 && f < 85.2e9 * 1.04, "%.4g FLOP a token", f);
+    m.mtp_layers = 0;
+    double f0 = train_model_flops(&m, 1, 8192) / 8192;
+    ck_assert_msg(f0 < 0.9 * f, "without MTP %.4g", f0);
+}
+END_TEST
+
+/* LatentMoE (Megatron-Core moe_latent_size): the routed experts' GEMMs, and
+ * the dispatch and combine, work at the latent width; the two projections
+ * h <-> latent are added per MoE layer.  Super as published (latent 1024)
+ * against the same model with its experts at h = 4096: FLOPs a token lower
+ * by exactly 6 x (40 MoE layers + 2 MTP blocks) x (22 x 2 x 3072 x 2688 -
+ * 2 x 4096 x 1024), and the all-to-all time on 64 GB300 (EP 64, full
+ * recompute) about a quarter. */
+START_TEST(latent_moe_runs_its_experts_and_all_to_alls_at_the_latent_width)
+{
+    ModelShape m = preset_find("nemotron-3-super")->shape;
+    ModelShape full = m;
+    full.moe_latent = 0;
+    double d = (train_model_flops(&full, 1, 8192) - train_model_flops(&m, 1, 8192)) / 8192;
+    double want = 6.0 * 42 * (22.0 * 2 * 3072 * 2688 - 2.0 * 4096 * 1024);
+    ck_assert_msg(rel(d, want) < 1e-9, "%.6g vs %.6g", d, want);
+    ParallelSpec ps = {.tp = 1, .pp = 1, .cp = 1, .ep = 64, .sp = 0};
+    Workload w = pinned("nemotron-3-super", 8192, 64, 512, 1, PREC_FP8, ps);
+    w.recompute = RECOMPUTE_FULL; /* h-wide experts do not fit otherwise */
+    double lat = sized(w, "GB300").step.ep_comm;
+    w.model.moe_latent = 0;
+    double wide = sized(w, "GB300").step.ep_comm;
+    ck_assert_msg(lat > 0 && lat / wide > 0.2 && lat / wide < 0.3, "EP %.4f s vs %.4f s", lat,
+                  wide);
+}
+END_TEST
+
+/* A hybrid pattern's MTP modules are an attention + MoE block pair (Super's
+ * mtp_hybrid_override_pattern "*E"): they lengthen the step on the last
+ * stage and hold their weights there. */
+START_TEST(hybrid_mtp_blocks_cost_time_and_last_stage_memory)
+{
+    ParallelSpec ps = {.tp = 1, .pp = 1, .cp = 1, .ep = 64, .sp = 0};
+    Workload w = pinned("nemotron-3-super", 8192, 64, 512, 1, PREC_FP8, ps);
+    TrainResult with = sized(w, "GB300");
+    w.model.mtp_layers = 0;
+    TrainResult without = sized(w, "GB300");
+    ck_assert_msg(with.step_s > 1.05 * without.step_s, "%.4f s vs %.4f s", with.step_s,
+                  without.step_s);
+    ck_assert_msg(with.mem.weights > without.mem.weights, "%g vs %g", with.mem.weights,
+                  without.mem.weights);
+}
+END_TEST
+
 /* Megatron-Core's MambaMixer splits heads and B/C groups over the tensor
  * ranks (ngroups % tp == 0): Nano's 8 groups allow tp <= 8, and a
  * searched layout never goes past that. */
@@ -4287,6 +4360,10 @@ Suite *test_suite(void)
     tcase_add_test(tc, ep_alltoall_across_nodes_runs_at_the_nic_rate);
     tcase_add_test(tc, fused_dispatch_drops_permute_and_chunk_sort_bytes);
     tcase_add_test(tc, mtp_modules_add_their_flops_time_and_last_stage_memory);
+    tcase_add_test(tc, nemotron_3_super_total_and_active_params);
+    tcase_add_test(tc, nemotron_3_super_flops_match_the_published_rate);
+    tcase_add_test(tc, latent_moe_runs_its_experts_and_all_to_alls_at_the_latent_width);
+    tcase_add_test(tc, hybrid_mtp_blocks_cost_time_and_last_stage_memory);
     tcase_add_test(tc, recompute_modules_drop_and_rerun_what_they_name);
     tcase_add_test(tc, fp8_dispatch_sends_the_dispatch_in_one_byte);
     tcase_add_test(tc, workload_fused_dispatch_key_is_the_framework_flag);

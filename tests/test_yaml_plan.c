@@ -573,7 +573,7 @@ START_TEST(rejects_absurd_model_shapes)
     expect_error(W_HEAD "    model: {preset: llama-3-7b}\n", NULL,
                  "t.yaml:5:21: unknown preset 'llama-3-7b'; did you mean 'llama-3-8b'?");
     expect_error(W_HEAD "    model: {preset: gpt-5}\n", NULL,
-                 "t.yaml:5:21: unknown preset 'gpt-5' (known: llama-3-8b, llama-3-70b, llama-3-405b, llama-3.2-1b, llama-3.2-3b, llama-2-7b, llama-2-13b, llama-2-70b, mistral-7b, qwen2.5-7b, qwen2.5-72b, gpt-3-175b, mixtral-8x7b, deepseek-v3, qwen3-235b-a22b, gpt-oss-120b, gpt-oss-20b, nemotron-3-nano, nemotron-h-8b, nemotron-h-56b, nemotron-nano-9b-v2, nemotron-nano-12b-v2)");
+                 "t.yaml:5:21: unknown preset 'gpt-5' (known: llama-3-8b, llama-3-70b, llama-3-405b, llama-3.2-1b, llama-3.2-3b, llama-2-7b, llama-2-13b, llama-2-70b, mistral-7b, qwen2.5-7b, qwen2.5-72b, gpt-3-175b, mixtral-8x7b, deepseek-v3, qwen3-235b-a22b, gpt-oss-120b, gpt-oss-20b, nemotron-3-nano, nemotron-3-super, nemotron-h-8b, nemotron-h-56b, nemotron-nano-9b-v2, nemotron-nano-12b-v2)");
     expect_error(W_HEAD "    requests_per_s: 3\n", NULL,
                  "t.yaml:3:11: workload 'w' has no model: give `model: {preset: NAME}` or its shape (layers, hidden, ffn_hidden, heads, vocab)");
     expect_error(W_HEAD "    model:\n      layers: 2\n      hidden: 64\n      heads: 4\n      vocab: 100\n", NULL,
@@ -605,6 +605,38 @@ START_TEST(rejects_hybrid_patterns_the_model_cannot_price)
     expect_error(W_TRAIN "    model: {preset: nemotron-3-nano}\n    parallel: {tp: 16}\n", NULL,
                  "t.yaml:7:20: workload 'w': tp 16 must divide the Mamba-2 heads (64) and "
                  "groups (8)");
+}
+END_TEST
+
+/* moe_latent (LatentMoE): a width between 0 and hidden on a MoE model,
+ * written back only when set; the Nemotron 3 Super preset carries it and
+ * its MTP depths on a hybrid pattern, which a plan may also key itself. */
+START_TEST(moe_latent_parses_checks_and_round_trips)
+{
+    Plan *p = new_plan();
+    parse_ok(W_TRAIN "    model: {preset: nemotron-3-super}\n", NULL, p);
+    ck_assert_int_eq(p->workloads[0].model.moe_latent, 1024);
+    ck_assert_int_eq(p->workloads[0].model.mtp_layers, 2);
+    assert_round_trip(p, NULL);
+    memset(p, 0, sizeof *p);
+    parse_ok(W_TRAIN "    model: {preset: nemotron-3-nano, moe_latent: 672, mtp_layers: 1}\n", NULL,
+             p);
+    ck_assert_int_eq(p->workloads[0].model.moe_latent, 672);
+    ck_assert_int_eq(p->workloads[0].model.mtp_layers, 1);
+    char *y = plan_to_yaml(p);
+    ck_assert_ptr_nonnull(strstr(y, "moe_latent: 672"));
+    free(y);
+    memset(p, 0, sizeof *p);
+    parse_ok(W_TRAIN "    model: {preset: llama-3-8b}\n", NULL, p);
+    y = plan_to_yaml(p);
+    ck_assert_ptr_null(strstr(y, "moe_latent"));
+    free(y);
+    free(p);
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b, moe_latent: 1024}\n", NULL,
+                 "t.yaml:6:45: workload 'w': moe_latent needs routed experts (experts > 1)");
+    expect_error(W_TRAIN "    model: {preset: nemotron-3-super, moe_latent: 8192}\n", NULL,
+                 "t.yaml:6:51: workload 'w': moe_latent must be between 0 (no latent projection) "
+                 "and hidden (4096), got 8192");
 }
 END_TEST
 
@@ -1355,6 +1387,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, rejects_hybrid_patterns_the_model_cannot_price);
     tcase_add_test(tc, rejects_absurd_training_values);
     tcase_add_test(tc, recompute_modules_parse_check_and_round_trip);
+    tcase_add_test(tc, moe_latent_parses_checks_and_round_trips);
     tcase_add_test(tc, global_batch_tokens_must_divide);
     tcase_add_test(tc, rejects_absurd_inference_values);
     tcase_add_test(tc, rejects_out_of_range_sections);
