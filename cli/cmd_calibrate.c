@@ -120,6 +120,7 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
         {"fp8_tp_gather", offsetof(Framework, fp8_tp_gather)},
         {"fp8_dispatch", offsetof(Framework, fp8_dispatch)},
         {"fp8_saved_inputs", offsetof(Framework, fp8_saved_inputs)},
+        {"fp8_saved_expert_inputs", offsetof(Framework, fp8_saved_expert_inputs)},
         {"cudnn_attention", offsetof(Framework, cudnn_attention)},
         {"unit_collectives", offsetof(Framework, unit_collectives)},
         {"cp_torch_ring", offsetof(Framework, cp_torch_ring)},

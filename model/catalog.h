@@ -290,6 +290,10 @@ typedef struct {
     bool fp8_saved_inputs;        /* FP8 runs save their GEMMs' FP8-cast inputs for the
                                    * backward (Transformer Engine modules): norm outputs
                                    * and the MLP activation output kept in 1 byte */
+    bool fp8_saved_expert_inputs; /* FP8 runs' routed-expert grouped GEMMs save their
+                                   * inputs FP8-cast for the weight gradient (Transformer
+                                   * Engine GroupedLinear): the permuted tokens and the
+                                   * activation output kept in 1 byte */
     bool selective_reruns_attention; /* selective recompute saves only weight-GEMM
                                    * outputs (MaxText remat_policy minimal): the
                                    * FlashAttention core is re-run in the backward */

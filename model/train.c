@@ -218,6 +218,8 @@ typedef struct {
                              * layers save for the backward (FP8: 1, framework
                              * fp8_saved_inputs; NVFP4: the part's FP4 bytes);
                              * 0 = 16-bit (shape_act_layer) */
+    double saved_qe;        /* the same for the routed experts' grouped GEMMs (framework
+                             * fp8_saved_expert_inputs; NVFP4: the part's FP4 bytes) */
     bool kv_rep;            /* grouped-query K/V copied out to the query heads before
                              * the attention call (framework attn_repeat_kv) */
     double q_lora, kv_lora, nope; /* MLA: latent ranks, per-head no-RoPE q/k width */
@@ -564,6 +566,22 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
     }
     if (at && sh->mla && (rm & RM_MLA_UP_PROJ))
         attn_split -= 2.0 + 4.0 * kvr;
+    /* Transformer Engine's GroupedLinear, the routed experts' fc1 and fc2
+     * (Megatron-Core TEGroupedMLP), keeps only the column-wise quantised
+     * copy of its input for the weight gradient ("Wgrad only consumes the
+     * columnwise representation": pytorch/module/grouped_linear.py, TE
+     * 2026-03 … d0067d0da, inputmat.update_usage(rowwise_usage=False,
+     * columnwise_usage=True)): the k permuted copies (fc1's input) and the
+     * activation output (fc2's) at saved_qe bytes.  Under moe_act
+     * recompute Megatron-Core has fc2 save its original input, which the
+     * recompute then discards (moe/experts.py set_save_original_input):
+     * nothing of it is kept either way. */
+    if (moe && sh->saved_qe > 0 && !(rm & RM_MOE)) {
+        double d = 2.0 - sh->saved_qe;
+        mlp_split -= d * sh->k * sh->He / sh->h;
+        if (!(rm & (RM_ACT_ALL | RM_MOE_ACT)))
+            mlp_split -= d * sh->k * sh->Fe / sh->h;
+    }
     if (sh->saved_q > 0) {
         /* Transformer Engine's FP8 modules save the FP8-cast GEMM input for
          * the backward, not the 16-bit tensor (TE v1.11, also ROCm/
@@ -2967,6 +2985,12 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
         e->sh.saved_q = precision_bytes(PREC_FP8);
     else if (e->lowp && prec == PREC_FP4)
         e->sh.saved_q = accelerator_fp4_bytes(a);
+    /* the routed experts' grouped GEMMs the same way (fp8_saved_expert_inputs) */
+    e->sh.saved_qe = 0;
+    if (e->lowp && prec == PREC_FP8 && fw->fp8_saved_expert_inputs)
+        e->sh.saved_qe = precision_bytes(PREC_FP8);
+    else if (e->lowp && prec == PREC_FP4)
+        e->sh.saved_qe = accelerator_fp4_bytes(a);
     if (w->recompute_modules[0] && !recompute_modules_mask(w->recompute_modules, &e->sh.rm, NULL, 0))
         e->sh.rm = 0; /* the plan's rules reject it before */
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;

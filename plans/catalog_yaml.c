@@ -342,6 +342,7 @@ static const Field fw_fields[] = {
     FBOOL("fp8_tp_gather", Framework, fp8_tp_gather, 0),
     FBOOL("fp8_dispatch", Framework, fp8_dispatch, 0),
     FBOOL("fp8_saved_inputs", Framework, fp8_saved_inputs, 0),
+    FBOOL("fp8_saved_expert_inputs", Framework, fp8_saved_expert_inputs, 0),
     FBOOL("cudnn_attention", Framework, cudnn_attention, 0),
     FBOOL("unit_collectives", Framework, unit_collectives, 0),
     FBOOL("cp_torch_ring", Framework, cp_torch_ring, 0),

@@ -2761,6 +2761,43 @@ START_TEST(te_fp8_saves_its_gemm_inputs_in_one_byte)
 }
 END_TEST
 
+static void fw_expert_saved_off(Framework *f) { f->fp8_saved_expert_inputs = false; }
+static void fw_expert_saved_on(Framework *f) { f->fp8_saved_expert_inputs = true; }
+
+/* Transformer Engine's GroupedLinear keeps only the column-wise FP8 copy of
+ * its input for the weight gradient (pytorch/module/grouped_linear.py), so
+ * an FP8 MoE layer's routed experts hold their k permuted token copies
+ * (fc1's input, He wide) and activation outputs (fc2's, Fe wide) in one
+ * byte (frameworks.yaml fp8_saved_expert_inputs).  Nemotron 3 Super on 64
+ * GB300 (EP 64, one 8,192-token micro-batch in flight, no recompute): 40
+ * MoE layers and 2 MTP blocks x 8,192 x 22 copies x (1024 + 2688) bytes
+ * less; with moe_act recompute the activation output is not kept either
+ * way and only fc1's inputs differ; BF16 runs do not change. */
+START_TEST(te_grouped_experts_save_their_inputs_in_fp8)
+{
+    const Framework *meg = plain_megatron();
+    ParallelSpec ps = {.tp = 1, .pp = 1, .cp = 1, .ep = 64, .sp = 0};
+    Workload w = pinned("nemotron-3-super", 8192, 64, 512, 1, PREC_FP8, ps);
+    WorkloadResult off = size_under(meg, fw_expert_saved_off, &w, "GB300");
+    WorkloadResult on = size_under(meg, fw_expert_saved_on, &w, "GB300");
+    ck_assert_msg(off.ok && on.ok, "%s%s", off.error, on.error);
+    double d = off.train.mem.activations - on.train.mem.activations;
+    double want = 42.0 * 8192 * 22 * (1024 + 2688);
+    ck_assert_msg(rel(d, want) < 1e-6, "%.6g B less, want %.6g", d, want);
+    w.recompute = RECOMPUTE_SELECTIVE;
+    snprintf(w.recompute_modules, sizeof w.recompute_modules, "moe_act");
+    off = size_under(meg, fw_expert_saved_off, &w, "GB300");
+    on = size_under(meg, fw_expert_saved_on, &w, "GB300");
+    ck_assert_msg(off.ok && on.ok, "%s%s", off.error, on.error);
+    d = off.train.mem.activations - on.train.mem.activations;
+    ck_assert_msg(rel(d, 42.0 * 8192 * 22 * 1024) < 1e-6, "moe_act: %.6g B less", d);
+    w.precision = PREC_BF16;
+    off = size_under(meg, fw_expert_saved_off, &w, "GB300");
+    on = size_under(meg, fw_expert_saved_on, &w, "GB300");
+    ck_assert(off.ok && on.ok && off.train.mem.activations == on.train.mem.activations);
+}
+END_TEST
+
 /* NVFP4 is Transformer Engine's alone (NVFP4BlockScaling), and its Linear
  * keeps the quantised input for the backward (pytorch/module/linear.py
  * saved_inputmat): the same tensors as FP8's at 0.5 + 1/16 bytes (an E4M3
@@ -4343,6 +4380,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, fp8_tp_gather_moves_the_sp_all_gathers_in_one_byte);
     tcase_add_test(tc, te_fp8_saves_its_gemm_inputs_in_one_byte);
     tcase_add_test(tc, te_nvfp4_saves_its_gemm_inputs_in_fp4);
+    tcase_add_test(tc, te_grouped_experts_save_their_inputs_in_fp8);
     tcase_add_test(tc, torch_ring_attention_pays_its_fp32_merges_per_ring_step);
     tcase_add_test(tc, repeat_kv_widens_the_ring_and_the_saved_kv);
     tcase_add_test(tc, torch_ring_waits_for_its_kv_gather_after_the_first_step);
