@@ -78,6 +78,13 @@ static const ModelPreset presets[] = {
      {.layers = 94, .hidden = 4096, .ffn_hidden = 12288, .heads = 64, .kv_heads = 4,
       .head_dim = 128, .vocab = 151936, .glu = true, .tied_embeddings = false,
       .experts = 128, .experts_per_token = 8, .expert_ffn_hidden = 1536}},
+    /* Qwen3-30B-A3B: the 235B's family at 48 layers of 2048; 32 query heads
+     * of 128 (4096 ≠ hidden), 4 KV heads; 128 routed experts (top-8) of
+     * moe_intermediate_size 768 in every layer, no shared expert. */
+    {"qwen3-30b-a3b", "Qwen/Qwen3-30B-A3B config.json",
+     {.layers = 48, .hidden = 2048, .ffn_hidden = 6144, .heads = 32, .kv_heads = 4,
+      .head_dim = 128, .vocab = 151936, .glu = true, .tied_embeddings = false,
+      .experts = 128, .experts_per_token = 8, .expert_ffn_hidden = 768}},
     /* gpt-oss: head_dim 64 with 64 heads (4096) ≠ hidden 2880, so head_dim
      * is explicit; 128 / 32 experts of 2880, top-4.  swiglu_limit 7.0 (the
      * GLU inputs clamped), attention_bias true and biased experts,
@@ -95,6 +102,14 @@ static const ModelPreset presets[] = {
       .head_dim = 64, .vocab = 201088, .glu = true, .tied_embeddings = false,
       .experts = 32, .experts_per_token = 4, .expert_ffn_hidden = 2880,
       .glu_clamp = 7.0, .linear_bias = true, .yarn_factor = 32}},
+    /* Nemotron-4: squared-ReLU MLPs (not gated), GQA with 8 KV heads,
+     * untied 256K-token vocabulary, no biases. */
+    {"nemotron-4-15b", "Nemotron-4 15B Technical Report (arXiv:2402.16819) Table 1",
+     {.layers = 32, .hidden = 6144, .ffn_hidden = 24576, .heads = 48, .kv_heads = 8,
+      .vocab = 256000, .glu = false, .tied_embeddings = false, DENSE}},
+    {"nemotron-4-340b", "Nemotron-4 340B Technical Report (arXiv:2406.11704) Table 1",
+     {.layers = 96, .hidden = 18432, .ffn_hidden = 73728, .heads = 96, .kv_heads = 8,
+      .vocab = 256000, .glu = false, .tied_embeddings = false, DENSE}},
     /* Hybrid Mamba-2 / attention / MoE (52 layers: 23 Mamba-2, 23 MoE, 6
      * attention).  Squared-ReLU experts (not gated); the one shared expert
      * is 3712 wide, two expert widths (its FLOPs and weights as

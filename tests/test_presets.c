@@ -67,14 +67,18 @@ typedef struct {
  * 7.24B, Qwen2.5 (7.61B, 72.7B), GPT-3 175B, Mixtral 46.7B, DeepSeek-V3 671B
  * (main model, without the 14B MTP module), gpt-oss 116.8B / 20.9B,
  * Nemotron 3 Nano 31.6B (nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 model
- * card: "31.6B total parameters"). */
+ * card: "31.6B total parameters"), Qwen3-30B-A3B 30.5B (Qwen/Qwen3-30B-A3B
+ * model card), Nemotron-4 15B 15.7B ("3.2 billion embedding parameters and
+ * 12.5 billion non-embedding parameters", arXiv:2402.16819 §2), Nemotron-4
+ * 340B (arXiv:2406.11704). */
 static const Published published[] = {
     {"llama-3-8b", 8.03e9},    {"llama-3-70b", 70.6e9},   {"llama-3-405b", 405.9e9},
     {"llama-3.2-1b", 1.24e9},  {"llama-3.2-3b", 3.21e9},  {"llama-2-7b", 6.74e9},
     {"llama-2-13b", 13.0e9},   {"llama-2-70b", 69.0e9},   {"mistral-7b", 7.24e9},
     {"qwen2.5-7b", 7.61e9},    {"qwen2.5-72b", 72.7e9},   {"gpt-3-175b", 175e9},
     {"mixtral-8x7b", 46.7e9},  {"deepseek-v3", 671e9},    {"gpt-oss-120b", 116.8e9},
-    {"gpt-oss-20b", 20.9e9},   {"nemotron-3-nano", 31.6e9},
+    {"gpt-oss-20b", 20.9e9},   {"nemotron-3-nano", 31.6e9},  {"qwen3-30b-a3b", 30.5e9},
+    {"nemotron-4-15b", 15.7e9}, {"nemotron-4-340b", 340e9},
 };
 
 START_TEST(shapes_are_self_consistent)
