@@ -3637,9 +3637,23 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         if (e.sh.Lmb > 0)
             result_assume(r, sc, "%.0f Mamba-2 layers: the SSD scan at %.3f of the BF16 peak "
                           "(catalog ssd_eff%s) or its kernels' bytes, whichever is longer; the "
-                          "hybrid class's error band is from Nemotron 3 Nano's published runs "
-                          "only", e.sh.Lmb, accelerator_ssd_eff(a),
+                          "hybrid classes' error bands are from Nemotron 3 Nano's and Super's "
+                          "published runs only", e.sh.Lmb, accelerator_ssd_eff(a),
                           a->ssd_eff > 0 ? "" : ": not measured on this part, Hopper's share");
+        if (e.sh.lat_w > 0)
+            result_assume(r, sc, "LatentMoE: the routed experts, their token permutation and "
+                          "all-to-alls at %.0f of %.0f wide (moe_latent); the two projections "
+                          "(%.1f M weights a MoE layer) whole on every tensor rank",
+                          e.sh.He, e.sh.h, e.sh.lat_w / 1e6);
+        if (e.sh.mtp > 0)
+            result_assume(r, sc, "%.0f multi-token prediction module%s on the last pipeline "
+                          "stage: each an attention + %s block pair, a 2h -> h projection and "
+                          "another pass through the output layer", e.sh.mtp,
+                          e.sh.mtp > 1 ? "s" : "", e.sh.mtp_kind & K_MOE ? "MoE" : "MLP");
+        if (e.sh.saved_qe > 0 && e.sh.Lm > 0)
+            result_assume(r, sc, "routed experts keep their GEMM inputs for the backward at "
+                          "%.2f bytes a value (Transformer Engine GroupedLinear's column-wise "
+                          "quantised copy)", e.sh.saved_qe);
         if (w->precision == PREC_FP8 || w->precision == PREC_FP4)
             result_assume(r, sc, "output layer (logits) in BF16: Megatron-Core runs it outside "
                           "Transformer Engine's FP8");

@@ -1391,6 +1391,18 @@ START_TEST(hybrid_mtp_blocks_cost_time_and_last_stage_memory)
                   without.step_s);
     ck_assert_msg(with.mem.weights > without.mem.weights, "%g vs %g", with.mem.weights,
                   without.mem.weights);
+    /* and the plan says what it priced */
+    Plan pl;
+    plan_init(&pl);
+    w.model.mtp_layers = 2;
+    PlanResult *r;
+    ck_assert_msg(size(&pl, &w, acc("GB300"), &r), "%s", r->workloads[0].error);
+    ck_assert(has_assumption(r, "2 multi-token prediction modules on the last pipeline stage: "
+                                "each an attention + MoE block pair"));
+    ck_assert(has_assumption(r, "LatentMoE: the routed experts, their token permutation and "
+                                "all-to-alls at 1024 of 4096 wide (moe_latent); the two "
+                                "projections (8.4 M weights a MoE layer)"));
+    free(r);
 }
 END_TEST
 
