@@ -658,16 +658,15 @@ END_TEST
 
 /* A side table's runs, predicted with the shipped catalog, each checked and
  * printed (`label`; class ending `cls_tail` unless NULL); their mean and
- * worst |error|. */
-static void side_table_errors(const char *file, int n, const char *label,
-                              const char *cls_tail, double *mean, double *worst)
+ * worst |error| within the recorded ceilings. */
+static void side_table_within(const char *file, int n, const char *label, const char *cls_tail,
+                              double mean_max, double worst_max)
 {
+    double m = 0, w = 0;
     Plan *p;
     CalibRun sr[40];
     ck_assert_int_le(n, 40);
     predict_side(file, &p, sr, n);
-    *mean = 0;
-    *worst = 0;
     for (int i = 0; i < n; i++) {
         ck_assert_msg(sr[i].ok, "%s: %s", p->workloads[sr[i].wi].name, sr[i].why);
         if (cls_tail) {
@@ -678,12 +677,12 @@ static void side_table_errors(const char *file, int n, const char *label,
         fprintf(stderr, "%s %-38s %-8s published %7.3fs model %7.3fs %+6.1f %%\n", label,
                 p->workloads[sr[i].wi].name, sr[i].acc->id, sr[i].measured_s, sr[i].predicted_s,
                 100 * sr[i].err);
-        *mean += fabs(sr[i].err) / n;
-        *worst = fmax(*worst, fabs(sr[i].err));
+        m += fabs(sr[i].err) / n;
+        w = fmax(w, fabs(sr[i].err));
     }
-    fprintf(stderr, "%s: %d runs, mean %.1f %%, worst %.1f %%\n", label, n, 100 * *mean,
-            100 * *worst);
+    fprintf(stderr, "%s: %d runs, mean %.1f %%, worst %.1f %%\n", label, n, 100 * m, 100 * w);
     free(p);
+    ck_assert_msg(m <= mean_max && w <= worst_max, "%s: mean %.4f, worst %.4f", file, m, w);
 }
 
 /* Nemotron 3 Nano, the first hybrid Mamba-2 / attention / MoE rows
@@ -704,10 +703,8 @@ static void side_table_errors(const char *file, int n, const char *label,
 #define NANO_WORST_MAX 0.13
 START_TEST(nemotron_3_nano_hybrid_rows_within_recorded_ceilings)
 {
-    double mean, worst;
-    side_table_errors("mbridge-nemotron-3-nano.yaml", 20, "hybrid", "hybrid/fp8", &mean, &worst);
-    ck_assert_msg(mean <= NANO_MEAN_MAX && worst <= NANO_WORST_MAX,
-                  "Nemotron 3 Nano rows: mean %.4f, worst %.4f", mean, worst);
+    side_table_within("mbridge-nemotron-3-nano.yaml", 20, "hybrid", "hybrid/fp8",
+                      NANO_MEAN_MAX, NANO_WORST_MAX);
 }
 END_TEST
 
@@ -728,10 +725,8 @@ END_TEST
 #define SUPER_WORST_MAX 0.17
 START_TEST(nemotron_3_super_latent_moe_rows_within_recorded_ceilings)
 {
-    double mean, worst;
-    side_table_errors("mbridge-nemotron-3-super.yaml", 14, "super", NULL, &mean, &worst);
-    ck_assert_msg(mean <= SUPER_MEAN_MAX && worst <= SUPER_WORST_MAX,
-                  "Nemotron 3 Super rows: mean %.4f, worst %.4f", mean, worst);
+    side_table_within("mbridge-nemotron-3-super.yaml", 14, "super", NULL,
+                      SUPER_MEAN_MAX, SUPER_WORST_MAX);
 }
 END_TEST
 
@@ -749,10 +744,8 @@ END_TEST
 #define T2602_WORST_MAX 0.28
 START_TEST(mbridge_2602_01_table_first_prediction_within_recorded_ceilings)
 {
-    double mean, worst;
-    side_table_errors("mbridge-table-2602-01.yaml", 29, "26.02.01", NULL, &mean, &worst);
-    ck_assert_msg(mean <= T2602_MEAN_MAX && worst <= T2602_WORST_MAX,
-                  "26.02.01 table: mean %.4f, worst %.4f", mean, worst);
+    side_table_within("mbridge-table-2602-01.yaml", 29, "26.02.01", NULL,
+                      T2602_MEAN_MAX, T2602_WORST_MAX);
 }
 END_TEST
 
