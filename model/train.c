@@ -491,8 +491,9 @@ static double sel_norms(const Shape *sh, unsigned rm, int kind)
  * understates SwiGLU); a MoE layer stores that for k routed experts plus the
  * shared ones, plus the k permuted copies of its input (2k; 2k·He/h with
  * LatentMoE, whose combined output, the up projection's input, adds
- * 2·He/h); MLA adds its latent vectors.  FlashAttention keeps no s² tensors (Dao et al. 2022).
- * Context parallelism splits s over c (each rank's scores are (s/c)×s).
+ * 2·He/h); MLA adds its latent vectors.  FlashAttention keeps no s²
+ * tensors (Dao et al. 2022).  Context parallelism splits s over c (each
+ * rank's scores are (s/c)×s).
  * With dropout probability 0 (workload no_dropout) no mask is kept: PyTorch's
  * dropout returns its input unchanged when p = 0 (ATen native/Dropout.cpp
  * _dropout_impl), so the two 1-byte masks (and the softmax's as²b one) go.
@@ -1209,7 +1210,7 @@ static double moe_imbalance(const Env *e, const Layout *l, double T)
  *    He = h, or the LatentMoE width: the tokens are projected first);
  *  - with EP and more than one local expert the received chunks are sorted
  *    by local expert after the dispatch and back before the combine
- *    (sort_chunks_by_idxs): read + write C·h twice, on the busiest rank's
+ *    (sort_chunks_by_idxs): read + write C·He twice, on the busiest rank's
  *    `imb` × C copies.  ("If EP size increased to the number of experts,
  *    the local token permutation/un-permutation for experts computation are
  *    omitted" — Megatron-Core MoE README, performance best practice.)
@@ -1479,8 +1480,9 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
          * expert, K = He (h, or the LatentMoE width), N = (2 with GLU)·Fe/etp
          * — the grouped fc1 computes gate and up projections in one GEMM
          * (Megatron-Core TEGroupedMLP: linear_fc1 of width 2·Fe when
-         * gated_linear_unit) — and fc2 K = Fe/etp, N = He.  Until 2026-12-03 both were looked up at Fe/etp,
-         * fc1 half as wide as it is. */
+         * gated_linear_unit) — and fc2 K = Fe/etp, N = He.  Until
+         * 2026-12-03 both were looked up at Fe/etp, fc1 half as wide as it
+         * is. */
         double hb = l->etp <= 0 ? sh->He / t : sh->He;
         double fc1_n = (sh->glu ? 2.0 : 1.0) * sh->Fe / et;
         double x1 = gemm_narrowest(tok_e, fc1_n, hb), x2 = gemm_narrowest(tok_e, hb, sh->Fe / et);
