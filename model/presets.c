@@ -71,6 +71,17 @@ static const ModelPreset presets[] = {
       .experts_per_token = 8, .shared_experts = 1, .expert_ffn_hidden = 2048,
       .dense_layers = 3, .q_lora_rank = 1536, .kv_lora_rank = 512, .qk_rope_head_dim = 64,
       .qk_nope_head_dim = 128, .v_head_dim = 128, .mtp_layers = 1}},
+    /* Kimi K2: DeepSeek-V3's shape with 64 attention heads, 384 routed
+     * experts (top-8) and one shared expert of 2048, one leading dense layer
+     * of 18432, a 163,840-token vocabulary, no MTP module. */
+    {"kimi-k2",
+     "Megatron-LM examples/post_training/modelopt/conf/moonshotai/Kimi-K2-Instruct.sh "
+     "(0532e92748); Kimi K2 technical report (arXiv:2507.20534)",
+     {.layers = 61, .hidden = 7168, .ffn_hidden = 18432, .heads = 64, .kv_heads = 64,
+      .vocab = 163840, .glu = true, .tied_embeddings = false, .experts = 384,
+      .experts_per_token = 8, .shared_experts = 1, .expert_ffn_hidden = 2048,
+      .dense_layers = 1, .q_lora_rank = 1536, .kv_lora_rank = 512, .qk_rope_head_dim = 64,
+      .qk_nope_head_dim = 128, .v_head_dim = 128}},
     /* Qwen3-235B-A22B: 94 layers, 64 query heads of head_dim 128 (8192 ≠
      * hidden 4096) and 4 KV heads; 128 routed experts (top-8) of
      * moe_intermediate_size 1536 in every layer, no shared expert. */

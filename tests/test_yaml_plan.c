@@ -573,7 +573,7 @@ START_TEST(rejects_absurd_model_shapes)
     expect_error(W_HEAD "    model: {preset: llama-3-7b}\n", NULL,
                  "t.yaml:5:21: unknown preset 'llama-3-7b'; did you mean 'llama-3-8b'?");
     expect_error(W_HEAD "    model: {preset: gpt-5}\n", NULL,
-                 "t.yaml:5:21: unknown preset 'gpt-5' (known: llama-3-8b, llama-3-70b, llama-3-405b, llama-3.2-1b, llama-3.2-3b, llama-2-7b, llama-2-13b, llama-2-70b, mistral-7b, qwen2.5-7b, qwen2.5-72b, gpt-3-175b, mixtral-8x7b, deepseek-v3, qwen3-235b-a22b, qwen3-30b-a3b, gpt-oss-120b, gpt-oss-20b, nemotron-4-15b, nemotron-4-340b, nemotron-3-nano, nemotron-3-super, nemotron-h-8b, nemotron-h-56b, nemotron-nano-9b-v2, nemotron-nano-12b-v2)");
+                 "t.yaml:5:21: unknown preset 'gpt-5' (known: llama-3-8b, llama-3-70b, llama-3-405b, llama-3.2-1b, llama-3.2-3b, llama-2-7b, llama-2-13b, llama-2-70b, mistral-7b, qwen2.5-7b, qwen2.5-72b, gpt-3-175b, mixtral-8x7b, deepseek-v3, kimi-k2, qwen3-235b-a22b, qwen3-30b-a3b, gpt-oss-120b, gpt-oss-20b, nemotron-4-15b, nemotron-4-340b, nemotron-3-nano, nemotron-3-super, nemotron-h-8b, nemotron-h-56b, nemotron-nano-9b-v2, nemotron-nano-12b-v2)");
     expect_error(W_HEAD "    requests_per_s: 3\n", NULL,
                  "t.yaml:3:11: workload 'w' has no model: give `model: {preset: NAME}` or its shape (layers, hidden, ffn_hidden, heads, vocab)");
     expect_error(W_HEAD "    model:\n      layers: 2\n      hidden: 64\n      heads: 4\n      vocab: 100\n", NULL,
