@@ -746,6 +746,28 @@ START_TEST(kimi_k2_rows_within_recorded_ceilings)
 }
 END_TEST
 
+/* Megatron-Bridge's model verification cards (mbridge-verification-cards
+ * .yaml): the two pretrain_performance runs no published table repeats,
+ * DeepSeek-V3 BF16 on 1,024 H100 and Qwen3-30B-A3B BF16 on 16 H100, each
+ * written down before it was predicted.  First prediction (2026-12-04):
+ * DeepSeek-V3 +13.4 % (+39.4 % while misread as an all-to-all recipe),
+ * Qwen3-30B-A3B +36.9 %: the same 16-H100 EP 16 layout that the 26.04 …
+ * 26.06 tables ran in FP8 at 29.3-29.7 s steps (the model within 3 %)
+ * runs here in BF16 at 20.1 s, with the router and MoE preprocessing
+ * captured as CUDA graphs (its D2H token-count copy moved off the launch
+ * path, token_dispatcher.py cuda_dtoh_point) and the all-to-alls
+ * overlapped: the plan has no key for those graph scopes, and the per-layer
+ * host cost the H100 profile carries (fitted) is most of the gap.  The
+ * ceilings are those figures plus about a point. */
+#define CARDS_MEAN_MAX 0.26
+#define CARDS_WORST_MAX 0.38
+START_TEST(verification_card_runs_within_recorded_ceilings)
+{
+    side_table_within("mbridge-verification-cards.yaml", 2, "card", "hopper/moe/bf16",
+                      CARDS_MEAN_MAX, CARDS_WORST_MAX);
+}
+END_TEST
+
 /* A whole table the model was never fitted to: Megatron-Bridge's 26.02.01
  * container table (mbridge-table-2602-01.yaml, 29 of its 32 rows; H100,
  * B200, GB200, B300, GB300; dense and MoE; FP8, MXFP8, NVFP4, BF16).
@@ -1272,6 +1294,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, nemotron_3_nano_hybrid_rows_within_recorded_ceilings);
     tcase_add_test(tc, nemotron_3_super_latent_moe_rows_within_recorded_ceilings);
     tcase_add_test(tc, kimi_k2_rows_within_recorded_ceilings);
+    tcase_add_test(tc, verification_card_runs_within_recorded_ceilings);
     tcase_add_test(tc, mbridge_2602_01_table_first_prediction_within_recorded_ceilings);
     tcase_add_test(tc, nemo_long_context_b200_rows_within_recorded_band);
     tcase_add_test(tc, nemo_long_context_h100_rows_within_recorded_band);
