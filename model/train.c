@@ -3642,20 +3642,6 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                           "hybrid classes' error bands are from Nemotron 3 Nano's and Super's "
                           "published runs only", e.sh.Lmb, accelerator_ssd_eff(a),
                           a->ssd_eff > 0 ? "" : ": not measured on this part, Hopper's share");
-        if (e.sh.lat_w > 0)
-            result_assume(r, sc, "LatentMoE: the routed experts, their token permutation and "
-                          "all-to-alls at %.0f of %.0f wide (moe_latent); the two projections "
-                          "(%.1f M weights a MoE layer) whole on every tensor rank",
-                          e.sh.He, e.sh.h, e.sh.lat_w / 1e6);
-        if (e.sh.mtp > 0)
-            result_assume(r, sc, "%.0f multi-token prediction module%s on the last pipeline "
-                          "stage: each an attention + %s block pair, a 2h -> h projection and "
-                          "another pass through the output layer", e.sh.mtp,
-                          e.sh.mtp > 1 ? "s" : "", e.sh.mtp_kind & K_MOE ? "MoE" : "MLP");
-        if (e.sh.saved_qe > 0 && e.sh.Lm > 0)
-            result_assume(r, sc, "routed experts keep their GEMM inputs for the backward at "
-                          "%.2f bytes a value (Transformer Engine GroupedLinear's column-wise "
-                          "quantised copy)", e.sh.saved_qe);
         if (w->precision == PREC_FP8 || w->precision == PREC_FP4)
             result_assume(r, sc, "output layer (logits) in BF16: Megatron-Core runs it outside "
                           "Transformer Engine's FP8");
@@ -3718,6 +3704,21 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                 result_assume(r, sc, "whole forward-backward replayed as CUDA graphs (plan): no "
                               "per-layer host cost");
         }
+        /* what the shape adds, after the recipe choices a plan can act on */
+        if (e.sh.lat_w > 0)
+            result_assume(r, sc, "LatentMoE: the routed experts, their token permutation and "
+                          "all-to-alls at %.0f of %.0f wide (moe_latent); the two projections "
+                          "(%.1f M weights a MoE layer) whole on every tensor rank",
+                          e.sh.He, e.sh.h, e.sh.lat_w / 1e6);
+        if (e.sh.mtp > 0)
+            result_assume(r, sc, "%.0f multi-token prediction module%s on the last pipeline "
+                          "stage: each an attention + %s block pair, a 2h -> h projection and "
+                          "another pass through the output layer", e.sh.mtp,
+                          e.sh.mtp > 1 ? "s" : "", e.sh.mtp_kind & K_MOE ? "MoE" : "MLP");
+        if (e.sh.saved_qe > 0 && e.sh.Lm > 0)
+            result_assume(r, sc, "routed experts keep their GEMM inputs for the backward at "
+                          "%.2f bytes a value (Transformer Engine GroupedLinear's column-wise "
+                          "quantised copy)", e.sh.saved_qe);
         if (w->precision == PREC_FP8 && !(a->peak_flops[PREC_FP8] > 0))
             result_warn(r, "%s: %s has no FP8; timed at BF16", w->name, a->id);
         if (sized && w->target_days > 0 && !missed_target)

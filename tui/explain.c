@@ -232,9 +232,21 @@ static void wgpus_text(const App *app, const PlanResult *r, int wl, StrBuf *b)
     }
     const InferResult *in = &w->infer;
     char g[32], tps[32];
-    sb_printf(b, "# formula\nGPUs = tp × replicas = %d × %d = %s\n", in->tp, in->replicas,
-              fmt_int(in->gpus, g, sizeof g));
-    sb_puts(b, "replicas: enough for the request rate at a batch that keeps TPOT within target\n");
+    if (in->disaggregated) {
+        /* two pools, each its GPUs per replica × replicas (model/plan.h
+         * InferResult: gpus = prefill_gpus + decode_gpus) */
+        sb_printf(b, "# formula\nGPUs = prefill pool + decode pool = %d × %d + %d × %d = %s\n",
+                  in->prefill_tp, in->prefill_replicas, in->decode_tp, in->decode_replicas,
+                  fmt_int(in->gpus, g, sizeof g));
+        sb_puts(b, "prefill replicas: enough for the prompt rate within the TTFT target; decode "
+                   "replicas: enough for the request rate at a batch that keeps TPOT within "
+                   "target\n");
+    } else {
+        sb_printf(b, "# formula\nGPUs = tp × replicas = %d × %d = %s\n", in->tp, in->replicas,
+                  fmt_int(in->gpus, g, sizeof g));
+        sb_puts(b, "replicas: enough for the request rate at a batch that keeps TPOT within "
+                   "target\n");
+    }
     sb_puts(b, "\n# inputs\n");
     sb_printf(b, "- batch %d per replica, TTFT %.0f ms (prefill %.0f, queue %.0f), TPOT %.1f ms\n",
               in->batch_per_replica, 1e3 * in->ttft_s, 1e3 * in->prefill_s, 1e3 * in->queue_s,

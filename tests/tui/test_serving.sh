@@ -2,11 +2,12 @@
 # Screen test (issue 12): the Sizing pane says what the inference model
 # decided for a disaggregated DeepSeek-V3 service — both pools, the
 # aggregated-vs-disaggregated GPU counts behind the choice, the KV transfer
-# and the model's error band.
+# and the model's error band; its Explain pane adds the two pools up
+# (session 21: it printed "tp × replicas", the decode pool's alone).
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 6
+tap_plan 7
 
 tui_start 160 45 moe-gb200
 tui_open_plan moe-gb200
@@ -19,6 +20,12 @@ tui_wait 'decode pool: DEP [0-9]+ .* = [0-9]+ GPUs'; ok $? "the decode pool is s
 tui_wait 'aggregated [0-9]+ GPUs vs disaggregated [0-9]+ GPUs: runs disaggregated'
 ok $? "the choice is explained by both GPU counts"
 tui_wait 'GPUs [0-9]+-[0-9]+ \(model error band, engine sglang\)'; ok $? "the error band and engine are shown"
+tui_explain 'v3-chat GPUs'
+tui_screen | grep -E 'GPUs = prefill pool \+ decode pool = [0-9]+ × [0-9]+ \+ [0-9]+ × [0-9]+ = [0-9]+' |
+    awk '{ split($0, t, "= "); split(t[3], a, " "); good = a[1] * a[3] + a[5] * a[7] == t[4] + 0 }
+         END { exit !good }'
+ok $? "its explanation adds the two pools up to the GPU count"
+tui_keys q
 tui_keys q
 st=$(tui_wait_exit); [ "$st" = 0 ] || echo "# exit status $st"
 tui_check_stderr
