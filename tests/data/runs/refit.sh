@@ -27,6 +27,8 @@ GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all \
     --bands-from "$src/tests/data/runs/mbridge-nemotron-3-super.yaml" \
     --bands-from "$src/tests/data/runs/mbridge-kimi-k2.yaml" \
     --bands-from "$src/tests/data/runs/mbridge-verification-cards.yaml" \
+    --bands-from "$src/tests/data/runs/training-results-v60-moe.yaml" \
+    --bands-from "$src/tests/data/runs/training-results-v60-llama.yaml" \
     --bands-from "$src/tests/data/runs/nemo-long-context-b200.yaml" \
     --bands-from "$src/tests/data/runs/mbridge-table-2602-01.yaml" -o "$tmp/out" "$@"
 {
