@@ -349,9 +349,8 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
     /* MoE: the routed experts of every MoE layer (all resident, only the
      * touched ones read per decode step). */
     if (m->experts > 1 && m->experts_per_token > 0) {
-        double fe = m->expert_ffn_hidden > 0 ? m->expert_ffn_hidden : m->ffn_hidden;
-        /* LatentMoE: the routed experts work at the latent width */
-        double he = m->moe_latent > 0 ? m->moe_latent : c->h;
+        double fe, he;
+        model_expert_dims(m, &fe, &he);
         double per = (m->glu ? 3.0 : 2.0) * he * fe;
         int moe_layers = lc.moe;
         c->routed_total = fmin((double)moe_layers * m->experts * per, c->total);
@@ -418,7 +417,8 @@ static bool ctx_init(Ctx *c, const Plan *p, const Workload *w, const Accelerator
      * the Q/K/V projections and the MLP intermediate (split across tp). */
     double f_act = m->ffn_hidden;
     if (m->experts > 1) {
-        double fe = m->expert_ffn_hidden > 0 ? m->expert_ffn_hidden : m->ffn_hidden;
+        double fe;
+        model_expert_dims(m, &fe, NULL);
         f_act = fmax(f_act, fe * (m->experts_per_token + m->shared_experts));
     }
     c->act_fixed = 4.0 * c->h;

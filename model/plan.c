@@ -134,6 +134,14 @@ bool recompute_modules_mask(const char *text, unsigned *mask, char *bad, size_t 
     return true;
 }
 
+void model_expert_dims(const ModelShape *m, double *ffn, double *in)
+{
+    if (ffn)
+        *ffn = m->expert_ffn_hidden > 0 ? m->expert_ffn_hidden : m->ffn_hidden;
+    if (in)
+        *in = m->moe_latent > 0 ? m->moe_latent : m->hidden;
+}
+
 void model_mamba_dims(const ModelShape *m, MambaDims *d)
 {
     d->head_dim = m->mamba_head_dim > 0 ? m->mamba_head_dim : 64;

@@ -467,6 +467,10 @@ typedef struct {
     double ssd_bytes; /* its kernels' forward memory traffic per token, all heads */
 } MambaDims;
 void model_mamba_dims(const ModelShape *m, MambaDims *d);
+/* A routed expert's widths: its FFN (expert_ffn_hidden, else ffn_hidden)
+ * and its input (moe_latent, else hidden: LatentMoE's experts work at the
+ * latent width).  Either pointer may be NULL. */
+void model_expert_dims(const ModelShape *m, double *ffn, double *in);
 /* The model's architecture as the error bands class it: "hybrid" (a
  * hybrid pattern), "moe" (experts > 1) or "dense". */
 const char *model_arch_class(const ModelShape *m);

@@ -256,13 +256,16 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
     if (sh->k > sh->E)
         sh->k = sh->E;
     sh->S = sh->moe && m->shared_experts > 0 ? m->shared_experts : 0;
-    sh->Fe = m->expert_ffn_hidden > 0 ? m->expert_ffn_hidden : sh->F;
     /* LatentMoE (Megatron-Core moe_layer.py: fc1_latent_proj h -> latent
      * before dispatch_preprocess, fc2_latent_proj back after the combine,
      * both TELinear parallel_mode "duplicated"; the router and the shared
      * experts see the full h): the routed experts' GEMMs, the permutation
      * and the all-to-alls work at the latent width. */
-    sh->He = sh->moe && m->moe_latent > 0 ? m->moe_latent : m->hidden;
+    model_expert_dims(m, &sh->Fe, &sh->He);
+    if (!(sh->Fe > 0))
+        sh->Fe = sh->F;
+    if (!sh->moe)
+        sh->He = m->hidden;
     sh->lat_w = sh->moe && m->moe_latent > 0 ? 2.0 * m->hidden * sh->He : 0.0;
     sh->Ld = lc.mlp;
     sh->Lm = lc.moe;
@@ -2982,17 +2985,14 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * (pytorch/module/linear.py saved_inputmat, "Discard row-wise data
      * since it is not needed in backward pass", at d0067d0da): the part's
      * FP4 bytes with their block scales. */
-    e->sh.saved_q = 0;
-    if (e->lowp && prec == PREC_FP8 && fw->fp8_saved_inputs)
-        e->sh.saved_q = precision_bytes(PREC_FP8);
-    else if (e->lowp && prec == PREC_FP4)
-        e->sh.saved_q = accelerator_fp4_bytes(a);
+    double fp4b = accelerator_fp4_bytes(a), fp8b = precision_bytes(PREC_FP8);
+    e->sh.saved_q = !e->lowp ? 0.0
+                    : prec == PREC_FP4 ? fp4b
+                    : prec == PREC_FP8 && fw->fp8_saved_inputs ? fp8b : 0.0;
     /* the routed experts' grouped GEMMs the same way (fp8_saved_expert_inputs) */
-    e->sh.saved_qe = 0;
-    if (e->lowp && prec == PREC_FP8 && fw->fp8_saved_expert_inputs)
-        e->sh.saved_qe = precision_bytes(PREC_FP8);
-    else if (e->lowp && prec == PREC_FP4)
-        e->sh.saved_qe = accelerator_fp4_bytes(a);
+    e->sh.saved_qe = !e->lowp ? 0.0
+                     : prec == PREC_FP4 ? fp4b
+                     : prec == PREC_FP8 && fw->fp8_saved_expert_inputs ? fp8b : 0.0;
     if (w->recompute_modules[0] && !recompute_modules_mask(w->recompute_modules, &e->sh.rm, NULL, 0))
         e->sh.rm = 0; /* the plan's rules reject it before */
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
