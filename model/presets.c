@@ -42,9 +42,11 @@ static const ModelPreset presets[] = {
      "meta-llama/Llama-2-70b-hf config.json; Llama 2 paper (arXiv:2307.09288), GQA 8 groups",
      {.layers = 80, .hidden = 8192, .ffn_hidden = 28672, .heads = 64, .kv_heads = 8,
       .vocab = 32000, .glu = true, .tied_embeddings = false, DENSE}},
+    /* Mistral 7B v0.1: sliding_window 4096 on every layer (its
+     * config.json; v0.2 and later dropped the window) */
     {"mistral-7b", "mistralai/Mistral-7B-v0.1 config.json",
      {.layers = 32, .hidden = 4096, .ffn_hidden = 14336, .heads = 32, .kv_heads = 8,
-      .vocab = 32000, .glu = true, .tied_embeddings = false, DENSE}},
+      .vocab = 32000, .glu = true, .tied_embeddings = false, .window = 4096, DENSE}},
     {"qwen2.5-7b", "Qwen/Qwen2.5-7B config.json",
      {.layers = 28, .hidden = 3584, .ffn_hidden = 18944, .heads = 28, .kv_heads = 4,
       .vocab = 152064, .glu = true, .tied_embeddings = false, DENSE}},
@@ -102,17 +104,21 @@ static const ModelPreset presets[] = {
      * rope_scaling {rope_type: yarn, factor: 32} (Megatron-Bridge
      * models/gpt_oss/gpt_oss_bridge.py: activation_func_clamp_value 7.0,
      * add_bias_linear True, position_embedding_type "yarn",
-     * yarn_rotary_scaling_factor 32). */
+     * yarn_rotary_scaling_factor 32).  sliding_window 128 on every other
+     * layer (config.json layer_types alternates sliding_attention and
+     * full_attention): 18 of 36, 12 of 24. */
     {"gpt-oss-120b", "openai/gpt-oss-120b config.json; gpt-oss model card (arXiv:2508.10925)",
      {.layers = 36, .hidden = 2880, .ffn_hidden = 2880, .heads = 64, .kv_heads = 8,
       .head_dim = 64, .vocab = 201088, .glu = true, .tied_embeddings = false,
       .experts = 128, .experts_per_token = 4, .expert_ffn_hidden = 2880,
-      .glu_clamp = 7.0, .linear_bias = true, .yarn_factor = 32}},
+      .glu_clamp = 7.0, .linear_bias = true, .yarn_factor = 32,
+      .window = 128, .window_layers = 18}},
     {"gpt-oss-20b", "openai/gpt-oss-20b config.json; gpt-oss model card (arXiv:2508.10925)",
      {.layers = 24, .hidden = 2880, .ffn_hidden = 2880, .heads = 64, .kv_heads = 8,
       .head_dim = 64, .vocab = 201088, .glu = true, .tied_embeddings = false,
       .experts = 32, .experts_per_token = 4, .expert_ffn_hidden = 2880,
-      .glu_clamp = 7.0, .linear_bias = true, .yarn_factor = 32}},
+      .glu_clamp = 7.0, .linear_bias = true, .yarn_factor = 32,
+      .window = 128, .window_layers = 12}},
     /* Nemotron-4: squared-ReLU MLPs (not gated), GQA with 8 KV heads,
      * untied 256K-token vocabulary, no biases. */
     {"nemotron-4-15b", "Nemotron-4 15B Technical Report (arXiv:2402.16819) Table 1",

@@ -183,6 +183,17 @@ START_TEST(published_shapes_exact)
     ck_assert_int_eq(m->qk_nope_head_dim, 128);
     ck_assert_int_eq(m->v_head_dim, 128);
     ck_assert_int_eq(m->vocab, 129280);
+    /* sliding windows as the configs give them: gpt-oss 128 tokens on every
+     * other layer, Mistral 7B v0.1 4,096 on all */
+    m = &preset_find("gpt-oss-120b")->shape;
+    ck_assert_int_eq(m->window, 128);
+    ck_assert_int_eq(m->window_layers, 18);
+    m = &preset_find("gpt-oss-20b")->shape;
+    ck_assert_int_eq(m->window, 128);
+    ck_assert_int_eq(m->window_layers, 12);
+    m = &preset_find("mistral-7b")->shape;
+    ck_assert_int_eq(m->window, 4096);
+    ck_assert_int_eq(m->window_layers, 0);
 }
 END_TEST
 
