@@ -1851,6 +1851,16 @@ static void infer_explain(const Ctx *c, const Workload *w, const Accelerator *a,
                   "read at the mean %.0f; %.1f GB/GPU runtime + %.0f-token activation "
                   "workspace; max %d sequences per replica",
                   c->ctx_reserved, c->ctx_mean, rep->other / 1e9, c->chunk, rep->max_batch);
+    if (w->model.window > 0 && w->model.window < c->prompt + c->output)
+        result_assume(r, sc,
+                      "sliding window (%d tokens on %.0f of %.0f attention layers) not "
+                      "priced: KV cache and attention at the full context, which the "
+                      "published serving runs match better today (README, Inference accuracy)",
+                      w->model.window,
+                      w->model.window_layers > 0 && w->model.window_layers < c->La
+                          ? (double)w->model.window_layers
+                          : c->La,
+                      c->La);
     if (c->p_new < c->prompt || c->draft > 0)
         result_assume(r, sc,
                       "prefix cache: %.0f of %.0f prompt tokens computed; speculative: %.0f "

@@ -3710,6 +3710,11 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                           "all-to-alls at %.0f of %.0f wide (moe_latent); the two projections "
                           "(%.1f M weights a MoE layer) whole on every tensor rank",
                           e.sh.He, e.sh.h, e.sh.lat_w / 1e6);
+        if (e.sh.win > 0 && e.sh.win < w->seq_len)
+            result_assume(r, sc, "sliding-window attention: a %.0f-token window on %.0f of %.0f "
+                          "attention layers (model window); their attention core priced on "
+                          "the window, not the whole %d-token sequence",
+                          e.sh.win, e.sh.win_L, e.sh.La, w->seq_len);
         if (e.sh.mtp > 0)
             result_assume(r, sc, "%.0f multi-token prediction module%s on the last pipeline "
                           "stage: each an attention + %s block pair, a 2h -> h projection and "

@@ -417,6 +417,30 @@ START_TEST(moe_service_reports_its_layout)
 }
 END_TEST
 
+/* Serving does not price a sliding window (README, Inference accuracy):
+ * the gpt-oss preset's window leaves the sizing as with `window: 0`, and
+ * the plan says so where the context outruns the window. */
+START_TEST(sliding_window_is_said_not_priced)
+{
+    Plan p = plan();
+    const ModelPreset *pr = preset_find("gpt-oss-120b");
+    ck_assert_ptr_nonnull(pr);
+    Workload w = service(pr->shape, PREC_FP4, PREC_FP8, 8192, 1024);
+    w.requests_per_s = 2;
+    w.tpot_s = 0.05;
+    w.ttft_s = 2.0;
+    WorkloadResult a = {0}, b = {0};
+    ck_assert(infer_size(&p, &w, acc("H200"), &cat, &a, res));
+    ck_assert(has_assumption(res, "sliding window (128 tokens on 18 of 36 attention layers) not "
+                                  "priced"));
+    Workload full = w;
+    full.model.window = 0;
+    ck_assert(infer_size(&p, &full, acc("H200"), &cat, &b, res));
+    ck_assert_int_eq(a.infer.gpus, b.infer.gpus);
+    ck_assert(a.infer.tpot_s == b.infer.tpot_s);
+}
+END_TEST
+
 /* ------------------------------------------------------------ sizing */
 
 START_TEST(chat_service_meets_slo_and_reports_consistent_numbers)
@@ -2059,6 +2083,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, unreachable_tpot_is_reported_with_best_tpot);
     tcase_add_test(tc, deepseek_v3_spans_nodes_on_h100_only_when_needed);
     tcase_add_test(tc, moe_service_reports_its_layout);
+    tcase_add_test(tc, sliding_window_is_said_not_priced);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("errors");

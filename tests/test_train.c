@@ -1724,6 +1724,36 @@ START_TEST(sliding_window_cuts_the_attention_core_exactly)
 }
 END_TEST
 
+/* The gpt-oss preset carries its configs' window (128 tokens on 18 of 36
+ * layers): a plan naming only the preset trains faster at long sequences
+ * than the same plan with `window: 0`, and says what it priced; a window
+ * no shorter than the sequence is not mentioned. */
+START_TEST(preset_window_is_priced_and_said)
+{
+    ParallelSpec ps = {.tp = 2, .pp = 2, .cp = 2, .ep = 16, .sp = 1};
+    Workload w = pinned("gpt-oss-120b", 32768, 128, 64, 1, PREC_FP8, ps);
+    w.parallel.etp = 1;
+    w.recompute = RECOMPUTE_AUTO;
+    TrainResult win = sized(w, "H100-SXM");
+    Workload full = w;
+    full.model.window = 0;
+    TrainResult all = sized(full, "H100-SXM");
+    ck_assert_msg(win.step_s < 0.85 * all.step_s, "%.3f s vs %.3f s", win.step_s, all.step_s);
+    Plan pl;
+    plan_init(&pl);
+    PlanResult *r;
+    ck_assert_msg(size(&pl, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+    ck_assert(has_assumption(r, "sliding-window attention: a 128-token window on 18 of 36 "
+                                "attention layers (model window)"));
+    free(r);
+    w.seq_len = 128;
+    w.global_batch = 1024;
+    ck_assert(size(&pl, &w, acc("H100-SXM"), &r));
+    ck_assert(!has_assumption(r, "sliding-window attention"));
+    free(r);
+}
+END_TEST
+
 /* Wave quantisation (NVIDIA "Matrix Multiplication Background User's
  * Guide" §3.2): on A100's 108 SMs a 1792 x 1792 output in 256x128 tiles is
  * 7 x 14 = 98 tiles, one wave at 98/108 of the SMs.  A 1920 x 1920 output
@@ -4375,6 +4405,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, nvl72_keeps_strided_groups_on_nvlink);
     tcase_add_test(tc, nvl72_dp_ring_across_domains_uses_every_members_nic);
     tcase_add_test(tc, sliding_window_cuts_the_attention_core_exactly);
+    tcase_add_test(tc, preset_window_is_priced_and_said);
     tcase_add_test(tc, each_gemm_is_timed_at_its_own_narrowest_side);
     tcase_add_test(tc, gemm_waves_follow_the_sm_count);
     tcase_add_test(tc, expert_fc1_is_timed_at_its_gated_width);
