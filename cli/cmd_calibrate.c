@@ -44,7 +44,7 @@
 
 static const char *usage_text =
     "usage: gpuplan calibrate RUNS.yaml... [-o DIR] [--half fit|held-out|all] [--bands] "
-    "[--bands-all] [--bands-from RUNS.yaml]...";
+    "[--bands-all] [--bands-from RUNS.yaml]... [--label TEXT]";
 
 static void today(char *buf, size_t n)
 {
@@ -86,7 +86,8 @@ static void list_files(char *out, size_t len, const char *const *files, const bo
     }
 }
 
-static void put_framework(StrBuf *b, const Framework *f, const char *date, const char *files)
+static void put_framework(StrBuf *b, const Framework *f, const char *date, const char *files,
+                          const char *label)
 {
     sb_printf(b, "  - id: ");
     sb_yaml(b, f->id);
@@ -131,6 +132,11 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
             sb_printf(b, "    %s: true\n", switches[i].key);
     sb_printf(b, "    step_scale: %.4f\n    calibrated_runs: %d\n    calibrated_residual: %.4f\n",
               f->step_scale > 0 ? f->step_scale : 1.0, f->calibrated_runs, f->calibrated_residual);
+    if (label && *label) { /* what the runs were, said with the calibration */
+        sb_printf(b, "    calibrated_on: ");
+        sb_yaml(b, label);
+        sb_printf(b, "\n");
+    }
     char src[CAT_TEXT_LEN];
     if (strchr(f->id, '@'))
         snprintf(src, sizeof src, "gpuplan calibrate: least squares on %d measured runs (%.150s)",
@@ -339,7 +345,7 @@ static bool in_bands(const CalibRun *r, int bhalf)
 
 int cmd_calibrate(Cli *cli, int argc, char **argv)
 {
-    const char *files[MAX_FILES], *band_files[MAX_FILES], *outdir = NULL;
+    const char *files[MAX_FILES], *band_files[MAX_FILES], *outdir = NULL, *label = NULL;
     int nf = 0, nbf = 0, half = -1;
     bool bands = false, bands_all = false;
     for (int i = 0; i < argc; i++) {
@@ -367,6 +373,13 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                 return EXIT_USAGE;
             }
             band_files[nbf++] = argv[++i];
+        } else if (cli_is(argv[i], "--label") && i + 1 < argc) {
+            label = argv[++i];
+            if (!*label || strlen(label) >= CAT_TEXT_LEN || strpbrk(label, "\n\r")) {
+                cli_error("calibrate: --label takes one line of 1 to %d characters",
+                          CAT_TEXT_LEN - 1);
+                return EXIT_USAGE;
+            }
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             cli_error("calibrate: unexpected argument '%s' (%s)", argv[i], usage_text);
             return EXIT_USAGE;
@@ -505,9 +518,9 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
             continue;
         }
         printf("%s: gemm_scale %.3f, fp8_gemm_factor %.3f, step_scale %.3f — calibrated on %d "
-               "of your runs, residual %.1f %%\n", fits[k].id, fits[k].gemm_scale,
-               fits[k].fp8_gemm_factor, fits[k].step_scale,
-               fits[k].calibrated_runs, 100 * fits[k].calibrated_residual);
+               "%s, residual %.1f %%\n", fits[k].id, fits[k].gemm_scale,
+               fits[k].fp8_gemm_factor, fits[k].step_scale, fits[k].calibrated_runs,
+               label ? label : "of your runs", 100 * fits[k].calibrated_residual);
     }
 
     if (outdir) {
@@ -540,7 +553,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
         sb_puts(&sb, "; load with --catalog DIR\n");
         sb_puts(&sb, "frameworks:\n");
         for (int k = 0; k < nfit; k++)
-            put_framework(&sb, &fits[k], date, names);
+            put_framework(&sb, &fits[k], date, names, label);
         if (bands) {
             /* the runs the bands describe: the fitted half, or all of them,
              * and the --bands-from runs */

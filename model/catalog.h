@@ -310,6 +310,8 @@ typedef struct {
                                    * stragglers, jitter); fitted by gpuplan calibrate */
     int calibrated_runs;          /* > 0: fitted by gpuplan calibrate on this many runs */
     double calibrated_residual;   /* their mean |error| after the fit, 0..1 */
+    char calibrated_on[CAT_TEXT_LEN]; /* what those runs were (calibrate --label), said with
+                                   * the calibration; "" = the user's own runs */
     char calibrated_as[CAT_ID_LEN]; /* a row derived through calibration_from: the
                                    * "<source>@<accelerator>" row it took its fitted
                                    * fields from; "" = its own (set by the loader) */

@@ -3600,6 +3600,10 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                 result_assume(r, sc, "calibrated on %d runs of %s, the same silicon (%s), "
                               "residual %.1f%%; none of %s", e.fw->calibrated_runs, at + 1,
                               e.fw->id, 100 * e.fw->calibrated_residual, a->id);
+            else if (e.fw->calibrated_on[0]) /* not the user's: say whose */
+                result_assume(r, sc, "calibrated on %d %s, residual %.1f%% (%s)",
+                              e.fw->calibrated_runs, e.fw->calibrated_on,
+                              100 * e.fw->calibrated_residual, e.fw->id);
             else
                 result_assume(r, sc, "calibrated on %d of your runs (%s), residual %.1f%%",
                               e.fw->calibrated_runs, e.fw->id, 100 * e.fw->calibrated_residual);

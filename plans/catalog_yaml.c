@@ -355,6 +355,7 @@ static const Field fw_fields[] = {
     FBOOL("unfused_yarn_rope", Framework, unfused_yarn_rope, 0),
     FNUM("step_scale", Framework, step_scale, 1, 0.1, 10, 0),
     FINT("calibrated_runs", Framework, calibrated_runs, 0, 1000000, 0),
+    FSTR("calibrated_on", Framework, calibrated_on, 0),
     FNUM("calibrated_residual", Framework, calibrated_residual, 1, 0, 10, 0),
     FSTR("source", Framework, source, F_REQ),
     FDATE("as_of", Framework, as_of, F_REQ),
@@ -1269,6 +1270,7 @@ static void take_fitted(Framework *f, const Framework *src)
     f->moe_graph_residual = src->moe_graph_residual;
     f->calibrated_runs = src->calibrated_runs;
     f->calibrated_residual = src->calibrated_residual;
+    memcpy(f->calibrated_on, src->calibrated_on, sizeof f->calibrated_on);
 }
 
 /* Profiles that name another in calibration_from run the same code under

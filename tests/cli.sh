@@ -192,6 +192,23 @@ fi
 check "calibrate --bands-from without --bands is a usage error" 2 "$bin" --db "$db" calibrate \
     "$runs/neuron-trn1.yaml" --bands-from "$runs/mbridge-nemotron-3-nano.yaml"
 
+# calibrate --label: what the runs were is written with the fit and said
+# wherever the calibration is used (unlabelled: "of your runs")
+check "calibrate --label exits 0" 0 "$bin" --db "$db" calibrate \
+    "$runs/neuron-trn1.yaml" --label "runs of the Trn1 pilot" -o "$tmp/cal3"
+has "calibrate prints the label" "$tmp/out" 'calibrated on [0-9]+ runs of the Trn1 pilot, residual'
+cal=$(ls "$tmp"/cal3/*.yaml 2>/dev/null | head -n 1)
+if [ -n "$cal" ] && grep -q '^    calibrated_on: "runs of the Trn1 pilot"$' "$cal"; then
+    ok "the calibrated rows carry the label"
+else
+    not_ok "the calibrated rows carry the label" "$(grep -h 'calibrated' "$tmp"/cal3/*.yaml 2>/dev/null | head -4)"
+fi
+check "eval with the labelled calibration exits 0" 0 "$bin" --db "$db" --catalog "$tmp/cal3" \
+    eval "$runs/neuron-trn1.yaml" --json
+has "its assumptions name the runs" "$tmp/out" 'calibrated on [0-9]+ runs of the Trn1 pilot, residual [0-9.]+% '
+check "calibrate --label with an empty text is a usage error" 2 "$bin" --db "$db" calibrate \
+    "$runs/neuron-trn1.yaml" --label ""
+
 # simulate
 check "simulate a demo plan" 0 "$bin" --db "$db" simulate "$demo"
 has "simulate prints the schedule" "$tmp/out" '^SCHEDULE'

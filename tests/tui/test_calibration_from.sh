@@ -24,7 +24,7 @@ tui_wait_gone 'a profile running the same code'
 tui_keys ':'; tui_type 'set pretrain-405b.framework nemo'; tui_keys Enter
 tui_wait 'framework = nemo' && tui_idle
 tui_explain 'pretrain-405b days'
-tui_wait 'nemo: TP comm 80%' && tui_wait 'calibrated on [0-9]+ of your runs \(nemo@H100-SXM\)'
+tui_wait 'nemo: TP comm 80%' && tui_wait 'calibrated on [0-9]+ published runs, the fit half of gpuplan.s validation set, residual [0-9.]+% \(nemo@H100-SXM\)'
 ok $? "keyed nemo: the recipes' TP overlap and nemo's own H100 calibration"
 tui_keys q
 

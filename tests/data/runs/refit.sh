@@ -30,13 +30,15 @@ GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all \
     --bands-from "$src/tests/data/runs/training-results-v60-moe.yaml" \
     --bands-from "$src/tests/data/runs/training-results-v60-llama.yaml" \
     --bands-from "$src/tests/data/runs/nemo-long-context-b200.yaml" \
-    --bands-from "$src/tests/data/runs/mbridge-table-2602-01.yaml" -o "$tmp/out" "$@"
+    --bands-from "$src/tests/data/runs/mbridge-table-2602-01.yaml" \
+    --label "published runs, the fit half of gpuplan's validation set" -o "$tmp/out" "$@"
 {
     cat <<'HDR'
 # gpuplan catalog: the training model's calibration on the FIT HALF of the
 # validation set (tests/data/runs, split rule in model/calib.c calib_split),
 # written verbatim by tests/data/runs/refit.sh, i.e.
-#     gpuplan calibrate --half fit --bands-all tests/data/runs/*.yaml -o DIR
+#     gpuplan calibrate --half fit --bands-all --label "published runs, ..." \
+#         tests/data/runs/*.yaml -o DIR
 # against the catalog without this file.  Loaded after frameworks.yaml (file
 # name order), so its rows override those field by field.  Regenerate it
 # whenever a model mechanism changes; tests/test_validation.c reports the
