@@ -3592,9 +3592,10 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         if (e.fw->calibrated_runs > 0) {
             const char *at = strchr(e.fw->id, '@');
             if (e.fw->calibrated_as[0])
-                result_assume(r, sc, "calibrated on %d runs of %s, a profile running the same "
-                              "code (%s: calibration_from), residual %.1f%% there",
-                              e.fw->calibrated_runs, e.fw->calibrated_as, e.fw->id,
+                result_assume(r, sc, "calibrated as %s, a profile running the same code (%s: "
+                              "calibration_from): %d %s, residual %.1f%% there",
+                              e.fw->calibrated_as, e.fw->id, e.fw->calibrated_runs,
+                              e.fw->calibrated_on[0] ? e.fw->calibrated_on : "runs",
                               100 * e.fw->calibrated_residual);
             else if (at && strcasecmp(at + 1, a->id) != 0)
                 result_assume(r, sc, "calibrated on %d runs of %s, the same silicon (%s), "
