@@ -3598,9 +3598,10 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                               e.fw->calibrated_on[0] ? e.fw->calibrated_on : "runs",
                               100 * e.fw->calibrated_residual);
             else if (at && strcasecmp(at + 1, a->id) != 0)
-                result_assume(r, sc, "calibrated on %d runs of %s, the same silicon (%s), "
-                              "residual %.1f%%; none of %s", e.fw->calibrated_runs, at + 1,
-                              e.fw->id, 100 * e.fw->calibrated_residual, a->id);
+                result_assume(r, sc, "calibrated on %s, the same silicon (%s): %d %s, residual "
+                              "%.1f%%; none of %s", at + 1, e.fw->id, e.fw->calibrated_runs,
+                              e.fw->calibrated_on[0] ? e.fw->calibrated_on : "runs",
+                              100 * e.fw->calibrated_residual, a->id);
             else if (e.fw->calibrated_on[0]) /* not the user's: say whose */
                 result_assume(r, sc, "calibrated on %d %s, residual %.1f%% (%s)",
                               e.fw->calibrated_runs, e.fw->calibrated_on,

@@ -1724,6 +1724,38 @@ START_TEST(sliding_window_cuts_the_attention_core_exactly)
 }
 END_TEST
 
+/* The shipped calibration (validation-fit.yaml, calibrate --label) says
+ * whose runs it was fitted on in all three of its forms: a profile's own
+ * row, a row borrowed through calibration_from, a row of the same silicon.
+ * A user's own calibration (no label) is "of your runs" (tests/cli.sh). */
+START_TEST(shipped_calibration_names_its_runs)
+{
+    const char *pub = "published runs, the fit half of gpuplan's validation set";
+    static const struct {
+        const char *fw, *acc, *line;
+    } cases[] = {
+        {"nemo", "H100-SXM", "residual"},
+        {"megatron", "H100-SXM",
+         "calibrated as nemo@H100-SXM, a profile running the same code (megatron@H100-SXM: "
+         "calibration_from): "},
+        {"nemo", "MI350X", "calibrated on MI355X, the same silicon (nemo@MI355X): "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Workload w = training(preset_find("llama-3-8b")->shape, 8192, 64, 1e12);
+        w.gpus = 8;
+        snprintf(w.framework, sizeof w.framework, "%s", cases[i].fw);
+        Plan pl;
+        plan_init(&pl);
+        PlanResult *r;
+        ck_assert_msg(size(&pl, &w, acc(cases[i].acc), &r), "%s", r->workloads[0].error);
+        ck_assert_msg(has_assumption(r, cases[i].line) && has_assumption(r, pub),
+                      "%s on %s: no '%s' / '%s'", cases[i].fw, cases[i].acc, cases[i].line, pub);
+        ck_assert(!has_assumption(r, "of your runs"));
+        free(r);
+    }
+}
+END_TEST
+
 /* The gpt-oss preset carries its configs' window (128 tokens on 18 of 36
  * layers): a plan naming only the preset trains faster at long sequences
  * than the same plan with `window: 0`, and says what it priced; a window
@@ -4406,6 +4438,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, nvl72_dp_ring_across_domains_uses_every_members_nic);
     tcase_add_test(tc, sliding_window_cuts_the_attention_core_exactly);
     tcase_add_test(tc, preset_window_is_priced_and_said);
+    tcase_add_test(tc, shipped_calibration_names_its_runs);
     tcase_add_test(tc, each_gemm_is_timed_at_its_own_narrowest_side);
     tcase_add_test(tc, gemm_waves_follow_the_sm_count);
     tcase_add_test(tc, expert_fc1_is_timed_at_its_gated_width);
