@@ -1734,7 +1734,7 @@ START_TEST(shipped_calibration_names_its_runs)
     static const struct {
         const char *fw, *acc, *line;
     } cases[] = {
-        {"nemo", "H100-SXM", "residual"},
+        {"nemo", "H100-SXM", "% (nemo@H100-SXM)"},
         {"megatron", "H100-SXM",
          "calibrated as nemo@H100-SXM, a profile running the same code (megatron@H100-SXM: "
          "calibration_from): "},
