@@ -781,16 +781,18 @@ END_TEST
  * TP 2, one micro-batch per rank) +23.5 / +23.4 % (the same layout's v5.1
  * run was 1.49x slower and -26.4 %).  Session 22 added four gpt-oss-20b
  * rows by the same rule (Lambda / Nebius: 8 B200, 8 B300, 2 x 72 GB300),
- * first prediction +7.6, +14.8, +4.1, +4.8 % (the 17 MoE rows: mean
- * 14.1 %, worst +41.5 %).  The MoE ceilings are the first 13 rows' figures
- * plus about a point (the new rows only lowered the mean). */
+ * first prediction +7.6, +14.8, +4.1, +4.8 %, and a second pass three more
+ * (Quanta 64 GB300 +2.8 %, Dell 8 GB300 with attention-only graphs +24.0 %,
+ * HPE 16 GB300 +16.3 %): the 20 MoE rows mean 14.1 %, worst +41.5 %.  The
+ * MoE ceilings are the first 13 rows' figures plus about a point (the new
+ * rows lowered the mean and stayed under the worst). */
 #define V60_MOE_MEAN_MAX 0.17
 #define V60_MOE_WORST_MAX 0.43
 #define V60_LLAMA_MEAN_MAX 0.245
 #define V60_LLAMA_WORST_MAX 0.245
 START_TEST(mlperf_v60_rows_within_recorded_ceilings)
 {
-    side_table_within("training-results-v60-moe.yaml", 17, "mlperf60", NULL, V60_MOE_MEAN_MAX,
+    side_table_within("training-results-v60-moe.yaml", 20, "mlperf60", NULL, V60_MOE_MEAN_MAX,
                       V60_MOE_WORST_MAX);
     side_table_within("training-results-v60-llama.yaml", 2, "mlperf60", NULL,
                       V60_LLAMA_MEAN_MAX, V60_LLAMA_WORST_MAX);
