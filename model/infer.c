@@ -1856,11 +1856,7 @@ static void infer_explain(const Ctx *c, const Workload *w, const Accelerator *a,
                       "sliding window (%d tokens on %.0f of %.0f attention layers) not "
                       "priced: KV cache and attention at the full context, which the "
                       "published serving runs match better today (README, Inference accuracy)",
-                      w->model.window,
-                      w->model.window_layers > 0 && w->model.window_layers < c->La
-                          ? (double)w->model.window_layers
-                          : c->La,
-                      c->La);
+                      w->model.window, model_window_layers(&w->model, c->La), c->La);
     if (c->p_new < c->prompt || c->draft > 0)
         result_assume(r, sc,
                       "prefix cache: %.0f of %.0f prompt tokens computed; speculative: %.0f "

@@ -142,6 +142,14 @@ void model_expert_dims(const ModelShape *m, double *ffn, double *in)
         *in = m->moe_latent > 0 ? m->moe_latent : m->hidden;
 }
 
+double model_window_layers(const ModelShape *m, double attn_layers)
+{
+    if (!(m->window > 0))
+        return 0.0;
+    return m->window_layers > 0 && m->window_layers < attn_layers ? m->window_layers
+                                                                   : attn_layers;
+}
+
 void model_mamba_dims(const ModelShape *m, MambaDims *d)
 {
     d->head_dim = m->mamba_head_dim > 0 ? m->mamba_head_dim : 64;

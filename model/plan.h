@@ -471,6 +471,9 @@ void model_mamba_dims(const ModelShape *m, MambaDims *d);
  * and its input (moe_latent, else hidden: LatentMoE's experts work at the
  * latent width).  Either pointer may be NULL. */
 void model_expert_dims(const ModelShape *m, double *ffn, double *in);
+/* Attention layers that use the sliding window, of the model's
+ * `attn_layers`: window_layers (0 = all of them); 0 without a window. */
+double model_window_layers(const ModelShape *m, double attn_layers);
 /* The model's architecture as the error bands class it: "hybrid" (a
  * hybrid pattern), "moe" (experts > 1) or "dense". */
 const char *model_arch_class(const ModelShape *m);

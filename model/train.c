@@ -324,7 +324,7 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
     sh->shared_w = sh->moe ? sh->S * mats * h * sh->Fe : 0;
     sh->router_w = sh->moe ? h * sh->E : 0;
     sh->win = m->window > 0 ? m->window : 0;
-    sh->win_L = m->window_layers > 0 && m->window_layers < sh->La ? m->window_layers : sh->La;
+    sh->win_L = sh->win > 0 ? model_window_layers(m, sh->La) : sh->La;
     sh->emb_w = sh->V * h;
     sh->head_w = sh->tied ? 0 : sh->V * h;
     if (sh->Lmb > 0) {
@@ -3591,21 +3591,21 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                           tr->band_runs);
         if (e.fw->calibrated_runs > 0) {
             const char *at = strchr(e.fw->id, '@');
+            /* whose runs: the calibration's label, unnamed for a user's own */
+            const char *runs = e.fw->calibrated_on[0] ? e.fw->calibrated_on : "runs";
             if (e.fw->calibrated_as[0])
                 result_assume(r, sc, "calibrated as %s, a profile running the same code (%s: "
                               "calibration_from): %d %s, residual %.1f%% there",
-                              e.fw->calibrated_as, e.fw->id, e.fw->calibrated_runs,
-                              e.fw->calibrated_on[0] ? e.fw->calibrated_on : "runs",
+                              e.fw->calibrated_as, e.fw->id, e.fw->calibrated_runs, runs,
                               100 * e.fw->calibrated_residual);
             else if (at && strcasecmp(at + 1, a->id) != 0)
                 result_assume(r, sc, "calibrated on %s, the same silicon (%s): %d %s, residual "
                               "%.1f%%; none of %s", at + 1, e.fw->id, e.fw->calibrated_runs,
-                              e.fw->calibrated_on[0] ? e.fw->calibrated_on : "runs",
-                              100 * e.fw->calibrated_residual, a->id);
+                              runs, 100 * e.fw->calibrated_residual, a->id);
             else if (e.fw->calibrated_on[0]) /* not the user's: say whose */
                 result_assume(r, sc, "calibrated on %d %s, residual %.1f%% (%s)",
-                              e.fw->calibrated_runs, e.fw->calibrated_on,
-                              100 * e.fw->calibrated_residual, e.fw->id);
+                              e.fw->calibrated_runs, runs, 100 * e.fw->calibrated_residual,
+                              e.fw->id);
             else
                 result_assume(r, sc, "calibrated on %d of your runs (%s), residual %.1f%%",
                               e.fw->calibrated_runs, e.fw->id, 100 * e.fw->calibrated_residual);

@@ -185,15 +185,15 @@ START_TEST(published_shapes_exact)
     ck_assert_int_eq(m->vocab, 129280);
     /* sliding windows as the configs give them: gpt-oss 128 tokens on every
      * other layer, Mistral 7B v0.1 4,096 on all */
-    m = &preset_find("gpt-oss-120b")->shape;
-    ck_assert_int_eq(m->window, 128);
-    ck_assert_int_eq(m->window_layers, 18);
-    m = &preset_find("gpt-oss-20b")->shape;
-    ck_assert_int_eq(m->window, 128);
-    ck_assert_int_eq(m->window_layers, 12);
-    m = &preset_find("mistral-7b")->shape;
-    ck_assert_int_eq(m->window, 4096);
-    ck_assert_int_eq(m->window_layers, 0);
+    static const struct {
+        const char *name;
+        int window, layers;
+    } win[] = {{"gpt-oss-120b", 128, 18}, {"gpt-oss-20b", 128, 12}, {"mistral-7b", 4096, 0}};
+    for (size_t i = 0; i < sizeof win / sizeof win[0]; i++) {
+        m = &preset_find(win[i].name)->shape;
+        ck_assert_int_eq(m->window, win[i].window);
+        ck_assert_int_eq(m->window_layers, win[i].layers);
+    }
 }
 END_TEST
 
