@@ -21,6 +21,9 @@ tui_wait 'aggregated [0-9]+ GPUs vs disaggregated [0-9]+ GPUs: runs disaggregate
 ok $? "the choice is explained by both GPU counts"
 tui_wait 'GPUs [0-9]+-[0-9]+ \(model error band, engine sglang\)'; ok $? "the error band and engine are shown"
 tui_explain 'v3-chat GPUs'
+# wait for the line before reading it: under the sanitizers the pane can
+# still be drawing when the keys have been sent (CI, session 22)
+tui_wait 'GPUs = prefill pool \+ decode pool = [0-9]+ × [0-9]+ \+ [0-9]+ × [0-9]+ = [0-9]+' &&
 tui_screen | grep -E 'GPUs = prefill pool \+ decode pool = [0-9]+ × [0-9]+ \+ [0-9]+ × [0-9]+ = [0-9]+' |
     awk '{ split($0, t, "= "); split(t[3], a, " "); good = a[1] * a[3] + a[5] * a[7] == t[4] + 0 }
          END { exit !good }'
