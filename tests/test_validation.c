@@ -783,11 +783,14 @@ END_TEST
  * rows by the same rule (Lambda / Nebius: 8 B200, 8 B300, 2 x 72 GB300),
  * first prediction +7.6, +14.8, +4.1, +4.8 %, and a second pass three more
  * (Quanta 64 GB300 +2.8 %, Dell 8 GB300 with attention-only graphs +24.0 %,
- * HPE 16 GB300 +16.3 %): the 20 MoE rows mean 14.1 %, worst +41.5 %.  The
- * MoE ceilings are the first 13 rows' figures plus about a point (the new
- * rows lowered the mean and stayed under the worst). */
-#define V60_MOE_MEAN_MAX 0.17
-#define V60_MOE_WORST_MAX 0.43
+ * HPE 16 GB300 +16.3 %): the 20 MoE rows mean 14.1 %, worst +41.5 %.
+ * Session 23 corrected the gpt-oss rows' RoPE (the benchmark configures
+ * YaRN but runs plain RoPE: the data file's header), which took the
+ * priced-but-absent eager YaRN passes out: the 10 gpt-oss rows +0.2 …
+ * +40.8 %, the 20 MoE rows 12.4 %, worst +40.8 %.  The ceilings are those
+ * figures plus about a point. */
+#define V60_MOE_MEAN_MAX 0.135
+#define V60_MOE_WORST_MAX 0.42
 #define V60_LLAMA_MEAN_MAX 0.245
 #define V60_LLAMA_WORST_MAX 0.245
 START_TEST(mlperf_v60_rows_within_recorded_ceilings)
