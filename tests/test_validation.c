@@ -787,15 +787,19 @@ END_TEST
  * Session 23 corrected the gpt-oss rows' RoPE (the benchmark configures
  * YaRN but runs plain RoPE: the data file's header), which took the
  * priced-but-absent eager YaRN passes out: the 10 gpt-oss rows +0.2 …
- * +40.8 %, the 20 MoE rows 12.4 %, worst +40.8 %.  The ceilings are those
- * figures plus about a point. */
-#define V60_MOE_MEAN_MAX 0.135
+ * +40.8 %, the 20 MoE rows 12.4 %, worst +40.8 %.  A third pass by the
+ * same rule took the last ten gpt-oss results: seven rows (Dell 16 / 8
+ * B300, Supermicro 8 B300 / 8 B200, HPE 32 GB300, Cisco 64 / 128 H100),
+ * first prediction +1.6 … +11.2 %, three rule-excluded: the 27 MoE rows
+ * 10.9 %, worst +40.8 %.  The ceilings are those figures plus about a
+ * point. */
+#define V60_MOE_MEAN_MAX 0.12
 #define V60_MOE_WORST_MAX 0.42
 #define V60_LLAMA_MEAN_MAX 0.245
 #define V60_LLAMA_WORST_MAX 0.245
 START_TEST(mlperf_v60_rows_within_recorded_ceilings)
 {
-    side_table_within("training-results-v60-moe.yaml", 20, "mlperf60", NULL, V60_MOE_MEAN_MAX,
+    side_table_within("training-results-v60-moe.yaml", 27, "mlperf60", NULL, V60_MOE_MEAN_MAX,
                       V60_MOE_WORST_MAX);
     side_table_within("training-results-v60-llama.yaml", 2, "mlperf60", NULL,
                       V60_LLAMA_MEAN_MAX, V60_LLAMA_WORST_MAX);
