@@ -324,7 +324,7 @@ static bool shape_derive(const ModelShape *m, Shape *sh)
     sh->shared_w = sh->moe ? sh->S * mats * h * sh->Fe : 0;
     sh->router_w = sh->moe ? h * sh->E : 0;
     sh->win = m->window > 0 ? m->window : 0;
-    sh->win_L = sh->win > 0 ? model_window_layers(m, sh->La) : sh->La;
+    sh->win_L = model_window_layers(m, sh->La); /* read only where win > 0 */
     sh->emb_w = sh->V * h;
     sh->head_w = sh->tied ? 0 : sh->V * h;
     if (sh->Lmb > 0) {
