@@ -207,7 +207,8 @@ typedef struct {
     bool flash_attention_2;          /* the attention core runs FlashAttention-2 where the
                                       * framework profile runs cuDNN's kernel
                                       * (cudnn_attention): Transformer Engine before 1.2
-                                      * kept FlashAttention on Hopper */
+                                      * kept FlashAttention on Hopper; NVTE_FUSED_ATTN=0
+                                      * switches cuDNN's off */
     bool fsdp_backward_post;         /* FSDP1 BackwardPrefetch.BACKWARD_POST (Composer's
                                       * default): each unit's backward all-gather is
                                       * issued after the previous unit's gradient

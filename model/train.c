@@ -2880,8 +2880,9 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * part (attn_cudnn_fwd_eff / attn_cudnn_bwd_eff, head dim 128) a
      * framework that runs it (cudnn_attention) prices its core at them, as
      * attn_fwd_eff prices FlashAttention's; other head dims, FlashAttention 1
-     * and recipes pinned to FlashAttention-2 (flash_attention_2: TE < 1.2)
-     * keep the part's FlashAttention pricing (attn_fa2_* where measured). */
+     * and recipes pinned to FlashAttention-2 (flash_attention_2: TE < 1.2,
+     * or NVTE_FUSED_ATTN=0) keep the part's FlashAttention pricing
+     * (attn_fa2_* where measured). */
     if (fw->cudnn_attention && e->flash && !w->flash_attention_v1 && !w->flash_attention_2 &&
         fabs(e->sh.dqk - CUDNN_ATTN_HEAD_DIM) < 0.5)
         env_take_attn(e, a->attn_cudnn_fwd_eff, a->attn_cudnn_bwd_eff,

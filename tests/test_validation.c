@@ -868,25 +868,37 @@ START_TEST(nemo_long_context_b200_rows_within_recorded_band)
 END_TEST
 
 /* The H100 table beside it (nemo-long-context-h100.yaml: Llama 2 7B FP8,
- * NeMo 24.03, 4K-1M tokens, CP 2-32 from 32K).  Beside the split and out of
- * the bands: already without CP the published steps are 8-21 % longer than
- * predicted, growing with the attention share, where the 24.07 container's
- * 4K row is within 3.5 % (nemo-h100.yaml): the 2024 container's attention,
- * not a modelled mechanism (file header).  Recorded (2026-12-03): without
- * CP -7.9 / -10.9 / -21.2 %, with CP -27.8 … -35.2 %; every row too fast,
- * none by more than 0.40; the first row's error the smallest. */
-#define LC_H100_FASTEST -0.40
+ * NeMo 24.03, 4K-1M tokens, CP 2-32 from 32K), in the error bands.  Its
+ * container's launcher switched cuDNN's fused attention off
+ * (NVTE_FUSED_ATTN 0, file header), so the rows run FlashAttention-2
+ * (flash_attention_2).  Priced at the cuDNN rates (until 2026-12-04) every
+ * row was too fast, -7.9 / -10.9 / -21.2 % without CP and -27.8 … -35.2 %
+ * with it; at FlashAttention-2's, recorded then: -3.4 … +3.7 %, the CP rows
+ * -4.3 … +3.7 %.  Every row within LC_H100_MAX, and the CP rows' mean
+ * error, signed, within LC_H100_CP_MEAN: a CP cost the model lacked on
+ * Transformer Engine 1.4's ring would show as the CP rows going fast
+ * together. */
+#define LC_H100_MAX 0.05
+#define LC_H100_CP_MEAN 0.03
 START_TEST(nemo_long_context_h100_rows_within_recorded_band)
 {
     Plan *p;
     CalibRun lr[9];
     predict_side("nemo-long-context-h100.yaml", &p, lr, 9);
+    double cp_sum = 0;
+    int cp_n = 0;
     for (int i = 0; i < 9; i++) {
-        const char *name = p->workloads[lr[i].wi].name;
+        const Workload *w = &p->workloads[lr[i].wi];
         double err = long_context_err(p, &lr[i]);
-        ck_assert_msg(err < 0 && err >= LC_H100_FASTEST, "%s %+.4f", name, err);
-        ck_assert_msg(fabs(err) >= fabs(lr[0].err), "%s %+.4f vs 4K %+.4f", name, err, lr[0].err);
+        ck_assert_msg(w->flash_attention_2, "%s: not keyed FlashAttention-2", w->name);
+        ck_assert_msg(fabs(err) <= LC_H100_MAX, "%s %+.4f", w->name, err);
+        if (w->parallel.cp > 1) {
+            cp_sum += err;
+            cp_n++;
+        }
     }
+    ck_assert_int_eq(cp_n, 6);
+    ck_assert_msg(fabs(cp_sum / cp_n) <= LC_H100_CP_MEAN, "CP rows' mean %+.4f", cp_sum / cp_n);
     free(p);
 }
 END_TEST

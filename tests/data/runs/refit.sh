@@ -30,6 +30,7 @@ GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all \
     --bands-from "$src/tests/data/runs/training-results-v60-moe.yaml" \
     --bands-from "$src/tests/data/runs/training-results-v60-llama.yaml" \
     --bands-from "$src/tests/data/runs/nemo-long-context-b200.yaml" \
+    --bands-from "$src/tests/data/runs/nemo-long-context-h100.yaml" \
     --bands-from "$src/tests/data/runs/mbridge-table-2602-01.yaml" \
     --label "published runs, the fit half of gpuplan's validation set" -o "$tmp/out" "$@"
 {
