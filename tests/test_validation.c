@@ -873,8 +873,8 @@ END_TEST
  * (NVTE_FUSED_ATTN 0, file header), so the rows run FlashAttention-2
  * (flash_attention_2).  Priced at the cuDNN rates (until 2026-12-04) every
  * row was too fast, -7.9 / -10.9 / -21.2 % without CP and -27.8 … -35.2 %
- * with it; at FlashAttention-2's, recorded after that session's refit:
- * -3.9 … +3.6 %, the CP rows -4.5 … +3.6 %.  Every row within LC_H100_MAX,
+ * with it; at FlashAttention-2's, recorded after that session's refits:
+ * -4.8 … +3.2 %, the CP rows -4.8 … +3.2 % (signed mean -1.7 %).  Every row within LC_H100_MAX,
  * and the CP rows' mean error, signed, within LC_H100_CP_MEAN: a CP cost
  * the model lacked on Transformer Engine 1.4's ring would show as the CP
  * rows going fast together. */
