@@ -286,6 +286,47 @@ static double whole_calibration_cost(void *ctx)
     return selected_cost(x->sel, x->n, x->cal, x->scratch);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The runs measured more than once with the same settings
+ * (calib_repeat_groups): each setting's runs and spread, then the largest
+ * and the median spread — the floor under the residual of any fit. */
+static void print_repeats(const CalibRun *runs, int n)
+{
+    int *group = malloc((size_t)n * sizeof *group);
+    double *spread = malloc((size_t)n * sizeof *spread);
+    int ng = group && spread ? calib_repeat_groups(runs, n, group) : 0;
+    if (ng > 0) {
+        printf("repeated settings (runs that differ only in what no setting says; their "
+               "spread is a floor under any fit):\n");
+        int k = 0, nruns = 0;
+        for (int g = 0; g < n; g++) {
+            int c = 0;
+            double lo = 0, hi = 0;
+            double s = group[g] == g ? calib_repeat_spread(runs, n, group, g, &c, &lo, &hi) : 0;
+            if (c < 2)
+                continue;
+            printf("  %-12s %2d runs %9.3f-%.3f s, spread %4.1f %%: %s + %d more\n",
+                   runs[g].acc->id, c, lo, hi, 100 * s, runs[g].plan->workloads[runs[g].wi].name,
+                   c - 1);
+            spread[k++] = s;
+            nruns += c;
+        }
+        if (k > 0) {
+            qsort(spread, (size_t)k, sizeof *spread, cmp_double);
+            double med = k % 2 ? spread[k / 2] : 0.5 * (spread[k / 2 - 1] + spread[k / 2]);
+            printf("repeated settings: %d, %d runs; spread up to %.1f %%, median %.1f %%\n", k,
+                   nruns, 100 * spread[k - 1], 100 * med);
+        }
+    }
+    free(group);
+    free(spread);
+}
+
 /* Which kind of dropless MoE run `w` is for a parameter fitted around the
  * calibration: 1 the kind that does not pay the cost in full, 0 the kind
  * that does, -1 neither (left out of the test for both kinds). */
@@ -508,6 +549,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                hh < 0 ? "all runs" : (hh ? "held-out half" : "fit half"), c1, 100 * m0,
                100 * m1, 100 * w0, 100 * w1);
     }
+    print_repeats(runs, n);
     for (int k = 0; k < nfit; k++) {
         if (!strchr(fits[k].id, '@')) {
             printf("%s: MoE host cost per layer and pass %.0f us + %.1f us per local expert "

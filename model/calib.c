@@ -1,6 +1,7 @@
 /* model/calib.c — measured runs against the training model (calib.h). */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,99 @@ int calib_collect(const Plan *const *plans, int n_plans, const Catalog *cat, Cal
         }
     }
     return n;
+}
+
+/* A string field: what a setting holds is its text, not the bytes after it */
+static void text_key(char *s, size_t len)
+{
+    size_t k = strnlen(s, len);
+    if (k < len)
+        memset(s + k, 0, len - k);
+}
+
+/* Run r's settings: its workload with the fields that do not set the run
+ * blanked (name, owner, the measurement and its source, the placeholder
+ * token total and target days), the accelerator and framework as
+ * modelled (ids, lower case) and every text zero-padded, so two runs with
+ * the same settings compare equal byte for byte. */
+static void settings_key(const CalibRun *r, Workload *k)
+{
+    *k = r->plan->workloads[r->wi];
+    memset(k->name, 0, sizeof k->name);
+    memset(k->team, 0, sizeof k->team);
+    memset(k->measured_source, 0, sizeof k->measured_source);
+    k->measured_step_s = 0;
+    k->measured_tokens_per_gpu_s = 0;
+    k->tokens = 0;
+    k->target_days = 0;
+    memset(k->accelerator, 0, sizeof k->accelerator);
+    memset(k->framework, 0, sizeof k->framework);
+    snprintf(k->accelerator, sizeof k->accelerator, "%s", r->acc ? r->acc->id : "");
+    snprintf(k->framework, sizeof k->framework, "%s", r->framework);
+    for (char *c = k->accelerator; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    for (char *c = k->framework; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    text_key(k->model.preset, sizeof k->model.preset);
+    text_key(k->model.hybrid, sizeof k->model.hybrid);
+    text_key(k->recompute_modules, sizeof k->recompute_modules);
+    text_key(k->engine, sizeof k->engine);
+}
+
+int calib_repeat_groups(const CalibRun *runs, int n, int *group)
+{
+    if (!runs || !group || n <= 0)
+        return 0;
+    Workload *key = malloc((size_t)n * sizeof *key);
+    for (int i = 0; i < n; i++) {
+        group[i] = i;
+        if (key)
+            settings_key(&runs[i], &key[i]);
+    }
+    if (!key)
+        return 0; /* out of memory: every run its own setting */
+    int groups = 0;
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < i; j++) {
+            /* the first run of each setting stands for it */
+            if (group[j] == j && memcmp(&key[i], &key[j], sizeof key[i]) == 0) {
+                group[i] = j;
+                break;
+            }
+        }
+    }
+    free(key);
+    for (int g = 0; g < n; g++) {
+        if (group[g] != g)
+            continue;
+        for (int i = g + 1; i < n; i++)
+            if (group[i] == g) {
+                groups++;
+                break;
+            }
+    }
+    return groups;
+}
+
+double calib_repeat_spread(const CalibRun *runs, int n, const int *group, int g, int *count,
+                           double *lo_out, double *hi_out)
+{
+    double lo = 0, hi = 0;
+    int c = 0;
+    for (int i = 0; runs && group && i < n; i++) {
+        if (group[i] != g || !(runs[i].measured_s > 0))
+            continue;
+        lo = c ? fmin(lo, runs[i].measured_s) : runs[i].measured_s;
+        hi = c ? fmax(hi, runs[i].measured_s) : runs[i].measured_s;
+        c++;
+    }
+    if (count)
+        *count = c;
+    if (lo_out)
+        *lo_out = lo;
+    if (hi_out)
+        *hi_out = hi;
+    return c >= 2 ? hi / lo - 1.0 : 0.0;
 }
 
 void calib_split(CalibRun *runs, int n)

@@ -54,6 +54,22 @@ int calib_predict(CalibRun *runs, int n, const Catalog *cat);
 void calib_stats(const CalibRun *runs, int n, int half, double *mean_abs, double *worst_abs,
                  int *count);
 
+/* Repeated measurements: runs whose every setting is the same (the
+ * workload's keys but its name, owner and measurement; the same
+ * accelerator and framework profile) can differ only by what no setting
+ * says — run-to-run noise, software releases, a recipe's unkeyed choices
+ * — so their spread is a floor under any fit's residual.  Fills
+ * group[i] with the index of the first run with run i's settings (i when
+ * it is the first); returns the number of settings held by two or more
+ * runs. */
+int calib_repeat_groups(const CalibRun *runs, int n, int *group);
+
+/* Spread of the measured step times of the runs in group g (group[] as
+ * filled above): max / min − 1, 0 for fewer than two runs; *count = its
+ * runs, *lo / *hi = the shortest and longest step (each may be NULL). */
+double calib_repeat_spread(const CalibRun *runs, int n, const int *group, int g, int *count,
+                           double *lo, double *hi);
+
 /* Golden-section search of *param over [lo, hi] on a log scale, `iters`
  * narrowings: *param is set before each cost(ctx) call and left at the
  * better end point; returns its cost. */

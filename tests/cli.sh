@@ -209,6 +209,27 @@ has "its assumptions name the runs" "$tmp/out" 'calibrated on [0-9]+ runs of the
 check "calibrate --label with an empty text is a usage error" 2 "$bin" --db "$db" calibrate \
     "$runs/neuron-trn1.yaml" --label ""
 
+# calibrate names runs measured more than once with the same settings: the
+# example's Llama 3 8B row again under another name and measurement, and
+# once more with another micro-batch (another setting)
+{
+    cat "$src/doc/example-runs.yaml"
+    printf '  - {<<: *t, name: llama3-8b-fsdp-64-again, measured_tokens_per_gpu: 3020}\n'
+    printf '  - {<<: *t, name: llama3-8b-fsdp-64-mb2, micro_batch: 2, measured_tokens_per_gpu: 3100}\n'
+} >"$tmp/repeat-runs.yaml"
+check "calibrate runs with a repeated setting exits 0" 0 "$bin" --db "$db" calibrate \
+    "$tmp/repeat-runs.yaml"
+has "calibrate lists the repeated setting and its spread" "$tmp/out" \
+    '^  A100-80GB +2 runs +[0-9.]+-[0-9.]+ s, spread +5\.0 %: llama3-8b-fsdp-64 \+ 1 more$'
+has "calibrate sums up the repeated settings" "$tmp/out" \
+    '^repeated settings: 1, 2 runs; spread up to 5\.0 %, median 5\.0 %$'
+check "calibrate the example runs exits 0" 0 "$bin" --db "$db" calibrate "$src/doc/example-runs.yaml"
+if grep -q '^repeated settings' "$tmp/out"; then
+    not_ok "runs whose settings all differ list no repeated setting" "$(grep '^repeated' "$tmp/out")"
+else
+    ok "runs whose settings all differ list no repeated setting"
+fi
+
 # simulate
 check "simulate a demo plan" 0 "$bin" --db "$db" simulate "$demo"
 has "simulate prints the schedule" "$tmp/out" '^SCHEDULE'
