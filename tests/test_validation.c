@@ -1088,9 +1088,6 @@ static double mean_error_under(const Framework *f, CalibRun *runs_, int n)
     return mean;
 }
 
-/* Calibration recovers a known perturbation: the B200 NeMo runs measured
- * 0.8× as fast as published (step times / 0.8) are fitted, and the fitted
- * profile predicts those perturbed runs within 2 % on average. */
 /* Repeated settings (calib_repeat_groups): runs that differ only in their
  * name and measurement share a group whatever bytes follow their texts;
  * another micro-batch or another accelerator is another setting; the
@@ -1182,6 +1179,9 @@ START_TEST(repeated_settings_in_the_validation_set_spread_within_recorded_ceilin
 }
 END_TEST
 
+/* Calibration recovers a known perturbation: the B200 NeMo runs measured
+ * 0.8× as fast as published (step times / 0.8) are fitted, and the fitted
+ * profile predicts those perturbed runs within 2 % on average. */
 START_TEST(calibrate_recovers_a_20pct_slower_cluster)
 {
     load_all();
