@@ -30,6 +30,7 @@
 
 #include "calib.h"
 #include "cli.h"
+#include "sensitivity.h"
 #include "strbuf.h"
 
 #define MAX_FILES 64
@@ -318,9 +319,8 @@ static void print_repeats(const CalibRun *runs, int n)
         }
         if (k > 0) {
             qsort(spread, (size_t)k, sizeof *spread, cmp_double);
-            double med = k % 2 ? spread[k / 2] : 0.5 * (spread[k / 2 - 1] + spread[k / 2]);
             printf("repeated settings: %d, %d runs; spread up to %.1f %%, median %.1f %%\n", k,
-                   nruns, 100 * spread[k - 1], 100 * med);
+                   nruns, 100 * spread[k - 1], 100 * mc_quantile(spread, k, 0.5));
         }
     }
     free(group);

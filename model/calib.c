@@ -92,10 +92,11 @@ static void text_key(char *s, size_t len)
 }
 
 /* Run r's settings: its workload with the fields that do not set the run
- * blanked (name, owner, the measurement and its source, the placeholder
- * token total and target days), the accelerator and framework as
- * modelled (ids, lower case) and every text zero-padded, so two runs with
- * the same settings compare equal byte for byte. */
+ * zeroed (name, owner, the measurement and its source, and the total
+ * tokens and target days, which only size a whole training), the
+ * accelerator and framework as modelled (ids, lower case) and every text
+ * zero-padded, so two runs with the same settings compare equal byte for
+ * byte. */
 static void settings_key(const CalibRun *r, Workload *k)
 {
     *k = r->plan->workloads[r->wi];

@@ -1095,15 +1095,12 @@ static double mean_error_under(const Framework *f, CalibRun *runs_, int n)
 START_TEST(repeated_settings_group_runs_that_differ_only_in_measurement)
 {
     load_all();
-    int i0 = -1;
-    for (int i = 0; i < n_runs && i0 < 0; i++)
-        if (strcmp(runs[i].plan->workloads[runs[i].wi].name, "llama3-70b-mxfp8-64") == 0)
-            i0 = i;
-    ck_assert_int_ge(i0, 0);
+    const CalibRun *r0 = find_run("validation-mbridge-table-2604-01", "llama3-70b-mxfp8-64");
+    ck_assert_ptr_nonnull(r0);
     Plan *p = calloc(1, sizeof *p);
     ck_assert_ptr_nonnull(p);
-    *p = *runs[i0].plan;
-    const Workload base = runs[i0].plan->workloads[runs[i0].wi];
+    *p = *r0->plan;
+    const Workload base = r0->plan->workloads[r0->wi];
     p->n_workloads = 4;
     for (int k = 0; k < 4; k++) {
         p->workloads[k] = base;
@@ -1164,15 +1161,15 @@ START_TEST(repeated_settings_in_the_validation_set_spread_within_recorded_ceilin
     ck_assert_int_ge(ng, 16);
     ck_assert_msg(worst <= 0.10, "repeated settings spread up to %.3f", worst);
     fprintf(stderr, "repeated settings: %d, spread up to %.1f %%\n", ng, 100 * worst);
-    int in[3] = {-1, -1, -1};
-    static const char *const uf[3] = {"mlperf-llama31-8b-fp8-b200-16-dell9680l",
-                                      "mlperf-llama31-8b-fp8-b200-16-dell9685l",
-                                      "mlperf-llama31-8b-fp8-b200-16-uf"};
-    for (int i = 0; i < n_runs; i++)
-        for (int j = 0; j < 3; j++)
-            if (strcmp(runs[i].plan->workloads[runs[i].wi].name, uf[j]) == 0)
-                in[j] = i;
-    ck_assert(in[0] >= 0 && in[1] >= 0 && in[2] >= 0);
+    static const char *const b200_16[3] = {"mlperf-llama31-8b-fp8-b200-16-dell9680l",
+                                           "mlperf-llama31-8b-fp8-b200-16-dell9685l",
+                                           "mlperf-llama31-8b-fp8-b200-16-uf"};
+    int in[3];
+    for (int j = 0; j < 3; j++) {
+        const CalibRun *r = find_run("validation-mlperf-v5x", b200_16[j]);
+        ck_assert_msg(r != NULL, "%s", b200_16[j]);
+        in[j] = (int)(r - runs);
+    }
     ck_assert_int_eq(g[in[1]], g[in[0]]);
     ck_assert_int_eq(g[in[2]], g[in[0]]);
     free(g);
