@@ -15,7 +15,12 @@
  * from the residuals after the fit, per class; --bands-all takes those
  * residuals from every run given, both halves (a band states the model's
  * measured error on all published runs of its class; it changes no
- * prediction, so the held-out step-time error stays a held-out figure). */
+ * prediction, so the held-out step-time error stays a held-out figure).
+ * --cross-validate also predicts every run of the split with a fit that did
+ * not see it — each half by the fit on the other half — prints that error
+ * per run and overall, writes it with each profile
+ * (cross_validated_residual) and, with --bands, lets each run's band entry
+ * span both its errors, as fitted and as left out. */
 #include "config.h"
 
 #include <errno.h>
@@ -45,7 +50,7 @@
 
 static const char *usage_text =
     "usage: gpuplan calibrate RUNS.yaml... [-o DIR] [--half fit|held-out|all] [--bands] "
-    "[--bands-all] [--bands-from RUNS.yaml]... [--label TEXT]";
+    "[--bands-all] [--bands-from RUNS.yaml]... [--label TEXT] [--cross-validate]";
 
 static void today(char *buf, size_t n)
 {
@@ -133,11 +138,15 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
             sb_printf(b, "    %s: true\n", switches[i].key);
     sb_printf(b, "    step_scale: %.4f\n    calibrated_runs: %d\n    calibrated_residual: %.4f\n",
               f->step_scale > 0 ? f->step_scale : 1.0, f->calibrated_runs, f->calibrated_residual);
-    if (label && *label) { /* what the runs were, said with the calibration */
-        sb_printf(b, "    calibrated_on: ");
-        sb_yaml(b, label);
-        sb_printf(b, "\n");
-    }
+    /* The row states its whole calibration, these two keys even when they
+     * say nothing: a catalog loaded over another overrides field by field
+     * (plans/catalog_yaml.c), so a key left out would keep what the other's
+     * row of the same id says — the shipped calibration's label or its
+     * cross-validated residual on a user's own fit. */
+    sb_printf(b, "    cross_validated_residual: %.4f\n", f->cv_residual);
+    sb_printf(b, "    calibrated_on: "); /* what the runs were, said with the calibration */
+    sb_yaml(b, label && *label ? label : "");
+    sb_printf(b, "\n");
     char src[CAT_TEXT_LEN];
     if (strchr(f->id, '@'))
         snprintf(src, sizeof src, "gpuplan calibrate: least squares on %d measured runs (%.150s)",
@@ -377,6 +386,49 @@ static void fit_around(const CalibRun *sel, const CalibRun *runs, int n, Catalog
     }
 }
 
+/* The whole calibration of the runs fit[] selects, from the catalog cat's
+ * frameworks: the eager-attention launch cost and the graphed runs'
+ * residual share fitted around it (fit_around), then calibrate_once.  The
+ * working catalog cal (frameworks in calfw) holds the result; sel gets the
+ * runs with the others marked held out; basefw and scratch are work room. */
+static int calibrate_selection(CalibRun *sel, const CalibRun *runs, int n, const bool *fit,
+                               Catalog *cal, Framework *calfw, const Catalog *cat,
+                               Framework *basefw, Framework *fits, CalibRun *scratch)
+{
+    size_t ncf = cat->n_frameworks;
+    for (int k = 0; k < n; k++) {
+        sel[k] = runs[k];
+        sel[k].held_out = !fit[k];
+    }
+    if (ncf)
+        memcpy(basefw, cat->frameworks, ncf * sizeof *basefw);
+    fit_around(sel, runs, n, cal, calfw, basefw, ncf, fits, scratch, attn_graphed,
+               offsetof(Framework, moe_attn_launch_s), 1e-6, 5e-3);
+    fit_around(sel, runs, n, cal, calfw, basefw, ncf, fits, scratch, iteration_graphed,
+               offsetof(Framework, moe_graph_residual), 0.01, 1.0);
+    return calibrate_once(sel, runs, n, cal, calfw, basefw, ncf, fits);
+}
+
+/* The deviations (measured / model - 1) run i gives the error bands: the
+ * fit's (after), and with --cross-validate (oos non-NULL) the one of the
+ * fit that did not see it too; *lo / *hi their range.  False where neither
+ * was predicted. */
+static bool band_devs(const CalibRun *after, const CalibRun *oos, int i, double *lo,
+                      double *hi)
+{
+    bool any = false;
+    const CalibRun *src[2] = {&after[i], oos ? &oos[i] : NULL};
+    for (int k = 0; k < 2; k++) {
+        if (!src[k] || !src[k]->ok)
+            continue;
+        double d = src[k]->measured_s / src[k]->predicted_s - 1.0;
+        *lo = any ? fmin(*lo, d) : d;
+        *hi = any ? fmax(*hi, d) : d;
+        any = true;
+    }
+    return any;
+}
+
 /* Whether run r describes the error bands of the runs in half bhalf (-1 =
  * all): --bands-from runs always do. */
 static bool in_bands(const CalibRun *r, int bhalf)
@@ -388,7 +440,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
 {
     const char *files[MAX_FILES], *band_files[MAX_FILES], *outdir = NULL, *label = NULL;
     int nf = 0, nbf = 0, half = -1;
-    bool bands = false, bands_all = false;
+    bool bands = false, bands_all = false, cv = false;
     for (int i = 0; i < argc; i++) {
         if ((cli_is(argv[i], "-o") || cli_is(argv[i], "--output")) && i + 1 < argc) {
             outdir = argv[++i];
@@ -404,6 +456,8 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                 cli_error("calibrate: --half takes fit, held-out or all, not '%s'", h);
                 return EXIT_USAGE;
             }
+        } else if (cli_is(argv[i], "--cross-validate")) {
+            cv = true;
         } else if (cli_is(argv[i], "--bands")) {
             bands = true;
         } else if (cli_is(argv[i], "--bands-all")) {
@@ -457,8 +511,9 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
     Framework *fits = calloc(MAX_FITS, sizeof *fits);
     const Plan **pp = calloc((size_t)nall, sizeof *pp);
     Catalog cal = cli->catalog;
-    Framework *calfw = NULL, *basefw = NULL;
-    CalibRun *scratch = NULL;
+    Framework *calfw = NULL, *basefw = NULL, *calfw2 = NULL, *fits2 = NULL;
+    CalibRun *scratch = NULL, *oos = NULL, *sel2 = NULL;
+    bool *fit = NULL;
     char *text = NULL;
     if (!lps || !runs || !after || !fits || !pp) {
         cli_error("out of memory");
@@ -502,43 +557,104 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
     cal.n_frameworks = ncf;
     /* the fit sees only the selected half: the others are marked held out */
     CalibRun *sel = after;
-    for (int k = 0; k < n; k++) {
-        sel[k] = runs[k];
-        sel[k].held_out = runs[k].band_only || (half >= 0 && runs[k].held_out != (half == 1));
-    }
-    /* the base frameworks the calibration starts from each time, the
-     * eager-attention launch cost and the graphed runs' residual share
-     * fitted around it (fit_around) */
     basefw = malloc((ncf + 1) * sizeof *basefw);
     scratch = calloc(MAX_RUNS, sizeof *scratch);
-    if (!basefw || !scratch) {
+    fit = calloc(MAX_RUNS, sizeof *fit);
+    if (!basefw || !scratch || !fit) {
         cli_error("out of memory");
         rc = EXIT_IO;
         goto done;
     }
-    if (ncf)
-        memcpy(basefw, cli->catalog.frameworks, ncf * sizeof *basefw);
-    fit_around(sel, runs, n, &cal, calfw, basefw, ncf, fits, scratch, attn_graphed,
-               offsetof(Framework, moe_attn_launch_s), 1e-6, 5e-3);
-    fit_around(sel, runs, n, &cal, calfw, basefw, ncf, fits, scratch, iteration_graphed,
-               offsetof(Framework, moe_graph_residual), 0.01, 1.0);
-    int nfit = calibrate_once(sel, runs, n, &cal, calfw, basefw, ncf, fits);
+    for (int k = 0; k < n; k++)
+        fit[k] = !runs[k].band_only && (half < 0 || runs[k].held_out == (half == 1));
+    int nfit = calibrate_selection(sel, runs, n, fit, &cal, calfw, &cli->catalog, basefw, fits,
+                                   scratch);
     for (int k = 0; k < n; k++)
         after[k] = runs[k];
     calib_predict(after, n, &cal);
 
-    printf("%-32s %-10s %-10s %-8s %10s %9s %9s\n", "run", "accel", "framework", "half",
-           "measured", "before", "after");
+    /* --cross-validate: each run of the split predicted by the fit on the
+     * half it is not in (the selected half's own fit where it is that
+     * one); the --bands-from runs, never fitted, keep the main fit's */
+    int ncv = 0;
+    double cv_mean = 0, cv_worst = 0;
+    if (cv) {
+        oos = calloc(MAX_RUNS, sizeof *oos);
+        sel2 = calloc(MAX_RUNS, sizeof *sel2);
+        calfw2 = malloc((ncf + MAX_FITS + 1) * sizeof *calfw2);
+        fits2 = calloc(MAX_FITS, sizeof *fits2);
+        if (!oos || !sel2 || !calfw2 || !fits2) {
+            cli_error("out of memory");
+            rc = EXIT_IO;
+            goto done;
+        }
+        for (int k = 0; k < n; k++)
+            oos[k] = after[k];
+        for (int h = 0; h < 2; h++) {
+            /* the fit on half h predicts the other half */
+            if (half != h) {
+                for (int k = 0; k < n; k++)
+                    fit[k] = !runs[k].band_only && runs[k].held_out == (h == 1);
+                Catalog cal2 = cli->catalog;
+                calibrate_selection(sel2, runs, n, fit, &cal2, calfw2, &cli->catalog, basefw,
+                                    fits2, scratch);
+                for (int k = 0; k < n; k++)
+                    scratch[k] = runs[k];
+                calib_predict(scratch, n, &cal2);
+            }
+            for (int k = 0; k < n; k++)
+                if (!runs[k].band_only && runs[k].held_out != (h == 1))
+                    oos[k] = half == h ? after[k] : scratch[k];
+        }
+        for (int k = 0; k < n; k++) {
+            if (runs[k].band_only || !oos[k].ok)
+                continue;
+            cv_mean += fabs(oos[k].err);
+            cv_worst = fmax(cv_worst, fabs(oos[k].err));
+            ncv++;
+        }
+        cv_mean = ncv ? cv_mean / ncv : 0;
+        /* each "<framework>@<accelerator>" profile: its runs' error when
+         * predicted by the fit on the other half */
+        for (int f = 0; f < nfit; f++) {
+            const char *at = strchr(fits[f].id, '@');
+            if (!at)
+                continue;
+            size_t fl = (size_t)(at - fits[f].id);
+            double sum = 0;
+            int c = 0;
+            for (int k = 0; k < n; k++)
+                if (!runs[k].band_only && (half < 0 || runs[k].held_out == (half == 1)) &&
+                    oos[k].ok && strlen(runs[k].framework) == fl &&
+                    strncasecmp(runs[k].framework, fits[f].id, fl) == 0 &&
+                    strcasecmp(runs[k].acc->id, at + 1) == 0) {
+                    sum += fabs(oos[k].err);
+                    c++;
+                }
+            fits[f].cv_residual = c ? sum / c : 0;
+        }
+    }
+
+    printf("%-32s %-10s %-10s %-8s %10s %9s %9s%s\n", "run", "accel", "framework", "half",
+           "measured", "before", "after", cv ? "  left out" : "");
     for (int i = 0; i < n; i++) {
         const Workload *w = &runs[i].plan->workloads[runs[i].wi];
         char b[32], a[32];
         snprintf(b, sizeof b, runs[i].ok ? "%+.1f%%" : "failed", 100 * runs[i].err);
         snprintf(a, sizeof a, after[i].ok ? "%+.1f%%" : "failed", 100 * after[i].err);
-        printf("%-32.32s %-10s %-10s %-8s %9.3fs %9s %9s\n", w->name, runs[i].acc->id,
+        /* --cross-validate: the error of the fit that did not see the run */
+        char o[32] = "", t[24];
+        if (cv) {
+            if (runs[i].band_only)
+                snprintf(t, sizeof t, "-");
+            else
+                snprintf(t, sizeof t, oos[i].ok ? "%+.1f%%" : "failed", 100 * oos[i].err);
+            snprintf(o, sizeof o, " %9s", t);
+        }
+        printf("%-32.32s %-10s %-10s %-8s %9.3fs %9s %9s%s\n", w->name, runs[i].acc->id,
                runs[i].framework,
                runs[i].band_only ? "band" : half < 0 ? "-" : (runs[i].held_out ? "held-out" : "fit"),
-               runs[i].measured_s, b,
-               a);
+               runs[i].measured_s, b, a, o);
     }
     for (int hh = half >= 0 ? 0 : -1; hh < (half >= 0 ? 2 : 0); hh++) {
         double m0, w0, m1, w1;
@@ -549,6 +665,9 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                hh < 0 ? "all runs" : (hh ? "held-out half" : "fit half"), c1, 100 * m0,
                100 * m1, 100 * w0, 100 * w1);
     }
+    if (cv)
+        printf("cross-validated: %d runs, each predicted by the fit on the half it is not in: "
+               "mean |error| %.1f %%, worst %.1f %%\n", ncv, 100 * cv_mean, 100 * cv_worst);
     print_repeats(runs, n);
     for (int k = 0; k < nfit; k++) {
         if (!strchr(fits[k].id, '@')) {
@@ -559,10 +678,13 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                    fits[k].step_overhead_s * 1e3);
             continue;
         }
+        char cvs[48] = "";
+        if (fits[k].cv_residual > 0)
+            snprintf(cvs, sizeof cvs, ", cross-validated %.1f %%", 100 * fits[k].cv_residual);
         printf("%s: gemm_scale %.3f, fp8_gemm_factor %.3f, step_scale %.3f — calibrated on %d "
-               "%s, residual %.1f %%\n", fits[k].id, fits[k].gemm_scale,
+               "%s, residual %.1f %%%s\n", fits[k].id, fits[k].gemm_scale,
                fits[k].fp8_gemm_factor, fits[k].step_scale, fits[k].calibrated_runs,
-               label ? label : "of your runs", 100 * fits[k].calibrated_residual);
+               label ? label : "of your runs", 100 * fits[k].calibrated_residual, cvs);
     }
 
     if (outdir) {
@@ -600,25 +722,29 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
             /* the runs the bands describe: the fitted half, or all of them,
              * and the --bands-from runs */
             int bhalf = bands_all ? -1 : half;
+            /* with --cross-validate a run's band entry spans both its
+             * errors: as fitted, and as predicted by the fit that did not
+             * see it */
+            const CalibRun *cvres = cv ? oos : NULL;
             sb_puts(&sb, "error_bands:\n");
             char done_cls[MAX_RUNS][CAT_ID_LEN];
             int nd = 0;
             double glo = 0, ghi = 0, glo_all = 0, ghi_all = 0;
             int gn = 0;
             for (int i = 0, k = 0; i < n; i++) {
-                if (!after[i].ok || !in_bands(&runs[i], bhalf))
+                double dl, dh;
+                if (!in_bands(&runs[i], bhalf) || !band_devs(after, cvres, i, &dl, &dh))
                     continue;
-                double dev = after[i].measured_s / after[i].predicted_s - 1.0;
-                glo_all = k ? fmin(glo_all, dev) : dev;
-                ghi_all = k ? fmax(ghi_all, dev) : dev;
+                glo_all = k ? fmin(glo_all, dl) : dl;
+                ghi_all = k ? fmax(ghi_all, dh) : dh;
                 k++;
             }
             for (int i = 0; i < n; i++) {
-                if (!after[i].ok || !in_bands(&runs[i], bhalf))
+                double lo, hi;
+                if (!in_bands(&runs[i], bhalf) || !band_devs(after, cvres, i, &lo, &hi))
                     continue;
-                double dev = after[i].measured_s / after[i].predicted_s - 1.0;
-                glo = gn ? fmin(glo, dev) : dev;
-                ghi = gn ? fmax(ghi, dev) : dev;
+                glo = gn ? fmin(glo, lo) : lo;
+                ghi = gn ? fmax(ghi, hi) : hi;
                 gn++;
                 bool seen = false;
                 for (int k = 0; k < nd; k++)
@@ -626,15 +752,14 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                 if (seen)
                     continue;
                 snprintf(done_cls[nd++], CAT_ID_LEN, "%s", runs[i].cls);
-                double lo = dev, hi = dev;
                 int c = 0;
                 for (int j = i; j < n; j++) {
-                    if (!after[j].ok || strcmp(runs[j].cls, runs[i].cls) != 0 ||
-                        !in_bands(&runs[j], bhalf))
+                    double dl, dh;
+                    if (strcmp(runs[j].cls, runs[i].cls) != 0 || !in_bands(&runs[j], bhalf) ||
+                        !band_devs(after, cvres, j, &dl, &dh))
                         continue;
-                    double d = after[j].measured_s / after[j].predicted_s - 1.0;
-                    lo = fmin(lo, d);
-                    hi = fmax(hi, d);
+                    lo = fmin(lo, dl);
+                    hi = fmax(hi, dh);
                     c++;
                 }
                 /* the files this class's runs came from */
@@ -642,7 +767,8 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                 for (int f = 0; f < nall; f++) {
                     use[f] = false;
                     for (int j = i; j < n && !use[f]; j++)
-                        use[f] = runs[j].plan == pp[f] && after[j].ok &&
+                        use[f] = runs[j].plan == pp[f] &&
+                                 (after[j].ok || (cvres && cvres[j].ok)) &&
                                  strcmp(runs[j].cls, runs[i].cls) == 0 &&
                                  in_bands(&runs[j], bhalf);
                 }
@@ -657,9 +783,10 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                     hi = fmax(hi, ghi_all + BAND_PAD);
                 }
                 sb_printf(&sb, "  - {id: %s, low: %.3f, high: %.3f, runs: %d, source: "
-                               "\"gpuplan calibrate --bands: measured/model - 1 of %d runs "
+                               "\"gpuplan calibrate --bands%s: measured/model - 1 of %d runs "
                                "(%s)\", as_of: \"%s\"}\n",
-                          runs[i].cls, fmax(lo, -0.99), hi, c, c, cls_names, date);
+                          runs[i].cls, fmax(lo, -0.99), hi, c, cv ? " --cross-validate" : "", c,
+                          cls_names, date);
             }
             if (gn > 0)
                 sb_printf(&sb, "  - {id: default, low: %.3f, high: %.3f, runs: 0, source: "
@@ -691,8 +818,13 @@ done:
             cli_free_plan(&lps[i]);
     free(text);
     free(calfw);
+    free(calfw2);
+    free(fits2);
     free(basefw);
     free(scratch);
+    free(oos);
+    free(sel2);
+    free(fit);
     free(pp);
     free(fits);
     free(after);

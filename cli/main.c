@@ -72,14 +72,17 @@ static const Command commands[] = {
      "  merge DIR        fold shard files into the store (idempotent; --strict: exit 1\n"
      "                   while shards are missing)"},
     {"calibrate", cmd_calibrate,
-     "calibrate RUNS.yaml... [-o DIR] [--half fit|held-out|all] [--bands] [--bands-all]",
+     "calibrate RUNS.yaml... [-o DIR] [--half fit|held-out|all] [--bands] [--bands-all]\n"
+     "          [--cross-validate]",
      "Fit the training model's framework profile per accelerator x framework to measured\n"
      "runs (plan files whose training workloads give measured_step or\n"
      "measured_tokens_per_gpu) by least squares; print each run's error before and after.\n"
      "  -o DIR     write DIR/calibrated.yaml, a catalog override for --catalog DIR\n"
      "  --half H   fit only the fit or held-out half of the validation split\n"
      "  --bands    also write error_bands rows from the residuals after the fit\n"
-     "  --bands-all  the same, from the residuals of every run given (both halves)"},
+     "  --bands-all  the same, from the residuals of every run given (both halves)\n"
+     "  --cross-validate  also predict each run with a fit on the other half of the\n"
+     "             split (the runs it left out): per run, overall, per profile"},
     {"simulate", cmd_simulate, "simulate FILE|NAME[@VERSION] [--json] [--gpus N]",
      "Run only the scheduling simulation of a plan's tenancy.\n"
      "  --gpus N   simulate a fixed pool of N GPUs instead of the plan's"},

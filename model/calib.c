@@ -461,6 +461,7 @@ int calib_fit(const CalibRun *runs, int n, const Catalog *cat, const char *fw, c
     }
     x.prof.calibrated_runs = used;
     x.prof.calibrated_residual = c ? sum / c : 0;
+    x.prof.cv_residual = 0; /* not measured by this fit (calibrate --cross-validate) */
     *out = x.prof;
     return used;
 }

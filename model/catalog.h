@@ -310,6 +310,10 @@ typedef struct {
                                    * stragglers, jitter); fitted by gpuplan calibrate */
     int calibrated_runs;          /* > 0: fitted by gpuplan calibrate on this many runs */
     double calibrated_residual;   /* their mean |error| after the fit, 0..1 */
+    double cv_residual;           /* their mean |error| when each is predicted by a fit
+                                   * that did not see it (calibrate --cross-validate:
+                                   * the runs split in two halves, each half predicted
+                                   * by the fit on the other), 0..1; 0 = not measured */
     char calibrated_on[CAT_TEXT_LEN]; /* what those runs were (calibrate --label), said with
                                    * the calibration; "" = the user's own runs */
     char calibrated_as[CAT_ID_LEN]; /* a row derived through calibration_from: the

@@ -3594,22 +3594,28 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             const char *at = strchr(e.fw->id, '@');
             /* whose runs: the calibration's label, unnamed for a user's own */
             const char *runs = e.fw->calibrated_on[0] ? e.fw->calibrated_on : "runs";
+            /* what the fit is worth on runs it did not see (calibrate
+             * --cross-validate), beside its in-sample residual */
+            char cv[48] = "";
+            if (e.fw->cv_residual > 0)
+                snprintf(cv, sizeof cv, ", cross-validated %.1f%%", 100 * e.fw->cv_residual);
             if (e.fw->calibrated_as[0])
                 result_assume(r, sc, "calibrated as %s, a profile running the same code (%s: "
-                              "calibration_from): %d %s, residual %.1f%% there",
+                              "calibration_from): %d %s, residual %.1f%%%s there",
                               e.fw->calibrated_as, e.fw->id, e.fw->calibrated_runs, runs,
-                              100 * e.fw->calibrated_residual);
+                              100 * e.fw->calibrated_residual, cv);
             else if (at && strcasecmp(at + 1, a->id) != 0)
                 result_assume(r, sc, "calibrated on %s, the same silicon (%s): %d %s, residual "
-                              "%.1f%%; none of %s", at + 1, e.fw->id, e.fw->calibrated_runs,
-                              runs, 100 * e.fw->calibrated_residual, a->id);
+                              "%.1f%%%s; none of %s", at + 1, e.fw->id, e.fw->calibrated_runs,
+                              runs, 100 * e.fw->calibrated_residual, cv, a->id);
             else if (e.fw->calibrated_on[0]) /* not the user's: say whose */
-                result_assume(r, sc, "calibrated on %d %s, residual %.1f%% (%s)",
-                              e.fw->calibrated_runs, runs, 100 * e.fw->calibrated_residual,
+                result_assume(r, sc, "calibrated on %d %s, residual %.1f%%%s (%s)",
+                              e.fw->calibrated_runs, runs, 100 * e.fw->calibrated_residual, cv,
                               e.fw->id);
             else
-                result_assume(r, sc, "calibrated on %d of your runs (%s), residual %.1f%%",
-                              e.fw->calibrated_runs, e.fw->id, 100 * e.fw->calibrated_residual);
+                result_assume(r, sc, "calibrated on %d of your runs (%s), residual %.1f%%%s",
+                              e.fw->calibrated_runs, e.fw->id, 100 * e.fw->calibrated_residual,
+                              cv);
         }
         result_assume(r, sc, "memory: + %.0f GiB CUDA context/workspaces + %.0f%% allocator "
                       "fragmentation; usable HBM %.1f GiB", MEM_FIXED_BYTES / GIB,

@@ -357,6 +357,7 @@ static const Field fw_fields[] = {
     FINT("calibrated_runs", Framework, calibrated_runs, 0, 1000000, 0),
     FSTR("calibrated_on", Framework, calibrated_on, 0),
     FNUM("calibrated_residual", Framework, calibrated_residual, 1, 0, 10, 0),
+    FNUM("cross_validated_residual", Framework, cv_residual, 1, 0, 10, 0),
     FSTR("source", Framework, source, F_REQ),
     FDATE("as_of", Framework, as_of, F_REQ),
     FSTR("notes", Framework, notes, 0),
@@ -1270,6 +1271,7 @@ static void take_fitted(Framework *f, const Framework *src)
     f->moe_graph_residual = src->moe_graph_residual;
     f->calibrated_runs = src->calibrated_runs;
     f->calibrated_residual = src->calibrated_residual;
+    f->cv_residual = src->cv_residual;
     memcpy(f->calibrated_on, src->calibrated_on, sizeof f->calibrated_on);
 }
 

@@ -230,6 +230,48 @@ else
     ok "runs whose settings all differ list no repeated setting"
 fi
 
+# a user's own calibration over the shipped one (validation-fit.yaml has
+# rows of the same ids, and a catalog overrides field by field): its rows
+# state their whole calibration, so neither the shipped label nor its
+# cross-validated residual shows through
+check "calibrate the example runs into a catalog exits 0" 0 "$bin" --db "$db" calibrate \
+    "$src/doc/example-runs.yaml" -o "$tmp/cal5"
+check "eval with that calibration exits 0" 0 "$bin" --db "$db" --catalog "$tmp/cal5" \
+    eval "$src/doc/example-runs.yaml" --json
+has "its assumptions say the runs are yours, with no cross-validated figure" "$tmp/out" \
+    'calibrated on 2 of your runs \(fsdp@A100-80GB\), residual [0-9.]+%"'
+
+# calibrate --cross-validate: every run is also predicted by the fit on the
+# half of the split it is not in.  The example's one DeepSpeed run is alone
+# in its profile: the fit that does not see it has no DeepSpeed run, so it
+# predicts that run with the uncalibrated model — its "left out" error is
+# its "before" error, while the fit that saw it reproduces it
+check "calibrate --cross-validate exits 0" 0 "$bin" --db "$db" calibrate \
+    "$src/doc/example-runs.yaml" --cross-validate -o "$tmp/cal4"
+has "calibrate --cross-validate adds the left-out column" "$tmp/out" \
+    '^run +accel +framework +half +measured +before +after +left out$'
+has "calibrate --cross-validate sums up the left-out errors" "$tmp/out" \
+    '^cross-validated: 3 runs, each predicted by the fit on the half it is not in: mean \|error\| [0-9.]+ %, worst [0-9.]+ %$'
+if awk '$1 == "mt-nlg-530b-2240" { found = 1; if ($6 == $8 && $7 != $8) ok = 1 }
+        END { exit !(found && ok) }' "$tmp/out"; then
+    ok "a run alone in its profile is predicted out of sample by the uncalibrated model"
+else
+    not_ok "a run alone in its profile is predicted out of sample by the uncalibrated model" \
+        "$(grep '^mt-nlg-530b-2240' "$tmp/out")"
+fi
+has "each profile line gives its cross-validated residual" "$tmp/out" \
+    '^deepspeed@A100-80GB: .*residual 0\.0 %, cross-validated 1\.2 %$'
+cal=$(ls "$tmp"/cal4/*.yaml 2>/dev/null | head -n 1)
+if [ -n "$cal" ] && grep -q '^    cross_validated_residual: 0\.0120$' "$cal"; then
+    ok "the calibrated rows carry their cross-validated residual"
+else
+    not_ok "the calibrated rows carry their cross-validated residual" "$(grep -h 'residual' "$tmp"/cal4/*.yaml 2>/dev/null | head -4)"
+fi
+check "eval with the cross-validated calibration exits 0" 0 "$bin" --db "$db" --catalog "$tmp/cal4" \
+    eval "$src/doc/example-runs.yaml" --json
+has "its assumptions give the cross-validated residual" "$tmp/out" \
+    'calibrated on 1 of your runs \(deepspeed@A100-80GB\), residual 0\.0%, cross-validated 1\.2%'
+
 # simulate
 check "simulate a demo plan" 0 "$bin" --db "$db" simulate "$demo"
 has "simulate prints the schedule" "$tmp/out" '^SCHEDULE'
