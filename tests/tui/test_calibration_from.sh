@@ -4,7 +4,8 @@
 # defaults).  Its explanation says that the H100 multipliers it runs on are
 # those fitted for nemo (the same Megatron-Core), not its own runs, and
 # names the framework's overlaps; keyed nemo, the run speeds up (the
-# recipes' TP overlap) and the explanation names nemo's own calibration.
+# recipes' TP overlap) and the explanation names nemo's own calibration and
+# what it is worth cross-validated.
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
@@ -24,7 +25,10 @@ tui_wait_gone 'a profile running the same code'
 tui_keys ':'; tui_type 'set pretrain-405b.framework nemo'; tui_keys Enter
 tui_wait 'framework = nemo' && tui_idle
 tui_explain 'pretrain-405b days'
-tui_wait 'nemo: TP comm 80%' && tui_wait 'calibrated on [0-9]+ published runs, the fit half of gpuplan.s validation set, residual [0-9.]+% \(nemo@H100-SXM\)'
+# (at 120 columns the profile's id wraps onto the next line)
+tui_wait 'nemo: TP comm 80%' &&
+    tui_wait 'calibrated on [0-9]+ published runs, the fit half of gpuplan.s validation set, residual [0-9.]+%, cross-validated [0-9.]+%' &&
+    tui_wait '\(nemo@H100-SXM\)'
 ok $? "keyed nemo: the recipes' TP overlap and nemo's own H100 calibration"
 tui_keys q
 

@@ -3,8 +3,12 @@
 # `gpuplan calibrate` on the FIT HALF of this validation set (split rule:
 # model/calib.c calib_split), against the shipped catalog WITHOUT the old
 # validation-fit.yaml; error bands from the residuals of all runs (both
-# halves: a band is the measured spread, it changes no prediction).  Run after changing a model mechanism, then run
-# tests/test_validation for the held-out half and update README.
+# halves: a band is the measured spread, it changes no prediction), each
+# run's as fitted and as predicted by the calibration on the half it is not
+# in (--cross-validate: a second full calibration, on the held-out half,
+# predicts the fit half; its figure is printed and each fitted row keeps
+# its cross_validated_residual).  Run after changing a model mechanism,
+# then run tests/test_validation for the held-out half and update README.
 # Usage: tests/data/runs/refit.sh [path/to/gpuplan]
 set -eu
 src=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -22,7 +26,7 @@ while read -r f; do
     set -- "$@" "$src/tests/data/runs/$f"
 done <"$src/tests/data/runs/fit-set.list"
 # runs beside the split that only describe the error bands (not fitted)
-GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all \
+GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all --cross-validate \
     --bands-from "$src/tests/data/runs/mbridge-nemotron-3-nano.yaml" \
     --bands-from "$src/tests/data/runs/mbridge-nemotron-3-super.yaml" \
     --bands-from "$src/tests/data/runs/mbridge-kimi-k2.yaml" \
@@ -38,13 +42,16 @@ GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all \
 # gpuplan catalog: the training model's calibration on the FIT HALF of the
 # validation set (tests/data/runs, split rule in model/calib.c calib_split),
 # written verbatim by tests/data/runs/refit.sh, i.e.
-#     gpuplan calibrate --half fit --bands-all --label "published runs, ..." \
-#         tests/data/runs/*.yaml -o DIR
+#     gpuplan calibrate --half fit --bands-all --cross-validate \
+#         --label "published runs, ..." tests/data/runs/*.yaml -o DIR
 # against the catalog without this file.  Loaded after frameworks.yaml (file
 # name order), so its rows override those field by field.  Regenerate it
 # whenever a model mechanism changes; tests/test_validation.c reports the
-# held-out half.  The fitted rows see only the fit half; the error_bands
-# rows are the model's residuals on every run of the set (both halves).
+# held-out half.  The fitted rows see only the fit half (their
+# cross_validated_residual: their runs' error when a calibration on the
+# held-out half predicts them); the error_bands rows span the model's
+# residuals on every run of the set (both halves), as fitted and as left
+# out.
 HDR
     cat "$tmp/out/calibrated.yaml"
 } >"$src/data/catalog/validation-fit.yaml"
