@@ -131,6 +131,8 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
         {"cudnn_attention", offsetof(Framework, cudnn_attention)},
         {"unit_collectives", offsetof(Framework, unit_collectives)},
         {"cp_torch_ring", offsetof(Framework, cp_torch_ring)},
+        {"eager_rope", offsetof(Framework, eager_rope)},
+        {"eager_glu", offsetof(Framework, eager_glu)},
         {"attn_repeat_kv", offsetof(Framework, attn_repeat_kv)},
     };
     for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++)

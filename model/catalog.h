@@ -267,6 +267,11 @@ typedef struct {
                                    * ops (model linear_bias) */
     bool unfused_yarn_rope;       /* YaRN RoPE (model yarn_factor > 1) applied by eager ops,
                                    * not a fused RoPE kernel */
+    bool eager_rope;              /* RoPE applied by eager PyTorch ops on complex fp32 views
+                                   * of q and k (torchtitan's apply_rotary_emb without
+                                   * torch.compile), not a fused kernel */
+    bool eager_glu;               /* the GLU's activation and product as two eager ops
+                                   * (F.silu(w1(x)) * w3(x)), not one fused kernel */
     bool cp_torch_ring;           /* context parallelism runs PyTorch's ring attention
                                    * (torch.distributed.tensor.experimental context_parallel):
                                    * eager fp32 merges / gradient sums per ring step */

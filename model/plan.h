@@ -204,6 +204,10 @@ typedef struct {
     bool flash_attention_v1;         /* the attention core runs FlashAttention 1 (flash-attn
                                       * 1.x), about half the speed of FlashAttention-2
                                       * (Dao 2023, arXiv:2307.08691) */
+    bool eager_norm;                 /* the norms run as eager PyTorch ops in fp32 (cast,
+                                      * square, mean, rsqrt, scale, cast back, weight:
+                                      * torchtitan norm_type rmsnorm without
+                                      * torch.compile), not one fused kernel */
     bool flash_attention_2;          /* the attention core runs FlashAttention-2 where the
                                       * framework profile runs cuDNN's kernel
                                       * (cudnn_attention): Transformer Engine before 1.2

@@ -756,6 +756,9 @@ typedef struct {
     bool uf_clamp;         /* GLU clamp as eager passes (model glu_clamp, framework) */
     bool uf_bias;          /* expert output bias by eager per-expert ops (linear_bias) */
     bool uf_rope;          /* YaRN RoPE by eager ops (model yarn_factor, framework) */
+    bool eg_rope;          /* plain RoPE by eager complex ops (framework eager_rope) */
+    bool eg_glu;           /* the GLU as two eager ops (framework eager_glu) */
+    bool eg_norm;          /* the norms as eager fp32 ops (workload eager_norm) */
 } Env;
 
 static bool is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
@@ -1748,6 +1751,53 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
         if (moe_layer && e->uf_bias) {
             xf += 12.0 * Cb * sh->He;
             xb += 16.0 * Cb * sh->He;
+        }
+        if (l->recompute == RECOMPUTE_FULL)
+            xb += xf;
+        c->fwd += xf / e->ew_bw;
+        c->comp += (xf + xb) / e->ew_bw;
+    }
+    /* A model run without torch.compile as written in plain PyTorch
+     * (torchtitan's Llama, models/llama/model.py and models/norms.py at
+     * d432a0b90, 2024-04-22, the commit of its A100 table: compile =
+     * false in every train_configs toml), bytes per element forward /
+     * backward, each eager op reading its inputs and writing its output
+     * (backward: autograd's kernels for the same ops):
+     *  - RoPE (eager_rope): apply_rotary_emb casts q and k to fp32
+     *    (read 2, write 4), multiplies them as complex numbers by the
+     *    precomputed frequencies (read 4, write 4) and casts back (read 4,
+     *    write 2): 20 forward; backward the cast-back's gradient to fp32,
+     *    the product with the conjugate frequencies and the cast to 16 bit,
+     *    20.  A fused kernel's is not counted at all (Transformer Engine's
+     *    fused RoPE works in place on the QKV GEMM output).
+     *  - SwiGLU (eager_glu): F.silu(w1(x)) * w3(x), the activation (read 2,
+     *    write 2) and the product (read 4, write 2): 10·F forward against
+     *    a fused kernel's 6 (elementwise_fwd_bytes); backward the
+     *    product's two gradients (read 4, write 2 each) and SiLU's (read
+     *    4, write 2), 18 against 12: 4·F and 6·F more.
+     *  - RMSNorm (workload eager_norm, norm_type "rmsnorm"; "fused_rmsnorm"
+     *    is one Triton kernel): x.float() (2 + 4), pow(2) (4 + 4), mean
+     *    (4), x·rsqrt (4 + 4), type_as (4 + 2), ·weight (2 + 2): 36 per
+     *    element of h forward against a fused norm's 4; backward those
+     *    ops' gradients, ≈ 62 against 8: 32·h and 54·h more per norm.
+     * A full recompute re-runs the forward. */
+    if ((at && e->eg_rope) || (ffn && e->eg_glu) || e->eg_norm) {
+        double xf = 0, xb = 0;
+        if (at && e->eg_rope) {
+            double qk = T * (sh->a + sh->g) * sh->dqk / t;
+            xf += 20.0 * qk;
+            xb += 20.0 * qk;
+        }
+        if (ffn && e->eg_glu) {
+            double fw_el = moe_layer ? imb * moe_copies(e, l, T) * sh->Fe / expert_tp(l)
+                                     : T * sh->F / t;
+            xf += 4.0 * fw_el;
+            xb += 6.0 * fw_el;
+        }
+        if (e->eg_norm) {
+            double hn = T * kind_blocks(kind) * sh->h / (l->sp ? t : 1);
+            xf += 32.0 * hn;
+            xb += 54.0 * hn;
         }
         if (l->recompute == RECOMPUTE_FULL)
             xb += xf;
@@ -2942,6 +2992,9 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->uf_clamp = fw->unfused_glu_clamp && w->model.glu_clamp > 0 && sh->glu && sh->moe;
     e->uf_bias = fw->unfused_expert_bias && w->model.linear_bias && sh->moe;
     e->uf_rope = fw->unfused_yarn_rope && w->model.yarn_factor > 1 && !sh->mla;
+    e->eg_rope = fw->eager_rope && !sh->mla && !e->uf_rope;
+    e->eg_glu = fw->eager_glu && sh->glu;
+    e->eg_norm = w->eager_norm;
     /* NeMo's and Megatron-Bridge's FP8 recipes keep the weights in FP8
      * between optimizer steps and gather them in FP8 (fp8_param_gather:
      * NeMo 2 recipes/precision/mixed_precision.py bf16_with_fp8_mixed

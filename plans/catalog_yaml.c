@@ -346,6 +346,8 @@ static const Field fw_fields[] = {
     FBOOL("cudnn_attention", Framework, cudnn_attention, 0),
     FBOOL("unit_collectives", Framework, unit_collectives, 0),
     FBOOL("cp_torch_ring", Framework, cp_torch_ring, 0),
+    FBOOL("eager_rope", Framework, eager_rope, 0),
+    FBOOL("eager_glu", Framework, eager_glu, 0),
     FBOOL("attn_repeat_kv", Framework, attn_repeat_kv, 0),
     FNUM("logits_bytes", Framework, logits_bytes, 1, 1, 8, 0),
     FBOOL("selective_reruns_attention", Framework, selective_reruns_attention, 0),

@@ -239,7 +239,7 @@ check "calibrate the example runs into a catalog exits 0" 0 "$bin" --db "$db" ca
 check "eval with that calibration exits 0" 0 "$bin" --db "$db" --catalog "$tmp/cal5" \
     eval "$src/doc/example-runs.yaml" --json
 has "its assumptions say the runs are yours, with no cross-validated figure" "$tmp/out" \
-    'calibrated on 2 of your runs \(fsdp@A100-80GB\), residual [0-9.]+%"'
+    'calibrated on 2 of your runs \(torchtitan@A100-80GB\), residual [0-9.]+%"'
 
 # calibrate --cross-validate: every run is also predicted by the fit on the
 # half of the split it is not in.  The example's one DeepSpeed run is alone

@@ -3781,6 +3781,49 @@ START_TEST(unfused_clamp_bias_and_yarn_rope_cost_their_eager_bytes)
 }
 END_TEST
 
+static void fw_eager_rope_glu(Framework *f)
+{
+    f->eager_rope = true;
+    f->eager_glu = true;
+}
+
+START_TEST(eager_rope_glu_and_norm_cost_their_bytes)
+{
+    /* A Llama-style dense layer run without torch.compile (torchtitan's
+     * model.py): RoPE on complex fp32 views 20 + 20 bytes per element of q
+     * and k, SwiGLU as silu then product 4·F + 6·F more than the fused
+     * kernel, RMSNorm as eager fp32 ops (workload eager_norm) 32·h + 54·h
+     * more per norm, two norms a layer.  8 micro-batches of 2,048 tokens,
+     * 4 layers, H100, no recompute; full recompute re-runs the forward. */
+    ModelShape m = gpt(4, 1024, 8, 32000);
+    m.glu = true;
+    m.ffn_hidden = 2816;
+    Workload w = training(m, 2048, 64, 1e9);
+    w.gpus = 8;
+    w.micro_batch = 1;
+    w.recompute = RECOMPUTE_NONE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
+    double T = 2048, qk = T * (8 + 8) * 128, F = T * 2816, hn = T * 2 * 1024;
+    double ew_bw = 3.35e12 * 0.70; /* H100 hbm_bw × elementwise_eff (catalog) */
+    double plain = moe_compute_s(&w, fw_plain);
+    double eager = moe_compute_s(&w, fw_eager_rope_glu);
+    double want = 8 * 4 * ((20 + 20) * qk + (4 + 6) * F) / ew_bw;
+    ck_assert_msg(fabs((eager - plain) / want - 1) < 1e-6, "rope + glu: added %.6f s, expected %.6f s",
+                  eager - plain, want);
+    w.eager_norm = true;
+    double normed = moe_compute_s(&w, fw_plain);
+    double want_n = 8 * 4 * (32 + 54) * hn / ew_bw;
+    ck_assert_msg(fabs((normed - plain) / want_n - 1) < 1e-6, "norm: added %.6f s, expected %.6f s",
+                  normed - plain, want_n);
+    w.eager_norm = false;
+    w.recompute = RECOMPUTE_FULL;
+    double fp = moe_compute_s(&w, fw_plain), fe = moe_compute_s(&w, fw_eager_rope_glu);
+    double want_f = want + 8 * 4 * (20 * qk + 4 * F) / ew_bw;
+    ck_assert_msg(fabs((fe - fp) / want_f - 1) < 1e-6, "full recompute: added %.6f s, expected %.6f s",
+                  fe - fp, want_f);
+}
+END_TEST
+
 START_TEST(workload_fused_dispatch_key_is_the_framework_flag)
 {
     /* A recipe that picks DeepEP/HybridEP (Megatron-Core flex dispatcher)
@@ -4457,6 +4500,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, tied_embedding_gradients_are_all_reduced_between_first_and_last_stage);
     tcase_add_test(tc, fp8_param_gather_halves_the_dp_all_gather);
     tcase_add_test(tc, unfused_clamp_bias_and_yarn_rope_cost_their_eager_bytes);
+    tcase_add_test(tc, eager_rope_glu_and_norm_cost_their_bytes);
     tcase_add_test(tc, fp8_tp_gather_moves_the_sp_all_gathers_in_one_byte);
     tcase_add_test(tc, te_fp8_saves_its_gemm_inputs_in_one_byte);
     tcase_add_test(tc, te_nvfp4_saves_its_gemm_inputs_in_fp4);
