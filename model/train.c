@@ -1735,28 +1735,6 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
      *    backward (the split's concatenation, grad·p and grad·b each
      *    written and reduced).
      * The expert passes run on the busiest EP rank's imb × copies. */
-    if ((at && e->uf_rope) || (moe_layer && (e->uf_clamp || e->uf_bias))) {
-        double Cb = moe_layer ? imb * moe_copies(e, l, T) : 0.0;
-        double xf = 0, xb = 0;
-        if (at && e->uf_rope) {
-            double qk = T * (sh->a + sh->g) * sh->dqk / t;
-            xf += 24.0 * qk;
-            xb += 34.0 * qk;
-        }
-        if (moe_layer && e->uf_clamp) {
-            double fe = Cb * sh->Fe / expert_tp(l);
-            xf += 16.0 * fe;
-            xb += 20.0 * fe + (sel_rm & (RM_ACT_ALL | RM_MOE_ACT | RM_MOE) ? 16.0 * fe : 0.0);
-        }
-        if (moe_layer && e->uf_bias) {
-            xf += 12.0 * Cb * sh->He;
-            xb += 16.0 * Cb * sh->He;
-        }
-        if (l->recompute == RECOMPUTE_FULL)
-            xb += xf;
-        c->fwd += xf / e->ew_bw;
-        c->comp += (xf + xb) / e->ew_bw;
-    }
     /* A model run without torch.compile as written in plain PyTorch
      * (torchtitan's Llama, models/llama/model.py and models/norms.py at
      * d432a0b90, 2024-04-22, the commit of its A100 table: compile =
@@ -1780,17 +1758,31 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
      *    (4), x·rsqrt (4 + 4), type_as (4 + 2), ·weight (2 + 2): 36 per
      *    element of h forward against a fused norm's 4; backward those
      *    ops' gradients, ≈ 62 against 8: 32·h and 54·h more per norm.
-     * A full recompute re-runs the forward. */
-    if ((at && e->eg_rope) || (ffn && e->eg_glu) || e->eg_norm) {
+     * A full recompute re-runs the forward of all of them. */
+    if ((at && (e->uf_rope || e->eg_rope)) || (moe_layer && (e->uf_clamp || e->uf_bias)) ||
+        (ffn && e->eg_glu) || e->eg_norm) {
+        double Cb = moe_layer ? imb * moe_copies(e, l, T) : 0.0;
+        double qk = T * (sh->a + sh->g) * sh->dqk / t; /* elements of q and k */
         double xf = 0, xb = 0;
+        if (at && e->uf_rope) {
+            xf += 24.0 * qk;
+            xb += 34.0 * qk;
+        }
+        if (moe_layer && e->uf_clamp) {
+            double fe = Cb * sh->Fe / expert_tp(l);
+            xf += 16.0 * fe;
+            xb += 20.0 * fe + (sel_rm & (RM_ACT_ALL | RM_MOE_ACT | RM_MOE) ? 16.0 * fe : 0.0);
+        }
+        if (moe_layer && e->uf_bias) {
+            xf += 12.0 * Cb * sh->He;
+            xb += 16.0 * Cb * sh->He;
+        }
         if (at && e->eg_rope) {
-            double qk = T * (sh->a + sh->g) * sh->dqk / t;
             xf += 20.0 * qk;
             xb += 20.0 * qk;
         }
         if (ffn && e->eg_glu) {
-            double fw_el = moe_layer ? imb * moe_copies(e, l, T) * sh->Fe / expert_tp(l)
-                                     : T * sh->F / t;
+            double fw_el = moe_layer ? Cb * sh->Fe / expert_tp(l) : T * sh->F / t;
             xf += 4.0 * fw_el;
             xb += 6.0 * fw_el;
         }
