@@ -282,8 +282,13 @@ typedef struct {
     Framework prof;
 } FitCtx;
 
+/* A run the catalog could not size (calib_predict: no layout fits, a
+ * setting it cannot express; ok false) tells a fit nothing — its cost is
+ * flat in every parameter — so no fit selects or counts it. */
 static bool fit_selects(const FitCtx *x, const CalibRun *r)
 {
+    if (!r->ok)
+        return false;
     const char *rf = r->framework[0] ? r->framework : "megatron";
     const char *want = x->fw && x->fw[0] ? x->fw : "megatron";
     if (x->moe_only && !(r->plan->workloads[r->wi].model.experts > 1))

@@ -79,7 +79,8 @@ double calib_golden_log(double (*cost)(void *ctx), void *ctx, double *param, dou
 /* Least-squares fit of framework `fw` ("" = megatron) on accelerator `acc`:
  * the profile's gemm_scale (and fp8_gemm_factor when the runs include both
  * FP8 and 16-bit ones) minimising Σ log²(predicted/measured) over the runs
- * with that accelerator and framework (and held_out false when fit_only).
+ * with that accelerator and framework (and held_out false when fit_only)
+ * that calib_predict sized (ok): a run it could not size is not fitted.
  * Writes the fitted profile to *out (id "fw@acc", calibrated_runs,
  * calibrated_residual set).  Returns the number of runs used (0 = none;
  * *out untouched). */

@@ -272,6 +272,33 @@ check "eval with the cross-validated calibration exits 0" 0 "$bin" --db "$db" --
 has "its assumptions give the cross-validated residual" "$tmp/out" \
     'calibrated on 1 of your runs \(deepspeed@A100-80GB\), residual 0\.0%, cross-validated 1\.2%'
 
+# a run the catalog cannot size (405B on 8 GPUs: no layout fits) tells a
+# fit nothing: it is neither fitted nor counted, so the fit that sees only
+# it leaves the catalog as it was and predicts the other run at its
+# "before" error
+cat >"$tmp/unsizable-runs.yaml" <<'EOF'
+name: unsizable-runs
+accelerator: H100-SXM
+workloads:
+  - {name: fits-8b, kind: training, framework: nemo, precision: bf16, model: {preset: llama-3-8b},
+     seq_len: 8192, global_batch: 64, micro_batch: 1, gpus: 8, tokens: 1T,
+     parallel: {tp: 1, pp: 1, cp: 1}, measured_tokens_per_gpu: 8000}
+  - {name: unsizable-405b, kind: training, framework: nemo, precision: bf16, model: {preset: llama-3-405b},
+     seq_len: 8192, global_batch: 64, micro_batch: 1, gpus: 8, tokens: 1T,
+     parallel: {tp: 1, pp: 1, cp: 1}, measured_tokens_per_gpu: 100}
+EOF
+check "calibrate runs one of which cannot be sized exits 0" 0 "$bin" --db "$db" calibrate \
+    "$tmp/unsizable-runs.yaml" --cross-validate
+has "the unsizable run is listed as failed" "$tmp/out" '^unsizable-405b .* failed +failed +failed$'
+has "the unsizable run is not counted in the calibration" "$tmp/out" \
+    '^nemo@H100-SXM: .*calibrated on 1 of your runs, '
+if awk '$1 == "fits-8b" { found = 1; if ($6 == $8 && $7 != $8) ok = 1 } END { exit !(found && ok) }' \
+    "$tmp/out"; then
+    ok "a fit that sees only the unsizable run changes nothing"
+else
+    not_ok "a fit that sees only the unsizable run changes nothing" "$(grep '^fits-8b' "$tmp/out")"
+fi
+
 # simulate
 check "simulate a demo plan" 0 "$bin" --db "$db" simulate "$demo"
 has "simulate prints the schedule" "$tmp/out" '^SCHEDULE'
