@@ -298,12 +298,6 @@ static double whole_calibration_cost(void *ctx)
     return selected_cost(x->sel, x->n, x->cal, x->scratch);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The runs measured more than once with the same settings
  * (calib_repeat_groups): each setting's runs and spread, then the largest
  * and the median spread — the floor under the residual of any fit. */
@@ -329,7 +323,7 @@ static void print_repeats(const CalibRun *runs, int n)
             nruns += c;
         }
         if (k > 0) {
-            qsort(spread, (size_t)k, sizeof *spread, cmp_double);
+            mc_sort(spread, (size_t)k);
             printf("repeated settings: %d, %d runs; spread up to %.1f %%, median %.1f %%\n", k,
                    nruns, 100 * spread[k - 1], 100 * mc_quantile(spread, k, 0.5));
         }
@@ -515,7 +509,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
     Catalog cal = cli->catalog;
     Framework *calfw = NULL, *basefw = NULL, *calfw2 = NULL, *fits2 = NULL;
     CalibRun *scratch = NULL, *oos = NULL, *sel2 = NULL;
-    bool *fit = NULL;
+    bool *fit = NULL, *fold = NULL;
     char *text = NULL;
     if (!lps || !runs || !after || !fits || !pp) {
         cli_error("out of memory");
@@ -585,7 +579,8 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
         sel2 = calloc(MAX_RUNS, sizeof *sel2);
         calfw2 = malloc((ncf + MAX_FITS + 1) * sizeof *calfw2);
         fits2 = calloc(MAX_FITS, sizeof *fits2);
-        if (!oos || !sel2 || !calfw2 || !fits2) {
+        fold = calloc(MAX_RUNS, sizeof *fold);
+        if (!oos || !sel2 || !calfw2 || !fits2 || !fold) {
             cli_error("out of memory");
             rc = EXIT_IO;
             goto done;
@@ -596,9 +591,9 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
             /* the fit on half h predicts the other half */
             if (half != h) {
                 for (int k = 0; k < n; k++)
-                    fit[k] = !runs[k].band_only && runs[k].held_out == (h == 1);
+                    fold[k] = !runs[k].band_only && runs[k].held_out == (h == 1);
                 Catalog cal2 = cli->catalog;
-                calibrate_selection(sel2, runs, n, fit, &cal2, calfw2, &cli->catalog, basefw,
+                calibrate_selection(sel2, runs, n, fold, &cal2, calfw2, &cli->catalog, basefw,
                                     fits2, scratch);
                 for (int k = 0; k < n; k++)
                     scratch[k] = runs[k];
@@ -608,31 +603,22 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
                 if (!runs[k].band_only && runs[k].held_out != (h == 1))
                     oos[k] = half == h ? after[k] : scratch[k];
         }
-        for (int k = 0; k < n; k++) {
-            if (runs[k].band_only || !oos[k].ok)
-                continue;
-            cv_mean += fabs(oos[k].err);
-            cv_worst = fmax(cv_worst, fabs(oos[k].err));
-            ncv++;
-        }
-        cv_mean = ncv ? cv_mean / ncv : 0;
+        calib_stats(oos, n, -1, &cv_mean, &cv_worst, &ncv);
         /* each "<framework>@<accelerator>" profile: its runs' error when
          * predicted by the fit on the other half */
         for (int f = 0; f < nfit; f++) {
-            const char *at = strchr(fits[f].id, '@');
-            if (!at)
+            if (!strchr(fits[f].id, '@'))
                 continue;
-            size_t fl = (size_t)(at - fits[f].id);
             double sum = 0;
             int c = 0;
-            for (int k = 0; k < n; k++)
-                if (!runs[k].band_only && (half < 0 || runs[k].held_out == (half == 1)) &&
-                    oos[k].ok && strlen(runs[k].framework) == fl &&
-                    strncasecmp(runs[k].framework, fits[f].id, fl) == 0 &&
-                    strcasecmp(runs[k].acc->id, at + 1) == 0) {
+            for (int k = 0; k < n; k++) {
+                char id[2 * CAT_ID_LEN];
+                snprintf(id, sizeof id, "%.23s@%.23s", runs[k].framework, runs[k].acc->id);
+                if (fit[k] && oos[k].ok && strcasecmp(id, fits[f].id) == 0) {
                     sum += fabs(oos[k].err);
                     c++;
                 }
+            }
             fits[f].cv_residual = c ? sum / c : 0;
         }
     }
@@ -827,6 +813,7 @@ done:
     free(oos);
     free(sel2);
     free(fit);
+    free(fold);
     free(pp);
     free(fits);
     free(after);

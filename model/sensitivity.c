@@ -582,9 +582,15 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void mc_sort(double *x, size_t n)
+{
+    if (x && n > 1)
+        qsort(x, n, sizeof *x, cmp_double);
+}
+
 static Percentiles percentiles(double *x, int n)
 {
-    qsort(x, (size_t)n, sizeof *x, cmp_double);
+    mc_sort(x, (size_t)n);
     Percentiles p = {mc_quantile(x, n, 0.10), mc_quantile(x, n, 0.50), mc_quantile(x, n, 0.90)};
     return p;
 }

@@ -17,6 +17,7 @@
 #define GPUPLAN_MODEL_SENSITIVITY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "catalog.h"
@@ -122,6 +123,9 @@ int mc_run(const Plan *p, const Catalog *c, const EvalOptions *opt, int samples,
 
 /* The p-quantile (0..1) of sorted values x[0..n), type 7. */
 double mc_quantile(const double *sorted, int n, double p);
+
+/* Sorts x[0..n) ascending (the order mc_quantile takes). */
+void mc_sort(double *x, size_t n);
 
 /* A value of the triangular distribution (lo, mode, hi) at cumulative
  * probability u in [0,1] (inverse CDF). */

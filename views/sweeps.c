@@ -216,12 +216,6 @@ static int load_row(const StoreSweepRow *r, void *ctx)
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* A grid's axes: the distinct values of each numeric input, and every row's
  * position on each axis. */
 static int index_axes(Loaded *l)
@@ -246,7 +240,7 @@ static int index_axes(Loaded *l)
         for (long long i = 0; i < l->n; i++)
             if (isfinite(l->in[i * l->n_axes + k]))
                 v[nv++] = l->in[i * l->n_axes + k];
-        qsort(v, (size_t)nv, sizeof *v, cmp_double);
+        mc_sort(v, (size_t)nv);
         long long d = 0;
         for (long long i = 0; i < nv; i++)
             if (d == 0 || v[i] != v[d - 1])
@@ -783,7 +777,7 @@ static void draw_histogram(Canvas *c, SwState *st, const Loaded *l, int m)
             if (isfinite(l->out[i * sweep_n_metrics + m]))
                 st->sorted[st->n_sorted++] = l->out[i * sweep_n_metrics + m];
         if (st->sorted)
-            qsort(st->sorted, (size_t)st->n_sorted, sizeof *st->sorted, cmp_double);
+            mc_sort(st->sorted, (size_t)st->n_sorted);
         st->sorted_of = l;
         st->sorted_metric = m;
     }
