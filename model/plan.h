@@ -243,6 +243,10 @@ typedef struct {
                                       * while they communicate (DeepEP, HybridEP); 0: the
                                       * all-to-all with separate permutes; -1 (auto) = the
                                       * framework profile's choice */
+    bool moe_round_robin;            /* benchmark routing: token t's j-th expert is
+                                      * (t·k + j) mod E (NeMo AutoModel's
+                                      * fake_balanced_gate): every expert the same load,
+                                      * a token's experts contiguous, no gating GEMM */
     double moe_capacity_factor;      /* > 0: token-dropping MoE, every expert padded to
                                       * this × its even share of the routed tokens
                                       * (Megatron-Core --moe-expert-capacity-factor with

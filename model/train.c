@@ -737,6 +737,7 @@ typedef struct {
     bool moe_fused;        /* permutation fused into dispatch/combine (DeepEP) */
     double disp_b;         /* bytes per element of the MoE dispatch all-to-all */
     double moe_cf;         /* > 0: token drop, experts padded to capacity (workload) */
+    bool moe_rr;           /* round-robin benchmark routing (workload moe_round_robin) */
     bool whole_program;    /* compiler-assigned buffers (XLA): framework profile */
     bool remat_dce;        /* full recompute skips what the backward does not consume */
     bool unit_coll;        /* ZeRO-2 collectives per wrapped unit (framework) */
@@ -1180,6 +1181,46 @@ static double moe_copies(const Env *e, const Layout *l, double T)
     return moe_routed_tokens(l, T) * e->sh.k;
 }
 
+/* The expected number of groups of `per` experts (an EP rank's local
+ * experts, a scale-up domain's) that one token's k routed experts fall
+ * in, of the E/per groups: k distinct experts drawn uniformly from E miss
+ * a given group with probability C(E − per, k) / C(E, k) (hypergeometric;
+ * DeepSeek-V3's node-limited routing would cap it, no key says so).
+ * Round-robin routing (workload moe_round_robin) gives token t the k
+ * consecutive experts from (t·k) mod E on: the groups that run spans,
+ * averaged over the E / gcd(E, k) starts it cycles through. */
+static double moe_groups_hit(const Env *e, double per)
+{
+    const Shape *sh = &e->sh;
+    double E = sh->E, k = sh->k;
+    if (!(per > 0) || !(E >= per) || !(k >= 1))
+        return 1.0;
+    if (e->moe_rr) {
+        long long ne = (long long)E, nk = (long long)k, pg = (long long)per;
+        long long groups = ne / pg;
+        if (nk >= ne || pg < 1 || groups < 1)
+            return groups > 0 ? (double)groups : 1.0;
+        long long a = ne, b = nk;
+        while (b) {
+            long long t = a % b;
+            a = b;
+            b = t;
+        }
+        long long period = ne / a, sum = 0;
+        for (long long t = 0; t < period; t++) {
+            long long s0 = t * nk % ne, last = s0 + nk - 1;
+            long long span = last < ne ? last / pg - s0 / pg + 1
+                                       : (groups - s0 / pg) + (last - ne) / pg + 1;
+            sum += span < groups ? span : groups;
+        }
+        return (double)sum / (double)period;
+    }
+    double miss = 1.0;
+    for (int i = 0; i < (int)k && miss > 0; i++)
+        miss *= (E - per - i) > 0 ? (E - per - i) / (E - i) : 0.0;
+    return E / per * (1.0 - miss);
+}
+
 /* Expert load imbalance: the busiest EP rank's routed token copies over the
  * mean.  Dropless routing makes every rank wait for the busiest one at the
  * combine all-to-all.  With tokens routed independently (what the
@@ -1197,6 +1238,9 @@ static double moe_imbalance(const Env *e, const Layout *l, double T)
      * every rank computes and sends cf × the mean. */
     if (e->moe_cf > 0)
         return e->moe_cf;
+    /* round-robin routing: every expert the same count, to one token */
+    if (e->moe_rr)
+        return 1.0;
     double C = moe_copies(e, l, T);
     if (l->ep <= 1 || !(C > 1))
         return 1.0;
@@ -1229,7 +1273,8 @@ static double moe_route_bytes(const Env *e, const Layout *l, double T, double im
 {
     const Shape *sh = &e->sh;
     double Tr = moe_routed_tokens(l, T), C = moe_copies(e, l, T);
-    double router = 4.0 * 5.0 * Tr * sh->E + (4.0 + 8.0) * C;
+    /* a round-robin gate computes no logits, only the weights and indices */
+    double router = (e->moe_rr ? 0.0 : 4.0 * 5.0 * Tr * sh->E) + (4.0 + 8.0) * C;
     if (e->moe_fused)
         return router;
     double permute = 2.0 * (Tr + C) * sh->He + 2.0 * (C + Tr) * sh->He + 4.0 * C;
@@ -1941,6 +1986,13 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
     c->ep_hid = 0;
     if (moe_layer && l->ep > 1) {
         double bw, lat;
+        /* A fused dispatch sends a token once to each rank that holds one
+         * of its experts, with their indices, and the combine reduces a
+         * rank's expert outputs for it before sending one row back
+         * (DeepEP's dispatch layout: is_token_in_rank per token and rank;
+         * HybridEP likewise): ranks_hit rows a token, not k.  The
+         * all-to-all dispatcher sends one copy per routed expert. */
+        double ranks_hit = e->moe_fused && sh->k > 1 ? moe_groups_hit(e, sh->E / l->ep) : sh->k;
         long long stride = l->etp > 0 ? l->etp : (long long)l->tp * l->cp;
         env_link(e, l, l->ep, stride, false, &bw, &lat);
         long long span = (long long)l->ep * stride;
@@ -1971,14 +2023,12 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
                  * the GPUs with the same in-node index on their target
                  * nodes ... then instantly forwarded via NVLink"); the
                  * combine reduces inside the domain before sending back.
-                 * With U = ep/r domains and routing spread evenly, a token
-                 * reaches (U − 1)·(1 − (1 − 1/U)^k) remote domains on
-                 * average, against k·(U − 1)/U copies sent one by one.
-                 * (Node-limited routing, DeepSeek-V3's at most 4 nodes per
-                 * token, caps it lower; the shape has no key for it.) */
+                 * With U = ep/r domains a token reaches S·(U − 1)/U remote
+                 * ones (S = the domains its experts fall in,
+                 * moe_groups_hit), against ranks_hit·(U − 1)/U rank
+                 * copies (the a2a volume below). */
                 double U = l->ep / r;
-                double reach = (U - 1.0) * (1.0 - pow(1.0 - 1.0 / U, sh->k));
-                out *= reach / (sh->k * (U - 1.0) / U);
+                out *= moe_groups_hit(e, sh->E / U) / ranks_hit;
             }
             double so = e->so_bw;
             /* the per-rank NIC rate, expressed as an effective all-to-all bw */
@@ -1988,7 +2038,7 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
         }
         /* the dispatch in disp_b bytes per element, the combine in 16-bit */
         double db = e->disp_b;
-        double tok = moe_copies(e, l, T) * sh->He;
+        double tok = moe_routed_tokens(l, T) * ranks_hit * sh->He;
         /* the busiest rank receives imb × its share (moe_imbalance) */
         double a2a = imb * (net_alltoall_s(db * tok, l->ep, bw, lat) +
                             net_alltoall_s(2.0 * tok, l->ep, bw, lat));
@@ -2960,6 +3010,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * framework profile's */
     e->moe_fused = w->moe_fused_dispatch >= 0 ? w->moe_fused_dispatch > 0 : fw->moe_fused_dispatch;
     e->moe_cf = sh->moe ? w->moe_capacity_factor : 0;
+    e->moe_rr = sh->moe && w->moe_round_robin;
     /* The dispatch all-to-all moves the tokens in the GEMM precision where
      * the framework quantises before it (fp8_dispatch: DeepSeek-V3 report
      * §3.3.2, FP8 dispatch and BF16 combine), else in 16-bit and the

@@ -1895,6 +1895,8 @@ static const Field workload_fields[] = {
         "the recipe replays the whole forward-backward as CUDA graphs (full_iteration)"),
     F_T(Workload, moe_fused_dispatch, "moe_fused_dispatch", F_TRAIN | F_OPT,
         "MoE dispatch/combine permute while they communicate (DeepEP, HybridEP); auto = the framework's"),
+    F_B(Workload, moe_round_robin, "moe_round_robin", F_TRAIN | F_OPT,
+        "benchmark MoE routing: token t's j-th expert is (t*k + j) mod E (balanced, contiguous)"),
     F_D(Workload, moe_capacity_factor, "moe_capacity_factor", QTY_NUMBER, F_TRAIN | F_OPT,
         "token-dropping MoE: experts padded to this x their even share; 0 = dropless"),
     F_S(Workload, framework, "framework", F_TRAIN | F_OPT,

@@ -3862,6 +3862,55 @@ START_TEST(workload_fused_dispatch_key_is_the_framework_flag)
 }
 END_TEST
 
+/* The expert all-to-all seconds of a 16-expert top-3 model on one node of
+ * 4 H100 (EP4, 4 local experts a rank) under the megatron profile, with
+ * the dispatch fused (DeepEP) or not and the routing learned or
+ * round-robin (workload moe_round_robin). */
+static double ep4_a2a(bool fused, bool round_robin)
+{
+    load_catalog();
+    Workload w = training(glu_moe(4, 1024, 8, 2816, 16, 3, 512), 2048, 64, 1e9);
+    w.gpus = 4;
+    w.micro_batch = 1;
+    w.recompute = RECOMPUTE_NONE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 4, .sp = 0};
+    w.moe_fused_dispatch = fused ? 1 : 0;
+    w.moe_round_robin = round_robin;
+    WorkloadResult r = size_under(plain_megatron(), fw_plain, &w, "H100-SXM");
+    ck_assert_msg(r.ok, "%s", r.error);
+    return r.train.step.ep_comm;
+}
+
+/* A fused dispatch sends a token once to each rank holding one of its
+ * experts and the combine returns one reduced row per rank (DeepEP's
+ * is_token_in_rank layout), the all-to-all one copy per routed expert.
+ * k = 3 of 16 experts on 4 ranks of 4: a token misses a rank with
+ * probability C(12,3)/C(16,3) = 220/560, so it reaches 4·(1 − 220/560) =
+ * 2.4286 ranks, not 3.  Round-robin routing (AutoModel's
+ * fake_balanced_gate: token t's experts t·k … t·k + 2 mod 16) spans
+ * 1 + (k − 1)/4 = 1.5 ranks on average over its 16 starts and loads every
+ * rank evenly (imbalance 1, against 1 + sqrt(2 ln 4 / C) learned, C =
+ * 2048·3 copies; the busiest rank waits for its share, latency included).
+ * So the unfused run is imb × its round-robin twin, and what fusing
+ * saves, per unit of imbalance, stands to what fusing saves under
+ * round-robin routing as (3 − 2.4286) to (3 − 1.5): per-message latency
+ * cancels in both differences. */
+START_TEST(fused_dispatch_sends_a_token_once_per_rank_holding_its_experts)
+{
+    double imb = 1 + sqrt(2 * log(4.0) / (2048.0 * 3));
+    double plain = ep4_a2a(false, false), fused = ep4_a2a(true, false);
+    double rr_plain = ep4_a2a(false, true), rr = ep4_a2a(true, true);
+    ck_assert_msg(fabs(plain / rr_plain / imb - 1) < 1e-9, "imbalance x%.6f, want %.6f",
+                  plain / rr_plain, imb);
+    double hit = 4 * (1 - 220.0 / 560.0);
+    double got = (plain - fused) / (imb * (rr_plain - rr)), want = (3 - hit) / 1.5;
+    ck_assert_msg(fabs(got / want - 1) < 1e-9, "fused saving learned / round-robin %.6f, want %.6f",
+                  got, want);
+    ck_assert_msg(fused < 0.9 * plain && rr < 0.75 * fused, "a2a %.6f / %.6f / %.6f s", plain,
+                  fused, rr);
+}
+END_TEST
+
 /* A fine-grained MoE (128 experts, 8 routed, Qwen3-30B-A3B's widths on 4
  * layers) on gpus GPUs with EP ep under framework fw ("" = megatron),
  * one micro-batch, no recompute: most of a token's copies leave its node
@@ -4528,6 +4577,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, hybrid_mtp_blocks_cost_time_and_last_stage_memory);
     tcase_add_test(tc, recompute_modules_drop_and_rerun_what_they_name);
     tcase_add_test(tc, fp8_dispatch_sends_the_dispatch_in_one_byte);
+    tcase_add_test(tc, fused_dispatch_sends_a_token_once_per_rank_holding_its_experts);
     tcase_add_test(tc, workload_fused_dispatch_key_is_the_framework_flag);
     tcase_add_test(tc, unfused_dispatch_across_nodes_says_what_the_fused_one_saves);
     tcase_add_test(tc, nemo_plans_dispatch_by_the_flex_dispatcher_unless_they_say_otherwise);
