@@ -1188,7 +1188,9 @@ static double moe_copies(const Env *e, const Layout *l, double T)
  * DeepSeek-V3's node-limited routing would cap it, no key says so).
  * Round-robin routing (workload moe_round_robin) gives token t the k
  * consecutive experts from (t·k) mod E on: the groups that run spans,
- * averaged over the E / gcd(E, k) starts it cycles through. */
+ * averaged over the E / gcd(E, k) starts it cycles through (at most 4096
+ * of them counted one by one; beyond that, or where groups do not tile
+ * the experts evenly, a uniformly placed run's 1 + (k − 1)/per). */
 static double moe_groups_hit(const Env *e, double per)
 {
     const Shape *sh = &e->sh;
@@ -1207,6 +1209,8 @@ static double moe_groups_hit(const Env *e, double per)
             b = t;
         }
         long long period = ne / a, sum = 0;
+        if (period > 4096 || (double)pg != per || groups * pg != ne)
+            return fmin(E / per, 1.0 + (k - 1.0) / per);
         for (long long t = 0; t < period; t++) {
             long long s0 = t * nk % ne, last = s0 + nk - 1;
             long long span = last < ne ? last / pg - s0 / pg + 1
@@ -1215,8 +1219,11 @@ static double moe_groups_hit(const Env *e, double per)
         }
         return (double)sum / (double)period;
     }
+    /* past 4096 draws the with-replacement (1 − per/E)^k, in one step */
     double miss = 1.0;
-    for (int i = 0; i < (int)k && miss > 0; i++)
+    if (k > 4096)
+        miss = exp(k * log1p(-fmin(per / E, 1.0)));
+    for (int i = 0; k <= 4096 && i < (int)k && miss > 0; i++)
         miss *= (E - per - i) > 0 ? (E - per - i) / (E - i) : 0.0;
     return E / per * (1.0 - miss);
 }
