@@ -246,7 +246,8 @@ typedef struct {
     bool moe_round_robin;            /* benchmark routing: token t's j-th expert is
                                       * (t·k + j) mod E (NeMo AutoModel's
                                       * fake_balanced_gate): every expert the same load,
-                                      * a token's experts contiguous, no gating GEMM */
+                                      * a token's experts contiguous, no router logits
+                                      * (the gate's small GEMM is still priced) */
     double moe_capacity_factor;      /* > 0: token-dropping MoE, every expert padded to
                                       * this × its even share of the routed tokens
                                       * (Megatron-Core --moe-expert-capacity-factor with

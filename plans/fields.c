@@ -89,7 +89,7 @@ static const FieldDef field_table[] = {
     {"flash_attention", "flash_attn", FS_WORKLOAD, FT_BOOL, FF_TRAIN, OFF(Workload, flash_attention), QTY_NUMBER, 0, 1, "", EN_NONE, ""},
     {"dp_sync_after_backward", "dp_sync_late", FS_WORKLOAD, FT_BOOL, FF_TRAIN, OFF(Workload, dp_sync_after_backward), QTY_NUMBER, 0, 1, "", EN_NONE, "DP all-reduce after the backward pass (not overlapped)"},
     {"ep_overlap", "ep_overlap", FS_WORKLOAD, FT_REAL, FF_TRAIN, OFF(Workload, ep_overlap), QTY_FRACTION, 0, 1, "", EN_NONE, "share of MoE all-to-alls hidden under compute, 0-1"},
-    {"moe_fused_dispatch", "fused_a2a", FS_WORKLOAD, FT_TRI, FF_TRAIN, OFF(Workload, moe_fused_dispatch), QTY_NUMBER, 0, 1, "", EN_NONE, "MoE tokens sent once per node (DeepEP / HybridEP): auto = the framework's choice | on | off = all-to-all"},
+    {"moe_fused_dispatch", "fused_a2a", FS_WORKLOAD, FT_TRI, FF_TRAIN, OFF(Workload, moe_fused_dispatch), QTY_NUMBER, 0, 1, "", EN_NONE, "MoE tokens sent once per rank and node (DeepEP / HybridEP): auto = the framework's choice | on | off = all-to-all"},
     {"moe_round_robin", "moe_rr", FS_WORKLOAD, FT_BOOL, FF_TRAIN, OFF(Workload, moe_round_robin), QTY_NUMBER, 0, 1, "", EN_NONE, "benchmark routing: expert (t*k+j) mod E, balanced and contiguous"},
     {"cuda_graph_full", "cuda_graphs", FS_WORKLOAD, FT_BOOL, FF_TRAIN, OFF(Workload, cuda_graph_full), QTY_NUMBER, 0, 1, "", EN_NONE, "whole forward-backward replayed as CUDA graphs: no per-layer host cost"},
     {"framework", "framework", FS_WORKLOAD, FT_STR, FF_TRAIN | FF_FRAMEWORK, OFF(Workload, framework), QTY_NUMBER, 0, 1, "", EN_NONE, "catalog profile: megatron | nemo | deepspeed | fsdp | maxtext …"},
