@@ -863,9 +863,8 @@ END_TEST
  * 3 Nano / Super, Llama 3 70B), a framework the set had never seen: PyTorch
  * FSDP2 with Transformer Engine kernels and DeepEP.  Written down before
  * anything was predicted; beside the split, in the error bands only.
- * First prediction (2026-12-05), the MoE rows under a profile borrowing
- * fsdp's fitted multipliers: mean 14.5 %, worst +32.2 % (Nemotron 3 Super
- * on 64 GPUs).  Modelling what the benchmark does — its round-robin gate
+ * First prediction (2026-12-05), the profile then borrowing fsdp's fitted
+ * multipliers: mean 14.5 %, worst +32.2 % (Nemotron 3 Super on 64 GPUs).  Modelling what the benchmark does — its round-robin gate
  * (workload moe_round_robin: every expert the same load, a token's experts
  * contiguous, so DeepEP sends it to 1-4 ranks) and DeepEP's one row per
  * rank — took the all-to-alls down 4-5x, and with the profile's calibration
