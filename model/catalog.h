@@ -302,8 +302,11 @@ typedef struct {
     bool selective_reruns_attention; /* selective recompute saves only weight-GEMM
                                    * outputs (MaxText remat_policy minimal): the
                                    * FlashAttention core is re-run in the backward */
-    char calibration_from[CAT_ID_LEN]; /* another profile running the same code (Megatron-LM
-                                   * and NeMo both run Megatron-Core): where this profile
+    char calibration_from[CAT_ID_LEN]; /* another profile whose fitted multipliers this one
+                                   * takes, one running the same code (Megatron-LM and
+                                   * NeMo both run Megatron-Core) or sharing its kernels
+                                   * (AutoModel's Transformer Engine and DeepEP path,
+                                   * nemo's): where this profile
                                    * has no "<id>@<accelerator>" row of its own, the
                                    * loader derives one from that profile's, taking its
                                    * fitted fields (gemm_scale, fp8_gemm_factor,

@@ -3703,8 +3703,8 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             if (e.fw->cv_residual > 0)
                 snprintf(cv, sizeof cv, ", cross-validated %.1f%%", 100 * e.fw->cv_residual);
             if (e.fw->calibrated_as[0])
-                result_assume(r, sc, "calibrated as %s, a profile running the same code (%s: "
-                              "calibration_from): %d %s, residual %.1f%%%s there",
+                result_assume(r, sc, "calibrated as %s, the profile %s takes its calibration "
+                              "from (calibration_from): %d %s, residual %.1f%%%s there",
                               e.fw->calibrated_as, e.fw->id, e.fw->calibrated_runs, runs,
                               100 * e.fw->calibrated_residual, cv);
             else if (at && strcasecmp(at + 1, a->id) != 0)

@@ -1738,8 +1738,8 @@ START_TEST(shipped_calibration_names_its_runs)
     } cases[] = {
         {"nemo", "H100-SXM", "% (nemo@H100-SXM)"},
         {"megatron", "H100-SXM",
-         "calibrated as nemo@H100-SXM, a profile running the same code (megatron@H100-SXM: "
-         "calibration_from): "},
+         "calibrated as nemo@H100-SXM, the profile megatron@H100-SXM takes its calibration "
+         "from (calibration_from): "},
         {"nemo", "MI350X", "calibrated on MI355X, the same silicon (nemo@MI355X): "},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -16,11 +16,11 @@ tui_open_plan frontier-2027
 tui_wait 'pretrain-405b' && tui_idle
 
 tui_explain 'pretrain-405b days'
-tui_wait 'a profile running the same code' && tui_wait 'calibration_from'
+tui_wait 'takes its calibration' && tui_wait 'calibration_from'
 ok $? "the default framework's H100 calibration is nemo's, and says so"
 tui_wait 'megatron: TP comm 0%'; ok $? "with megatron's own overlaps (TP not overlapped)"
 tui_keys q
-tui_wait_gone 'a profile running the same code'
+tui_wait_gone 'takes its calibration'
 
 tui_keys ':'; tui_type 'set pretrain-405b.framework nemo'; tui_keys Enter
 tui_wait 'framework = nemo' && tui_idle
