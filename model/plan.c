@@ -90,9 +90,15 @@ const char *model_arch_class(const ModelShape *m)
     return m->hybrid[0] ? "hybrid" : m->experts > 1 ? "moe" : "dense";
 }
 
-/* Megatron-Core's names, in RM_* bit order */
-static const char *const recompute_module_names[7] = {"core_attn", "layernorm", "moe_act", "mlp",
-                                                      "moe", "shared_experts", "mla_up_proj"};
+/* Megatron-Core's module names, then torchtitan's per-op policy */
+static const struct {
+    const char *name;
+    unsigned bit;
+} recompute_module_names[] = {
+    {"core_attn", RM_CORE_ATTN}, {"layernorm", RM_LAYERNORM}, {"moe_act", RM_MOE_ACT},
+    {"mlp", RM_MLP}, {"moe", RM_MOE}, {"shared_experts", RM_SHARED_EXPERTS},
+    {"mla_up_proj", RM_MLA_UP_PROJ}, {"every_other_mm", RM_EVERY_OTHER_MM},
+};
 
 bool recompute_modules_next(const char **pp, const char **name, size_t *len)
 {
@@ -117,17 +123,18 @@ bool recompute_modules_mask(const char *text, unsigned *mask, char *bad, size_t 
     const char *p = text && text[0] ? text : NULL, *name;
     size_t n;
     while (recompute_modules_next(&p, &name, &n)) {
-        int hit = -1;
-        for (int i = 0; i < 7 && n > 0; i++)
-            if (strlen(recompute_module_names[i]) == n &&
-                strncmp(recompute_module_names[i], name, n) == 0)
-                hit = i;
-        if (hit < 0) {
+        unsigned hit = 0;
+        size_t names = sizeof recompute_module_names / sizeof *recompute_module_names;
+        for (size_t i = 0; i < names && n > 0; i++)
+            if (strlen(recompute_module_names[i].name) == n &&
+                strncmp(recompute_module_names[i].name, name, n) == 0)
+                hit = recompute_module_names[i].bit;
+        if (!hit) {
             if (bad && bad_len > 0)
                 snprintf(bad, bad_len, "%.*s", (int)(n < 64 ? n : 64), name);
             return false;
         }
-        m |= 1u << hit;
+        m |= hit;
     }
     if (mask)
         *mask = m;

@@ -50,6 +50,10 @@ enum {
     RM_MLA_UP_PROJ = 1u << 6,    /* mla_up_proj: MLA's Q/K/V up projections and RoPE */
     RM_ACT_ALL = 1u << 7,
     RM_NORM_ALL = 1u << 8,
+    RM_EVERY_OTHER_MM = 1u << 9, /* every_other_mm: torchtitan's per-op selective
+                                  * checkpointing (selective_ac_option "op"), not a
+                                  * Megatron module: a block keeps every other matmul's
+                                  * output and the attention's, re-runs the rest */
 };
 typedef enum { SITE_ONPREM = 0, SITE_CLOUD } SiteKind;
 typedef enum { PRICING_ON_DEMAND = 0, PRICING_RESERVED_1Y, PRICING_RESERVED_3Y, PRICING_SPOT } Pricing;

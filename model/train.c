@@ -456,6 +456,10 @@ static unsigned sel_modules(const Shape *sh, Recompute r, bool flash)
 {
     if (r != RECOMPUTE_SELECTIVE)
         return 0;
+    /* torchtitan's per-op policy re-runs every op it does not save: the
+     * norms and the activation function among them */
+    if (sh->rm & RM_EVERY_OTHER_MM)
+        return RM_EVERY_OTHER_MM | RM_NORM_ALL | RM_ACT_ALL;
     if (sh->rm)
         return sh->rm;
     return flash ? RM_NORM_ALL | RM_ACT_ALL : RM_CORE_ATTN;
@@ -476,6 +480,39 @@ static double sel_norms(const Shape *sh, unsigned rm, int kind)
     if (rm & RM_LAYERNORM)
         return (at && sh->mla ? 1.0 : 0.0) + (kind & K_MOE ? 1.0 : 0.0);
     return 0.0;
+}
+
+/* Activation bytes of one dense layer (attention + MLP) per micro-batch
+ * per GPU under torchtitan's per-op selective checkpointing (recompute_modules
+ * every_other_mm; torchtitan 9dec370 / 820504e parallelize_llama.py
+ * _apply_ac_to_transformer_block, selective_ac_option "op"): the policy
+ * saves the outputs of aten.mm except every second one a block runs, of
+ * the SDPA kernel and of the TP reduce-scatters, and re-runs every other
+ * op.  A Llama block's matmuls in forward order are wq, wk, wv, wo (the
+ * attention's) and w1, w3, w2 (SwiGLU; fc1, fc2 without a GLU), so it
+ * keeps wq's Q (2·a·dqk/h), wv's V (2·g·dv/h: before repeat_kv), the
+ * attention output (2·a·dv/h) with its fp32 log-sum-exp (4·a/h), w1's
+ * output (2·F/h) and, with a GLU, w2's (the 7th: [s, h], partial sums
+ * on every TP rank before the reduce-scatter, not split by t), besides
+ * the layer input the checkpoint holds (2); with TP each reduce-scatter's
+ * output too (wo's and the MLP's, 2 each, [s/t, h]).  wk, wo and w3 (fc2)
+ * are re-run, and so are the norms, RoPE, the activation function and
+ * the TP all-gathers.  Units and splitting as shape_act_layer's;
+ * torchtitan runs TP with sequence parallelism. */
+static double shape_act_every_other_mm(const Shape *sh, double s, double b, int t, int c,
+                                       bool sp, int kind)
+{
+    double sbh = s / c * b * sh->h;
+    bool at = kind & K_ATTN, mlp = kind & K_MLP;
+    double split = (at ? (2.0 * (sh->a * sh->dqk + sh->g * sh->dv + sh->a * sh->dv) +
+                          4.0 * sh->a) / sh->h
+                       : 0.0) +
+                   (mlp ? 2.0 * sh->F / sh->h : 0.0);
+    double rep = 2.0 + (t > 1 && sp ? 2.0 * ((at ? 1.0 : 0.0) + (mlp ? 1.0 : 0.0)) : 0.0);
+    double whole = mlp && sh->glu ? 2.0 : 0.0; /* w2's output */
+    if (sp)
+        return sbh * ((rep + split) / t + whole);
+    return sbh * (rep + split / t + whole);
 }
 
 /* Activation bytes of one layer per micro-batch per GPU.  Korthikanti et
@@ -545,6 +582,8 @@ static double shape_act_layer(const Shape *sh, double s, double b, int t, int c,
      *  - shared_experts: the shared experts' part;
      *  - mla_up_proj: MLA's up-projected Q, K and V (the latents stay). */
     unsigned rm = sel_modules(sh, r, flash);
+    if (rm & RM_EVERY_OTHER_MM)
+        return shape_act_every_other_mm(sh, s, b, t, c, sp, kind);
     bool dense = ffn && !moe;
     bool mlp_re = dense && (rm & RM_MLP);
     bool dense_act_re = dense && (rm & (RM_ACT_ALL | RM_MLP));
@@ -1751,6 +1790,27 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
                            e->ew_bw;
             c->flops += f_exp + 2.0 * T * (sh->router_w + sh->lat_w) / t;
         }
+        /* torchtitan's per-op policy (shape_act_every_other_mm) re-runs
+         * wk, wo and w3 (fc2 without a GLU), RoPE on Q and K, the two
+         * residual adds and, in FP8 runs, every input cast (torchao's
+         * casts are not saved; only their amax is) */
+        if (sel_rm & RM_EVERY_OTHER_MM) {
+            double kn = sh->g * sh->dqk / t, on = sh->a * sh->dv / t, fn = sh->F / t;
+            double hs = sh->h / (l->sp ? t : 1);
+            if (at) {
+                c->comp += gemm_s(e, T, kn, sh->h) + gemm_s(e, T, sh->h, on) +
+                           (2.0 * T * 2.0 * (sh->a + sh->g) * sh->dqk / t + 2.0 * T * 3.0 * hs) /
+                               e->ew_bw;
+                c->flops += 2.0 * T * sh->h * (kn + on);
+            }
+            if (kind & K_MLP) {
+                c->comp += (sh->glu ? gemm_s(e, T, fn, sh->h) : gemm_s(e, T, sh->h, fn)) +
+                           2.0 * T * 3.0 * hs / e->ew_bw;
+                c->flops += 2.0 * T * sh->h * fn;
+            }
+            if (fp8)
+                c->comp += FP8_CAST_BYTES * T * cast_el / e->ew_bw;
+        }
         if (at && sh->mla && (sel_rm & RM_MLA_UP_PROJ)) {
             double qn = sh->a * sh->dqk / t, kvn = sh->a * (sh->nope + sh->dv) / t;
             c->comp += (sh->q_lora > 0 ? gemm_s(e, T, qn, sh->q_lora) : 0.0) +
@@ -1931,6 +1991,10 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
                                  net_allgather_s(S, l->tp, bw, lat)
                            : net_allreduce_s(S, l->tp, bw, lat);
         double raw = (blocks * fwd_coll + re_blocks) * one; /* one pair a block */
+        /* torchtitan's per-op policy saves the reduce-scatters' outputs
+         * but re-runs the all-gathers (not in its save list) */
+        if ((sel_rm & RM_EVERY_OTHER_MM) && l->sp)
+            raw += blocks * net_allgather_s(agb / 2.0 * S, l->tp, bw, lat);
         double hid = e->tp_ov * raw;
         double under = fwd_coll * 1.5 * t_gemm; /* fwd GEMMs + half the bwd ones each way */
         if (hid > under)
@@ -3099,6 +3163,14 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
                      : prec == PREC_FP8 && fw->fp8_saved_expert_inputs ? fp8b : 0.0;
     if (w->recompute_modules[0] && !recompute_modules_mask(w->recompute_modules, &e->sh.rm, NULL, 0))
         e->sh.rm = 0; /* the plan's rules reject it before */
+    if ((e->sh.rm & RM_EVERY_OTHER_MM) &&
+        (e->sh.Lm > 0 || e->sh.Lmb > 0 || e->sh.mla || e->sh.La < e->sh.L || e->sh.Ld < e->sh.L)) {
+        snprintf(err, errlen, "recompute_modules every_other_mm (torchtitan's per-op selective "
+                 "checkpointing) is modelled for layers of attention + a dense MLP only: this "
+                 "model has %s layers", e->sh.Lm > 0 ? "MoE" : e->sh.Lmb > 0 ? "Mamba-2"
+                                        : e->sh.mla ? "MLA attention" : "attention-only or MLP-only");
+        return false;
+    }
     e->step_scale = fw->step_scale > 0 ? fw->step_scale : 1.0;
     e->band_scale = 1.0;
     if (p && p->perturb.band != 0) {
@@ -3745,7 +3817,13 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             result_assume(r, sc, "recompute full on %d of %d layers per stage, the others "
                           "keep all their activations", w->recompute_layers,
                           stage_layers(&e.sh, l->pp));
-        if (l->recompute == RECOMPUTE_SELECTIVE && e.sh.rm)
+        if (l->recompute == RECOMPUTE_SELECTIVE && (e.sh.rm & RM_EVERY_OTHER_MM))
+            result_assume(r, sc, "selective recompute as torchtitan's per-op policy: each layer "
+                          "keeps its input and the outputs of wq, wv, the attention and %s "
+                          "(every other matmul); wk, wo, %s, the norms, RoPE and the activation "
+                          "re-run in the backward", e.sh.glu ? "w1, w2" : "fc1",
+                          e.sh.glu ? "w3" : "fc2");
+        else if (l->recompute == RECOMPUTE_SELECTIVE && e.sh.rm)
             result_assume(r, sc, "selective recompute re-runs %s (Megatron-Core recompute_modules); "
                           "the rest of each layer keeps its activations", w->recompute_modules);
         if (w->offload_layers > 0)

@@ -207,7 +207,8 @@ static bool item_name_ok(const char *s, size_t cap)
 }
 
 /* recompute_modules' names, for the messages that list them */
-#define RM_NAMES_OR "core_attn, layernorm, moe_act, mlp, moe, shared_experts or mla_up_proj"
+#define RM_NAMES_OR \
+    "core_attn, layernorm, moe_act, mlp, moe, shared_experts, mla_up_proj or every_other_mm"
 
 #define CHECK(cond, at, near, ...)                          \
     do {                                                    \
@@ -489,6 +490,14 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
                   w->recompute_modules, w,
                   "workload '%s': recompute_modules: '%s' is not a module: expected "
                   RM_NAMES_OR, wn, bad);
+        }
+        {
+            unsigned rm = 0;
+            recompute_modules_mask(w->recompute_modules, &rm, NULL, 0);
+            CHECK(!(rm & RM_EVERY_OTHER_MM) || rm == RM_EVERY_OTHER_MM, w->recompute_modules, w,
+                  "workload '%s': recompute_modules: every_other_mm (torchtitan's per-op "
+                  "selective checkpointing) is a policy for the whole layer; it does not "
+                  "combine with Megatron-Core's modules", wn);
         }
         CHECK(!w->recompute_modules[0] || w->recompute == RECOMPUTE_SELECTIVE,
               w->recompute_modules, w,

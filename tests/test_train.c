@@ -3649,6 +3649,89 @@ START_TEST(recompute_modules_drop_and_rerun_what_they_name)
 }
 END_TEST
 
+/* torchtitan's per-op selective checkpointing (recompute_modules
+ * every_other_mm; parallelize_llama.py at 9dec370: aten.mm outputs saved
+ * but every second one a block runs, the SDPA's and the reduce-scatters'
+ * saved, every other op re-run).  Llama 3 8B on 8 H100, 4K tokens a
+ * micro-batch, TP 1:
+ *  - memory: of the MLP only w1's output (2·F bytes a token) and w2's
+ *    (2·h) stay, so activations grow 2 bytes a token and layer per unit of
+ *    F, where keeping everything (recompute none) grows 6 (w1, w3 and the
+ *    SwiGLU output) and the default selective 4;
+ *  - compute: beyond the default selective (norms and activation re-run)
+ *    it re-runs wk, wo and w3, 2·T·h·(g·dh + a·dh + F) FLOPs a layer: at
+ *    least that at the dense peak, less than full recompute adds;
+ *  - a MoE model is refused with a reason (the policy's mm count is that
+ *    of a dense block).
+ * Then a published figure: torchtitan's 8B on 32 H200 (benchmarks/
+ * llama3-8b_h200_202506_trainy-whitefiber.md: compile, Float8 with FP8
+ * all-gather, local batch 2, per-op SAC) reports 47.96 GiB; the model
+ * within 6 %. */
+START_TEST(every_other_mm_keeps_every_other_matmul_and_reruns_the_rest)
+{
+    load_catalog();
+    const ModelPreset *pr = preset_find("llama-3-8b");
+    ModelShape m = pr->shape, m2 = pr->shape;
+    m2.ffn_hidden += 1024;
+    const double tok = 4096.0, L = m.layers;
+    Workload w = training(m, 4096, 16, 1e12), w2 = training(m2, 4096, 16, 1e12);
+    Workload *ws[2] = {&w, &w2};
+    for (int i = 0; i < 2; i++) {
+        ws[i]->gpus = 8;
+        ws[i]->micro_batch = 1;
+        ws[i]->zero = 3;
+        ws[i]->parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
+        snprintf(ws[i]->framework, sizeof ws[i]->framework, "torchtitan-compile");
+    }
+    TrainResult eo = rm_size(w, RECOMPUTE_SELECTIVE, "every_other_mm", "H100-SXM");
+    TrainResult eo2 = rm_size(w2, RECOMPUTE_SELECTIVE, "every_other_mm", "H100-SXM");
+    TrainResult no = rm_size(w, RECOMPUTE_NONE, "", "H100-SXM");
+    TrainResult no2 = rm_size(w2, RECOMPUTE_NONE, "", "H100-SXM");
+    TrainResult se = rm_size(w, RECOMPUTE_SELECTIVE, "", "H100-SXM");
+    TrainResult fu = rm_size(w, RECOMPUTE_FULL, "", "H100-SXM");
+    double per_f = L * tok * 1024.0;
+    ck_assert_msg(rel(eo2.mem.activations - eo.mem.activations, 2.0 * per_f) < 1e-9,
+                  "every_other_mm: +%.4g B for 1024 more F, want %.4g",
+                  eo2.mem.activations - eo.mem.activations, 2.0 * per_f);
+    ck_assert_msg(rel(no2.mem.activations - no.mem.activations, 6.0 * per_f) < 1e-9,
+                  "none: +%.4g B", no2.mem.activations - no.mem.activations);
+    ck_assert(fu.mem.activations < eo.mem.activations && eo.mem.activations < se.mem.activations);
+    double h = m.hidden, dh = h / m.heads;
+    double re = 2.0 * tok * L * h * (m.kv_heads * dh + m.heads * dh + m.ffn_hidden);
+    double d = eo.step.compute - se.step.compute;
+    ck_assert_msg(d > re / acc("H100-SXM")->peak_flops[PREC_BF16] &&
+                      d < fu.step.compute - se.step.compute,
+                  "every_other_mm +%.3f s over selective for %.3g FLOPs; full +%.3f s", d, re,
+                  fu.step.compute - se.step.compute);
+
+    ModelShape moe = glu_moe(4, 2048, 16, 6144, 64, 4, 768);
+    Workload e = training(moe, 4096, 64, 1e9);
+    e.gpus = 8;
+    e.recompute = RECOMPUTE_SELECTIVE;
+    snprintf(e.recompute_modules, sizeof e.recompute_modules, "every_other_mm");
+    Plan p;
+    plan_init(&p);
+    PlanResult *r;
+    ck_assert(!size(&p, &e, acc("H100-SXM"), &r));
+    ck_assert_msg(strstr(r->workloads[0].error, "every_other_mm") &&
+                      strstr(r->workloads[0].error, "MoE"),
+                  "%s", r->workloads[0].error);
+    free(r);
+
+    Workload t = training(m, 8192, 64, 1e12);
+    t.gpus = 32;
+    t.micro_batch = 2;
+    t.zero = 3;
+    t.precision = PREC_FP8;
+    t.grad_reduce_fp32 = true;
+    t.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = 0};
+    snprintf(t.framework, sizeof t.framework, "torchtitan-compile-f8ag");
+    TrainResult h200 = rm_size(t, RECOMPUTE_SELECTIVE, "every_other_mm", "H200");
+    double gib = h200.mem.total / (1024.0 * 1024 * 1024);
+    ck_assert_msg(fabs(gib / 47.96 - 1) < 0.06, "8B on 32 H200: %.2f GiB, published 47.96", gib);
+}
+END_TEST
+
 /* Multi-token prediction (DeepSeek-V3 report §2.2; Megatron-Core
  * mtp_num_layers, which Megatron-Bridge's DeepSeek-V3 recipes set to 1).
  * Its FLOPs on top of the model's: Megatron-Bridge's performance summary
@@ -4576,6 +4659,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, latent_moe_runs_its_experts_and_all_to_alls_at_the_latent_width);
     tcase_add_test(tc, hybrid_mtp_blocks_cost_time_and_last_stage_memory);
     tcase_add_test(tc, recompute_modules_drop_and_rerun_what_they_name);
+    tcase_add_test(tc, every_other_mm_keeps_every_other_matmul_and_reruns_the_rest);
     tcase_add_test(tc, fp8_dispatch_sends_the_dispatch_in_one_byte);
     tcase_add_test(tc, fused_dispatch_sends_a_token_once_per_rank_holding_its_experts);
     tcase_add_test(tc, workload_fused_dispatch_key_is_the_framework_flag);

@@ -678,11 +678,25 @@ START_TEST(recompute_modules_parse_check_and_round_trip)
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    recompute: selective\n"
                          "    recompute_modules: [core_attn, attn]\n", NULL,
                  "t.yaml:8:36: recompute_modules: 'attn' is not a module: expected core_attn, "
-                 "layernorm, moe_act, mlp, moe, shared_experts or mla_up_proj");
+                 "layernorm, moe_act, mlp, moe, shared_experts, mla_up_proj or every_other_mm");
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    recompute: selective\n"
                          "    recompute_modules: []\n", NULL,
                  "t.yaml:8:24: recompute_modules: list at least one of core_attn, layernorm, "
-                 "moe_act, mlp, moe, shared_experts or mla_up_proj (or say recompute: none)");
+                 "moe_act, mlp, moe, shared_experts, mla_up_proj or every_other_mm (or say "
+                 "recompute: none)");
+    /* torchtitan's per-op policy is the whole layer's: alone or not at all */
+    expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    recompute: selective\n"
+                         "    recompute_modules: [every_other_mm, layernorm]\n", NULL,
+                 "t.yaml:8:24: workload 'w': recompute_modules: every_other_mm (torchtitan's "
+                 "per-op selective checkpointing) is a policy for the whole layer; it does not "
+                 "combine with Megatron-Core's modules");
+    Plan *q = calloc(1, sizeof *q);
+    ck_assert_ptr_nonnull(q);
+    parse_ok(W_TRAIN "    model: {preset: llama-3-8b}\n    recompute: selective\n"
+                     "    recompute_modules: [every_other_mm]\n", NULL, q);
+    ck_assert_str_eq(q->workloads[0].recompute_modules, "every_other_mm");
+    assert_round_trip(q, NULL);
+    free(q);
     expect_error(W_TRAIN "    model: {preset: deepseek-v3, mtp_layers: 17}\n", NULL,
                  "t.yaml:6:46: workload 'w': model mtp_layers must be between 0 and 16, got 17");
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    recompute: full\n"
