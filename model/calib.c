@@ -25,10 +25,10 @@
 /* per-step host cost search range, seconds (calib_fit_step) */
 #define STEP_OH_LO 1e-4
 #define STEP_OH_HI 1.0
-/* runs a profile needs before it fits its own per-step cost: twice the four
- * values calib_fit then sets (step_scale, gemm_scale, fp8_gemm_factor and
- * the per-step cost) */
-#define STEP_OH_PROFILE_MIN_RUNS 8
+/* runs per parameter an accelerator's fit needs before it fits more than
+ * step_scale (calib_fit): gemm_scale from 4 runs, fp8_gemm_factor from 6,
+ * the profile's own per-step cost from 8 (twice the four values) */
+#define PARAM_RUNS 2
 /* a fixed cost per step is told apart from the scales only by runs whose
  * steps differ: the longest at least this many times the shortest */
 #define STEP_OH_SPREAD 1.1
@@ -316,8 +316,31 @@ void calib_install_profile(Framework *fws, size_t n, const Framework *f, int sha
     }
 }
 
+/* Σ (l − its accelerator's mean l)² over n log errors l with their
+ * accelerators: what per-accelerator scales fitted afterwards leave. */
+static double demeaned_by_accelerator(const double *l, const Accelerator *const *acc, int n)
+{
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        double m = 0;
+        int c = 0;
+        for (int j = 0; j < n; j++)
+            if (acc[j] == acc[i]) {
+                m += l[j];
+                c++;
+            }
+        double d = l[i] - m / c;
+        sum += d * d;
+    }
+    return sum;
+}
+
 /* Σ log²(predicted/measured) over the selected runs with profile x->prof;
- * a run the model cannot size counts as a large miss. */
+ * a run the model cannot size counts as a large miss.  For the per-step
+ * cost over every accelerator (step_only) each accelerator's mean log
+ * error is taken out first: the accelerator fits that follow
+ * (calib_fit) set the scales, so a fixed cost is judged only on the
+ * spread of one accelerator's runs a uniform scale cannot match. */
 static double fit_cost(FitCtx *x)
 {
     Catalog tmp;
@@ -329,6 +352,9 @@ static double fit_cost(FitCtx *x)
     if (share)
         calib_install_profile(tmp.frameworks, tmp.n_frameworks, &x->prof, share);
     double sum = 0;
+    double *ls = x->step_only ? malloc((size_t)x->n * sizeof *ls) : NULL;
+    const Accelerator **accs = x->step_only ? malloc((size_t)x->n * sizeof *accs) : NULL;
+    int m = 0;
     for (int i = 0; i < x->n; i++) {
         if (!fit_selects(x, &x->runs[i]))
             continue;
@@ -336,11 +362,23 @@ static double fit_cost(FitCtx *x)
         if (predict_one(&r, &tmp)) {
             double l = log(r.predicted_s / r.measured_s);
             sum += l * l;
+            if (ls && accs) {
+                ls[m] = l;
+                accs[m++] = r.acc;
+            }
         } else {
             sum += 4.0;
         }
     }
     calib_catalog_free(&tmp);
+    if (x->step_only && ls && accs) {
+        double misses = sum;
+        for (int i = 0; i < m; i++)
+            misses -= ls[i] * ls[i];
+        sum = misses + demeaned_by_accelerator(ls, accs, m);
+    }
+    free(ls);
+    free(accs);
     return sum;
 }
 
@@ -386,6 +424,21 @@ static void golden(FitCtx *x, double *param, double lo, double hi)
     calib_golden_log(fit_cost_cb, x, param, lo, hi, GOLDEN_ITERS);
 }
 
+/* The small-sample Akaike criterion of a fit of k parameters to n runs
+ * whose cost (fit_cost) is rss, Σ log² errors taken as Gaussian (Hurvich &
+ * Tsai 1989, AICc = n·ln(RSS/n) + 2k + 2k(k+1)/(n − k − 1)): a parameter
+ * is kept when it lowers it, i.e. when the runs support it.  The RSS has
+ * a floor of 1e-4 in log error per run, the search's own precision, so
+ * a fit already exact gains nothing from one more parameter; with
+ * n ≤ k + 1 runs the criterion is infinite (no parameter more). */
+static double fit_aicc(double rss, int n, int k)
+{
+    if (n - k - 1 <= 0)
+        return INFINITY;
+    double floor = 1e-8 * n;
+    return n * log(fmax(rss, floor) / n) + 2.0 * k + 2.0 * k * (k + 1.0) / (n - k - 1.0);
+}
+
 int calib_fit(const CalibRun *runs, int n, const Catalog *cat, const char *fw, const char *acc,
               bool fit_only, Framework *out)
 {
@@ -421,30 +474,34 @@ int calib_fit(const CalibRun *runs, int n, const Catalog *cat, const char *fw, c
     }
     snprintf(x.prof.id, sizeof x.prof.id, "%.23s@%.23s", fwid, acc);
     /* With only FP8 runs the two multipliers are not separable: fit
-     * gemm_scale alone (it then carries the FP8 recipe too). */
-    int rounds;
-    /* gemm_scale moves the GEMM share of each step, step_scale all of it:
+     * gemm_scale alone (it then carries the FP8 recipe too).
+     * gemm_scale moves the GEMM share of each step, step_scale all of it:
      * with runs of different GEMM shares the two are separable, and a
      * cluster that is uniformly slower (power-capped, throttled) is
-     * recovered by step_scale. */
+     * recovered by step_scale.  Each parameter beyond step_scale needs
+     * PARAM_RUNS runs per parameter then fitted: a handful of runs sets
+     * step_scale alone, as they can support. */
     if (!(x.prof.step_scale > 0))
         x.prof.step_scale = 1.0;
-    rounds = FIT_ROUNDS + 1;
+    bool gemm_fit = used >= PARAM_RUNS * 2;
+    bool fp8_fit = n8 > 0 && n16 > 0 && used >= PARAM_RUNS * 3;
     /* The fixed cost per step (step_overhead_s: host work the GPUs wait for
      * once a step) is the framework's (calib_fit_step, over every
      * accelerator), but the host that runs it is the system's: a DGX H100's
      * Xeons and a GB200's Grace, and the software generation each system's
      * published runs come from.  A profile with enough runs of spread step
-     * times to tell a fixed cost from the two scales (STEP_OH_PROFILE_MIN_
-     * RUNS, steps at least 10 % apart) fits its own; the others keep the
-     * framework's. */
-    bool oh_fit = used >= STEP_OH_PROFILE_MIN_RUNS && hi > STEP_OH_SPREAD * lo;
+     * times to tell a fixed cost from the two scales (twice the four values
+     * then fitted, steps at least 10 % apart) fits its own; the others keep
+     * the framework's. */
+    bool oh_fit = used >= PARAM_RUNS * 4 && hi > STEP_OH_SPREAD * lo;
+    int rounds = gemm_fit ? FIT_ROUNDS + 1 : 1;
     for (int k = 0; k < rounds; k++) {
         golden(&x, &x.prof.step_scale, STEP_LO, STEP_HI);
         if (oh_fit)
             golden(&x, &x.prof.step_overhead_s, STEP_OH_LO, STEP_OH_HI);
-        golden(&x, &x.prof.gemm_scale, FIT_LO, FIT_HI);
-        if (n8 > 0 && n16 > 0)
+        if (gemm_fit)
+            golden(&x, &x.prof.gemm_scale, FIT_LO, FIT_HI);
+        if (fp8_fit)
             golden(&x, &x.prof.fp8_gemm_factor, FP8_LO, FP8_HI);
     }
     golden(&x, &x.prof.step_scale, STEP_LO, STEP_HI);
@@ -538,8 +595,23 @@ int calib_fit_step(const CalibRun *runs, int n, const Catalog *cat, const char *
     if (!base)
         return 0;
     x.prof = *base;
-    /* One host cost per step (model/train.c env_step): 0.1 ms – 1 s. */
+    /* One host cost per step (model/train.c env_step): 0.1 ms – 1 s, kept
+     * only where the runs support it beside one scale per accelerator
+     * (fit_aicc with k = the accelerators, + 1); else the profile's. */
+    int groups = 0;
+    for (int i = 0; i < n; i++) {
+        if (!fit_selects(&x, &runs[i]))
+            continue;
+        bool seen = false;
+        for (int k = 0; k < i && !seen; k++)
+            seen = fit_selects(&x, &runs[k]) && runs[k].acc == runs[i].acc;
+        groups += seen ? 0 : 1;
+    }
+    double before = fit_aicc(fit_cost(&x), used, groups);
+    double was = x.prof.step_overhead_s;
     golden(&x, &x.prof.step_overhead_s, STEP_OH_LO, STEP_OH_HI);
+    if (!(fit_aicc(fit_cost(&x), used, groups + 1) < before))
+        x.prof.step_overhead_s = was;
     *out = x.prof;
     return used;
 }

@@ -98,8 +98,11 @@ int calib_fit_moe(const CalibRun *runs, int n, const Catalog *cat, const char *f
 /* Least-squares fit of the base profile `fw`'s fixed cost per training
  * step (step_overhead_s, model/train.c env_step) over that framework's
  * runs on every accelerator (held_out excluded when fit_only), the
- * calibrated "fw@acc" rows of cat taking the same value.  *out = the base
- * profile with the fitted value.  Returns the runs used. */
+ * calibrated "fw@acc" rows of cat taking the same value.  Each
+ * accelerator's mean log error is taken out first (its scales are fitted
+ * after), and the fitted cost is kept only where the small-sample Akaike
+ * criterion says the runs support it; else the profile's value stays.
+ * *out = the base profile with the result.  Returns the runs used. */
 int calib_fit_step(const CalibRun *runs, int n, const Catalog *cat, const char *fw,
                    bool fit_only, Framework *out);
 
