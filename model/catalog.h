@@ -308,7 +308,9 @@ typedef struct {
                                    * (AutoModel's Transformer Engine and DeepEP path,
                                    * nemo's): where this profile
                                    * has no "<id>@<accelerator>" row of its own, the
-                                   * loader derives one from that profile's, taking its
+                                   * loader derives one from that profile's (fitted or
+                                   * itself derived: calibration_from may chain, never
+                                   * in a cycle), taking its
                                    * fitted fields (gemm_scale, fp8_gemm_factor,
                                    * step_scale, step_overhead_s and the MoE host costs);
                                    * a zero MoE host cost of this row takes the other's

@@ -1282,11 +1282,17 @@ static void take_fitted(Framework *f, const Framework *src)
  * both run Megatron-Core and Transformer Engine): the accelerator-level
  * multipliers fitted for the other, and its MoE host costs (what Megatron-
  * Core's MoE layer costs the host), describe this one too, while its own
- * overlaps and kernels stay.  Once every file is read:
- *  - a zero MoE host cost of the base row takes the source base row's;
- *  - for each "<source>@<acc>" row without a "<id>@<acc>" one, a row of
- *    this profile with that row's fitted fields is added.
- * A profile's own "<id>@<acc>" row (its own calibration) wins. */
+ * overlaps and kernels stay.  The other may name a third (torchtitan ->
+ * torchtitan-compile -> fsdp: eager and compiled torchtitan, the compiled
+ * one and PyTorch FSDP2), so a profile takes the calibration of the
+ * nearest profile up its chain that has one for the accelerator.  Once
+ * every file is read:
+ *  - a zero MoE host cost of the base row takes the nearest non-zero one
+ *    up the chain;
+ *  - for each "<source>@<acc>" row (fitted or itself derived) without a
+ *    "<id>@<acc>" one, a row of this profile with that row's fitted fields
+ *    is added, until no chain adds one.
+ * A profile's own "<id>@<accelerator>" row (its own calibration) wins. */
 static int borrow_calibration(Ctx *x)
 {
     Catalog *c = x->c;
@@ -1305,61 +1311,81 @@ static int borrow_calibration(Ctx *x)
             return -1;
         }
         const Framework *src = catalog_find_framework(c, f->calibration_from);
-        if (!src || strchr(src->id, '@') || src == f || src->calibration_from[0]) {
+        if (!src || strchr(src->id, '@') || src == f) {
             const char *cands[256];
             size_t nc = 0;
             for (size_t k = 0; k < n0 && nc < 256; k++)
-                if (!strchr(c->frameworks[k].id, '@') && k != i &&
-                    !c->frameworks[k].calibration_from[0])
+                if (!strchr(c->frameworks[k].id, '@') && k != i)
                     cands[nc++] = c->frameworks[k].id;
             const char *near = diag_nearest(f->calibration_from, cands, nc);
             diag_set(x->d, file, line, col,
-                     "framework '%s': calibration_from '%s' is not a base profile with a "
-                     "calibration of its own%s%s%s", f->id, f->calibration_from,
-                     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+                     "framework '%s': calibration_from '%s' is not another base profile%s%s%s",
+                     f->id, f->calibration_from, near ? " (did you mean '" : "",
+                     near ? near : "", near ? "'?)" : "");
             return -1;
         }
-        if (!(f->moe_layer_overhead_s > 0))
-            f->moe_layer_overhead_s = src->moe_layer_overhead_s;
-        if (!(f->moe_expert_overhead_s > 0))
-            f->moe_expert_overhead_s = src->moe_expert_overhead_s;
-        if (!(f->moe_attn_launch_s > 0))
-            f->moe_attn_launch_s = src->moe_attn_launch_s;
-        if (!(f->moe_graph_residual > 0))
-            f->moe_graph_residual = src->moe_graph_residual;
+        /* follow the chain: it must end, not come back */
+        const Framework *up = src;
+        for (size_t hop = 0; up && up->calibration_from[0]; hop++) {
+            up = catalog_find_framework(c, up->calibration_from);
+            if (up == f || hop > n0) {
+                diag_set(x->d, file, line, col,
+                         "framework '%s': calibration_from '%s' leads back to '%s' (a profile "
+                         "takes its calibration from one that has its own, or from a chain "
+                         "ending there)", f->id, f->calibration_from, f->id);
+                return -1;
+            }
+        }
+        for (up = src; up; up = up->calibration_from[0]
+                                    ? catalog_find_framework(c, up->calibration_from) : NULL) {
+            if (!(f->moe_layer_overhead_s > 0))
+                f->moe_layer_overhead_s = up->moe_layer_overhead_s;
+            if (!(f->moe_expert_overhead_s > 0))
+                f->moe_expert_overhead_s = up->moe_expert_overhead_s;
+            if (!(f->moe_attn_launch_s > 0))
+                f->moe_attn_launch_s = up->moe_attn_launch_s;
+            if (!(f->moe_graph_residual > 0))
+                f->moe_graph_residual = up->moe_graph_residual;
+        }
     }
-    for (size_t i = 0; i < n0; i++) {
-        if (!c->frameworks[i].calibration_from[0])
-            continue;
-        char from[CAT_ID_LEN];
-        snprintf(from, sizeof from, "%s", c->frameworks[i].calibration_from);
-        size_t fl = strlen(from);
-        for (size_t k = 0; k < n0; k++) {
-            const char *id = c->frameworks[k].id;
-            if (strncasecmp(id, from, fl) != 0 || id[fl] != '@')
+    for (bool added = true; added;) {
+        added = false;
+        for (size_t i = 0; i < n0; i++) {
+            if (!c->frameworks[i].calibration_from[0])
                 continue;
-            char key[CAT_ID_LEN];
-            int w = snprintf(key, sizeof key, "%s@%s", c->frameworks[i].id, id + fl + 1);
-            if (w < 0 || (size_t)w >= sizeof key || catalog_find_framework(c, key))
-                continue;
-            Framework row = c->frameworks[i];
-            const Framework *src = &c->frameworks[k];
-            snprintf(row.id, sizeof row.id, "%s", key);
-            row.calibration_from[0] = '\0';
-            take_fitted(&row, src);
-            memcpy(row.calibrated_as, src->id, sizeof row.calibrated_as);
-            /* the source row's source, cut to fit behind the prefix */
-            int p = snprintf(row.source, sizeof row.source, "calibration_from %s: the fitted fields of %s: ",
-                             from, src->id);
-            if (p > 0 && (size_t)p < sizeof row.source)
-                memcpy(row.source + p, src->source,
-                       strnlen(src->source, sizeof row.source - (size_t)p - 1) + 1);
-            row.source[sizeof row.source - 1] = '\0';
-            memcpy(row.as_of, src->as_of, sizeof row.as_of);
-            Framework *nf = sec_append(c, SEC_FW); /* may move the array */
-            if (!nf)
-                return err_oom(x);
-            *nf = row;
+            char from[CAT_ID_LEN];
+            snprintf(from, sizeof from, "%s", c->frameworks[i].calibration_from);
+            size_t fl = strlen(from);
+            for (size_t k = 0; k < c->n_frameworks; k++) {
+                const char *id = c->frameworks[k].id;
+                if (strncasecmp(id, from, fl) != 0 || id[fl] != '@')
+                    continue;
+                char key[CAT_ID_LEN];
+                int w = snprintf(key, sizeof key, "%s@%s", c->frameworks[i].id, id + fl + 1);
+                if (w < 0 || (size_t)w >= sizeof key || catalog_find_framework(c, key))
+                    continue;
+                Framework row = c->frameworks[i];
+                const Framework *src = &c->frameworks[k];
+                snprintf(row.id, sizeof row.id, "%s", key);
+                row.calibration_from[0] = '\0';
+                take_fitted(&row, src);
+                /* the fitted row it comes from, however many links up */
+                memcpy(row.calibrated_as, src->calibrated_as[0] ? src->calibrated_as : src->id,
+                       sizeof row.calibrated_as);
+                /* the source row's source, cut to fit behind the prefix */
+                int p = snprintf(row.source, sizeof row.source,
+                                 "calibration_from %s: the fitted fields of %s: ", from, src->id);
+                if (p > 0 && (size_t)p < sizeof row.source)
+                    memcpy(row.source + p, src->source,
+                           strnlen(src->source, sizeof row.source - (size_t)p - 1) + 1);
+                row.source[sizeof row.source - 1] = '\0';
+                memcpy(row.as_of, src->as_of, sizeof row.as_of);
+                Framework *nf = sec_append(c, SEC_FW); /* may move the array */
+                if (!nf)
+                    return err_oom(x);
+                *nf = row;
+                added = true;
+            }
         }
     }
     return 0;

@@ -458,6 +458,36 @@ START_TEST(calibration_from_derives_the_missing_accelerator_rows)
     ck_assert(close_rel(base->gemm_scale, 1.0) && base->step_scale == 0.0);
     catalog_free(&c);
 
+    /* a chain: up takes lm's calibration, lm takes rec's; on A1 up gets
+     * rec@A1's fitted fields (through the derived lm@A1), on A2 lm's own */
+    static const char chain[] =
+        "accelerators:\n"
+        "  - {id: A1, family: f, hbm_gb: 80, peak_tflops: {bf16: 100}, source: t, as_of: 2026-12-02}\n"
+        "  - {id: A2, family: f, hbm_gb: 80, peak_tflops: {bf16: 100}, source: t, as_of: 2026-12-02}\n"
+        "frameworks:\n"
+        "  - {id: up, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.7, fp8_gemm_factor: 0.85,\n"
+        "     calibration_from: lm, source: t, as_of: 2026-12-05}\n"
+        "  - {id: lm, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
+        "     calibration_from: rec, source: t, as_of: 2026-12-03}\n"
+        "  - {id: rec, gemm_scale: 1, tp_overlap: 0.8, dp_overlap: 0.9, fp8_gemm_factor: 0.85,\n"
+        "     moe_layer_overhead_us: 600, source: t, as_of: 2026-12-03}\n"
+        "  - {id: rec@A1, gemm_scale: 1.1, tp_overlap: 0.8, dp_overlap: 0.9, fp8_gemm_factor: 0.9,\n"
+        "     step_scale: 1.02, source: fit, as_of: 2026-12-03}\n"
+        "  - {id: lm@A2, gemm_scale: 1.3, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.8,\n"
+        "     source: own, as_of: 2026-12-03}\n";
+    ck_assert_msg(load_text(&c, chain, &d) == 0, "%s", diag_format(&d, msg, sizeof msg));
+    const Framework *u1 = catalog_framework_for(&c, "up", "A1");
+    const Framework *u2 = catalog_framework_for(&c, "up", "A2");
+    ck_assert_str_eq(u1->id, "up@A1");
+    ck_assert(close_rel(u1->gemm_scale, 1.1) && close_rel(u1->step_scale, 1.02));
+    ck_assert(close_rel(u1->dp_overlap, 0.7)); /* its own */
+    ck_assert_str_eq(u1->calibrated_as, "rec@A1");
+    ck_assert_str_eq(u2->id, "up@A2");
+    ck_assert(close_rel(u2->gemm_scale, 1.3));
+    ck_assert_str_eq(u2->calibrated_as, "lm@A2");
+    ck_assert(close_rel(catalog_find_framework(&c, "up")->moe_layer_overhead_s, 600e-6));
+    catalog_free(&c);
+
     /* errors name the file, line and column of the key */
     static const char *const bad[][2] = {
         {"frameworks:\n"
@@ -465,18 +495,18 @@ START_TEST(calibration_from_derives_the_missing_accelerator_rows)
          "     calibration_from: recc, source: t, as_of: 2026-12-03}\n"
          "  - {id: rec, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
          "     source: t, as_of: 2026-12-03}\n",
-         "t.yaml:3:24: framework 'lm': calibration_from 'recc' is not a base profile with a "
-         "calibration of its own (did you mean 'rec'?)"},
+         "t.yaml:3:24: framework 'lm': calibration_from 'recc' is not another base profile "
+         "(did you mean 'rec'?)"},
         {"frameworks:\n"
          "  - {id: lm, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
          "     calibration_from: lm, source: t, as_of: 2026-12-03}\n",
-         "calibration_from 'lm' is not a base profile"},
+         "calibration_from 'lm' is not another base profile"},
         {"frameworks:\n"
          "  - {id: a, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
          "     calibration_from: b, source: t, as_of: 2026-12-03}\n"
          "  - {id: b, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
          "     calibration_from: a, source: t, as_of: 2026-12-03}\n",
-         "calibration_from 'b' is not a base profile with a calibration of its own"},
+         "framework 'a': calibration_from 'b' leads back to 'a'"},
         {"frameworks:\n"
          "  - {id: a, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
          "     source: t, as_of: 2026-12-03}\n"

@@ -879,7 +879,9 @@ END_TEST
  * -23.0 % (Kimi K2 on 256 GPUs; the pipeline-parallel DeepSeek-V3 / Kimi K2
  * runs accumulate gradients over several pipeline schedules a step, GA in
  * the table, which the plan cannot say).  The ceilings are those figures
- * plus about a point. */
+ * plus about a point.  Session 28: 14.7 %, worst -23.0 % (Llama 3 70B,
+ * keyed torchtitan-compile, +20.2 -> +9.2 % taking fsdp's H100
+ * calibration through calibration_from). */
 #define AUTOMODEL_MEAN_MAX 0.17
 #define AUTOMODEL_WORST_MAX 0.24
 START_TEST(automodel_h100_table_first_prediction_within_recorded_ceilings)
@@ -901,11 +903,13 @@ END_TEST
  * +0.2 / -1.2 %.  With calibrate keeping a framework's per-step cost only
  * where the runs support it beside each accelerator's scale (model/calib.c
  * calib_fit_step): mean 8.5 %, worst -19.7 % (async TP with Float8 on 64
- * GPUs); the eager rows -17 / -19 % take fsdp's calibration, which knows
- * nothing of the 500 W parts (torchtitan-compile@H100-GT-96GB's
- * step_scale 1.12 does).  The ceilings are those figures plus about a
- * point. */
-#define TT_OPSAC_MEAN_MAX 0.095
+ * GPUs), the eager rows -17 / -19 % with fsdp's calibration, which knows
+ * nothing of the 500 W parts; with the eager profile taking its
+ * calibration from torchtitan-compile (calibration_from, now a chain:
+ * torchtitan -> torchtitan-compile -> fsdp), whose fit there does, +1.8 /
+ * -0.8 %: mean 5.7 %, worst -19.7 %.  The ceilings are those figures plus
+ * about a point. */
+#define TT_OPSAC_MEAN_MAX 0.065
 #define TT_OPSAC_WORST_MAX 0.21
 START_TEST(torchtitan_op_sac_table_first_prediction_within_recorded_ceilings)
 {
