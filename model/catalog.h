@@ -272,6 +272,9 @@ typedef struct {
                                    * torch.compile), not a fused kernel */
     bool eager_glu;               /* the GLU's activation and product as two eager ops
                                    * (F.silu(w1(x)) * w3(x)), not one fused kernel */
+    bool tp_overlap_forward_only; /* tp_overlap hides only the forward-direction TP
+                                   * collectives (the forward and its re-run): the
+                                   * backward's stay exposed (torch's async TP) */
     bool cp_torch_ring;           /* context parallelism runs PyTorch's ring attention
                                    * (torch.distributed.tensor.experimental context_parallel):
                                    * eager fp32 merges / gradient sums per ring step */

@@ -907,10 +907,14 @@ END_TEST
  * nothing of the 500 W parts; with the eager profile taking its
  * calibration from torchtitan-compile (calibration_from, now a chain:
  * torchtitan -> torchtitan-compile -> fsdp), whose fit there does, +1.8 /
- * -0.8 %: mean 5.7 %, worst -19.7 %.  The ceilings are those figures plus
- * about a point. */
-#define TT_OPSAC_MEAN_MAX 0.065
-#define TT_OPSAC_WORST_MAX 0.21
+ * -0.8 %: mean 5.7 %, worst -19.7 %.  With torch's async TP hiding only
+ * the forward's collectives (tp_overlap_forward_only; the four TP 8 rows
+ * were among what pointed at it, beside the 70B pairs of the split): mean
+ * 4.4 %, worst -11.1 % (8B, BF16, async TP; the four TP 8 rows -9 … -11 %,
+ * the others -3.0 … +3.6 %).  The ceilings are those figures plus about a
+ * point. */
+#define TT_OPSAC_MEAN_MAX 0.055
+#define TT_OPSAC_WORST_MAX 0.125
 START_TEST(torchtitan_op_sac_table_first_prediction_within_recorded_ceilings)
 {
     side_table_within("torchtitan-op-sac.yaml", 12, "op-sac", NULL, TT_OPSAC_MEAN_MAX,
@@ -1089,10 +1093,15 @@ END_TEST
  * the async-TP mean 6.9 -> 7.1 % (the refits' GEMM scale, not TP), its
  * ceiling raised to 7.5 %: the two Float8 pairs are one layout measured
  * twice (Table 4 1.057x, [TTA] 1.164x), 10 % apart, so no single model
- * meets both within 5 %. */
+ * meets both within 5 %.  Session 28 (tp_overlap_forward_only: torch's
+ * async TP hides the forward's collectives, not the backward's, as its
+ * own ~29 % forward / ~8 % end-to-end figures say): the pairs 6.4 ->
+ * 3.3 %, ceiling lowered to 4.5 %; held-out 9.1 / 24.0 -> 9.1 / 25.4 %
+ * (the 8B CP 8 row, torchtitan-compile@H100-GT-96GB's scales refitted
+ * around TP rows now slower), worst ceiling 26 %. */
 #define TITAN_HELD_MEAN_MAX 0.10
-#define TITAN_HELD_WORST_MAX 0.25
-#define TITAN_ASYNC_TP_MAX 0.075
+#define TITAN_HELD_WORST_MAX 0.26
+#define TITAN_ASYNC_TP_MAX 0.045
 /* The papers' production runs (tests/data/runs/papers.yaml, issue 11):
  * Llama 3 405B on 8K / 16K H100 (incl. CP16 at 131K tokens), Nemotron-4
  * 340B / 15B batch ramps, BLOOM-176B, PaLM 540B on TPU v4, DeepSeek-V3 on
