@@ -1988,28 +1988,27 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
         /* with SP: an all-gather (FP8 runs of a TE framework: 1-byte
          * elements, tp_ag_b) and a 16-bit reduce-scatter */
         double agb = e->tp_ag_b > 0 ? e->tp_ag_b : 2.0;
-        double one = l->sp ? net_allgather_s(agb / 2.0 * S, l->tp, bw, lat) +
-                                 net_allgather_s(S, l->tp, bw, lat)
+        double ag = l->sp ? net_allgather_s(agb / 2.0 * S, l->tp, bw, lat) : 0.0;
+        double one = l->sp ? ag + net_allgather_s(S, l->tp, bw, lat)
                            : net_allreduce_s(S, l->tp, bw, lat);
         double raw = (blocks * fwd_coll + re_blocks) * one; /* one pair a block */
         /* torchtitan's per-op policy saves the reduce-scatters' outputs
          * but re-runs the all-gathers (not in its save list) */
-        if ((sel_rm & RM_EVERY_OTHER_MM) && l->sp)
-            raw += blocks * net_allgather_s(agb / 2.0 * S, l->tp, bw, lat);
-        double hid = e->tp_ov * raw;
-        double under = fwd_coll * 1.5 * t_gemm; /* fwd GEMMs + half the bwd ones each way */
-        /* torch's async TP (micro-pipeline TP, torchtitan) hides the
-         * forward-direction pairs, in the forward and its re-run, under
-         * the forward GEMMs; the backward's pair stays exposed.  The
-         * feature's own measurements: "up to ~29 % forward pass speedup
-         * and ~8 % E2E speedup in Llama3 7B, ~20 % / ~8 % in 70B"
-         * (discuss.pytorch.org, "[Distributed w/ TorchTitan] Introducing
-         * Async Tensor Parallelism in PyTorch", 2024): the end-to-end gain
-         * is the forward's share of the step, not its rate. */
-        if (e->tp_fwd_only) {
-            hid = e->tp_ov * (raw - blocks * one);
-            under = (fwd_coll - 1.0) * t_gemm;
-        }
+        if (sel_rm & RM_EVERY_OTHER_MM)
+            raw += blocks * ag;
+        /* What the overlap hides, at most the GEMM time it runs under:
+         * every pass's pairs under the forward GEMMs and half the backward
+         * ones each way; or, for torch's async TP (micro-pipeline TP,
+         * torchtitan), the forward-direction pairs only, in the forward
+         * and its re-run, under the forward GEMMs, the backward's pair
+         * exposed.  The feature's own measurements: "up to ~29 % forward
+         * pass speedup and ~8 % E2E speedup in Llama3 7B, ~20 % / ~8 % in
+         * 70B" (discuss.pytorch.org, "[Distributed w/ TorchTitan]
+         * Introducing Async Tensor Parallelism in PyTorch", 2024): the
+         * end-to-end gain is the forward's share of the step, not its
+         * rate. */
+        double hid = e->tp_ov * (e->tp_fwd_only ? raw - blocks * one : raw);
+        double under = e->tp_fwd_only ? (fwd_coll - 1.0) * t_gemm : fwd_coll * 1.5 * t_gemm;
         if (hid > under)
             hid = under;
         c->tp = raw - hid + OVERLAP_SLOWDOWN * hid;
