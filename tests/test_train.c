@@ -2016,6 +2016,37 @@ START_TEST(fused_attention_forward_scales_with_head_dim)
 }
 END_TEST
 
+/* Blackwell Ultra's fused attention (GB300, B300) runs at the B200 / GB200
+ * shares times what cuDNN measured GB300 faster than GB200 at the same
+ * BF16 peak, the same cuDNN (9.22), the same day and shapes
+ * (NVIDIA/cudnn-frontend benchmark/sdpa_benchmark_training/results/
+ * llama3.1/gb300 and /gb200, 2026-04-24: Llama 3.1 heads, head dim 128,
+ * causal, 8192 tokens: forward 1856 vs 1574, backward 1435 vs 1332 TFLOP/s),
+ * and the step prices the core at those rates: 4 layers of 32 heads of 128
+ * at 8192 tokens on a GB300 against the same part at GB200's shares. */
+START_TEST(blackwell_ultra_attention_is_cudnns_measured_ratio_faster)
+{
+    const Accelerator *gb200 = acc("GB200"), *gb300 = acc("GB300"), *b300 = acc("B300");
+    ck_assert(gb300->peak_flops[PREC_BF16] == gb200->peak_flops[PREC_BF16]);
+    ck_assert_msg(rel(gb300->attn_fwd_eff / gb200->attn_fwd_eff, 1856.0 / 1574.0) < 2e-3,
+                  "forward %.4f", gb300->attn_fwd_eff / gb200->attn_fwd_eff);
+    ck_assert_msg(rel(gb300->attn_bwd_eff / gb200->attn_bwd_eff, 1435.0 / 1332.0) < 2e-3,
+                  "backward %.4f", gb300->attn_bwd_eff / gb200->attn_bwd_eff);
+    ck_assert(b300->attn_fwd_eff == gb300->attn_fwd_eff && b300->attn_bwd_eff == gb300->attn_bwd_eff);
+    Accelerator slow = *gb300;
+    slow.attn_fwd_eff = gb200->attn_fwd_eff;
+    slow.attn_bwd_eff = gb200->attn_bwd_eff;
+    const double L = 4, a = 32, s = 8192, m = 2;
+    double pk = gb300->peak_flops[PREC_BF16];
+    double f = s * s * 2 * a * (128 + 128); /* full-count core FLOPs, one layer, forward */
+    double want = m * L *
+                  (fused_core_s(f, pk * slow.attn_fwd_eff, pk * slow.attn_bwd_eff) -
+                   fused_core_s(f, pk * gb300->attn_fwd_eff, pk * gb300->attn_bwd_eff));
+    double got = attn_layers_compute(&slow, (int)a) - attn_layers_compute(gb300, (int)a);
+    ck_assert_msg(rel(got, want) < 1e-9, "%.6g vs %.6g s", got, want);
+}
+END_TEST
+
 /* With interleaved stages a chunk's gradients are final after the last
  * group of p micro-batches has run its backward, chunk by chunk, so the
  * data-parallel reduce-scatter (and the next step's all-gather) hide under
@@ -4668,6 +4699,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, expert_fc1_is_timed_at_its_gated_width);
     tcase_add_test(tc, fused_attention_core_uses_the_catalog_kernel_efficiencies);
     tcase_add_test(tc, fused_attention_forward_scales_with_head_dim);
+    tcase_add_test(tc, blackwell_ultra_attention_is_cudnns_measured_ratio_faster);
     tcase_add_test(tc, te_attention_runs_cudnn_at_its_published_h100_rates);
     tcase_add_test(tc, fused_attention_block_cost_matches_published_sweeps);
     tcase_add_test(tc, short_sequences_slow_the_fused_attention_core);
