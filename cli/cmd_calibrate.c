@@ -333,6 +333,34 @@ static void print_repeats(const CalibRun *runs, int n)
     free(spread);
 }
 
+/* Runs that state their peak memory (measured_memory): the model's memory
+ * beside it, and the mean and worst error.  Nothing is fitted to memory, so
+ * the calibration does not move it. */
+static void print_memory(const CalibRun *runs, int n)
+{
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    double sum = 0, worst = 0;
+    int c = 0;
+    for (int i = 0; i < n; i++) {
+        const Workload *w = &runs[i].plan->workloads[runs[i].wi];
+        if (!(w->measured_memory_bytes > 0) || !runs[i].ok)
+            continue;
+        if (c == 0)
+            printf("memory (runs that state measured_memory; nothing is fitted to it):\n");
+        double e = runs[i].predicted_mem_b / w->measured_memory_bytes - 1.0;
+        printf("  %-32.32s %-10s measured %6.1f GiB, model %6.1f GiB, %+6.1f %%\n", w->name,
+               runs[i].acc->id, w->measured_memory_bytes / gib, runs[i].predicted_mem_b / gib,
+               100 * e);
+        sum += fabs(e);
+        if (fabs(e) > worst)
+            worst = fabs(e);
+        c++;
+    }
+    if (c > 0)
+        printf("memory: %d runs, mean |error| %.1f %%, worst %.1f %%\n", c, 100 * sum / c,
+               100 * worst);
+}
+
 /* Which kind of dropless MoE run `w` is for a parameter fitted around the
  * calibration: 1 the kind that does not pay the cost in full, 0 the kind
  * that does, -1 neither (left out of the test for both kinds). */
@@ -658,6 +686,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
         printf("cross-validated: %d runs, each predicted by the fit on the half it is not in: "
                "mean |error| %.1f %%, worst %.1f %%\n", ncv, 100 * cv_mean, 100 * cv_worst);
     print_repeats(runs, n);
+    print_memory(runs, n);
     for (int k = 0; k < nfit; k++) {
         if (!strchr(fits[k].id, '@')) {
             printf("%s: MoE host cost per layer and pass %.0f us + %.1f us per local expert "

@@ -105,6 +105,7 @@ static void settings_key(const CalibRun *r, Workload *k)
     memset(k->measured_source, 0, sizeof k->measured_source);
     k->measured_step_s = 0;
     k->measured_tokens_per_gpu_s = 0;
+    k->measured_memory_bytes = 0;
     k->tokens = 0;
     k->target_days = 0;
     memset(k->accelerator, 0, sizeof k->accelerator);
@@ -200,6 +201,7 @@ static bool predict_one(CalibRun *r, const Catalog *cat)
     bool ok = train_size(r->plan, w, r->acc, cat, wr, NULL);
     r->ok = ok && wr->train.step_s > 0;
     r->predicted_s = r->ok ? wr->train.step_s : 0;
+    r->predicted_mem_b = r->ok ? wr->train.mem.total : 0;
     r->err = r->ok ? r->predicted_s / r->measured_s - 1.0 : 0;
     if (!r->ok)
         snprintf(r->why, sizeof r->why, "%s", wr->error[0] ? wr->error : "no step time");

@@ -17,6 +17,7 @@ typedef struct {
     const Accelerator *acc;        /* the workload's accelerator */
     double measured_s;             /* measured seconds per step */
     double predicted_s;            /* model's step time (0 when !ok) */
+    double predicted_mem_b;        /* model's peak memory per GPU, bytes (0 when !ok) */
     double err;                    /* predicted / measured − 1 */
     bool ok;
     bool held_out;                 /* calib_split: true = held-out half */

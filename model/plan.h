@@ -264,6 +264,10 @@ typedef struct {
     double measured_step_s;
     double measured_tokens_per_gpu_s;
     char measured_source[PLAN_TEXT_LEN];
+    /* the observed peak memory per GPU of that run, bytes (the framework's
+     * reading, e.g. PyTorch's max reserved); 0 = none.  Validation only: no
+     * parameter is fitted to it. */
+    double measured_memory_bytes;
 
     /* inference */
     Precision kv_precision;

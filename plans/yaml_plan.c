@@ -581,6 +581,9 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
               "workload '%s': give measured_step or measured_tokens_per_gpu, not both", wn);
         CHECK(text_ok(w->measured_source, sizeof w->measured_source), w->measured_source, w,
               "workload '%s': measured_source must be printable text", wn);
+        CHECK(w->measured_memory_bytes >= 0 && w->measured_memory_bytes <= 1e13,
+              &w->measured_memory_bytes, w,
+              "workload '%s': measured_memory must be a size between 0 and 10TB", wn);
         CHECK(ps->etp >= 0 && ps->etp <= MAX_GPUS, &ps->etp, w,
               "workload '%s': parallel etp must be auto or between 1 and %d, got %d", wn,
               MAX_GPUS, ps->etp);
@@ -1922,6 +1925,8 @@ static const Field workload_fields[] = {
         F_TRAIN | F_OPT, "observed tokens/s per GPU (calibration input)"),
     F_S(Workload, measured_source, "measured_source", F_TRAIN | F_OPT,
         "where the measurement comes from"),
+    F_D(Workload, measured_memory_bytes, "measured_memory", QTY_BYTES, F_TRAIN | F_OPT,
+        "observed peak memory per GPU (validation)"),
     F_I(Workload, prompt_tokens, "prompt_tokens", F_INFER, "mean prompt length"),
     F_I(Workload, output_tokens, "output_tokens", F_INFER, "mean generated length"),
     F_D(Workload, requests_per_s, "requests_per_s", QTY_COUNT, F_INFER, "sustained peak arrivals"),

@@ -226,6 +226,22 @@ else
     ok "runs whose settings all differ list no repeated setting"
 fi
 
+# calibrate: runs that state their peak memory get the model's memory beside
+# it (nothing is fitted to memory); a memory that is not a size is an error
+# at its line and column
+sed 's/measured_tokens_per_gpu: 323,/measured_tokens_per_gpu: 323, measured_memory: 40GiB,/' \
+    "$src/doc/example-runs.yaml" >"$tmp/mem-runs.yaml"
+check "calibrate runs with a measured memory exits 0" 0 "$bin" --db "$db" calibrate \
+    "$tmp/mem-runs.yaml"
+has "calibrate prints the run's memory beside the model's" "$tmp/out" \
+    '^  llama3-70b-fsdp-64 +A100-80GB +measured +40\.0 GiB, model +[0-9.]+ GiB, +[-+][0-9.]+ %$'
+has "calibrate sums up the memory" "$tmp/out" '^memory: 1 runs, mean \|error\| [0-9.]+ %, worst [0-9.]+ %$'
+sed 's/measured_tokens_per_gpu: 2876,/measured_tokens_per_gpu: 2876, measured_memory: lots,/' \
+    "$src/doc/example-runs.yaml" >"$tmp/mem-bad.yaml"
+check "a measured memory that is not a size is a plan error" 1 "$bin" --db "$db" calibrate \
+    "$tmp/mem-bad.yaml"
+has "the error names the file, line and column" "$tmp/err" 'mem-bad\.yaml:[0-9]+:[0-9]+: .*measured_memory'
+
 # a user's own calibration over the shipped one (validation-fit.yaml has
 # rows of the same ids, and a catalog overrides field by field): its rows
 # state their whole calibration, so neither the shipped label nor its

@@ -922,6 +922,54 @@ START_TEST(torchtitan_op_sac_table_first_prediction_within_recorded_ceilings)
 }
 END_TEST
 
+/* Peak memory against the runs that publish it (measured_memory): every
+ * torchtitan table with a memory column — its Dec 2024 H100 tables (8B,
+ * 70B, 405B; PyTorch's max reserved, the maximum over the GPUs) and
+ * Trainy's June 2025 H200 runs.  Nothing is fitted to memory.  Recorded
+ * when the key was added (2026-12-05), before any memory mechanism was
+ * changed for them: 19 runs, mean |error| 37.5 %, worst -58.4 % (405B,
+ * 512 GPUs, CP 8), every Dec 2024 row 24-58 % under, the H200 rows -2.6 /
+ * -4.8 %.  The ceilings are what the model now meets (see below), so a
+ * change that widens the gap shows. */
+#define MEM_TT_MEAN_MAX 0.38
+#define MEM_TT_WORST_MAX 0.59
+static void memory_rows(const char *file, int n, double *sum, double *worst, int *count)
+{
+    Plan *p;
+    CalibRun r[40];
+    ck_assert_int_le(n, 40);
+    predict_side(file, &p, r, n);
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    for (int i = 0; i < n; i++) {
+        const Workload *w = &p->workloads[r[i].wi];
+        if (!(w->measured_memory_bytes > 0))
+            continue;
+        ck_assert_msg(r[i].ok, "%s: %s", w->name, r[i].why);
+        double e = r[i].predicted_mem_b / w->measured_memory_bytes - 1.0;
+        fprintf(stderr, "memory %-34s %-12s published %6.1f GiB model %6.1f GiB %+6.1f %%\n",
+                w->name, r[i].acc->id, w->measured_memory_bytes / gib,
+                r[i].predicted_mem_b / gib, 100 * e);
+        *sum += fabs(e);
+        *worst = fmax(*worst, fabs(e));
+        (*count)++;
+    }
+    free(p);
+}
+
+START_TEST(published_peak_memory_within_recorded_ceilings)
+{
+    double sum = 0, worst = 0;
+    int c = 0;
+    memory_rows("torchtitan-op-sac.yaml", 12, &sum, &worst, &c);
+    memory_rows("torchtitan-h100.yaml", 15, &sum, &worst, &c);
+    ck_assert_int_eq(c, 19);
+    fprintf(stderr, "memory: %d runs, mean %.1f %%, worst %.1f %%\n", c, 100 * sum / c,
+            100 * worst);
+    ck_assert_msg(sum / c <= MEM_TT_MEAN_MAX && worst <= MEM_TT_WORST_MAX,
+                  "memory: mean %.4f, worst %.4f", sum / c, worst);
+}
+END_TEST
+
 /* One run of a long-context side file: it predicted, its line printed;
  * its error (model / published - 1). */
 static double long_context_err(const Plan *p, const CalibRun *r)
@@ -1590,6 +1638,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, mbridge_2602_01_table_first_prediction_within_recorded_ceilings);
     tcase_add_test(tc, automodel_h100_table_first_prediction_within_recorded_ceilings);
     tcase_add_test(tc, torchtitan_op_sac_table_first_prediction_within_recorded_ceilings);
+    tcase_add_test(tc, published_peak_memory_within_recorded_ceilings);
     tcase_add_test(tc, nemo_long_context_b200_rows_within_recorded_band);
     tcase_add_test(tc, nemo_long_context_h100_rows_within_recorded_band);
     tcase_add_test(tc, gb200_405b_recipes_with_embedding_and_loss_slots_fit_and_predict);
