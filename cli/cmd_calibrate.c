@@ -130,6 +130,7 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
         {"fp8_saved_expert_inputs", offsetof(Framework, fp8_saved_expert_inputs)},
         {"cudnn_attention", offsetof(Framework, cudnn_attention)},
         {"unit_collectives", offsetof(Framework, unit_collectives)},
+        {"pp_fsdp_unsharded", offsetof(Framework, pp_fsdp_unsharded)},
         {"tp_overlap_forward_only", offsetof(Framework, tp_overlap_forward_only)},
         {"cp_torch_ring", offsetof(Framework, cp_torch_ring)},
         {"eager_rope", offsetof(Framework, eager_rope)},

@@ -284,6 +284,12 @@ typedef struct {
     bool unit_collectives;        /* ZeRO-2 shards are reduced / gathered one collective
                                    * per wrapped unit (FSDP SHARD_GRAD_OP), not in
                                    * buckets (DeepSpeed ZeRO-2) */
+    bool pp_fsdp_unsharded;       /* under pipeline parallelism the FSDP units stay gathered
+                                   * and their gradients accumulate unsharded in the
+                                   * reduce dtype from a stage's first forward to its
+                                   * last backward (torch.distributed.pipelining with
+                                   * FSDP2): ZeRO-1's memory and one gather and one
+                                   * reduce-scatter a step, for zero 2 and 3 */
     bool fp8_tp_gather;           /* FP8 runs all-gather the sequence-parallel GEMM
                                    * inputs (and the backward's output gradients) in
                                    * FP8 (Transformer Engine userbuffers / TE

@@ -208,6 +208,11 @@ typedef struct {
     bool flash_attention_v1;         /* the attention core runs FlashAttention 1 (flash-attn
                                       * 1.x), about half the speed of FlashAttention-2
                                       * (Dao 2023, arXiv:2307.08691) */
+    bool eager_loss;                 /* the cross-entropy runs as eager PyTorch ops on the
+                                      * logits cast to fp32 (torchtitan without
+                                      * torch.compile, or before 2025-04 when it left the
+                                      * loss uncompiled): its peak and passes
+                                      * (model/train.c EAGER_CE_*) */
     bool eager_norm;                 /* the norms run as eager PyTorch ops in fp32 (cast,
                                       * square, mean, rsqrt, scale, cast back, weight:
                                       * torchtitan norm_type rmsnorm without

@@ -136,6 +136,28 @@ static const Framework FW_BUILTIN = {
  * copying: the layer being copied out (forward) or prefetched (backward)
  * and the one computing (Megatron-Core cpu_offload double buffering). */
 #define OFFLOAD_BUFFER_LAYERS 2.0
+/* A cross-entropy run as eager PyTorch ops on the logits cast to fp32
+ * (torchtitan's loss_fn, cross_entropy(pred.flatten(0, 1).float(), labels)
+ * uncompiled: train.py at 9dec370, "compiling loss function causes CUDA
+ * errors, turning off for now"; compiled with the model since bbb1b616e,
+ * 2025-04-02, torchtitan/components/loss.py), per logit:
+ *  - memory: the forward holds the 16-bit logits (2), their fp32 copy (4)
+ *    and log_softmax's fp32 output (4), which it saves; the backward's
+ *    log_softmax_backward holds that output, the dense fp32 gradient
+ *    nll_loss_backward wrote (4) and the one it writes (4): 12 bytes, with
+ *    every saved activation of the step still live and no layer being
+ *    recomputed (the layers' backward comes after).  A fused loss keeps
+ *    logits_bytes (framework) through the same moment.
+ *  - passes: the cast (read 2, write 4), log_softmax (rows of V fp32
+ *    values, too long for shared memory: a max pass and a sum pass read
+ *    the row, a third reads it and writes the output, 16), nll_loss's
+ *    zero-filled gradient (write 4), log_softmax_backward (a sum pass over
+ *    the gradient, then gradient and output read, the result written, 16),
+ *    the cast back (read 4, write 2): 48 bytes, against the 12 of one
+ *    fused fp32 cross-entropy's three passes. */
+#define EAGER_CE_PEAK_BYTES 12.0
+#define EAGER_CE_PASS_BYTES 48.0
+#define FUSED_CE_PASS_BYTES 12.0
 /* Fallbacks when the catalog leaves an efficiency field empty. */
 #define GEMM_EFF_DEFAULT 0.6
 #define EW_EFF_DEFAULT 0.7
@@ -781,6 +803,7 @@ typedef struct {
     bool whole_program;    /* compiler-assigned buffers (XLA): framework profile */
     bool remat_dce;        /* full recompute skips what the backward does not consume */
     bool unit_coll;        /* ZeRO-2 collectives per wrapped unit (framework) */
+    bool pp_unshard;       /* FSDP units kept gathered under PP (framework pp_fsdp_unsharded) */
     bool cp_torch;         /* CP by PyTorch's ring attention (framework cp_torch_ring) */
     double logit_b;        /* bytes per logit kept for the loss's backward (profile) */
     bool sel_core;         /* selective recompute re-runs the FlashAttention core */
@@ -800,6 +823,7 @@ typedef struct {
     bool eg_rope;          /* plain RoPE by eager complex ops (framework eager_rope) */
     bool eg_glu;           /* the GLU as two eager ops (framework eager_glu) */
     bool eg_norm;          /* the norms as eager fp32 ops (workload eager_norm) */
+    bool eg_loss;          /* the loss as eager ops on fp32 logits (workload eager_loss) */
 } Env;
 
 static bool is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
@@ -997,6 +1021,28 @@ static double env_recompute_share(const Env *e, const Layout *l)
     return k >= lps ? 1.0 : (double)k / lps;
 }
 
+/* True when the layout's FSDP units stay gathered for the whole step
+ * (framework pp_fsdp_unsharded: FSDP2 under torch.distributed.pipelining,
+ * zero 2 or 3 with pp > 1): the sharding is then ZeRO-1's (env_zero), the
+ * gradients held at the reduce precision (env_grad_b). */
+static bool env_pp_unsharded(const Env *e, const Layout *l)
+{
+    return e->pp_unshard && l->pp > 1 && e->zero >= 2;
+}
+
+/* The ZeRO stage the layout runs at (env_pp_unsharded: 1). */
+static int env_zero(const Env *e, const Layout *l)
+{
+    return env_pp_unsharded(e, l) ? 1 : e->zero;
+}
+
+/* Bytes per gradient held between micro-batches: FSDP2 accumulates an
+ * unsynced gradient in its reduce dtype (env_pp_unsharded). */
+static double env_grad_b(const Env *e, const Layout *l)
+{
+    return env_pp_unsharded(e, l) && e->rs_b > e->gb ? e->rs_b : e->gb;
+}
+
 /* Activation bytes of an average layer of the stage per micro-batch, the
  * recomputed and the other layers mixed by env_recompute_share. */
 static double env_act_layer(const Env *e, const Layout *l)
@@ -1018,9 +1064,12 @@ static void mem_stage(const Env *e, const Layout *l, double lps, double pd, doub
 {
     const Shape *sh = &e->sh;
     double Dd = layout_dense_dp(l), De = layout_expert_dp(l);
-    int z = e->zero;
-    m->weights = e->wb * (pd / (z >= 3 ? Dd : 1) + pe / (z >= 3 ? De : 1));
-    m->gradients = e->gb * (pd / (z >= 2 ? Dd : 1) + pe / (z >= 2 ? De : 1));
+    int z = env_zero(e, l);
+    /* kept gathered for the step: at the gathered precision (FP8 with an
+     * FP8 weight gather) */
+    double wb = env_pp_unsharded(e, l) ? e->ag_b : e->wb;
+    m->weights = wb * (pd / (z >= 3 ? Dd : 1) + pe / (z >= 3 ? De : 1));
+    m->gradients = env_grad_b(e, l) * (pd / (z >= 2 ? Dd : 1) + pe / (z >= 2 ? De : 1));
     m->optimizer = e->ob * (pd / (z >= 1 ? Dd : 1) + pe / (z >= 1 ? De : 1));
     double act = env_act_layer(e, l);
     if (e->sel_core && l->recompute == RECOMPUTE_SELECTIVE && !sh->mla) {
@@ -1047,15 +1096,16 @@ static void mem_stage(const Env *e, const Layout *l, double lps, double pd, doub
      * logits themselves for Transformer Engine's parallel_cross_entropy,
      * which saves its input and turns it into the gradient in place
      * (transformer_engine/pytorch/cross_entropy.py; framework logits_bytes) */
-    double logits = last ? e->logit_b * sl * bt * sh->V / l->tp : 0.0;
+    double n_logits = last ? sl * bt * sh->V / l->tp : 0.0;
     if (last && sh->mtp > 0) {
         /* the MTP modules: each its block's activations per in-flight
          * micro-batch and its own logits */
         acts += sh->mtp * inflight *
                 shape_act_layer(sh, e->s, bt, l->tp, l->cp, l->sp, l->recompute, e->flash,
                                 sh->mtp_kind);
-        logits *= 1.0 + sh->mtp;
+        n_logits *= 1.0 + sh->mtp;
     }
+    double logits = e->logit_b * n_logits;
     if (e->whole_program)
         /* One compiled program (XLA): the logits and the cross-entropy's
          * residuals die at their last use, the logits GEMM's backward, which
@@ -1063,6 +1113,10 @@ static void mem_stage(const Env *e, const Layout *l, double lps, double pd, doub
          * layer is being recomputed while they live; the peak is the larger
          * of the two phases. */
         acts += work > logits ? work : logits;
+    else if (e->eg_loss)
+        /* an eager loss's peak (EAGER_CE_PEAK_BYTES) comes before any layer
+         * is recomputed, at the loss's own backward */
+        acts += fmax(work + logits, EAGER_CE_PEAK_BYTES * n_logits);
     else
         acts += work + logits;
     if (first && !last) /* embedding dropout mask per in-flight micro-batch */
@@ -2188,7 +2242,8 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     double T = (double)l->micro_batch * e->s / l->cp;
 
     /* Logits on the last stage: 2·T·h·V/t forward, ×3 with backward, plus
-     * the fp32 cross-entropy over T×V/t (read/write ≈ 3 passes of 4 bytes).
+     * the fp32 cross-entropy over T×V/t (read/write ≈ 3 passes of 4 bytes;
+     * an eager one, EAGER_CE_PASS_BYTES).
      * The output layer is its own GEMM, M = T tokens, K = h (all-gathered
      * with SP), N = V/t: its narrowest side is min(T, h, V/t), not the
      * layer's h/t.  It runs in BF16 even in FP8 recipes: Megatron-Core's
@@ -2198,7 +2253,8 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     double f_log = 2.0 * T * sh->h * sh->V / l->tp;
     double x_log = gemm_narrowest(T, sh->h, sh->V / l->tp);
     double t_log = 3.0 * f_log / (e->peak16 * env_curve(e, x_log)) +
-                   3.0 * 4.0 * T * sh->V / l->tp / e->ew_bw;
+                   (e->eg_loss ? EAGER_CE_PASS_BYTES : FUSED_CE_PASS_BYTES) * T * sh->V / l->tp /
+                       e->ew_bw;
 
     /* Heaviest stage.  Layers that divide evenly are split evenly
      * (Megatron's default), the last stage adding the output layer and
@@ -2336,6 +2392,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
      * (the h × V embedding) is a bucket on its own
      * (param_and_grad_buffer.py). */
     double rs_edge = 0, ag_edge = 0;
+    int zs = env_zero(e, l);
     for (int part = 0; part < 2; part++) {
         int n = part == 0 ? Dd : De;
         double P = part == 0 ? sp.pd : sp.pe;
@@ -2373,13 +2430,13 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
             if (c0 > edge_c0)
                 edge_c0 = c0 < P ? c0 : P;
         }
-        if (e->zero == 0) {
+        if (zs == 0) {
             dp_rs += net_allreduce_s(e->rs_b * P, n, bw, lat);
             rs_edge += net_allreduce_s(e->rs_b * edge_c0, n, bw, lat);
-        } else if (e->zero <= 2) {
+        } else if (zs <= 2) {
             dp_rs += net_allgather_s(e->rs_b * P, n, bw, lat);
             dp_ag += net_allgather_s(e->ag_b * P, n, bw, lat);
-            if (e->zero == 2 && e->unit_coll) {
+            if ((zs == 2 || env_pp_unsharded(e, l)) && e->unit_coll) {
                 /* FSDP SHARD_GRAD_OP (framework unit_collectives): as for
                  * ZeRO-3 below, one ring per sharded unit (each block plus
                  * the root), each paying its n − 1 step latencies.
@@ -3112,6 +3169,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->whole_program = fw->whole_program_buffers;
     e->remat_dce = fw->remat_dce;
     e->unit_coll = fw->unit_collectives;
+    e->pp_unshard = fw->pp_fsdp_unsharded;
     e->cp_torch = fw->cp_torch_ring;
     e->sh.kv_rep = fw->attn_repeat_kv && !sh->mla && sh->g < sh->a;
     e->logit_b = fw->logits_bytes > 0 ? fw->logits_bytes : 4.0;
@@ -3122,6 +3180,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->eg_rope = fw->eager_rope && !sh->mla && !e->uf_rope;
     e->eg_glu = fw->eager_glu && sh->glu;
     e->eg_norm = w->eager_norm;
+    e->eg_loss = w->eager_loss;
     /* NeMo's and Megatron-Bridge's FP8 recipes keep the weights in FP8
      * between optimizer steps and gather them in FP8 (fp8_param_gather:
      * NeMo 2 recipes/precision/mixed_precision.py bf16_with_fp8_mixed

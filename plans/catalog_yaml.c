@@ -345,6 +345,7 @@ static const Field fw_fields[] = {
     FBOOL("fp8_saved_expert_inputs", Framework, fp8_saved_expert_inputs, 0),
     FBOOL("cudnn_attention", Framework, cudnn_attention, 0),
     FBOOL("unit_collectives", Framework, unit_collectives, 0),
+    FBOOL("pp_fsdp_unsharded", Framework, pp_fsdp_unsharded, 0),
     FBOOL("tp_overlap_forward_only", Framework, tp_overlap_forward_only, 0),
     FBOOL("cp_torch_ring", Framework, cp_torch_ring, 0),
     FBOOL("eager_rope", Framework, eager_rope, 0),

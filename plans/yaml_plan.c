@@ -1887,6 +1887,8 @@ static const Field workload_fields[] = {
         "dropout probability 0: no dropout masks kept for the backward"),
     F_B(Workload, flash_attention_v1, "flash_attention_v1", F_TRAIN | F_OPT,
         "the attention core runs FlashAttention 1 (flash-attn 1.x): half FlashAttention-2's speed"),
+    F_B(Workload, eager_loss, "eager_loss", F_TRAIN | F_OPT,
+        "the cross-entropy runs as eager PyTorch ops on fp32-cast logits (uncompiled torchtitan)"),
     F_B(Workload, eager_norm, "eager_norm", F_TRAIN | F_OPT,
         "the norms run as eager fp32 PyTorch ops, not a fused kernel (torchtitan rmsnorm)"),
     F_B(Workload, flash_attention_2, "flash_attention_2", F_TRAIN | F_OPT,

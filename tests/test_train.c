@@ -3227,6 +3227,96 @@ static void fw_expert_100us(Framework *f) { f->moe_expert_overhead_s = 100e-6; }
 static void fw_layer_1ms(Framework *f) { f->moe_layer_overhead_s = 1e-3; }
 static void fw_fused(Framework *f) { f->moe_fused_dispatch = true; }
 
+/* An eager PyTorch loss on fp32-cast logits (workload eager_loss:
+ * torchtitan's cross_entropy(pred.float(), labels) uncompiled): at its
+ * backward 12 bytes a logit are live beside the saved activations, not the
+ * logits_bytes a fused loss keeps, and its kernels move 48 bytes a logit,
+ * not 12 (model/train.c EAGER_CE_*).  Llama 3 8B on 8 H200, two sequences
+ * of 8192 a GPU, selective recompute (no layer working set beside the
+ * loss): the activations grow by exactly (12 - logits_bytes) bytes a logit
+ * and the step by 36 bytes a logit at the element-wise bandwidth. */
+START_TEST(eager_loss_holds_twelve_bytes_a_logit_and_moves_forty_eight)
+{
+    const ModelPreset *pr = preset_find("llama-3-8b");
+    ck_assert_ptr_nonnull(pr);
+    Workload w = training(pr->shape, 8192, 16, 1e12);
+    w.gpus = 8;
+    w.micro_batch = 2;
+    w.zero = 3;
+    w.recompute = RECOMPUTE_SELECTIVE;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+    const Accelerator *a = acc("H200");
+    WorkloadResult fused = size_under_on(plain_megatron(), fw_plain, &w, a);
+    w.eager_loss = true;
+    WorkloadResult eager = size_under_on(plain_megatron(), fw_plain, &w, a);
+    ck_assert_msg(fused.ok && eager.ok, "%s %s", fused.error, eager.error);
+    ck_assert_int_eq(eager.train.layout.pp, 1);
+    double n = 2.0 * 8192 * pr->shape.vocab; /* logits of the one micro-batch */
+    double kept = plain_megatron()->logits_bytes > 0 ? plain_megatron()->logits_bytes : 4.0;
+    double da = eager.train.mem.activations - fused.train.mem.activations;
+    ck_assert_msg(rel(da, (12.0 - kept) * n) < 1e-9, "activations +%.6g B, want %.6g", da,
+                  (12.0 - kept) * n);
+    double ew = a->hbm_bw * a->elementwise_eff;
+    double dt = eager.train.step.compute - fused.train.step.compute;
+    ck_assert_msg(rel(dt, 36.0 * n / ew) < 1e-6, "step +%.6g s, want %.6g", dt, 36.0 * n / ew);
+}
+END_TEST
+
+/* FSDP2 under torch.distributed.pipelining (framework pp_fsdp_unsharded):
+ * the stage's units stay gathered and its gradients accumulate unsharded
+ * in the reduce dtype until the last micro-batch's backward, so a zero 3
+ * run with pp > 1 holds ZeRO-1's memory — the weights and the optimizer
+ * state as a zero 1 run keys them, the gradients at the reduce precision
+ * (fp32 with grad_reduce_fp32: twice zero 1's 16-bit ones) — and gathers
+ * and reduce-scatters once a step (its DP time ZeRO-1's, plus one ring's
+ * latencies per unit, under ZeRO-3's per-micro-batch gathers).  Without
+ * pipeline parallelism the switch changes nothing.  A 32-layer 4096-wide
+ * GPT on 16 H100, PP 2, DP 8, 16 micro-batches. */
+static void fw_pp_unsharded(Framework *f)
+{
+    f->unit_collectives = true;
+    f->pp_fsdp_unsharded = true;
+}
+static void fw_units(Framework *f) { f->unit_collectives = true; }
+
+START_TEST(fsdp_under_pipelining_holds_zero1_memory_and_syncs_once)
+{
+    Workload w = training(gpt(32, 4096, 32, 50257), 4096, 128, 1e12);
+    w.gpus = 16;
+    w.micro_batch = 1;
+    w.grad_reduce_fp32 = true;
+    w.recompute = RECOMPUTE_FULL;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 2, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+    const Accelerator *a = acc("H100-SXM");
+    w.zero = 3;
+    WorkloadResult un = size_under_on(plain_megatron(), fw_pp_unsharded, &w, a);
+    WorkloadResult z3 = size_under_on(plain_megatron(), fw_units, &w, a);
+    w.zero = 1;
+    WorkloadResult z1 = size_under_on(plain_megatron(), fw_units, &w, a);
+    ck_assert_msg(un.ok && z3.ok && z1.ok, "%s %s %s", un.error, z3.error, z1.error);
+    const TrainMemory *mu = &un.train.mem, *m1 = &z1.train.mem;
+    ck_assert(rel(mu->weights, m1->weights) < 1e-12);
+    ck_assert(rel(mu->optimizer, m1->optimizer) < 1e-12);
+    ck_assert_msg(rel(mu->gradients, 2.0 * m1->gradients) < 1e-12, "%.6g vs 2 x %.6g",
+                  mu->gradients, m1->gradients);
+    ck_assert(mu->weights > 4.0 * z3.train.mem.weights);
+    ck_assert_msg(un.train.step.dp_comm > z1.train.step.dp_comm &&
+                      un.train.step.dp_comm < z3.train.step.dp_comm,
+                  "DP %.4f s: zero 1 %.4f, zero 3 %.4f", un.train.step.dp_comm,
+                  z1.train.step.dp_comm, z3.train.step.dp_comm);
+    /* no pipeline: FSDP as keyed */
+    w.zero = 3;
+    w.gpus = 8;
+    w.global_batch = 64;
+    w.parallel.pp = 1;
+    WorkloadResult un1 = size_under_on(plain_megatron(), fw_pp_unsharded, &w, a);
+    WorkloadResult z31 = size_under_on(plain_megatron(), fw_units, &w, a);
+    ck_assert(un1.ok && z31.ok);
+    ck_assert(un1.train.mem.total == z31.train.mem.total);
+    ck_assert(un1.train.step_s == z31.train.step_s);
+}
+END_TEST
+
 START_TEST(moe_host_costs_are_paid_per_layer_pass_and_per_local_expert)
 {
     /* One GPU holds all 16 experts: 64 micro-batches × 4 MoE layers × 3
@@ -4700,6 +4790,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, fused_attention_core_uses_the_catalog_kernel_efficiencies);
     tcase_add_test(tc, fused_attention_forward_scales_with_head_dim);
     tcase_add_test(tc, blackwell_ultra_attention_is_cudnns_measured_ratio_faster);
+    tcase_add_test(tc, eager_loss_holds_twelve_bytes_a_logit_and_moves_forty_eight);
+    tcase_add_test(tc, fsdp_under_pipelining_holds_zero1_memory_and_syncs_once);
     tcase_add_test(tc, te_attention_runs_cudnn_at_its_published_h100_rates);
     tcase_add_test(tc, fused_attention_block_cost_matches_published_sweeps);
     tcase_add_test(tc, short_sequences_slow_the_fused_attention_core);

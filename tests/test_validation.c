@@ -929,10 +929,21 @@ END_TEST
  * when the key was added (2026-12-05), before any memory mechanism was
  * changed for them: 19 runs, mean |error| 37.5 %, worst -58.4 % (405B,
  * 512 GPUs, CP 8), every Dec 2024 row 24-58 % under, the H200 rows -2.6 /
- * -4.8 %.  The ceilings are what the model now meets (see below), so a
- * change that widens the gap shows. */
-#define MEM_TT_MEAN_MAX 0.38
-#define MEM_TT_WORST_MAX 0.59
+ * -4.8 %.  Then, the same day:
+ *  - the Dec 2024 runs' loss keyed as it ran, eager on fp32-cast logits
+ *    (eager_loss; torchtitan compiles it since 2025-04): the 8B rows
+ *    -2.5 … -10.8 %, mean 21.5 %, worst -58.4 %;
+ *  - FSDP2 under torch's pipelining keeping each stage gathered with fp32
+ *    gradients for the step (framework pp_fsdp_unsharded): the 405B rows
+ *    -53 … -58 -> -16 … -26 %: mean 12.3 %, worst -28.5 % (70B, TP 8,
+ *    16 sequences a GPU: the model has no allocator slack for the 25 GB of
+ *    fp32 logits it frees before the layers' backward).
+ * Every row is still under: PyTorch's max reserved holds the caching
+ * allocator's fragmentation too (the compiled 8B rows -2.5 … -2.9 %, the
+ * eager ones, with their fp32 temporaries, -9 / -10 %).  The ceilings are
+ * what the model meets now, so a change that widens the gap shows. */
+#define MEM_TT_MEAN_MAX 0.13
+#define MEM_TT_WORST_MAX 0.29
 static void memory_rows(const char *file, int n, double *sum, double *worst, int *count)
 {
     Plan *p;
@@ -1292,8 +1303,10 @@ END_TEST
 
 /* The published runs' own floor: in the validation set (both halves) the
  * settings measured more than once (NVIDIA's tables reprinted by later
- * containers, MLPerf submitters running one config: 16 settings, 36
- * runs) spread by up to the recorded ceiling, the largest Qwen3-30B-A3B
+ * containers, MLPerf submitters running one config: 14 settings; 16
+ * until torchtitan's Dec 2024 70B rows and its June 2025 async-TP rows of
+ * the same layout differed by eager_loss, its loss compiled only in 2025)
+ * spread by up to the recorded ceiling, the largest Qwen3-30B-A3B
  * MXFP8 on 8 GB200 in the 25.11 and 26.04.01 containers (9.9 %); the three
  * MLPerf v5.0 Llama 3.1 8B runs on 16 B200 (Dell XE9680L / XE9685L,
  * University of Florida) are one setting. */
@@ -1313,7 +1326,7 @@ START_TEST(repeated_settings_in_the_validation_set_spread_within_recorded_ceilin
         }
     }
     ck_assert_int_eq(k, ng);
-    ck_assert_int_ge(ng, 16);
+    ck_assert_int_ge(ng, 14);
     ck_assert_msg(worst <= 0.10, "repeated settings spread up to %.3f", worst);
     fprintf(stderr, "repeated settings: %d, spread up to %.1f %%\n", ng, 100 * worst);
     static const char *const b200_16[3] = {"mlperf-llama31-8b-fp8-b200-16-dell9680l",
