@@ -3885,6 +3885,16 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             result_assume(r, sc, "uneven pipeline: %d layers on %d stages (heaviest stage "
                           "%d layers; the last stage, with the output layer, takes fewer "
                           "when that is faster)", (int)e.sh.L, l->pp, stage_layers(&e.sh, l->pp));
+        if (env_pp_unsharded(&e, l))
+            result_assume(r, sc, "FSDP under pipeline parallelism (%s): each stage keeps its "
+                          "weights gathered (%.0f B each) and its gradients unsharded (%.0f B "
+                          "each) for the whole step and reduce-scatters once after its "
+                          "last backward: ZeRO-1's memory, not zero %d's", e.fw->id, e.ag_b,
+                          env_grad_b(&e, l), e.zero);
+        if (e.eg_loss)
+            result_assume(r, sc, "loss as eager PyTorch ops on fp32 logits: %.0f bytes a logit "
+                          "live at its backward, %.0f moved", EAGER_CE_PEAK_BYTES,
+                          EAGER_CE_PASS_BYTES);
         if (env_recompute_share(&e, l) < 1.0)
             result_assume(r, sc, "recompute full on %d of %d layers per stage, the others "
                           "keep all their activations", w->recompute_layers,

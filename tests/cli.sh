@@ -242,6 +242,14 @@ check "a measured memory that is not a size is a plan error" 1 "$bin" --db "$db"
     "$tmp/mem-bad.yaml"
 has "the error names the file, line and column" "$tmp/err" 'mem-bad\.yaml:[0-9]+:[0-9]+: .*measured_memory'
 
+# the memory mechanisms say themselves in the assumptions: torchtitan's
+# 405B rows (FSDP under pipelining) and its Dec 2024 rows' eager loss
+check "eval the torchtitan tables exits 0" 0 "$bin" --db "$db" eval "$runs/torchtitan-h100.yaml" --json
+has "FSDP under pipelining is an assumption" "$tmp/out" \
+    '"text": "FSDP under pipeline parallelism \([^)]*\): each stage keeps its weights gathered \(1 B each\) and its gradients unsharded \(4 B each\)'
+has "an eager loss is an assumption" "$tmp/out" \
+    '"text": "loss as eager PyTorch ops on fp32 logits: 12 bytes a logit live at its backward, 48 moved"'
+
 # a user's own calibration over the shipped one (validation-fit.yaml has
 # rows of the same ids, and a catalog overrides field by field): its rows
 # state their whole calibration, so neither the shipped label nor its
