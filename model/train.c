@@ -154,9 +154,24 @@ static const Framework FW_BUILTIN = {
  *    zero-filled gradient (write 4), log_softmax_backward (a sum pass over
  *    the gradient, then gradient and output read, the result written, 16),
  *    the cast back (read 4, write 2): 48 bytes, against the 12 of one
- *    fused fp32 cross-entropy's three passes. */
+ *    fused fp32 cross-entropy's three passes.
+ * With tensor parallelism torchtitan shards the logits over the vocabulary
+ * and computes the loss under torch's loss_parallel (its default; torch
+ * distributed/tensor/parallel/loss.py, Dec 2024): log_softmax as
+ * decomposed ops with two all-reduces — amax, x − max, exp, sum, shifted −
+ * log(sum) — and the NLL and log-softmax backward fused into
+ * (zeros + exp(output)) · grad.  Per local logit:
+ *  - memory: the forward holds the 16-bit logits, their fp32 copy, the
+ *    shifted values and their exponentials (14); the backward the saved
+ *    output, the zero-filled gradient, exp(output), their sum and its
+ *    product with the incoming gradient (20), of which the exponentials
+ *    die at the sum: 16.
+ *  - passes: cast 6, amax 4, shift 8, exp 8, sum 4, result 8 (38);
+ *    zeros 4, exp 8, add 12, product 8, the cast back 6 (38): 76. */
 #define EAGER_CE_PEAK_BYTES 12.0
 #define EAGER_CE_PASS_BYTES 48.0
+#define LOSS_PARALLEL_PEAK_BYTES 16.0
+#define LOSS_PARALLEL_PASS_BYTES 76.0
 #define FUSED_CE_PASS_BYTES 12.0
 /* Fallbacks when the catalog leaves an efficiency field empty. */
 #define GEMM_EFF_DEFAULT 0.6
@@ -1116,7 +1131,8 @@ static void mem_stage(const Env *e, const Layout *l, double lps, double pd, doub
     else if (e->eg_loss)
         /* an eager loss's peak (EAGER_CE_PEAK_BYTES) comes before any layer
          * is recomputed, at the loss's own backward */
-        acts += fmax(work + logits, EAGER_CE_PEAK_BYTES * n_logits);
+        acts += fmax(work + logits,
+                     (l->tp > 1 ? LOSS_PARALLEL_PEAK_BYTES : EAGER_CE_PEAK_BYTES) * n_logits);
     else
         acts += work + logits;
     if (first && !last) /* embedding dropout mask per in-flight micro-batch */
@@ -2253,8 +2269,10 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     double f_log = 2.0 * T * sh->h * sh->V / l->tp;
     double x_log = gemm_narrowest(T, sh->h, sh->V / l->tp);
     double t_log = 3.0 * f_log / (e->peak16 * env_curve(e, x_log)) +
-                   (e->eg_loss ? EAGER_CE_PASS_BYTES : FUSED_CE_PASS_BYTES) * T * sh->V / l->tp /
-                       e->ew_bw;
+                   (!e->eg_loss      ? FUSED_CE_PASS_BYTES
+                    : l->tp > 1      ? LOSS_PARALLEL_PASS_BYTES
+                                     : EAGER_CE_PASS_BYTES) *
+                       T * sh->V / l->tp / e->ew_bw;
 
     /* Heaviest stage.  Layers that divide evenly are split evenly
      * (Megatron's default), the last stage adding the output layer and
@@ -3892,9 +3910,11 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                           "last backward: ZeRO-1's memory, not zero %d's", e.fw->id, e.ag_b,
                           env_grad_b(&e, l), e.zero);
         if (e.eg_loss)
-            result_assume(r, sc, "loss as eager PyTorch ops on fp32 logits: %.0f bytes a logit "
-                          "live at its backward, %.0f moved", EAGER_CE_PEAK_BYTES,
-                          EAGER_CE_PASS_BYTES);
+            result_assume(r, sc, "loss as eager PyTorch ops on fp32 logits%s: %.0f bytes a logit "
+                          "live at its backward, %.0f moved",
+                          l->tp > 1 ? " (torch's loss_parallel over the TP ranks)" : "",
+                          l->tp > 1 ? LOSS_PARALLEL_PEAK_BYTES : EAGER_CE_PEAK_BYTES,
+                          l->tp > 1 ? LOSS_PARALLEL_PASS_BYTES : EAGER_CE_PASS_BYTES);
         if (env_recompute_share(&e, l) < 1.0)
             result_assume(r, sc, "recompute full on %d of %d layers per stage, the others "
                           "keep all their activations", w->recompute_layers,

@@ -3234,7 +3234,9 @@ static void fw_fused(Framework *f) { f->moe_fused_dispatch = true; }
  * not 12 (model/train.c EAGER_CE_*).  Llama 3 8B on 8 H200, two sequences
  * of 8192 a GPU, selective recompute (no layer working set beside the
  * loss): the activations grow by exactly (12 - logits_bytes) bytes a logit
- * and the step by 36 bytes a logit at the element-wise bandwidth. */
+ * and the step by 36 bytes a logit at the element-wise bandwidth; on 16
+ * with TP 2, under torch's loss_parallel, by (16 - logits_bytes) and 64
+ * bytes a local logit. */
 START_TEST(eager_loss_holds_twelve_bytes_a_logit_and_moves_forty_eight)
 {
     const ModelPreset *pr = preset_find("llama-3-8b");
@@ -3259,6 +3261,21 @@ START_TEST(eager_loss_holds_twelve_bytes_a_logit_and_moves_forty_eight)
     double ew = a->hbm_bw * a->elementwise_eff;
     double dt = eager.train.step.compute - fused.train.step.compute;
     ck_assert_msg(rel(dt, 36.0 * n / ew) < 1e-6, "step +%.6g s, want %.6g", dt, 36.0 * n / ew);
+    /* with TP 2, torch's loss_parallel over the vocabulary shards: 16
+     * bytes a local logit at the backward, 76 moved */
+    w.gpus = 16;
+    w.parallel.tp = 2;
+    w.eager_loss = false;
+    fused = size_under_on(plain_megatron(), fw_plain, &w, a);
+    w.eager_loss = true;
+    eager = size_under_on(plain_megatron(), fw_plain, &w, a);
+    ck_assert_msg(fused.ok && eager.ok, "%s %s", fused.error, eager.error);
+    da = eager.train.mem.activations - fused.train.mem.activations;
+    ck_assert_msg(rel(da, (16.0 - kept) * n / 2) < 1e-9, "TP 2: activations +%.6g B, want %.6g",
+                  da, (16.0 - kept) * n / 2);
+    dt = eager.train.step.compute - fused.train.step.compute;
+    ck_assert_msg(rel(dt, 64.0 * n / 2 / ew) < 1e-6, "TP 2: step +%.6g s, want %.6g", dt,
+                  64.0 * n / 2 / ew);
 }
 END_TEST
 

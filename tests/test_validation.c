@@ -935,15 +935,16 @@ END_TEST
  *    -2.5 … -10.8 %, mean 21.5 %, worst -58.4 %;
  *  - FSDP2 under torch's pipelining keeping each stage gathered with fp32
  *    gradients for the step (framework pp_fsdp_unsharded): the 405B rows
- *    -53 … -58 -> -16 … -26 %: mean 12.3 %, worst -28.5 % (70B, TP 8,
- *    16 sequences a GPU: the model has no allocator slack for the 25 GB of
- *    fp32 logits it frees before the layers' backward).
+ *    -53 … -58 -> -16 … -26 %: mean 12.3 %, worst -28.5 % (70B, TP 8);
+ *  - with TP, torch's loss_parallel (decomposed log-softmax, 16 bytes a
+ *    local logit at the backward): the 70B rows -28.5 / -24.0 -> -17.1 /
+ *    -11.8 %: mean 11.0 %, worst -25.8 % (405B, 512 GPUs, CP 8).
  * Every row is still under: PyTorch's max reserved holds the caching
  * allocator's fragmentation too (the compiled 8B rows -2.5 … -2.9 %, the
  * eager ones, with their fp32 temporaries, -9 / -10 %).  The ceilings are
  * what the model meets now, so a change that widens the gap shows. */
-#define MEM_TT_MEAN_MAX 0.13
-#define MEM_TT_WORST_MAX 0.29
+#define MEM_TT_MEAN_MAX 0.115
+#define MEM_TT_WORST_MAX 0.265
 static void memory_rows(const char *file, int n, double *sum, double *worst, int *count)
 {
     Plan *p;
