@@ -41,6 +41,7 @@
 #define MAX_FILES 64
 #define MAX_RUNS 1024
 #define MAX_FITS 64
+#define GIB (1024.0 * 1024.0 * 1024.0)
 /* A band never claims more certainty than this (a class with one or two
  * runs says little about the next one). */
 #define BAND_FLOOR 0.02
@@ -339,7 +340,6 @@ static void print_repeats(const CalibRun *runs, int n)
  * the calibration does not move it. */
 static void print_memory(const CalibRun *runs, int n)
 {
-    const double gib = 1024.0 * 1024.0 * 1024.0;
     double sum = 0, worst = 0;
     int c = 0;
     for (int i = 0; i < n; i++) {
@@ -350,7 +350,7 @@ static void print_memory(const CalibRun *runs, int n)
             printf("memory (runs that state measured_memory; nothing is fitted to it):\n");
         double e = runs[i].predicted_mem_b / w->measured_memory_bytes - 1.0;
         printf("  %-32.32s %-10s measured %6.1f GiB, model %6.1f GiB, %+6.1f %%\n", w->name,
-               runs[i].acc->id, w->measured_memory_bytes / gib, runs[i].predicted_mem_b / gib,
+               runs[i].acc->id, w->measured_memory_bytes / GIB, runs[i].predicted_mem_b / GIB,
                100 * e);
         sum += fabs(e);
         if (fabs(e) > worst)

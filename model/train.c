@@ -1058,6 +1058,19 @@ static double env_grad_b(const Env *e, const Layout *l)
     return env_pp_unsharded(e, l) && e->rs_b > e->gb ? e->rs_b : e->gb;
 }
 
+/* An eager loss's bytes a (local) logit: live at its backward's peak and
+ * moved by its passes — torch's loss_parallel with TP, the plain ops
+ * without (EAGER_CE_*, LOSS_PARALLEL_*). */
+static double eager_loss_peak_b(const Layout *l)
+{
+    return l->tp > 1 ? LOSS_PARALLEL_PEAK_BYTES : EAGER_CE_PEAK_BYTES;
+}
+
+static double eager_loss_pass_b(const Layout *l)
+{
+    return l->tp > 1 ? LOSS_PARALLEL_PASS_BYTES : EAGER_CE_PASS_BYTES;
+}
+
 /* Activation bytes of an average layer of the stage per micro-batch, the
  * recomputed and the other layers mixed by env_recompute_share. */
 static double env_act_layer(const Env *e, const Layout *l)
@@ -1129,10 +1142,9 @@ static void mem_stage(const Env *e, const Layout *l, double lps, double pd, doub
          * of the two phases. */
         acts += work > logits ? work : logits;
     else if (e->eg_loss)
-        /* an eager loss's peak (EAGER_CE_PEAK_BYTES) comes before any layer
-         * is recomputed, at the loss's own backward */
-        acts += fmax(work + logits,
-                     (l->tp > 1 ? LOSS_PARALLEL_PEAK_BYTES : EAGER_CE_PEAK_BYTES) * n_logits);
+        /* an eager loss's peak comes before any layer is recomputed, at
+         * the loss's own backward */
+        acts += fmax(work + logits, eager_loss_peak_b(l) * n_logits);
     else
         acts += work + logits;
     if (first && !last) /* embedding dropout mask per in-flight micro-batch */
@@ -2259,7 +2271,7 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
 
     /* Logits on the last stage: 2·T·h·V/t forward, ×3 with backward, plus
      * the fp32 cross-entropy over T×V/t (read/write ≈ 3 passes of 4 bytes;
-     * an eager one, EAGER_CE_PASS_BYTES).
+     * an eager one, eager_loss_pass_b).
      * The output layer is its own GEMM, M = T tokens, K = h (all-gathered
      * with SP), N = V/t: its narrowest side is min(T, h, V/t), not the
      * layer's h/t.  It runs in BF16 even in FP8 recipes: Megatron-Core's
@@ -2269,10 +2281,8 @@ static void env_step(const Env *e, const Layout *l, int G, StepEval *out)
     double f_log = 2.0 * T * sh->h * sh->V / l->tp;
     double x_log = gemm_narrowest(T, sh->h, sh->V / l->tp);
     double t_log = 3.0 * f_log / (e->peak16 * env_curve(e, x_log)) +
-                   (!e->eg_loss      ? FUSED_CE_PASS_BYTES
-                    : l->tp > 1      ? LOSS_PARALLEL_PASS_BYTES
-                                     : EAGER_CE_PASS_BYTES) *
-                       T * sh->V / l->tp / e->ew_bw;
+                   (e->eg_loss ? eager_loss_pass_b(l) : FUSED_CE_PASS_BYTES) * T * sh->V /
+                       l->tp / e->ew_bw;
 
     /* Heaviest stage.  Layers that divide evenly are split evenly
      * (Megatron's default), the last stage adding the output layer and
@@ -3913,8 +3923,7 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             result_assume(r, sc, "loss as eager PyTorch ops on fp32 logits%s: %.0f bytes a logit "
                           "live at its backward, %.0f moved",
                           l->tp > 1 ? " (torch's loss_parallel over the TP ranks)" : "",
-                          l->tp > 1 ? LOSS_PARALLEL_PEAK_BYTES : EAGER_CE_PEAK_BYTES,
-                          l->tp > 1 ? LOSS_PARALLEL_PASS_BYTES : EAGER_CE_PASS_BYTES);
+                          eager_loss_peak_b(l), eager_loss_pass_b(l));
         if (env_recompute_share(&e, l) < 1.0)
             result_assume(r, sc, "recompute full on %d of %d layers per stage, the others "
                           "keep all their activations", w->recompute_layers,

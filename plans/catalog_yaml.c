@@ -1326,20 +1326,10 @@ static int borrow_calibration(Ctx *x)
                      near ? near : "", near ? "'?)" : "");
             return -1;
         }
-        /* follow the chain: it must end, not come back */
+        /* take the MoE host costs the nearest profile up the chain has;
+         * the chain must end, not come back */
         const Framework *up = src;
-        for (size_t hop = 0; up && up->calibration_from[0]; hop++) {
-            up = catalog_find_framework(c, up->calibration_from);
-            if (up == f || hop > n0) {
-                diag_set(x->d, file, line, col,
-                         "framework '%s': calibration_from '%s' leads back to '%s' (a profile "
-                         "takes its calibration from one that has its own, or from a chain "
-                         "ending there)", f->id, f->calibration_from, f->id);
-                return -1;
-            }
-        }
-        for (up = src; up; up = up->calibration_from[0]
-                                    ? catalog_find_framework(c, up->calibration_from) : NULL) {
+        for (size_t hop = 0; up; hop++) {
             if (!(f->moe_layer_overhead_s > 0))
                 f->moe_layer_overhead_s = up->moe_layer_overhead_s;
             if (!(f->moe_expert_overhead_s > 0))
@@ -1348,6 +1338,16 @@ static int borrow_calibration(Ctx *x)
                 f->moe_attn_launch_s = up->moe_attn_launch_s;
             if (!(f->moe_graph_residual > 0))
                 f->moe_graph_residual = up->moe_graph_residual;
+            if (!up->calibration_from[0])
+                break;
+            up = catalog_find_framework(c, up->calibration_from);
+            if (up == f || hop > n0) {
+                diag_set(x->d, file, line, col,
+                         "framework '%s': calibration_from '%s' leads back to '%s' (a profile "
+                         "takes its calibration from one that has its own, or from a chain "
+                         "ending there)", f->id, f->calibration_from, f->id);
+                return -1;
+            }
         }
     }
     for (bool added = true; added;) {
