@@ -235,6 +235,11 @@ typedef struct {
                                       * (Megatron-Bridge CommOverlapConfig(tp_comm_overlap=
                                       * False)): TP collectives exposed; false = the
                                       * framework profile's tp_overlap */
+    bool cp_comm_exposed;            /* context parallelism gathers K/V before the attention
+                                      * and waits for it (Llama 3's all-gather CP: "the
+                                      * all-gather communication latency is exposed in the
+                                      * critical path"): nothing of the CP traffic hidden;
+                                      * false = the ring's / framework's overlap */
     double ep_overlap;               /* share 0..1 of the MoE all-to-alls hidden under compute
                                       * (DeepSeek-V3 DualPipe ≈ 1); 0 = exposed */
     bool delay_wgrad_compute;        /* with EP overlap, the experts' weight-gradient GEMMs

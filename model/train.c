@@ -2142,6 +2142,13 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
             c->cp = ag * (2.0 + runs);
             c->cp_hid = fmin(c->cp, CP_OVERLAP * c->core);
         }
+        /* An all-gather CP that gathers the whole K/V before it computes
+         * and reduce-scatters dK/dV after (workload cp_comm_exposed; Llama 3,
+         * Dubey et al. 2024 §3.3.2: "the all-gather communication latency is
+         * exposed in the critical path", accepted because GQA's K/V are
+         * small beside the attention) hides none of it. */
+        if (e->w->cp_comm_exposed)
+            c->cp_hid = 0;
     }
     /* EP: dispatch and combine all-to-alls forward, two more backward
      * (Lepikhin et al. 2020 GShard; Megatron-Core MoE).  Folded layouts
@@ -3919,6 +3926,9 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                           "each) for the whole step and reduce-scatters once after its "
                           "last backward: ZeRO-1's memory, not zero %d's", e.fw->id, e.ag_b,
                           env_grad_b(&e, l), e.zero);
+        if (w->cp_comm_exposed && l->cp > 1)
+            result_assume(r, sc, "context parallelism gathers the whole K/V before the attention "
+                          "and reduce-scatters dK/dV after it: the CP traffic is not hidden");
         if (e.eg_loss)
             result_assume(r, sc, "loss as eager PyTorch ops on fp32 logits%s: %.0f bytes a logit "
                           "live at its backward, %.0f moved",

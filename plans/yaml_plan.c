@@ -1899,6 +1899,8 @@ static const Field workload_fields[] = {
         "DP gradient reduction in fp32 (FSDP reduce_dtype float32)"),
     F_B(Workload, tp_comm_exposed, "tp_comm_exposed", F_TRAIN | F_OPT,
         "TP collectives not overlapped with the GEMMs (recipe turns tp_comm_overlap off)"),
+    F_B(Workload, cp_comm_exposed, "cp_comm_exposed", F_TRAIN | F_OPT,
+        "CP K/V gathered before the attention, not overlapped (Llama 3's all-gather CP)"),
     F_D(Workload, ep_overlap, "ep_overlap", QTY_FRACTION, F_TRAIN | F_OPT,
         "share of MoE all-to-all hidden under compute (DualPipe: 1)"),
     F_B(Workload, delay_wgrad_compute, "delay_wgrad_compute", F_TRAIN | F_OPT,

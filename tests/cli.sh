@@ -249,6 +249,10 @@ has "FSDP under pipelining is an assumption" "$tmp/out" \
     '"text": "FSDP under pipeline parallelism \([^)]*\): each stage keeps its weights gathered \(1 B each\) and its gradients unsharded \(4 B each\)'
 has "an eager loss is an assumption" "$tmp/out" \
     '"text": "loss as eager PyTorch ops on fp32 logits: 12 bytes a logit live at its backward, 48 moved"'
+# Llama 3's all-gather context parallelism (cp_comm_exposed) says itself too
+check "eval the papers' runs exits 0" 0 "$bin" --db "$db" eval "$runs/papers.yaml" --json
+has "an exposed CP gather is an assumption" "$tmp/out" \
+    '"text": "context parallelism gathers the whole K/V before the attention and reduce-scatters dK/dV after it: the CP traffic is not hidden"'
 
 # a user's own calibration over the shipped one (validation-fit.yaml has
 # rows of the same ids, and a catalog overrides field by field): its rows

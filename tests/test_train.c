@@ -2813,6 +2813,47 @@ START_TEST(torch_ring_waits_for_its_kv_gather_after_the_first_step)
 }
 END_TEST
 
+/* Llama 3's context parallelism gathers K and V whole before the attention
+ * and reduce-scatters their gradients after it, "the all-gather
+ * communication latency is exposed in the critical path" (Dubey et al. 2024
+ * §3.3.2; workload cp_comm_exposed).  Its Table 4 run at 131K, TP 8 CP 16
+ * PP 16 on 16,384 H100: Megatron's ring would hide the gather under the
+ * attention and pay only OVERLAP_SLOWDOWN of it; exposed, the whole of it,
+ * which the paper calls negligible beside the attention (GQA's K/V are
+ * small): a few per cent of the step.  Nothing else moves, and a run
+ * without CP is the same either way. */
+START_TEST(all_gather_cp_waits_for_its_kv)
+{
+    ParallelSpec ps = {.tp = 8, .pp = 16, .vpp = 8, .cp = 16, .ep = 1, .sp = 1};
+    Workload w = pinned("llama-3-405b", 131072, 16384, 128, 1, PREC_BF16, ps);
+    w.zero = 2;
+    w.recompute = RECOMPUTE_AUTO; /* the paper states none: searched */
+    snprintf(w.framework, sizeof w.framework, "fsdp");
+    TrainResult hid = sized(w, "H100-SXM");
+    w.cp_comm_exposed = true;
+    TrainResult exp = sized(w, "H100-SXM");
+    double ratio = exp.step.cp_comm / hid.step.cp_comm, share = exp.step.cp_comm / exp.step_s;
+    fprintf(stderr, "all-gather CP: %.3f s exposed vs %.3f s hidden, %.1f %% of the step\n",
+            exp.step.cp_comm, hid.step.cp_comm, 100 * share);
+    ck_assert_msg(rel(ratio, 1.0 / 0.189) < 1e-6, "exposed / hidden CP %.4f", ratio);
+    ck_assert_msg(share > 0.01 && share < 0.06, "exposed CP %.2f %% of the step", 100 * share);
+    ck_assert(exp.step.compute == hid.step.compute && exp.step.tp_comm == hid.step.tp_comm &&
+              exp.step.dp_comm == hid.step.dp_comm);
+    Plan p;
+    plan_init(&p);
+    PlanResult *r;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    ck_assert(has_assumption(r, "context parallelism gathers the whole K/V before the attention"));
+    free(r);
+    w.parallel.cp = 1;
+    w.seq_len = 8192;
+    w.global_batch = 2048;
+    double on = sized(w, "H100-SXM").step_s;
+    w.cp_comm_exposed = false;
+    ck_assert(sized(w, "H100-SXM").step_s == on);
+}
+END_TEST
+
 /* torchtitan copies Llama's 8 K/V heads out to the 32 query heads before
  * F.scaled_dot_product_attention (repeat_kv, torchtitan/models/llama/
  * model.py): the attention call, and under context parallelism PyTorch's
@@ -4826,6 +4867,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, torch_ring_attention_pays_its_fp32_merges_per_ring_step);
     tcase_add_test(tc, repeat_kv_widens_the_ring_and_the_saved_kv);
     tcase_add_test(tc, torch_ring_waits_for_its_kv_gather_after_the_first_step);
+    tcase_add_test(tc, all_gather_cp_waits_for_its_kv);
     tcase_add_test(tc, fp8_norm_outputs_cast_without_an_amax_pass);
     tcase_add_test(tc, dp_all_gather_hides_under_the_forward_not_the_backward);
     tcase_add_test(tc, activation_offload_frees_hbm_and_hides_under_compute_on_c2c);
