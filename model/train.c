@@ -3859,7 +3859,9 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                       "recompute", S->best_ev.gemm_eff, core, a->id, e.fw_gemm,
                       e.fw->id, fp8, 100.0 * S->best_ev.flops_exec / (S->best_s * e.peak_quoted));
         char cp_ov[64] = "CP under the first ring step";
-        if (!e.cp_torch)
+        if (w->cp_comm_exposed)
+            snprintf(cp_ov, sizeof cp_ov, "CP 0%%");
+        else if (!e.cp_torch)
             snprintf(cp_ov, sizeof cp_ov, "CP %.0f%%", 100 * CP_OVERLAP);
         result_assume(r, sc, "element-wise work at %.0f%% of %.2f TB/s HBM; %s: TP comm %.0f%%, "
                       "DP %.0f%%, %s, EP %.0f%% overlapped",

@@ -2844,6 +2844,7 @@ START_TEST(all_gather_cp_waits_for_its_kv)
     PlanResult *r;
     ck_assert(size(&p, &w, acc("H100-SXM"), &r));
     ck_assert(has_assumption(r, "context parallelism gathers the whole K/V before the attention"));
+    ck_assert(has_assumption(r, ", CP 0%, EP "));
     free(r);
     w.parallel.cp = 1;
     w.seq_len = 8192;
