@@ -2822,6 +2822,9 @@ END_TEST
  * which the paper calls negligible beside the attention (GQA's K/V are
  * small): a few per cent of the step.  Nothing else moves, and a run
  * without CP is the same either way. */
+/* model/train.c OVERLAP_SLOWDOWN: the compute slowdown a hidden collective
+ * still costs (Lee et al. 2025, arXiv 2507.03114, 18.9 % on average) */
+#define HIDDEN_COLLECTIVE_COST 0.189
 START_TEST(all_gather_cp_waits_for_its_kv)
 {
     ParallelSpec ps = {.tp = 8, .pp = 16, .vpp = 8, .cp = 16, .ep = 1, .sp = 1};
@@ -2835,7 +2838,7 @@ START_TEST(all_gather_cp_waits_for_its_kv)
     double ratio = exp.step.cp_comm / hid.step.cp_comm, share = exp.step.cp_comm / exp.step_s;
     fprintf(stderr, "all-gather CP: %.3f s exposed vs %.3f s hidden, %.1f %% of the step\n",
             exp.step.cp_comm, hid.step.cp_comm, 100 * share);
-    ck_assert_msg(rel(ratio, 1.0 / 0.189) < 1e-6, "exposed / hidden CP %.4f", ratio);
+    ck_assert_msg(rel(ratio, 1.0 / HIDDEN_COLLECTIVE_COST) < 1e-6, "exposed / hidden CP %.4f", ratio);
     ck_assert_msg(share > 0.01 && share < 0.06, "exposed CP %.2f %% of the step", 100 * share);
     ck_assert(exp.step.compute == hid.step.compute && exp.step.tp_comm == hid.step.tp_comm &&
               exp.step.dp_comm == hid.step.dp_comm);
