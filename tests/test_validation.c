@@ -325,6 +325,9 @@ END_TEST
  * (211 runs, worst 26.3 %), held-out 5.745 / 27.70 -> 5.710 / 27.70 %
  * (216 runs; the 415 before 5.525 -> 5.551 %; the new held-out rows 11.3
  * %, Nemotron-4 15B on 2,304 H100 -20.4 %).  Ceilings unchanged.
+ * 2026-12-05: Llama 3's all-gather CP keyed as the paper describes it
+ * (cp_comm_exposed: the K/V gather waited for, not hidden): its 131K CP 16
+ * row -19.0 -> -15.9 %, held-out 4.734 -> 4.721 %, fit unchanged.
  * 2026-12-05: the one MLPerf v4.0 GPT-3 run the v5x rule admits that the set
  * lacked (Supermicro, 512 H100; training-results-v40-gpt3-smc.yaml; an
  * independent re-extraction of every v3.1 / v4.0 / v4.1 GPT-3 row
