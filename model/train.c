@@ -820,6 +820,8 @@ typedef struct {
     bool unit_coll;        /* ZeRO-2 collectives per wrapped unit (framework) */
     bool pp_unshard;       /* FSDP units kept gathered under PP (framework pp_fsdp_unsharded) */
     bool cp_torch;         /* CP by PyTorch's ring attention (framework cp_torch_ring) */
+    double cp_ov;          /* share of the attention core the CP traffic may hide under:
+                            * CP_OVERLAP, 0 with workload cp_comm_exposed */
     double logit_b;        /* bytes per logit kept for the loss's backward (profile) */
     bool sel_core;         /* selective recompute re-runs the FlashAttention core */
     double ag_b;           /* bytes per parameter of the DP all-gather (ZeRO 1-2) */
@@ -2097,8 +2099,8 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
     }
     /* CP: all-gather of K/V forward; all-gather + reduce-scatter of dK/dV
      * backward (Megatron context parallel), CP_OVERLAP of it hidden under
-     * the attention core: the ring passes each chunk on while the previous
-     * one is computed.
+     * the attention core (e->cp_ov; none with cp_comm_exposed): the ring
+     * passes each chunk on while the previous one is computed.
      * PyTorch's ring attention (cp_torch) as torchtitan runs it
      * (experimental.context_parallel_rotate_method "allgather", the default
      * of torchtitan 9dec370 config_manager.py: "all-gather all kv shards on
@@ -2137,18 +2139,12 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
             double n = l->cp, f0 = t_core / n, b0 = t_core_bwd / n;
             double dkv = net_p2p_s(2.0 * local, bw, lat);
             c->cp = (runs + 1.0) * ag + n * dkv;
-            c->cp_hid = runs * fmin(ag, f0) + fmin(ag, b0) + (n - 1.0) * fmin(dkv, b0);
+            if (e->cp_ov > 0)
+                c->cp_hid = runs * fmin(ag, f0) + fmin(ag, b0) + (n - 1.0) * fmin(dkv, b0);
         } else {
             c->cp = ag * (2.0 + runs);
-            c->cp_hid = fmin(c->cp, CP_OVERLAP * c->core);
+            c->cp_hid = fmin(c->cp, e->cp_ov * c->core);
         }
-        /* An all-gather CP that gathers the whole K/V before it computes
-         * and reduce-scatters dK/dV after (workload cp_comm_exposed; Llama 3,
-         * Dubey et al. 2024 §3.3.2: "the all-gather communication latency is
-         * exposed in the critical path", accepted because GQA's K/V are
-         * small beside the attention) hides none of it. */
-        if (e->w->cp_comm_exposed)
-            c->cp_hid = 0;
     }
     /* EP: dispatch and combine all-to-alls forward, two more backward
      * (Lepikhin et al. 2020 GShard; Megatron-Core MoE).  Folded layouts
@@ -3206,6 +3202,12 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->unit_coll = fw->unit_collectives;
     e->pp_unshard = fw->pp_fsdp_unsharded;
     e->cp_torch = fw->cp_torch_ring;
+    /* An all-gather CP that gathers the whole K/V before it computes and
+     * reduce-scatters dK/dV after (workload cp_comm_exposed; Llama 3, Dubey
+     * et al. 2024 §3.3.2: "the all-gather communication latency is exposed
+     * in the critical path", accepted because GQA's K/V are small beside the
+     * attention) hides none of it, ring or not. */
+    e->cp_ov = w->cp_comm_exposed ? 0.0 : CP_OVERLAP;
     e->sh.kv_rep = fw->attn_repeat_kv && !sh->mla && sh->g < sh->a;
     e->logit_b = fw->logits_bytes > 0 ? fw->logits_bytes : 4.0;
     e->sel_core = fw->selective_reruns_attention;
@@ -3859,10 +3861,8 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                       "recompute", S->best_ev.gemm_eff, core, a->id, e.fw_gemm,
                       e.fw->id, fp8, 100.0 * S->best_ev.flops_exec / (S->best_s * e.peak_quoted));
         char cp_ov[64] = "CP under the first ring step";
-        if (w->cp_comm_exposed)
-            snprintf(cp_ov, sizeof cp_ov, "CP 0%%");
-        else if (!e.cp_torch)
-            snprintf(cp_ov, sizeof cp_ov, "CP %.0f%%", 100 * CP_OVERLAP);
+        if (!e.cp_torch || !(e.cp_ov > 0))
+            snprintf(cp_ov, sizeof cp_ov, "CP %.0f%%", 100 * e.cp_ov);
         result_assume(r, sc, "element-wise work at %.0f%% of %.2f TB/s HBM; %s: TP comm %.0f%%, "
                       "DP %.0f%%, %s, EP %.0f%% overlapped",
                       100.0 * e.ew_bw / e.hbm_bw, e.hbm_bw / 1e12, e.fw_id, 100 * e.tp_ov,
