@@ -167,6 +167,22 @@ const Framework *catalog_find_framework(const Catalog *c, const char *id)
     return NULL;
 }
 
+bool framework_calibrated_on(const Framework *f, const Accelerator *a)
+{
+    if (!f || strchr(f->id, '@'))
+        return f != NULL;
+    size_t n = a ? strlen(a->id) : 0;
+    for (const char *p = f->curves_calibrated_on; n && *p;) {
+        while (*p == ' ')
+            p++;
+        size_t len = strcspn(p, " ");
+        if (len == n && strncasecmp(p, a->id, n) == 0)
+            return true;
+        p += len;
+    }
+    return false;
+}
+
 const Framework *catalog_framework_for(const Catalog *c, const char *fw, const char *acc)
 {
     if (!fw || !*fw)

@@ -335,6 +335,11 @@ typedef struct {
                                    * by the fit on the other), 0..1; 0 = not measured */
     char calibrated_on[CAT_TEXT_LEN]; /* what those runs were (calibrate --label), said with
                                    * the calibration; "" = the user's own runs */
+    char curves_calibrated_on[CAT_TEXT_LEN]; /* accelerator ids, space-separated, whose
+                                   * efficiency.yaml curves were calibrated with this
+                                   * profile (megatron: the A100 curves on Narayanan 2021
+                                   * and Korthikanti 2022): calibrated there without an
+                                   * "@<accelerator>" row (framework_calibrated_on) */
     char calibrated_as[CAT_ID_LEN]; /* a row derived through calibration_from: the
                                    * "<source>@<accelerator>" row it took its fitted
                                    * fields from; "" = its own (set by the loader) */
@@ -343,11 +348,19 @@ typedef struct {
     char notes[CAT_TEXT_LEN];
 } Framework;
 
+/* The bands of a prediction whose framework has no calibration on its
+ * accelerator (framework_calibrated_on false): "uncalibrated/<class>",
+ * else "uncalibrated", from the runs of the set each predicted without its
+ * own framework's calibration on its silicon (gpuplan calibrate --bands,
+ * calib_predict_uncalibrated). */
+#define BAND_UNCALIBRATED "uncalibrated"
+
 /* Measured model error of one class of training runs (data/catalog/
  * error_bands.yaml): measured / predicted step time − 1 of the runs of the
  * validation set's fit half in that class. */
 typedef struct {
-    char id[CAT_ID_LEN];          /* "hopper/dense/fp8"; "default" = any class without runs */
+    char id[CAT_ID_LEN];          /* "hopper/dense/fp8"; "default" = any class without runs;
+                                   * "uncalibrated/hopper/dense/fp8", "uncalibrated" */
     double low, high;             /* relative step-time error range, e.g. -0.06, +0.09 */
     int runs;
     char source[CAT_TEXT_LEN];
@@ -520,6 +533,12 @@ const Framework *catalog_find_framework(const Catalog *c, const char *id);
 #define CATALOG_DEFAULT_FRAMEWORK "megatron"
 #define CATALOG_DEFAULT_ENGINE "trtllm"
 
+/* Whether profile f, as catalog_framework_for returned it for accelerator
+ * a, is calibrated there: a "<framework>@<accelerator>" row (fitted, on the
+ * same silicon or derived through calibration_from), or a base profile
+ * whose curves_calibrated_on names a.  Else its multipliers are the
+ * profile's as given, and its error band the uncalibrated one. */
+bool framework_calibrated_on(const Framework *f, const Accelerator *a);
 const Framework *catalog_framework_for(const Catalog *c, const char *fw, const char *acc);
 const ErrorBand *catalog_find_band(const Catalog *c, const char *id);
 const MigProfile *accelerator_find_mig(const Accelerator *a, const char *profile);

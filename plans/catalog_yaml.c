@@ -94,8 +94,12 @@ enum {
     F_KEY = 1u << 2,     /* the row's id: handled by the row logic */
     F_NOAPPLY = 1u << 3, /* efficiency entries: documentation, not applied */
     F_ACCREF = 1u << 4,  /* an accelerator id checked once all files are read */
-    F_FWREF = 1u << 5    /* a framework id checked once all files are read */
+    F_FWREF = 1u << 5,   /* a framework id checked once all files are read */
+    F_ACCLIST = 1u << 6  /* space-separated accelerator ids, checked the same way */
 };
+
+/* record_ref's section tag of a framework's F_ACCLIST field */
+#define REF_FW_ACCLIST (-1)
 
 typedef struct Field Field;
 struct Field {
@@ -354,6 +358,7 @@ static const Field fw_fields[] = {
     FNUM("logits_bytes", Framework, logits_bytes, 1, 1, 8, 0),
     FBOOL("selective_reruns_attention", Framework, selective_reruns_attention, 0),
     FSTR("calibration_from", Framework, calibration_from, F_FWREF),
+    FSTR("curves_calibrated_on", Framework, curves_calibrated_on, F_ACCLIST),
     FBOOL("unfused_glu_clamp", Framework, unfused_glu_clamp, 0),
     FBOOL("unfused_expert_bias", Framework, unfused_expert_bias, 0),
     FBOOL("unfused_yarn_rope", Framework, unfused_yarn_rope, 0),
@@ -853,6 +858,9 @@ static int parse_mapping(Ctx *x, const yaml_node_t *map, const Field *fields, si
             return -1;
         if ((f->flags & F_FWREF) && record_ref(x, SEC_FW, ((const Framework *)row)->id, v) != 0)
             return -1;
+        if ((f->flags & F_ACCLIST) &&
+            record_ref(x, REF_FW_ACCLIST, ((const Framework *)row)->id, v) != 0)
+            return -1;
     }
     return 0;
 }
@@ -1279,6 +1287,42 @@ static void take_fitted(Framework *f, const Framework *src)
     memcpy(f->calibrated_on, src->calibrated_on, sizeof f->calibrated_on);
 }
 
+/* Every id a framework's curves_calibrated_on names must be a catalog
+ * accelerator; reported at the last place the list was given. */
+static int check_curves_calibrated_on(Ctx *x)
+{
+    for (size_t i = 0; i < x->c->n_frameworks; i++) {
+        const Framework *f = &x->c->frameworks[i];
+        for (const char *p = f->curves_calibrated_on; *p;) {
+            while (*p == ' ')
+                p++;
+            size_t len = strcspn(p, " ");
+            if (len == 0)
+                break;
+            char id[CAT_ID_LEN];
+            snprintf(id, sizeof id, "%.*s", (int)(len < sizeof id ? len : sizeof id - 1), p);
+            p += len;
+            if (catalog_find_accelerator(x->c, id))
+                continue;
+            const AccRef *r = NULL;
+            for (size_t k = 0; k < x->n_refs; k++)
+                if (x->refs[k].sec == REF_FW_ACCLIST && strcasecmp(x->refs[k].row, f->id) == 0)
+                    r = &x->refs[k];
+            const char *cands[256];
+            size_t nc = 0;
+            for (size_t k = 0; k < x->c->n_accelerators && nc < 256; k++)
+                cands[nc++] = x->c->accelerators[k].id;
+            const char *near = diag_nearest(id, cands, nc);
+            diag_set(x->d, r ? x->files[r->file] : "", r ? r->line : 0, r ? r->col : 0,
+                     "framework '%s': curves_calibrated_on names unknown accelerator '%s'%s%s%s",
+                     f->id, id, near ? " (did you mean '" : "", near ? near : "",
+                     near ? "'?)" : "");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Profiles that name another in calibration_from run the same code under
  * other defaults (Megatron-LM's own scripts and NeMo's performance recipes
  * both run Megatron-Core and Transformer Engine): the accelerator-level
@@ -1438,6 +1482,8 @@ static int resolve(Ctx *x)
                  near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
         return -1;
     }
+    if (check_curves_calibrated_on(x) != 0)
+        return -1;
     return borrow_calibration(x);
 }
 

@@ -702,6 +702,34 @@ START_TEST(rejects_unknown_accelerator_in_instance)
 }
 END_TEST
 
+/* curves_calibrated_on: the parts a base profile's curves were calibrated
+ * on (framework_calibrated_on); each must be a catalog accelerator */
+START_TEST(curves_calibrated_on_names_known_accelerators)
+{
+    EXPECT_ERR(ACC_OK "frameworks:\n"
+                      "  - {id: lm, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8,\n"
+                      "     fp8_gemm_factor: 0.85, curves_calibrated_on: \"X1 X2\", source: t,\n"
+                      "     as_of: 2026-12-05}\n",
+               9, 51, "framework 'lm': curves_calibrated_on names unknown accelerator 'X2' "
+                       "(did you mean 'X1'?)");
+    Catalog c;
+    Diag d;
+    ck_assert_int_eq(load_text(&c, ACC_OK "frameworks:\n"
+                                          "  - {id: lm, gemm_scale: 1, tp_overlap: 0, "
+                                          "dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
+                                          "     curves_calibrated_on: \" x1 \", source: t,\n"
+                                          "     as_of: 2026-12-05}\n",
+                               &d),
+                     0);
+    const Framework *f = catalog_find_framework(&c, "lm");
+    ck_assert_ptr_nonnull(f);
+    ck_assert(framework_calibrated_on(f, catalog_find_accelerator(&c, "X1")));
+    Accelerator other = {.id = "X10"};
+    ck_assert(!framework_calibrated_on(f, &other));
+    catalog_free(&c);
+}
+END_TEST
+
 START_TEST(rejects_efficiency_for_unknown_accelerator)
 {
     EXPECT_ERR(ACC_OK "efficiency:\n  - accelerator: H999\n    elementwise_eff: 0.7\n", 8, 18,
@@ -962,6 +990,7 @@ Suite *test_suite(void)
     tcase_add_test(t, rejects_bad_numbers_and_ranges);
     tcase_add_test(t, rejects_unknown_accelerator_in_instance);
     tcase_add_test(t, rejects_efficiency_for_unknown_accelerator);
+    tcase_add_test(t, curves_calibrated_on_names_known_accelerators);
     tcase_add_test(t, rejects_curves_that_do_not_increase);
     tcase_add_test(t, rejects_structural_mistakes);
     tcase_add_test(t, rejects_more_entries_than_the_cap);
