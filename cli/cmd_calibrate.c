@@ -12,7 +12,10 @@
  * uses them and says "calibrated on N of your runs, residual R %".
  * --half fit|held-out restricts the fit (and the bands) to that half of the
  * validation split (calib_split); --bands also writes `error_bands:` rows
- * from the residuals after the fit, per class; --bands-all takes those
+ * from the residuals after the fit, per class, and "uncalibrated/<class>"
+ * rows from the runs predicted as a plan whose framework has no
+ * calibration on its accelerator would be (calib_predict_uncalibrated;
+ * printed as "without calibration:"); --bands-all takes those
  * residuals from every run given, both halves (a band states the model's
  * measured error on all published runs of its class; it changes no
  * prediction, so the held-out step-time error stays a held-out figure).
@@ -455,6 +458,70 @@ static bool band_devs(const CalibRun *after, const CalibRun *oos, int i, double 
     return any;
 }
 
+/* The error_bands rows of the runs with has[i], run i's deviation range
+ * lo[i]..hi[i]: "<prefix><class>" per class, padded, a class of fewer than
+ * BAND_MIN_RUNS runs at least the range of all of them, and `all` over
+ * every run; `how` says how the deviations were taken. */
+static void put_bands(StrBuf *sb, const CalibRun *runs, int n, const bool *has,
+                      const double *lo, const double *hi, const char *prefix, const char *all,
+                      const char *how, const char *const *files, const Plan *const *pp, int nall,
+                      const char *names, const char *date)
+{
+    double glo = 0, ghi = 0;
+    int gn = 0;
+    for (int i = 0; i < n; i++)
+        if (has[i]) {
+            glo = gn ? fmin(glo, lo[i]) : lo[i];
+            ghi = gn ? fmax(ghi, hi[i]) : hi[i];
+            gn++;
+        }
+    if (gn == 0)
+        return;
+    bool use[MAX_FILES];
+    for (int i = 0; i < n; i++) {
+        if (!has[i])
+            continue;
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++)
+            seen = has[j] && strcmp(runs[j].cls, runs[i].cls) == 0;
+        if (seen)
+            continue;
+        double l = lo[i], h = hi[i];
+        int c = 0;
+        for (int j = i; j < n; j++)
+            if (has[j] && strcmp(runs[j].cls, runs[i].cls) == 0) {
+                l = fmin(l, lo[j]);
+                h = fmax(h, hi[j]);
+                c++;
+            }
+        /* the files this class's runs came from */
+        char cls_names[SRC_NAMES_LEN];
+        for (int f = 0; f < nall; f++) {
+            use[f] = false;
+            for (int j = i; j < n && !use[f]; j++)
+                use[f] = has[j] && runs[j].plan == pp[f] && strcmp(runs[j].cls, runs[i].cls) == 0;
+        }
+        list_files(cls_names, sizeof cls_names, files, use, nall);
+        l = fmin(l - BAND_PAD, -BAND_FLOOR);
+        h = fmax(h + BAND_PAD, BAND_FLOOR);
+        if (c < BAND_MIN_RUNS) {
+            /* too few runs to trust their in-sample residuals (a profile
+             * fitted to one run reproduces it exactly): at least the
+             * range of all runs */
+            l = fmin(l, glo - BAND_PAD);
+            h = fmax(h, ghi + BAND_PAD);
+        }
+        sb_printf(sb, "  - {id: %s%s, low: %.3f, high: %.3f, runs: %d, source: "
+                      "\"gpuplan calibrate %s: measured/model - 1 of %d runs (%s)\", "
+                      "as_of: \"%s\"}\n",
+                  prefix, runs[i].cls, fmax(l, -0.99), h, c, how, c, cls_names, date);
+    }
+    sb_printf(sb, "  - {id: %s, low: %.3f, high: %.3f, runs: 0, source: "
+                  "\"gpuplan calibrate %s: range of all %d runs (%s)\", as_of: \"%s\"}\n",
+              all, fmax(fmin(glo - BAND_PAD, -BAND_FLOOR), -0.99), fmax(ghi + BAND_PAD, BAND_FLOOR),
+              how, gn, names, date);
+}
+
 /* Whether run r describes the error bands of the runs in half bhalf (-1 =
  * all): --bands-from runs always do. */
 static bool in_bands(const CalibRun *r, int bhalf)
@@ -538,8 +605,9 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
     const Plan **pp = calloc((size_t)nall, sizeof *pp);
     Catalog cal = cli->catalog;
     Framework *calfw = NULL, *basefw = NULL, *calfw2 = NULL, *fits2 = NULL;
-    CalibRun *scratch = NULL, *oos = NULL, *sel2 = NULL;
-    bool *fit = NULL, *fold = NULL;
+    CalibRun *scratch = NULL, *oos = NULL, *sel2 = NULL, *unc = NULL;
+    bool *fit = NULL, *fold = NULL, *has = NULL;
+    double *blo = NULL, *bhi = NULL;
     char *text = NULL;
     if (!lps || !runs || !after || !fits || !pp) {
         cli_error("out of memory");
@@ -598,6 +666,17 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
     for (int k = 0; k < n; k++)
         after[k] = runs[k];
     calib_predict(after, n, &cal);
+    /* every run as a plan whose framework has no calibration on its
+     * accelerator would be predicted (the uncalibrated bands) */
+    unc = calloc(MAX_RUNS, sizeof *unc);
+    has = calloc(MAX_RUNS, sizeof *has);
+    blo = calloc(MAX_RUNS, sizeof *blo);
+    bhi = calloc(MAX_RUNS, sizeof *bhi);
+    if (!unc || !has || !blo || !bhi || calib_predict_uncalibrated(after, n, &cal, unc) < 0) {
+        cli_error("out of memory");
+        rc = EXIT_IO;
+        goto done;
+    }
 
     /* --cross-validate: each run of the split predicted by the fit on the
      * half it is not in (the selected half's own fit where it is that
@@ -686,6 +765,14 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
     if (cv)
         printf("cross-validated: %d runs, each predicted by the fit on the half it is not in: "
                "mean |error| %.1f %%, worst %.1f %%\n", ncv, 100 * cv_mean, 100 * cv_worst);
+    {
+        double um, uw;
+        int uc;
+        calib_stats(unc, n, -1, &um, &uw, &uc);
+        printf("without calibration: %d runs, each predicted without its framework's "
+               "calibration on its silicon: mean |error| %.1f %%, worst %.1f %%\n", uc,
+               100 * um, 100 * uw);
+    }
     print_repeats(runs, n);
     print_memory(runs, n);
     for (int k = 0; k < nfit; k++) {
@@ -739,80 +826,30 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
             put_framework(&sb, &fits[k], date, names, label);
         if (bands) {
             /* the runs the bands describe: the fitted half, or all of them,
-             * and the --bands-from runs */
+             * and the --bands-from runs; with --cross-validate a run's band
+             * entry spans both its errors: as fitted, and as predicted by
+             * the fit that did not see it */
             int bhalf = bands_all ? -1 : half;
-            /* with --cross-validate a run's band entry spans both its
-             * errors: as fitted, and as predicted by the fit that did not
-             * see it */
             const CalibRun *cvres = cv ? oos : NULL;
+            for (int i = 0; i < n; i++)
+                has[i] = in_bands(&runs[i], bhalf) && band_devs(after, cvres, i, &blo[i], &bhi[i]);
             sb_puts(&sb, "error_bands:\n");
-            char done_cls[MAX_RUNS][CAT_ID_LEN];
-            int nd = 0;
-            double glo = 0, ghi = 0, glo_all = 0, ghi_all = 0;
-            int gn = 0;
-            for (int i = 0, k = 0; i < n; i++) {
-                double dl, dh;
-                if (!in_bands(&runs[i], bhalf) || !band_devs(after, cvres, i, &dl, &dh))
-                    continue;
-                glo_all = k ? fmin(glo_all, dl) : dl;
-                ghi_all = k ? fmax(ghi_all, dh) : dh;
-                k++;
-            }
+            put_bands(&sb, runs, n, has, blo, bhi, "", "default",
+                      cv ? "--bands --cross-validate" : "--bands", files, pp, nall, names, date);
+            /* the same runs as a plan whose framework has no calibration
+             * on its accelerator sees them (calib_predict_uncalibrated),
+             * each run's entry spanning that error and the ones above: an
+             * uncalibrated band never claims more than the calibrated one */
             for (int i = 0; i < n; i++) {
-                double lo, hi;
-                if (!in_bands(&runs[i], bhalf) || !band_devs(after, cvres, i, &lo, &hi))
+                if (!in_bands(&runs[i], bhalf) || !unc[i].ok)
                     continue;
-                glo = gn ? fmin(glo, lo) : lo;
-                ghi = gn ? fmax(ghi, hi) : hi;
-                gn++;
-                bool seen = false;
-                for (int k = 0; k < nd; k++)
-                    seen |= strcmp(done_cls[k], runs[i].cls) == 0;
-                if (seen)
-                    continue;
-                snprintf(done_cls[nd++], CAT_ID_LEN, "%s", runs[i].cls);
-                int c = 0;
-                for (int j = i; j < n; j++) {
-                    double dl, dh;
-                    if (strcmp(runs[j].cls, runs[i].cls) != 0 || !in_bands(&runs[j], bhalf) ||
-                        !band_devs(after, cvres, j, &dl, &dh))
-                        continue;
-                    lo = fmin(lo, dl);
-                    hi = fmax(hi, dh);
-                    c++;
-                }
-                /* the files this class's runs came from */
-                char cls_names[SRC_NAMES_LEN];
-                for (int f = 0; f < nall; f++) {
-                    use[f] = false;
-                    for (int j = i; j < n && !use[f]; j++)
-                        use[f] = runs[j].plan == pp[f] &&
-                                 (after[j].ok || (cvres && cvres[j].ok)) &&
-                                 strcmp(runs[j].cls, runs[i].cls) == 0 &&
-                                 in_bands(&runs[j], bhalf);
-                }
-                list_files(cls_names, sizeof cls_names, files, use, nall);
-                lo = fmin(lo - BAND_PAD, -BAND_FLOOR);
-                hi = fmax(hi + BAND_PAD, BAND_FLOOR);
-                if (c < BAND_MIN_RUNS) {
-                    /* too few runs to trust their in-sample residuals (a
-                     * profile fitted to one run reproduces it exactly):
-                     * at least the range of all runs */
-                    lo = fmin(lo, glo_all - BAND_PAD);
-                    hi = fmax(hi, ghi_all + BAND_PAD);
-                }
-                sb_printf(&sb, "  - {id: %s, low: %.3f, high: %.3f, runs: %d, source: "
-                               "\"gpuplan calibrate --bands%s: measured/model - 1 of %d runs "
-                               "(%s)\", as_of: \"%s\"}\n",
-                          runs[i].cls, fmax(lo, -0.99), hi, c, cv ? " --cross-validate" : "", c,
-                          cls_names, date);
+                double d = unc[i].measured_s / unc[i].predicted_s - 1.0;
+                blo[i] = has[i] ? fmin(blo[i], d) : d;
+                bhi[i] = has[i] ? fmax(bhi[i], d) : d;
+                has[i] = true;
             }
-            if (gn > 0)
-                sb_printf(&sb, "  - {id: default, low: %.3f, high: %.3f, runs: 0, source: "
-                               "\"gpuplan calibrate --bands: range of all %d runs (%s)\", "
-                               "as_of: \"%s\"}\n",
-                          fmax(fmin(glo - BAND_PAD, -BAND_FLOOR), -0.99),
-                          fmax(ghi + BAND_PAD, BAND_FLOOR), gn, names, date);
+            put_bands(&sb, runs, n, has, blo, bhi, BAND_UNCALIBRATED "/", BAND_UNCALIBRATED,
+                      "--bands, uncalibrated", files, pp, nall, names, date);
         }
         text = sb_finish(&sb);
         if (!text) {
@@ -843,6 +880,10 @@ done:
     free(scratch);
     free(oos);
     free(sel2);
+    free(unc);
+    free(has);
+    free(blo);
+    free(bhi);
     free(fit);
     free(fold);
     free(pp);

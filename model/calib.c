@@ -219,6 +219,49 @@ int calib_predict(CalibRun *runs, int n, const Catalog *cat)
     return k;
 }
 
+/* Whether profile id is "<fw>@<part>" with part a or a part on a's silicon:
+ * a row catalog_framework_for(cat, fw, a->id) may return. */
+static bool row_for(const Catalog *cat, const char *id, const char *fw, const Accelerator *a)
+{
+    const char *at = strchr(id, '@');
+    size_t len = strlen(fw);
+    if (!at || (size_t)(at - id) != len || strncasecmp(id, fw, len) != 0)
+        return false;
+    if (strcasecmp(at + 1, a->id) == 0)
+        return true;
+    const Accelerator *b = a->silicon[0] ? catalog_find_accelerator(cat, at + 1) : NULL;
+    return b && strcasecmp(b->silicon, a->silicon) == 0;
+}
+
+int calib_predict_uncalibrated(const CalibRun *runs, int n, const Catalog *cat, CalibRun *out)
+{
+    Framework *v = malloc((cat->n_frameworks + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    Catalog tmp = *cat;
+    tmp.frameworks = v;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        size_t m = 0;
+        for (size_t j = 0; j < cat->n_frameworks; j++)
+            if (!row_for(cat, cat->frameworks[j].id, runs[i].framework, runs[i].acc))
+                v[m++] = cat->frameworks[j];
+        tmp.n_frameworks = m;
+        out[i] = runs[i];
+        const Framework *f = catalog_framework_for(&tmp, runs[i].framework, runs[i].acc->id);
+        if (f && framework_calibrated_on(f, runs[i].acc)) {
+            /* its profile's own curves were calibrated on this part */
+            out[i].ok = false;
+            snprintf(out[i].why, sizeof out[i].why, "%s is calibrated on %s without a row",
+                     f->id, runs[i].acc->id);
+            continue;
+        }
+        k += predict_one(&out[i], &tmp) ? 1 : 0;
+    }
+    free(v);
+    return k;
+}
+
 void calib_stats(const CalibRun *runs, int n, int half, double *mean_abs, double *worst_abs,
                  int *count)
 {

@@ -50,6 +50,15 @@ void calib_split(CalibRun *runs, int n);
  * fill predicted_s/err/ok.  Returns the number predicted. */
 int calib_predict(CalibRun *runs, int n, const Catalog *cat);
 
+/* Predict every run as a plan whose framework has no calibration on its
+ * accelerator is predicted: on cat without the run's framework's
+ * "<framework>@<accelerator>" rows for its accelerator and every part on
+ * the same silicon (fitted or derived through calibration_from), so the
+ * run takes the framework's own profile (catalog_framework_for's last
+ * step).  out[i] is runs[i] with predicted_s/err/ok set.  Returns the
+ * number predicted, -1 when out of memory. */
+int calib_predict_uncalibrated(const CalibRun *runs, int n, const Catalog *cat, CalibRun *out);
+
 /* Mean and worst |err| over runs with ok, held_out == half (half < 0:
  * all); counts them into *count. */
 void calib_stats(const CalibRun *runs, int n, int half, double *mean_abs, double *worst_abs,

@@ -2917,6 +2917,20 @@ static const ErrorBand *class_band(const Env *e, const Catalog *cat, char *cls, 
     const char *fam = a->family[0] ? a->family : a->id;
     snprintf(cls, len, "%.32s/%s/%s", fam, model_arch_class(&e->w->model),
              e->lowp ? "fp8" : "bf16");
+    /* a framework with no calibration on this accelerator
+     * (framework_calibrated_on): the error of the set's runs each
+     * predicted without its own calibration (BAND_UNCALIBRATED) */
+    if (cat && e->fw && !framework_calibrated_on(e->fw, e->a)) {
+        char u[CAT_ID_LEN];
+        snprintf(u, sizeof u, BAND_UNCALIBRATED "/%.32s", cls);
+        const ErrorBand *ub = catalog_find_band(cat, u);
+        if (!ub && (ub = catalog_find_band(cat, BAND_UNCALIBRATED)) != NULL)
+            snprintf(u, sizeof u, BAND_UNCALIBRATED);
+        if (ub) {
+            snprintf(cls, len, "%s", u);
+            return ub;
+        }
+    }
     const ErrorBand *b = cat ? catalog_find_band(cat, cls) : NULL;
     if (!b && cat) {
         b = catalog_find_band(cat, "default");
@@ -3628,7 +3642,9 @@ static const char *group3(int v, char *buf, size_t len)
 /* Error band (TrainResult step_s_low …): the catalog's error_bands row of
  * this workload's class "<family>/<dense|moe>/<bf16|fp8>" (family = the
  * accelerator's `family`, else its id), else the "default" row, else none
- * (low = high = the prediction).  The step time moves by the band's
+ * (low = high = the prediction); where the framework has no calibration on
+ * the accelerator, "uncalibrated/<class>", else "uncalibrated", first
+ * (class_band).  The step time moves by the band's
  * relative ends; days and GPU-hours move with it (goodput does not depend
  * on the step); a size chosen for target_days moves inversely with the
  * speed (days ∝ 1/GPUs, rounded up to whole nodes). */
@@ -3874,6 +3890,10 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                           100 * (tr->step_s_low / tr->step_s - 1),
                           100 * (tr->step_s_high / tr->step_s - 1), tr->band_class,
                           tr->band_runs);
+        if (!framework_calibrated_on(e.fw, a))
+            result_assume(r, sc, "%s has no calibration on %s: its profile's multipliers "
+                          "as given; the band is the set's runs each predicted without its "
+                          "own calibration", e.fw_id, a->id);
         if (e.fw->calibrated_runs > 0) {
             const char *at = strchr(e.fw->id, '@');
             /* whose runs: the calibration's label, unnamed for a user's own */

@@ -176,6 +176,22 @@ else
     not_ok "a class's band source lists only its own runs files" "$(grep -h 'id: ' "$tmp"/cal/*.yaml 2>/dev/null | head -4)"
 fi
 
+# calibrate --bands also writes the bands of a framework with no calibration
+# on its accelerator: each run predicted without its own profile's
+# "<framework>@<accelerator>" row ("uncalibrated/<class>", "uncalibrated")
+has "calibrate sums up the runs predicted without calibration" "$tmp/out" \
+    '^without calibration: [0-9]+ runs, each predicted without its framework.s calibration on its silicon: mean \|error\| [0-9.]+ %, worst [0-9.]+ %$'
+cal=$(ls "$tmp"/cal/*.yaml 2>/dev/null | head -n 1)
+if [ -n "$cal" ] && grep -q '^  - {id: uncalibrated/trainium/dense/bf16, .*--bands, uncalibrated: .*(neuron-trn1\.yaml)' "$cal" &&
+    grep -q '^  - {id: uncalibrated/tpu/dense/bf16, .*(maxtext-tpu-v6e\.yaml)' "$cal" &&
+    grep -q '^  - {id: uncalibrated, ' "$cal"; then
+    ok "the uncalibrated bands are written per class and over all runs"
+else
+    not_ok "the uncalibrated bands are written per class and over all runs" "$(grep -h 'id: ' "$tmp"/cal/*.yaml 2>/dev/null | tail -4)"
+fi
+check "a catalog calibrate wrote with its bands loads" 0 "$bin" --db "$db" --catalog "$tmp/cal" \
+    eval "$runs/neuron-trn1.yaml"
+
 # calibrate --bands-from: those runs make their class's band and fit nothing
 check "calibrate --bands-from exits 0" 0 "$bin" --db "$db" calibrate \
     "$runs/neuron-trn1.yaml" --bands-from "$runs/mbridge-nemotron-3-nano.yaml" --bands-all \

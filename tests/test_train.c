@@ -4619,6 +4619,65 @@ START_TEST(error_band_brackets_step_days_hours_and_gpus)
 }
 END_TEST
 
+/* A framework with no calibration on the accelerator (no
+ * "deepspeed@H100-SXM" row, nor one on the same silicon) is predicted on
+ * its profile's multipliers as given; its band is the one the set's runs
+ * give when each is predicted without its own calibration, and the plan
+ * says so.  The validation set measures that band wider than the class's
+ * calibrated one (gpuplan calibrate --bands). */
+START_TEST(uncalibrated_framework_takes_the_uncalibrated_band)
+{
+    Plan p;
+    plan_init(&p);
+    const ModelPreset *pr = preset_find("llama-3-70b");
+    ck_assert_ptr_nonnull(pr);
+    Workload w = training(pr->shape, 8192, 1024, 2e12);
+    w.gpus = 512;
+    w.precision = PREC_FP8;
+    snprintf(w.framework, sizeof w.framework, "nemo");
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+    TrainResult cal = r->workloads[0].train;
+    ck_assert(!has_assumption(r, "has no calibration"));
+    free(r);
+    ck_assert_str_eq(cal.band_class, "hopper/dense/fp8");
+
+    snprintf(w.framework, sizeof w.framework, "deepspeed");
+    ck_assert_ptr_null(catalog_find_framework(&cat, "deepspeed@H100-SXM"));
+    ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+    const TrainResult *t = &r->workloads[0].train;
+    ck_assert_str_eq(t->band_class, "uncalibrated/hopper/dense/fp8");
+    const ErrorBand *u = catalog_find_band(&cat, "uncalibrated/hopper/dense/fp8");
+    const ErrorBand *c = catalog_find_band(&cat, "hopper/dense/fp8");
+    ck_assert_ptr_nonnull(u);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(t->band_runs, u->runs);
+    ck_assert(rel(t->step_s_low, t->step_s * (1 + u->low)) < 1e-12);
+    ck_assert(rel(t->step_s_high, t->step_s * (1 + u->high)) < 1e-12);
+    ck_assert_msg(u->high - u->low > c->high - c->low, "uncalibrated %.3f..%.3f, class %.3f..%.3f",
+                  u->low, u->high, c->low, c->high);
+    ck_assert(has_assumption(r, "deepspeed has no calibration on H100-SXM"));
+    free(r);
+
+    /* the default profile on A100: its curves were calibrated with it
+     * (frameworks.yaml curves_calibrated_on), no row needed */
+    w.framework[0] = '\0';
+    w.precision = PREC_BF16;
+    ck_assert_msg(size(&p, &w, acc("A100-80GB"), &r), "%s", r->workloads[0].error);
+    ck_assert_str_eq(r->workloads[0].train.band_class, "ampere/dense/bf16");
+    ck_assert(!has_assumption(r, "has no calibration"));
+    free(r);
+    w.precision = PREC_FP8;
+
+    /* a class the uncalibrated runs do not cover takes their whole range */
+    snprintf(w.framework, sizeof w.framework, "fsdp");
+    ck_assert_ptr_null(catalog_find_band(&cat, "uncalibrated/trainium/dense/fp8"));
+    ck_assert_msg(size(&p, &w, acc("Trainium"), &r), "%s", r->workloads[0].error);
+    ck_assert_str_eq(r->workloads[0].train.band_class, "uncalibrated");
+    free(r);
+}
+END_TEST
+
 START_TEST(rejects_zero_tokens)
 {
     Plan p;
@@ -4909,6 +4968,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, selective_reruns_attention_keeps_only_weight_gemm_outputs);
     tcase_add_test(tc, fp8_speedup_over_bf16_is_between_published_ratios);
     tcase_add_test(tc, error_band_brackets_step_days_hours_and_gpus);
+    tcase_add_test(tc, uncalibrated_framework_takes_the_uncalibrated_band);
     tcase_add_test(tc, rejects_zero_tokens);
     tcase_add_test(tc, rejects_batch_that_no_layout_divides);
     tcase_add_test(tc, rejects_model_that_fits_no_layout_with_best_memory);
