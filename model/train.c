@@ -3892,8 +3892,11 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                           tr->band_runs);
         if (!framework_calibrated_on(e.fw, a))
             result_assume(r, sc, "%s has no calibration on %s: its profile's multipliers "
-                          "as given; the band is the set's runs each predicted without its "
-                          "own calibration", e.fw_id, a->id);
+                          "as given%s", e.fw_id, a->id,
+                          strncmp(tr->band_class, BAND_UNCALIBRATED, strlen(BAND_UNCALIBRATED)) == 0
+                              ? "; the band is the set's runs each predicted without its own "
+                                "calibration"
+                              : "");
         if (e.fw->calibrated_runs > 0) {
             const char *at = strchr(e.fw->id, '@');
             /* whose runs: the calibration's label, unnamed for a user's own */

@@ -4656,7 +4656,9 @@ START_TEST(uncalibrated_framework_takes_the_uncalibrated_band)
     ck_assert(rel(t->step_s_high, t->step_s * (1 + u->high)) < 1e-12);
     ck_assert_msg(u->high - u->low > c->high - c->low, "uncalibrated %.3f..%.3f, class %.3f..%.3f",
                   u->low, u->high, c->low, c->high);
-    ck_assert(has_assumption(r, "deepspeed has no calibration on H100-SXM"));
+    ck_assert(has_assumption(r, "deepspeed has no calibration on H100-SXM: its profile's "
+                                "multipliers as given; the band is the set's runs each "
+                                "predicted without its own calibration"));
     free(r);
 
     /* the default profile on A100: its curves were calibrated with it
