@@ -240,13 +240,19 @@ int calib_predict_uncalibrated(const CalibRun *runs, int n, const Catalog *cat, 
         return -1;
     Catalog tmp = *cat;
     tmp.frameworks = v;
+    tmp.n_frameworks = 0;
     int k = 0;
     for (int i = 0; i < n; i++) {
-        size_t m = 0;
-        for (size_t j = 0; j < cat->n_frameworks; j++)
-            if (!row_for(cat, cat->frameworks[j].id, runs[i].framework, runs[i].acc))
-                v[m++] = cat->frameworks[j];
-        tmp.n_frameworks = m;
+        /* the catalog without the run's rows: the previous run's, where it
+         * has the same framework and accelerator (runs come file by file) */
+        if (i == 0 || runs[i].acc != runs[i - 1].acc ||
+            strcasecmp(runs[i].framework, runs[i - 1].framework) != 0) {
+            size_t m = 0;
+            for (size_t j = 0; j < cat->n_frameworks; j++)
+                if (!row_for(cat, cat->frameworks[j].id, runs[i].framework, runs[i].acc))
+                    v[m++] = cat->frameworks[j];
+            tmp.n_frameworks = m;
+        }
         out[i] = runs[i];
         const Framework *f = catalog_framework_for(&tmp, runs[i].framework, runs[i].acc->id);
         if (f && framework_calibrated_on(f, runs[i].acc)) {

@@ -167,19 +167,25 @@ const Framework *catalog_find_framework(const Catalog *c, const char *id)
     return NULL;
 }
 
+const char *catalog_list_next(const char *p, size_t *len)
+{
+    while (p && *p == ' ')
+        p++;
+    if (!p || !*p)
+        return NULL;
+    *len = strcspn(p, " ");
+    return p;
+}
+
 bool framework_calibrated_on(const Framework *f, const Accelerator *a)
 {
     if (!f || strchr(f->id, '@'))
         return f != NULL;
-    size_t n = a ? strlen(a->id) : 0;
-    for (const char *p = f->curves_calibrated_on; n && *p;) {
-        while (*p == ' ')
-            p++;
-        size_t len = strcspn(p, " ");
+    size_t n = a ? strlen(a->id) : 0, len;
+    for (const char *p = f->curves_calibrated_on; n && (p = catalog_list_next(p, &len)) != NULL;
+         p += len)
         if (len == n && strncasecmp(p, a->id, n) == 0)
             return true;
-        p += len;
-    }
     return false;
 }
 

@@ -539,6 +539,9 @@ const Framework *catalog_find_framework(const Catalog *c, const char *id);
  * whose curves_calibrated_on names a.  Else its multipliers are the
  * profile's as given, and its error band the uncalibrated one. */
 bool framework_calibrated_on(const Framework *f, const Accelerator *a);
+/* The next id of a space-separated list from p (spaces skipped), its length
+ * in *len; NULL at the list's end. */
+const char *catalog_list_next(const char *p, size_t *len);
 const Framework *catalog_framework_for(const Catalog *c, const char *fw, const char *acc);
 const ErrorBand *catalog_find_band(const Catalog *c, const char *id);
 const MigProfile *accelerator_find_mig(const Accelerator *a, const char *profile);

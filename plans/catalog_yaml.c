@@ -1287,37 +1287,54 @@ static void take_fitted(Framework *f, const Framework *src)
     memcpy(f->calibrated_on, src->calibrated_on, sizeof f->calibrated_on);
 }
 
+/* The last place row `row` gave a reference of section tag `sec`
+ * (record_ref), NULL when none was recorded. */
+static const AccRef *last_ref(const Ctx *x, int sec, const char *row)
+{
+    const AccRef *r = NULL;
+    for (size_t k = 0; k < x->n_refs; k++)
+        if (x->refs[k].sec == sec && strcasecmp(x->refs[k].row, row) == 0)
+            r = &x->refs[k];
+    return r;
+}
+
+/* "<what>unknown accelerator '<id>'", with the nearest catalog id, at
+ * file:line:col; returns -1.  err_unknown_accel_at: at reference r (NULL:
+ * no place). */
+static int err_unknown_accel(Ctx *x, const char *file, int line, int col, const char *what,
+                             const char *id)
+{
+    const char *cands[256];
+    size_t nc = 0;
+    for (size_t k = 0; k < x->c->n_accelerators && nc < 256; k++)
+        cands[nc++] = x->c->accelerators[k].id;
+    const char *near = diag_nearest(id, cands, nc);
+    diag_set(x->d, file, line, col, "%sunknown accelerator '%s'%s%s%s", what, id,
+             near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+    return -1;
+}
+
+static int err_unknown_accel_at(Ctx *x, const AccRef *r, const char *what, const char *id)
+{
+    return err_unknown_accel(x, r ? x->files[r->file] : "", r ? r->line : 0, r ? r->col : 0,
+                             what, id);
+}
+
 /* Every id a framework's curves_calibrated_on names must be a catalog
  * accelerator; reported at the last place the list was given. */
 static int check_curves_calibrated_on(Ctx *x)
 {
     for (size_t i = 0; i < x->c->n_frameworks; i++) {
         const Framework *f = &x->c->frameworks[i];
-        for (const char *p = f->curves_calibrated_on; *p;) {
-            while (*p == ' ')
-                p++;
-            size_t len = strcspn(p, " ");
-            if (len == 0)
-                break;
-            char id[CAT_ID_LEN];
+        size_t len;
+        for (const char *p = f->curves_calibrated_on; (p = catalog_list_next(p, &len)) != NULL;
+             p += len) {
+            char id[CAT_ID_LEN], what[CAT_ID_LEN + 64];
             snprintf(id, sizeof id, "%.*s", (int)(len < sizeof id ? len : sizeof id - 1), p);
-            p += len;
             if (catalog_find_accelerator(x->c, id))
                 continue;
-            const AccRef *r = NULL;
-            for (size_t k = 0; k < x->n_refs; k++)
-                if (x->refs[k].sec == REF_FW_ACCLIST && strcasecmp(x->refs[k].row, f->id) == 0)
-                    r = &x->refs[k];
-            const char *cands[256];
-            size_t nc = 0;
-            for (size_t k = 0; k < x->c->n_accelerators && nc < 256; k++)
-                cands[nc++] = x->c->accelerators[k].id;
-            const char *near = diag_nearest(id, cands, nc);
-            diag_set(x->d, r ? x->files[r->file] : "", r ? r->line : 0, r ? r->col : 0,
-                     "framework '%s': curves_calibrated_on names unknown accelerator '%s'%s%s%s",
-                     f->id, id, near ? " (did you mean '" : "", near ? near : "",
-                     near ? "'?)" : "");
-            return -1;
+            snprintf(what, sizeof what, "framework '%s': curves_calibrated_on names ", f->id);
+            return err_unknown_accel_at(x, last_ref(x, REF_FW_ACCLIST, f->id), what, id);
         }
     }
     return 0;
@@ -1445,17 +1462,9 @@ static int resolve(Ctx *x)
     for (size_t i = 0; i < x->n_eff; i++) {
         EffEntry *e = &x->eff[i];
         Accelerator *a = (Accelerator *)catalog_find_accelerator(x->c, e->a.id);
-        if (!a) {
-            const char *cands[256];
-            size_t nc = 0;
-            for (size_t k = 0; k < x->c->n_accelerators && nc < 256; k++)
-                cands[nc++] = x->c->accelerators[k].id;
-            const char *near = diag_nearest(e->a.id, cands, nc);
-            diag_set(x->d, x->files[e->file], e->line, e->col,
-                     "efficiency entry for unknown accelerator '%s'%s%s%s", e->a.id,
-                     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-            return -1;
-        }
+        if (!a)
+            return err_unknown_accel(x, x->files[e->file], e->line, e->col,
+                                     "efficiency entry for ", e->a.id);
         for (size_t f = 1; f < es->n_fields; f++) {
             const Field *fd = &es->fields[f];
             if ((fd->flags & F_NOAPPLY) || !(e->set & (UINT64_C(1) << field_slot(es->fields, f))))
@@ -1468,19 +1477,9 @@ static int resolve(Ctx *x)
         if (catalog_find_accelerator(x->c, in->accelerator))
             continue;
         /* Report at the last place this instance's accelerator was set. */
-        const AccRef *r = NULL;
-        for (size_t k = 0; k < x->n_refs; k++)
-            if (x->refs[k].sec == SEC_INST && strcasecmp(x->refs[k].row, in->id) == 0)
-                r = &x->refs[k];
-        const char *cands[256];
-        size_t nc = 0;
-        for (size_t k = 0; k < x->c->n_accelerators && nc < 256; k++)
-            cands[nc++] = x->c->accelerators[k].id;
-        const char *near = diag_nearest(in->accelerator, cands, nc);
-        diag_set(x->d, r ? x->files[r->file] : "", r ? r->line : 0, r ? r->col : 0,
-                 "instance '%s': unknown accelerator '%s'%s%s%s", in->id, in->accelerator,
-                 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-        return -1;
+        char what[CAT_ID_LEN + 16];
+        snprintf(what, sizeof what, "instance '%s': ", in->id);
+        return err_unknown_accel_at(x, last_ref(x, SEC_INST, in->id), what, in->accelerator);
     }
     if (check_curves_calibrated_on(x) != 0)
         return -1;
