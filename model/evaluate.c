@@ -58,6 +58,7 @@ typedef struct {
     int n_warnings;
     Assumption assumptions[PLAN_MAX_ASSUMPTIONS];
     int n_assumptions;
+    int warnings_dropped, assumptions_dropped; /* what the stage added past full arrays */
 } SchedSlot;
 
 struct EvalCache {
@@ -451,6 +452,8 @@ static int sched_cached(const Plan *p, const Catalog *c, const EvalOptions *opt,
             result_warn(r, "%s", s->warnings[i]);
         for (int i = 0; i < s->n_assumptions; i++)
             result_assume(r, s->assumptions[i].scope, "%s", s->assumptions[i].text);
+        r->warnings_dropped += s->warnings_dropped;
+        r->assumptions_dropped += s->assumptions_dropped;
         s->stamp = ++k->clock;
         k->stats.sched_hits++;
         k->stats.imported_hits += s->imported;
@@ -458,6 +461,7 @@ static int sched_cached(const Plan *p, const Catalog *c, const EvalOptions *opt,
     }
     k->stats.sched_runs++;
     int w0 = r->n_warnings, a0 = r->n_assumptions;
+    int wd0 = r->warnings_dropped, ad0 = r->assumptions_dropped;
     sched_stage(p, c, opt, r);
     if (eval_cancelled(opt) || r->schedule.cancelled)
         return -1;
@@ -477,6 +481,8 @@ static int sched_cached(const Plan *p, const Catalog *c, const EvalOptions *opt,
     s->n_assumptions = r->n_assumptions - a0;
     for (int i = 0; i < s->n_assumptions; i++)
         s->assumptions[i] = r->assumptions[a0 + i];
+    s->warnings_dropped = r->warnings_dropped - wd0;
+    s->assumptions_dropped = r->assumptions_dropped - ad0;
     return 0;
 }
 
@@ -505,6 +511,7 @@ int plan_evaluate_ex(const Plan *p, const Catalog *c, const EvalOptions *opt, Pl
     layout_stage(p, c, r);
     power_stage(p, c, r);
     cost_stage(p, c, r);
+    result_note_dropped(r);
     return eval_cancelled(opt) ? -1 : 0;
 }
 
@@ -863,7 +870,8 @@ int eval_cache_import(EvalCache *cache, const Catalog *cat, const unsigned char 
         ok = stage_sched_portable(s) && s->cat_digest == cd &&
              s->hash == hash_bytes(2, &s->key, sizeof s->key) && s->n_warnings >= 0 &&
              s->n_warnings <= PLAN_MAX_WARNINGS && s->n_assumptions >= 0 &&
-             s->n_assumptions <= PLAN_MAX_ASSUMPTIONS;
+             s->n_assumptions <= PLAN_MAX_ASSUMPTIONS && s->warnings_dropped >= 0 &&
+             s->assumptions_dropped >= 0;
     }
     if (!ok) {
         big_free(raw, h.raw_len ? h.raw_len : 1);

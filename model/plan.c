@@ -316,24 +316,70 @@ int plan_remap_mig(Plan *p, const Accelerator *from, const Accelerator *to, char
     return changed;
 }
 
+/* vsnprintf into buf[size]; a text that does not fit ends in "…" at a
+ * character boundary (never half a UTF-8 sequence, which JSON and the
+ * terminal would reject).  Shipped texts fit (test_validation checks every
+ * assumption of the validation plans); this keeps a long plan name or
+ * source from producing invalid text. */
+static void text_vprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(buf, size, fmt, ap);
+    if (n < 0) {
+        buf[0] = '\0';
+        return;
+    }
+    if ((size_t)n < size || size < 8)
+        return;
+    size_t end = size - 1 - 3; /* room for "…" */
+    while (end > 0 && ((unsigned char)buf[end] & 0xC0) == 0x80)
+        end--;
+    memcpy(buf + end, "\xE2\x80\xA6", 4);
+}
+
 void result_warn(PlanResult *r, const char *fmt, ...)
 {
-    if (!r || r->n_warnings >= PLAN_MAX_WARNINGS)
+    if (!r)
         return;
+    if (r->n_warnings >= PLAN_MAX_WARNINGS) {
+        r->warnings_dropped++;
+        return;
+    }
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->warnings[r->n_warnings++], PLAN_TEXT_LEN, fmt, ap);
+    text_vprintf(r->warnings[r->n_warnings++], PLAN_TEXT_LEN, fmt, ap);
     va_end(ap);
 }
 
 void result_assume(PlanResult *r, const char *scope, const char *fmt, ...)
 {
-    if (!r || r->n_assumptions >= PLAN_MAX_ASSUMPTIONS)
+    if (!r)
         return;
+    if (r->n_assumptions >= PLAN_MAX_ASSUMPTIONS) {
+        r->assumptions_dropped++;
+        return;
+    }
     Assumption *a = &r->assumptions[r->n_assumptions++];
     snprintf(a->scope, sizeof a->scope, "%s", scope ? scope : "");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(a->text, sizeof a->text, fmt, ap);
+    text_vprintf(a->text, sizeof a->text, fmt, ap);
     va_end(ap);
+}
+
+void result_note_dropped(PlanResult *r)
+{
+    if (r->warnings_dropped > 0 && r->n_warnings == PLAN_MAX_WARNINGS) {
+        r->warnings_dropped++; /* the one this line replaces */
+        snprintf(r->warnings[PLAN_MAX_WARNINGS - 1], PLAN_TEXT_LEN,
+                 "%d further warnings were not kept (a result holds at most %d)",
+                 r->warnings_dropped, PLAN_MAX_WARNINGS - 1);
+    }
+    if (r->assumptions_dropped > 0 && r->n_assumptions == PLAN_MAX_ASSUMPTIONS) {
+        r->assumptions_dropped++;
+        Assumption *a = &r->assumptions[PLAN_MAX_ASSUMPTIONS - 1];
+        snprintf(a->scope, sizeof a->scope, "plan");
+        snprintf(a->text, sizeof a->text,
+                 "%d further assumptions were not kept (a result holds at most %d)",
+                 r->assumptions_dropped, PLAN_MAX_ASSUMPTIONS - 1);
+    }
 }

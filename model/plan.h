@@ -529,10 +529,13 @@ int plan_remap_mig(Plan *p, const Accelerator *from, const Accelerator *to, char
 
 /* ---------------------------------------------------------------- results */
 
-/* An assumption a number rests on, shown beside it in the TUI and exports. */
+/* An assumption a number rests on, shown beside it in the TUI and exports.
+ * Longer than other texts: it may quote a catalog source (up to 255 bytes)
+ * after what it explains. */
+#define PLAN_ASSUME_LEN 512
 typedef struct {
     char scope[PLAN_NAME_LEN];       /* "pretrain-405b", "cluster", "cost", … */
-    char text[PLAN_TEXT_LEN];        /* "GEMM efficiency 0.71 at h/t=2048 (Calculon-style curve, catalog)" */
+    char text[PLAN_ASSUME_LEN];      /* "GEMM efficiency 0.71 at h/t=2048 (Calculon-style curve, catalog)" */
 } Assumption;
 
 typedef struct {
@@ -949,8 +952,13 @@ typedef struct {
     bool cancelled;
 } ScheduleResult;
 
-#define PLAN_MAX_WARNINGS 32
-#define PLAN_MAX_ASSUMPTIONS 96
+/* A training workload states up to ~16 assumptions (framework, efficiency,
+ * overlaps, band, …; the validation plans' most is 16), an inference one
+ * fewer; the rest are the plan's own (cluster, power, cost, schedule).
+ * What still does not fit is counted, and plan_evaluate_ex turns the last
+ * entry into a line that says how many were not kept. */
+#define PLAN_MAX_WARNINGS 64
+#define PLAN_MAX_ASSUMPTIONS (PLAN_MAX_WORKLOADS * 20 + 64)
 
 typedef struct {
     WorkloadResult workloads[PLAN_MAX_WORKLOADS];
@@ -963,14 +971,20 @@ typedef struct {
     int n_warnings;
     Assumption assumptions[PLAN_MAX_ASSUMPTIONS];
     int n_assumptions;
+    int warnings_dropped, assumptions_dropped; /* not kept: the arrays were full */
     /* which stages ran */
     bool have_sizing, have_layout, have_power, have_schedule, have_cost;
 } PlanResult;
 
 /* Printf-style helpers for stages: append a warning / an assumption
- * (silently dropped when the array is full). */
+ * (counted in warnings_dropped / assumptions_dropped when the array is
+ * full). */
 void result_warn(PlanResult *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void result_assume(PlanResult *r, const char *scope, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* When anything was dropped, replace the last warning / assumption with a
+ * line saying how many were not kept, so no reader takes a full array for
+ * the whole list. */
+void result_note_dropped(PlanResult *r);
 
 #endif

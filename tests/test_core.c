@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,13 +127,73 @@ START_TEST(result_helpers_append_and_stop_when_full)
 {
     PlanResult *r = calloc(1, sizeof *r);
     ck_assert_ptr_nonnull(r);
-    for (int i = 0; i < PLAN_MAX_WARNINGS + 5; i++)
-        result_warn(r, "warning %d", i);
-    ck_assert_int_eq(r->n_warnings, PLAN_MAX_WARNINGS);
-    ck_assert_str_eq(r->warnings[3], "warning 3");
+    result_warn(r, "warning %d", 0);
     result_assume(r, "cost", "PUE %.1f", 1.3);
     ck_assert_str_eq(r->assumptions[0].scope, "cost");
     ck_assert_str_eq(r->assumptions[0].text, "PUE 1.3");
+    /* nothing dropped: nothing replaced */
+    result_note_dropped(r);
+    ck_assert_int_eq(r->n_warnings, 1);
+    ck_assert_str_eq(r->warnings[0], "warning 0");
+    ck_assert_int_eq(r->n_assumptions, 1);
+    ck_assert_str_eq(r->assumptions[0].text, "PUE 1.3");
+    /* full: counted, and the last entry says how many were not kept,
+     * counting the one it replaces */
+    for (int i = 1; i < PLAN_MAX_WARNINGS + 5; i++)
+        result_warn(r, "warning %d", i);
+    ck_assert_int_eq(r->n_warnings, PLAN_MAX_WARNINGS);
+    ck_assert_str_eq(r->warnings[3], "warning 3");
+    ck_assert_int_eq(r->warnings_dropped, 5);
+    for (int i = 1; i < PLAN_MAX_ASSUMPTIONS + 2; i++)
+        result_assume(r, "w", "assumption %d", i);
+    ck_assert_int_eq(r->n_assumptions, PLAN_MAX_ASSUMPTIONS);
+    ck_assert_int_eq(r->assumptions_dropped, 2);
+    result_note_dropped(r);
+    char want[PLAN_TEXT_LEN];
+    snprintf(want, sizeof want, "6 further warnings were not kept (a result holds at most %d)",
+             PLAN_MAX_WARNINGS - 1);
+    ck_assert_str_eq(r->warnings[PLAN_MAX_WARNINGS - 1], want);
+    snprintf(want, sizeof want, "warning %d", PLAN_MAX_WARNINGS - 2);
+    ck_assert_str_eq(r->warnings[PLAN_MAX_WARNINGS - 2], want);
+    snprintf(want, sizeof want,
+             "3 further assumptions were not kept (a result holds at most %d)",
+             PLAN_MAX_ASSUMPTIONS - 1);
+    ck_assert_str_eq(r->assumptions[PLAN_MAX_ASSUMPTIONS - 1].scope, "plan");
+    ck_assert_str_eq(r->assumptions[PLAN_MAX_ASSUMPTIONS - 1].text, want);
+    free(r);
+}
+END_TEST
+
+/* A text longer than a result holds ends in "…" on a character boundary:
+ * never half of a multi-byte character, which JSON and the terminal reject. */
+START_TEST(result_texts_that_do_not_fit_end_in_an_ellipsis_on_a_character)
+{
+    PlanResult *r = calloc(1, sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    char longer[2 * PLAN_ASSUME_LEN] = "";
+    for (int shift = 0; shift < 3; shift++) {
+        /* "×" is 2 bytes: shifting by one byte moves the cut through it */
+        memset(longer, 'a', (size_t)shift);
+        longer[shift] = '\0';
+        while (strlen(longer) + 2 < sizeof longer)
+            strcat(longer, "×");
+        r->n_assumptions = 0;
+        result_assume(r, "w", "%s", longer);
+        const char *t = r->assumptions[0].text;
+        size_t n = strlen(t);
+        ck_assert_uint_le(n, PLAN_ASSUME_LEN - 1);
+        ck_assert_uint_ge(n, PLAN_ASSUME_LEN - 6);
+        ck_assert_str_eq(t + n - 3, "…");
+        /* every byte before the ellipsis is the prefix, whole characters */
+        ck_assert_int_eq(strncmp(t, longer, n - 3), 0);
+        ck_assert_int_ne((unsigned char)longer[n - 3] & 0xC0, 0x80);
+    }
+    result_warn(r, "%s", longer);
+    ck_assert_uint_le(strlen(r->warnings[0]), PLAN_TEXT_LEN - 1);
+    ck_assert_str_eq(r->warnings[0] + strlen(r->warnings[0]) - 3, "…");
+    /* a text that fits is kept as written */
+    result_warn(r, "short %s", "×");
+    ck_assert_str_eq(r->warnings[1], "short ×");
     free(r);
 }
 END_TEST
@@ -201,6 +262,7 @@ Suite *test_suite(void)
     tcase_add_test(t, ring_collectives_follow_the_nccl_formulas);
     tcase_add_test(t, scaleout_bandwidth_matches_measured_ndr_busbw);
     tcase_add_test(t, result_helpers_append_and_stop_when_full);
+    tcase_add_test(t, result_texts_that_do_not_fit_end_in_an_ellipsis_on_a_character);
     tcase_add_test(t, headline_compare_pairs_metrics_and_judges_direction);
     tcase_add_test(t, headline_collect_skips_stages_that_did_not_run);
     suite_add_tcase(s, t);

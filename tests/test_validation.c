@@ -21,6 +21,7 @@
 #include "calib.h"
 #include "catalog_yaml.h"
 #include "check_main.h"
+#include "evaluate.h"
 #include "plan.h"
 #include "train.h"
 #include "yaml_plan.h"
@@ -106,6 +107,43 @@ static void print_table(void)
     fprintf(stderr, "all:           %d runs, mean |error| %.1f %%, worst %.1f %%\n", ca, 100 * ma,
             100 * wa);
 }
+
+/* A plan of up to 32 training workloads keeps every workload's assumptions:
+ * the result once held 96 in all and silently dropped the rest, so in these
+ * 20-30-workload files most workloads showed none.  Each workload states its
+ * model error band; nothing is dropped, and no text is cut short (the GEMM
+ * sentence once ran past 255 bytes in every training plan, a storage or
+ * cost assumption quoting its source in many). */
+START_TEST(whole_validation_plans_keep_every_workloads_assumptions)
+{
+    load_all();
+    PlanResult *r = malloc(sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    int biggest = 0;
+    for (int i = 0; i < n_plans; i++) {
+        ck_assert_int_eq(plan_evaluate(plans[i], &cat, r), 0);
+        ck_assert_int_eq(r->assumptions_dropped, 0);
+        ck_assert_int_eq(r->warnings_dropped, 0);
+        biggest = r->n_assumptions > biggest ? r->n_assumptions : biggest;
+        for (int a = 0; a < r->n_assumptions; a++)
+            ck_assert_msg(strlen(r->assumptions[a].text) < PLAN_ASSUME_LEN - 1, "cut short: %s",
+                          r->assumptions[a].text);
+        for (int a = 0; a < r->n_warnings; a++)
+            ck_assert_msg(strlen(r->warnings[a]) < PLAN_TEXT_LEN - 1, "cut short: %s",
+                          r->warnings[a]);
+        for (int k = 0; k < plans[i]->n_workloads; k++) {
+            const char *name = plans[i]->workloads[k].name;
+            bool band = false;
+            for (int a = 0; a < r->n_assumptions && !band; a++)
+                band = strcmp(r->assumptions[a].scope, name) == 0 &&
+                       strstr(r->assumptions[a].text, "model error band") != NULL;
+            ck_assert_msg(band, "%s: its error band assumption was not kept", name);
+        }
+    }
+    ck_assert_int_gt(biggest, 96);
+    free(r);
+}
+END_TEST
 
 START_TEST(validation_set_has_40_sourced_runs_beyond_calibration)
 {
@@ -1695,6 +1733,7 @@ Suite *test_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_unchecked_fixture(tc, NULL, free_all);
     tcase_add_test(tc, validation_set_has_40_sourced_runs_beyond_calibration);
+    tcase_add_test(tc, whole_validation_plans_keep_every_workloads_assumptions);
     tcase_add_test(tc, split_alternates_within_each_class);
     tcase_add_test(tc, every_published_layout_is_expressible);
     tcase_add_test(tc, error_on_fit_and_held_out_halves_within_recorded_ceilings);
