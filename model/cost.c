@@ -58,26 +58,6 @@
 
 static const char *const pricing_names[] = {"on-demand", "reserved-1y", "reserved-3y", "spot"};
 
-/* snprintf that truncates silently (at a word boundary when it must cut):
- * catalog sources can be long. */
-static void textf(char *dst, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void textf(char *dst, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int len = vsnprintf(dst, n, fmt, ap);
-    va_end(ap);
-    if (len >= 0 && (size_t)len >= n && n > 8) {
-        /* cut back to the last space and mark the cut */
-        size_t end = n - 5;
-        while (end > 0 && dst[end] != ' ')
-            end--;
-        if (end == 0)
-            end = n - 5;
-        memcpy(dst + end, " …", sizeof " …");
-    }
-}
-
 static double nonneg(double v)
 {
     return isfinite(v) && v > 0 ? v : 0;
@@ -373,7 +353,7 @@ static void spot_rule(const Plan *p, const PlanResult *r, CostResult *cr)
     for (int i = 0; i < p->n_workloads; i++)
         if (p->workloads[i].kind == WL_INFERENCE) {
             cr->spot_allowed = false;
-            textf(cr->spot_why, sizeof cr->spot_why,
+            text_fit(cr->spot_why, sizeof cr->spot_why,
                   "no spot: %s is a service with TTFT/TPOT targets, which reclaimed capacity "
                   "would break",
                   p->workloads[i].name);
@@ -381,7 +361,7 @@ static void spot_rule(const Plan *p, const PlanResult *r, CostResult *cr)
         }
     if (r->cluster.gpus_pool > 0) {
         cr->spot_allowed = false;
-        textf(cr->spot_why, sizeof cr->spot_why,
+        text_fit(cr->spot_why, sizeof cr->spot_why,
               "no spot: the shared pool is sized for a p95 queue wait, which reclaimed capacity "
               "would break, and its jobs are not known to checkpoint");
     }
@@ -501,7 +481,7 @@ static void onprem_option(Ctx *x)
     o->usd_per_million_tokens = o->mtok_gpu_hours * o->usd_per_gpu_hour;
     o->usd_per_million_tokens_low = x->own.mtok_low * o->usd_per_gpu_hour;
     o->usd_per_million_tokens_high = x->own.mtok_high * o->usd_per_gpu_hour;
-    textf(o->source, sizeof o->source, "node price: %s, %s; facility: %s; network and staff: "
+    text_fit(o->source, sizeof o->source, "node price: %s, %s; facility: %s; network and staff: "
                                        "catalog assumptions (data/catalog/costs.yaml)",
           x->node.quoted ? x->node.source : "catalog estimate, not a quote", x->node.date,
           x->fac.source);
@@ -534,7 +514,7 @@ static void onprem_option(Ctx *x)
         l->usd_per_gpu_hour = l->gpu_hours_used > 0 ? l->tco_usd / l->gpu_hours_used : 0;
         l->usd_per_training_run = l->run_gpu_hours * l->usd_per_gpu_hour;
         l->usd_per_million_tokens = l->mtok_gpu_hours * l->usd_per_gpu_hour;
-        textf(l->source, sizeof l->source, "lease %.1f %% of the hardware a year: %s (%s)",
+        text_fit(l->source, sizeof l->source, "lease %.1f %% of the hardware a year: %s (%s)",
               x->lease.value * 100, x->lease.source, x->lease.date);
         snprintf(l->as_of, sizeof l->as_of, "%s", x->lease.date);
         if (l->tco_usd < x->onprem_tco)
@@ -670,21 +650,21 @@ static void cloud_option(Ctx *x, const Instance *in, Pricing pr, const Need *n, 
             memmove(where, where + 11, strlen(where + 11) + 1);
     }
     if (term > 0 && disc.quoted)
-        textf(o->source, sizeof o->source, "%.0f %% %s discount quoted: %s, %s; list price: %s",
+        text_fit(o->source, sizeof o->source, "%.0f %% %s discount quoted: %s, %s; list price: %s",
               disc.value * 100, pricing_names[pr], disc.source, disc.date, where);
     else if (term > 0)
-        textf(o->source, sizeof o->source,
+        text_fit(o->source, sizeof o->source,
               "%.0f %% %s discount assumed (AWS, Azure: up to 72 %%); list price: %s",
               disc.value * 100, pricing_names[pr], where);
     else if (pr == PRICING_SPOT)
-        textf(o->source, sizeof o->source,
+        text_fit(o->source, sizeof o->source,
               "%s; %.2f interruptions per instance a day assumed", where,
               nonneg(in->spot_interruptions_per_day));
     else if (disc.quoted)
-        textf(o->source, sizeof o->source, "list price less %.0f %% quoted: %s, %s; list price: %s",
+        text_fit(o->source, sizeof o->source, "list price less %.0f %% quoted: %s, %s; list price: %s",
               disc.value * 100, disc.source, disc.date, where);
     else
-        textf(o->source, sizeof o->source, "%s", where);
+        text_fit(o->source, sizeof o->source, "%s", where);
     snprintf(o->as_of, sizeof o->as_of, "%s", disc.quoted && disc.date[0] ? disc.date : in->as_of);
 }
 
@@ -1023,7 +1003,7 @@ static void add_lever(CostResult *cr, const char *name, const char *value, const
     snprintf(l->name, sizeof l->name, "%s", name);
     snprintf(l->value, sizeof l->value, "%s", value);
     snprintf(l->change, sizeof l->change, "%s", change);
-    textf(l->source, sizeof l->source, "%s", source ? source : "");
+    text_fit(l->source, sizeof l->source, "%s", source ? source : "");
     snprintf(l->date, sizeof l->date, "%s", date ? date : "");
     l->tco_delta_usd = delta;
     snprintf(l->applies_to, sizeof l->applies_to, "%s", applies);
@@ -1144,7 +1124,7 @@ static void verdict(Ctx *x)
         const CostOption *cl = &cr->options[cr->cloud];
         const Instance *in = catalog_find_instance(x->c, cl->instance);
         int per = in && in->accel_count > 0 ? in->accel_count : 1;
-        textf(cr->service, sizeof cr->service, "%d %s %s of %d %s each (%s)", cl->gpus / per,
+        text_fit(cr->service, sizeof cr->service, "%d %s %s of %d %s each (%s)", cl->gpus / per,
               cl->instance, per > 1 ? "slices" : "units", per, per > 1 ? "chips" : "chip",
               cl->provider);
     }

@@ -316,13 +316,10 @@ int plan_remap_mig(Plan *p, const Accelerator *from, const Accelerator *to, char
     return changed;
 }
 
-/* vsnprintf into buf[size]; a text that does not fit ends in "…" at a
- * character boundary (never half a UTF-8 sequence, which JSON and the
- * terminal would reject).  Shipped texts fit (test_validation checks every
- * assumption of the validation plans); this keeps a long plan name or
- * source from producing invalid text. */
-static void text_vprintf(char *buf, size_t size, const char *fmt, va_list ap)
+void text_vfit(char *buf, size_t size, const char *fmt, va_list ap)
 {
+    if (size == 0)
+        return;
     int n = vsnprintf(buf, size, fmt, ap);
     if (n < 0) {
         buf[0] = '\0';
@@ -330,10 +327,27 @@ static void text_vprintf(char *buf, size_t size, const char *fmt, va_list ap)
     }
     if ((size_t)n < size || size < 8)
         return;
-    size_t end = size - 1 - 3; /* room for "…" */
+    /* cut back to the last space and mark the cut there, else (one long
+     * word) at the start of a character */
+    size_t end = size - 5;
+    while (end > 0 && buf[end] != ' ')
+        end--;
+    if (end > 0) {
+        memcpy(buf + end, " \xE2\x80\xA6", 5);
+        return;
+    }
+    end = size - 4;
     while (end > 0 && ((unsigned char)buf[end] & 0xC0) == 0x80)
         end--;
     memcpy(buf + end, "\xE2\x80\xA6", 4);
+}
+
+void text_fit(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    text_vfit(buf, size, fmt, ap);
+    va_end(ap);
 }
 
 void result_warn(PlanResult *r, const char *fmt, ...)
@@ -346,7 +360,7 @@ void result_warn(PlanResult *r, const char *fmt, ...)
     }
     va_list ap;
     va_start(ap, fmt);
-    text_vprintf(r->warnings[r->n_warnings++], PLAN_TEXT_LEN, fmt, ap);
+    text_vfit(r->warnings[r->n_warnings++], PLAN_TEXT_LEN, fmt, ap);
     va_end(ap);
 }
 
@@ -362,7 +376,7 @@ void result_assume(PlanResult *r, const char *scope, const char *fmt, ...)
     snprintf(a->scope, sizeof a->scope, "%s", scope ? scope : "");
     va_list ap;
     va_start(ap, fmt);
-    text_vprintf(a->text, sizeof a->text, fmt, ap);
+    text_vfit(a->text, sizeof a->text, fmt, ap);
     va_end(ap);
 }
 

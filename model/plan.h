@@ -12,6 +12,7 @@
 #ifndef GPUPLAN_MODEL_PLAN_H
 #define GPUPLAN_MODEL_PLAN_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -982,6 +983,14 @@ typedef struct {
 void result_warn(PlanResult *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void result_assume(PlanResult *r, const char *scope, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* vsnprintf / snprintf into buf[size]; a text that does not fit is cut at
+ * its last space, else at the start of a character (never inside a UTF-8
+ * sequence, which JSON and the terminal reject), and ends in "…".  Shipped
+ * texts fit (test_validation checks every assumption and warning of the
+ * validation plans); this keeps a long name or catalog source readable. */
+void text_vfit(char *buf, size_t size, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+void text_fit(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* When anything was dropped, replace the last warning / assumption with a
  * line saying how many were not kept, so no reader takes a full array for
  * the whole list. */

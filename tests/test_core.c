@@ -164,15 +164,18 @@ START_TEST(result_helpers_append_and_stop_when_full)
 }
 END_TEST
 
-/* A text longer than a result holds ends in "…" on a character boundary:
- * never half of a multi-byte character, which JSON and the terminal reject. */
+/* A text longer than its buffer is cut at its last space, else (one long
+ * word) at the start of a character — never inside a multi-byte one, which
+ * JSON and the terminal reject — and ends in "…" (text_fit, which the
+ * result helpers and the cost stage use). */
 START_TEST(result_texts_that_do_not_fit_end_in_an_ellipsis_on_a_character)
 {
     PlanResult *r = calloc(1, sizeof *r);
     ck_assert_ptr_nonnull(r);
     char longer[2 * PLAN_ASSUME_LEN] = "";
     for (int shift = 0; shift < 3; shift++) {
-        /* "×" is 2 bytes: shifting by one byte moves the cut through it */
+        /* one long word: "×" is 2 bytes, and shifting by a byte moves the
+         * cut through it */
         memset(longer, 'a', (size_t)shift);
         longer[shift] = '\0';
         while (strlen(longer) + 2 < sizeof longer)
@@ -191,9 +194,16 @@ START_TEST(result_texts_that_do_not_fit_end_in_an_ellipsis_on_a_character)
     result_warn(r, "%s", longer);
     ck_assert_uint_le(strlen(r->warnings[0]), PLAN_TEXT_LEN - 1);
     ck_assert_str_eq(r->warnings[0] + strlen(r->warnings[0]) - 3, "…");
+    /* words: cut after the last whole one */
+    char words[64], out[24];
+    snprintf(words, sizeof words, "alpha beta gamma delta epsilon");
+    text_fit(out, sizeof out, "%s", words);
+    ck_assert_str_eq(out, "alpha beta gamma …");
     /* a text that fits is kept as written */
     result_warn(r, "short %s", "×");
     ck_assert_str_eq(r->warnings[1], "short ×");
+    text_fit(out, sizeof out, "%s", "short ×");
+    ck_assert_str_eq(out, "short ×");
     free(r);
 }
 END_TEST
