@@ -354,16 +354,16 @@ static void spot_rule(const Plan *p, const PlanResult *r, CostResult *cr)
         if (p->workloads[i].kind == WL_INFERENCE) {
             cr->spot_allowed = false;
             text_fit(cr->spot_why, sizeof cr->spot_why,
-                  "no spot: %s is a service with TTFT/TPOT targets, which reclaimed capacity "
-                  "would break",
-                  p->workloads[i].name);
+                     "no spot: %s is a service with TTFT/TPOT targets, which reclaimed capacity "
+                     "would break",
+                     p->workloads[i].name);
             return;
         }
     if (r->cluster.gpus_pool > 0) {
         cr->spot_allowed = false;
         text_fit(cr->spot_why, sizeof cr->spot_why,
-              "no spot: the shared pool is sized for a p95 queue wait, which reclaimed capacity "
-              "would break, and its jobs are not known to checkpoint");
+                 "no spot: the shared pool is sized for a p95 queue wait, which reclaimed capacity "
+                 "would break, and its jobs are not known to checkpoint");
     }
 }
 
@@ -482,9 +482,9 @@ static void onprem_option(Ctx *x)
     o->usd_per_million_tokens_low = x->own.mtok_low * o->usd_per_gpu_hour;
     o->usd_per_million_tokens_high = x->own.mtok_high * o->usd_per_gpu_hour;
     text_fit(o->source, sizeof o->source, "node price: %s, %s; facility: %s; network and staff: "
-                                       "catalog assumptions (data/catalog/costs.yaml)",
-          x->node.quoted ? x->node.source : "catalog estimate, not a quote", x->node.date,
-          x->fac.source);
+                                          "catalog assumptions (data/catalog/costs.yaml)",
+             x->node.quoted ? x->node.source : "catalog estimate, not a quote", x->node.date,
+             x->fac.source);
     snprintf(o->as_of, sizeof o->as_of, "%s", x->node.date);
     x->onprem_tco = o->tco_usd;
     if (x->resale.quoted)
@@ -515,7 +515,7 @@ static void onprem_option(Ctx *x)
         l->usd_per_training_run = l->run_gpu_hours * l->usd_per_gpu_hour;
         l->usd_per_million_tokens = l->mtok_gpu_hours * l->usd_per_gpu_hour;
         text_fit(l->source, sizeof l->source, "lease %.1f %% of the hardware a year: %s (%s)",
-              x->lease.value * 100, x->lease.source, x->lease.date);
+                 x->lease.value * 100, x->lease.source, x->lease.date);
         snprintf(l->as_of, sizeof l->as_of, "%s", x->lease.date);
         if (l->tco_usd < x->onprem_tco)
             x->onprem_tco = l->tco_usd;
@@ -651,18 +651,19 @@ static void cloud_option(Ctx *x, const Instance *in, Pricing pr, const Need *n, 
     }
     if (term > 0 && disc.quoted)
         text_fit(o->source, sizeof o->source, "%.0f %% %s discount quoted: %s, %s; list price: %s",
-              disc.value * 100, pricing_names[pr], disc.source, disc.date, where);
+                 disc.value * 100, pricing_names[pr], disc.source, disc.date, where);
     else if (term > 0)
         text_fit(o->source, sizeof o->source,
-              "%.0f %% %s discount assumed (AWS, Azure: up to 72 %%); list price: %s",
-              disc.value * 100, pricing_names[pr], where);
+                 "%.0f %% %s discount assumed (AWS, Azure: up to 72 %%); list price: %s",
+                 disc.value * 100, pricing_names[pr], where);
     else if (pr == PRICING_SPOT)
         text_fit(o->source, sizeof o->source,
-              "%s; %.2f interruptions per instance a day assumed", where,
-              nonneg(in->spot_interruptions_per_day));
+                 "%s; %.2f interruptions per instance a day assumed", where,
+                 nonneg(in->spot_interruptions_per_day));
     else if (disc.quoted)
-        text_fit(o->source, sizeof o->source, "list price less %.0f %% quoted: %s, %s; list price: %s",
-              disc.value * 100, disc.source, disc.date, where);
+        text_fit(o->source, sizeof o->source,
+                 "list price less %.0f %% quoted: %s, %s; list price: %s", disc.value * 100,
+                 disc.source, disc.date, where);
     else
         text_fit(o->source, sizeof o->source, "%s", where);
     snprintf(o->as_of, sizeof o->as_of, "%s", disc.quoted && disc.date[0] ? disc.date : in->as_of);
@@ -1125,8 +1126,8 @@ static void verdict(Ctx *x)
         const Instance *in = catalog_find_instance(x->c, cl->instance);
         int per = in && in->accel_count > 0 ? in->accel_count : 1;
         text_fit(cr->service, sizeof cr->service, "%d %s %s of %d %s each (%s)", cl->gpus / per,
-              cl->instance, per > 1 ? "slices" : "units", per, per > 1 ? "chips" : "chip",
-              cl->provider);
+                 cl->instance, per > 1 ? "slices" : "units", per, per > 1 ? "chips" : "chip",
+                 cl->provider);
     }
     fill_cash(x, &cr->cash[0], cr->onprem);
     fill_cash(x, &cr->cash[1], cr->cloud);

@@ -327,12 +327,12 @@ void text_vfit(char *buf, size_t size, const char *fmt, va_list ap)
     }
     if ((size_t)n < size || size < 8)
         return;
-    /* cut back to the last space and mark the cut there, else (one long
-     * word) at the start of a character */
-    size_t end = size - 5;
-    while (end > 0 && buf[end] != ' ')
+    /* cut back to the last space within a word's length and mark the cut
+     * there, else (one long word) at the start of a character */
+    size_t end = size - 5, floor = size > 64 ? size - 64 : 0;
+    while (end > floor && buf[end] != ' ')
         end--;
-    if (end > 0) {
+    if (end > floor) {
         memcpy(buf + end, " \xE2\x80\xA6", 5);
         return;
     }

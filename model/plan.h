@@ -984,10 +984,11 @@ void result_warn(PlanResult *r, const char *fmt, ...) __attribute__((format(prin
 void result_assume(PlanResult *r, const char *scope, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* vsnprintf / snprintf into buf[size]; a text that does not fit is cut at
- * its last space, else at the start of a character (never inside a UTF-8
- * sequence, which JSON and the terminal reject), and ends in "…".  Shipped
- * texts fit (test_validation checks every assumption and warning of the
- * validation plans); this keeps a long name or catalog source readable. */
+ * its last space in the final 64 bytes, else at the start of a character
+ * (never inside a UTF-8 sequence, which JSON and the terminal reject), and
+ * ends in "…".  Shipped texts fit (test_validation checks every assumption
+ * and warning of the validation plans); this keeps a long name or catalog
+ * source readable. */
 void text_vfit(char *buf, size_t size, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 void text_fit(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

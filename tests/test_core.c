@@ -199,6 +199,17 @@ START_TEST(result_texts_that_do_not_fit_end_in_an_ellipsis_on_a_character)
     snprintf(words, sizeof words, "alpha beta gamma delta epsilon");
     text_fit(out, sizeof out, "%s", words);
     ck_assert_str_eq(out, "alpha beta gamma …");
+    /* a space far back (more than 64 bytes) is not where it cuts: the
+     * last whole character is */
+    char far[400] = "far ";
+    while (strlen(far) + 2 < sizeof far)
+        strcat(far, "×");
+    char cut[200];
+    text_fit(cut, sizeof cut, "%s", far);
+    size_t nc = strlen(cut);
+    ck_assert_uint_ge(nc, sizeof cut - 6);
+    ck_assert_str_eq(cut + nc - 3, "…");
+    ck_assert_int_eq(strncmp(cut, far, nc - 3), 0);
     /* a text that fits is kept as written */
     result_warn(r, "short %s", "×");
     ck_assert_str_eq(r->warnings[1], "short ×");
