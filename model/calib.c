@@ -227,10 +227,8 @@ static bool row_for(const Catalog *cat, const char *id, const char *fw, const Ac
     size_t len = strlen(fw);
     if (!at || (size_t)(at - id) != len || strncasecmp(id, fw, len) != 0)
         return false;
-    if (strcasecmp(at + 1, a->id) == 0)
-        return true;
-    const Accelerator *b = a->silicon[0] ? catalog_find_accelerator(cat, at + 1) : NULL;
-    return b && strcasecmp(b->silicon, a->silicon) == 0;
+    return strcasecmp(at + 1, a->id) == 0 ||
+           accelerator_same_silicon(a, catalog_find_accelerator(cat, at + 1));
 }
 
 int calib_predict_uncalibrated(const CalibRun *runs, int n, const Catalog *cat, CalibRun *out)

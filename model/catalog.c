@@ -189,6 +189,11 @@ bool framework_calibrated_on(const Framework *f, const Accelerator *a)
     return false;
 }
 
+bool accelerator_same_silicon(const Accelerator *a, const Accelerator *b)
+{
+    return a && b && a->silicon[0] && strcasecmp(a->silicon, b->silicon) == 0;
+}
+
 const Framework *catalog_framework_for(const Catalog *c, const char *fw, const char *acc)
 {
     if (!fw || !*fw)
@@ -208,7 +213,7 @@ const Framework *catalog_framework_for(const Catalog *c, const char *fw, const c
         if (a && a->silicon[0]) {
             for (size_t i = 0; i < c->n_accelerators; i++) {
                 const Accelerator *s = &c->accelerators[i];
-                if (s == a || strcasecmp(s->silicon, a->silicon) != 0)
+                if (s == a || !accelerator_same_silicon(s, a))
                     continue;
                 snprintf(key, sizeof key, "%s@%s", fw, s->id);
                 if ((f = catalog_find_framework(c, key)) != NULL)

@@ -542,6 +542,9 @@ bool framework_calibrated_on(const Framework *f, const Accelerator *a);
 /* The next id of a space-separated list from p (spaces skipped), its length
  * in *len; NULL at the list's end. */
 const char *catalog_list_next(const char *p, size_t *len);
+/* Whether a and b are rows of one die (both name the same non-empty
+ * `silicon`: the same chip at another clock, power or package). */
+bool accelerator_same_silicon(const Accelerator *a, const Accelerator *b);
 const Framework *catalog_framework_for(const Catalog *c, const char *fw, const char *acc);
 const ErrorBand *catalog_find_band(const Catalog *c, const char *id);
 const MigProfile *accelerator_find_mig(const Accelerator *a, const char *profile);

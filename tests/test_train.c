@@ -4566,21 +4566,29 @@ START_TEST(selective_reruns_attention_keeps_only_weight_gemm_outputs)
 }
 END_TEST
 
+/* Llama 3 70B at 8K tokens under the nemo profile, 16-bit (the tests
+ * below set the precision and layout they compare). */
+static Workload llama70b_nemo(Plan *p, int global_batch, double tokens)
+{
+    plan_init(p);
+    const ModelPreset *pr = preset_find("llama-3-70b");
+    ck_assert_ptr_nonnull(pr);
+    Workload w = training(pr->shape, 8192, global_batch, tokens);
+    snprintf(w.framework, sizeof w.framework, "nemo");
+    return w;
+}
+
 START_TEST(fp8_speedup_over_bf16_is_between_published_ratios)
 {
     /* Published FP8/BF16 step ratios of tuned NeMo recipes: 1.25-1.53x
      * (issue 11); FP8 casts and the BF16 attention core keep it well below
      * the 2x of the peaks. */
     Plan p;
-    plan_init(&p);
-    const ModelPreset *pr = preset_find("llama-3-70b");
-    ck_assert_ptr_nonnull(pr);
-    Workload w = training(pr->shape, 8192, 128, 1e12);
+    Workload w = llama70b_nemo(&p, 128, 1e12);
     w.gpus = 64;
     w.micro_batch = 1;
     w.parallel = (ParallelSpec){.tp = 4, .pp = 8, .vpp = 5, .cp = 1, .ep = 1, .sp = 1};
     w.recompute = RECOMPUTE_SELECTIVE;
-    snprintf(w.framework, sizeof w.framework, "nemo");
     PlanResult *r;
     ck_assert(size(&p, &w, acc("H100-SXM"), &r));
     double bf16 = r->workloads[0].train.step_s;
@@ -4596,12 +4604,8 @@ END_TEST
 START_TEST(error_band_brackets_step_days_hours_and_gpus)
 {
     Plan p;
-    plan_init(&p);
-    const ModelPreset *pr = preset_find("llama-3-70b");
-    ck_assert_ptr_nonnull(pr);
-    Workload w = training(pr->shape, 8192, 1024, 2e12);
+    Workload w = llama70b_nemo(&p, 1024, 2e12);
     w.precision = PREC_FP8;
-    snprintf(w.framework, sizeof w.framework, "nemo");
     w.target_days = 30;
     PlanResult *r;
     ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
@@ -4628,13 +4632,9 @@ END_TEST
 START_TEST(uncalibrated_framework_takes_the_uncalibrated_band)
 {
     Plan p;
-    plan_init(&p);
-    const ModelPreset *pr = preset_find("llama-3-70b");
-    ck_assert_ptr_nonnull(pr);
-    Workload w = training(pr->shape, 8192, 1024, 2e12);
+    Workload w = llama70b_nemo(&p, 1024, 2e12);
     w.gpus = 512;
     w.precision = PREC_FP8;
-    snprintf(w.framework, sizeof w.framework, "nemo");
     PlanResult *r;
     ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
     TrainResult cal = r->workloads[0].train;
