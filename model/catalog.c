@@ -1,6 +1,7 @@
 /* model/catalog.c — lookups over the catalog (pure; loading is plans/). */
 #include "config.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,35 @@ double accelerator_attn_seq_factor(const Accelerator *a, double keys)
     double c = a->attn_cta_blocks;
     double n = keys / 128.0, n0 = a->attn_eff_seq / 256.0;
     return n / (n + c) * ((n0 + c) / n0);
+}
+
+/* A sweep's value at `keys` (catalog.h accelerator_attn_seq_curve). */
+static double sweep_at(const Curve *c, double keys)
+{
+    if (keys <= c->x[0])
+        return c->y[0];
+    for (int i = 1; i < c->n; i++)
+        if (keys <= c->x[i]) {
+            double t = log2(keys / c->x[i - 1]) / log2(c->x[i] / c->x[i - 1]);
+            return c->y[i - 1] + t * (c->y[i] - c->y[i - 1]);
+        }
+    return c->y[c->n - 1];
+}
+
+double accelerator_attn_seq_curve(const Accelerator *a, const Curve *sweep, double keys)
+{
+    if (!sweep || sweep->n <= 0 || !(sweep->x[0] > 0) || !a || !(a->attn_eff_seq > 0) ||
+        !(keys > 0))
+        return accelerator_attn_seq_factor(a, keys);
+    double ref = sweep_at(sweep, a->attn_eff_seq / 2.0);
+    if (!(ref > 0))
+        return 1.0;
+    if (keys >= sweep->x[0])
+        return sweep_at(sweep, keys) / ref;
+    /* below the sweep: its first point carried down by the block-cost law */
+    double x0 = sweep->x[0];
+    return sweep->y[0] / ref * accelerator_attn_seq_factor(a, keys) /
+           accelerator_attn_seq_factor(a, x0);
 }
 
 /* Block-scaled FP4 stores one 8-bit scale per fp4_scale_block values beside

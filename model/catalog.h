@@ -139,6 +139,12 @@ typedef struct {
     Curve attn_fwd_head_dim;      /* factor on attn_fwd_eff by the Q/K head dim (x), from the
                                    * same kernel benchmarked at both dims (clamped at the
                                    * ends); no points = 1 at every head dim */
+    Curve attn_cudnn_fwd_seq;     /* cuDNN's fused attention forward measured across sequence
+                                   * lengths on the part: x = the keys a thread block loops
+                                   * over, y = the share of the 16-bit peak (counted as
+                                   * attn_fwd_eff); no points = accelerator_attn_seq_factor's
+                                   * law (accelerator_attn_seq_curve) */
+    Curve attn_cudnn_bwd_seq;     /* the same for its backward */
     MigProfile mig[CAT_MAX_MIG];
     int n_mig;
     char source[CAT_TEXT_LEN];
@@ -150,6 +156,14 @@ typedef struct {
  * taken at attn_eff_seq) it reaches when each thread block's loop runs over
  * `keys` keys on average (model/catalog.c). */
 double accelerator_attn_seq_factor(const Accelerator *a, double keys);
+
+/* The same share read off a measured sweep of the kernel (catalog
+ * attn_cudnn_*_seq: x = keys, y = share of the peak): its value at `keys`
+ * over its value at attn_eff_seq's keys, interpolated linearly in
+ * log2(keys), held at its last point above the sweep and carried below its
+ * first by accelerator_attn_seq_factor's law; without points (or
+ * attn_eff_seq), that law. */
+double accelerator_attn_seq_curve(const Accelerator *a, const Curve *sweep, double keys);
 
 /* Bytes a block-scaled FP4 value takes on the part, its share of the block
  * scale included (catalog fp4_scale_block; model/catalog.c). */

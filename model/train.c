@@ -833,6 +833,9 @@ typedef struct {
     int etp;               /* > 0: MoE parallel folding with this expert TP */
     double win_frac;       /* attention-core share left by sliding windows (1 = none) */
     double attn_fwd, attn_bwd; /* fused attention efficiencies (catalog), 0 = none */
+    const Curve *attn_fwd_seq, *attn_bwd_seq; /* that kernel's measured sweep over sequence
+                                               * lengths (catalog attn_cudnn_*_seq), NULL =
+                                               * accelerator_attn_seq_factor's law */
     const char *attn_src;  /* which catalog figures those are, for the assumptions */
     bool uf_clamp;         /* GLU clamp as eager passes (model glu_clamp, framework) */
     bool uf_bias;          /* expert output bias by eager per-expert ops (linear_bias) */
@@ -855,7 +858,25 @@ static bool env_take_attn(Env *e, double fwd, double bwd, const char *src)
     e->attn_fwd = fwd;
     e->attn_bwd = bwd;
     e->attn_src = src;
+    e->attn_fwd_seq = NULL;
+    e->attn_bwd_seq = NULL;
     return true;
+}
+
+/* The forward's share of the peak depends on the Q/K head dim: per score
+ * element it runs 4·d tensor-core FLOPs (QK^T and PV) and one exponential,
+ * and Blackwell's exponential units match its tensor cores near d = 128, so
+ * at d = 64 the forward is bound by the exponentials (FlashAttention-4
+ * paper, Zadouri et al., §2-3: "asymmetric hardware scaling").  The catalog
+ * gives the factor of one kernel measured at both dims (attn_fwd_head_dim);
+ * the backward (five matmuls per exponential) keeps its share. */
+static void env_attn_head_dim(Env *e, const Accelerator *a)
+{
+    if (a->attn_fwd_head_dim.n > 0) {
+        double k = curve_eval(&a->attn_fwd_head_dim, e->sh.dqk);
+        if (k > 0)
+            e->attn_fwd *= k;
+    }
 }
 
 static double env_curve(const Env *e, double x)
@@ -1596,21 +1617,23 @@ static double attn_kv_width(const Env *e, const Layout *l)
 }
 
 /* 1 / the fused attention kernel's share of its measured rate at this
- * layout's sequence (catalog.c accelerator_attn_seq_factor), averaged over
- * the layers by their share of the core's work.  A thread block loops over
- * s/(2·cp) keys on average: half the causal sequence, and under context
- * parallelism each ring step's block is one rank's s/cp slice, causal or
- * half of it (load-balanced chunks).  A sliding-window layer's blocks loop
- * over its window.  FlashAttention 1 (one block per batch × head) is not
- * this kernel and keeps its own pricing (FLASH_V1_SLOWDOWN). */
-static double attn_seq_slowdown(const Env *e, const Layout *l)
+ * layout's sequence (catalog.c accelerator_attn_seq_curve: the kernel's
+ * measured sweep where the catalog has one, else the block-cost law),
+ * averaged over the layers by their share of the core's work; `sweep` is the
+ * forward's or the backward's.  A thread block loops over s/(2·cp) keys on
+ * average: half the causal sequence, and under context parallelism each
+ * ring step's block is one rank's s/cp slice, causal or half of it
+ * (load-balanced chunks).  A sliding-window layer's blocks loop over its
+ * window.  FlashAttention 1 (one block per batch × head) is not this kernel
+ * and keeps its own pricing (FLASH_V1_SLOWDOWN). */
+static double attn_seq_slowdown(const Env *e, const Layout *l, const Curve *sweep)
 {
     const Shape *sh = &e->sh;
-    double full = 1.0 / accelerator_attn_seq_factor(e->a, e->s / (2.0 * l->cp));
+    double full = 1.0 / accelerator_attn_seq_curve(e->a, sweep, e->s / (2.0 * l->cp));
     double f = sh->win > 0 ? 2.0 * sh->win / e->s : 1.0;
     if (f >= 1.0 || !(sh->La > 0))
         return full;
-    double win = 1.0 / accelerator_attn_seq_factor(e->a, sh->win);
+    double win = 1.0 / accelerator_attn_seq_curve(e->a, sweep, sh->win);
     double lf = sh->La - sh->win_L, lw = sh->win_L * f; /* each kind's share of the work */
     return (lf * full + lw * win) / (lf + lw);
 }
@@ -1710,9 +1733,8 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
         t_core_bwd = FLASH_BWD_FLOP_RATIO * f_causal / (e->peak16 * e->attn_bwd);
         if (!e->w->flash_attention_v1) {
             /* never past the peak, whatever a user catalog's attn_eff_seq */
-            double k = attn_seq_slowdown(e, l);
-            t_core *= fmax(k, e->attn_fwd);
-            t_core_bwd *= fmax(k, e->attn_bwd);
+            t_core *= fmax(attn_seq_slowdown(e, l, e->attn_fwd_seq), e->attn_fwd);
+            t_core_bwd *= fmax(attn_seq_slowdown(e, l, e->attn_bwd_seq), e->attn_bwd);
         }
     }
     /* FlashAttention 1 (workload flash_attention_v1): FlashAttention-2's
@@ -3006,21 +3028,8 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     }
     e->zero = w->zero < 0 ? 0 : (w->zero > 3 ? 3 : w->zero);
     e->flash = w->flash_attention;
-    if (env_take_attn(e, a->attn_fwd_eff, a->attn_bwd_eff, "FlashAttention, attn_fwd_eff")) {
-        /* The forward's share of the peak depends on the Q/K head dim: per
-         * score element it runs 4·d tensor-core FLOPs (QK^T and PV) and one
-         * exponential, and Blackwell's exponential units match its tensor
-         * cores near d = 128, so at d = 64 the forward is bound by the
-         * exponentials (FlashAttention-4 paper, Zadouri et al., §2-3:
-         * "asymmetric hardware scaling").  The catalog gives the factor of
-         * the same kernel measured at both dims (attn_fwd_head_dim); the
-         * backward (five matmuls per exponential) keeps attn_bwd_eff. */
-        if (a->attn_fwd_head_dim.n > 0) {
-            double k = curve_eval(&a->attn_fwd_head_dim, e->sh.dqk);
-            if (k > 0)
-                e->attn_fwd *= k;
-        }
-    }
+    if (env_take_attn(e, a->attn_fwd_eff, a->attn_bwd_eff, "FlashAttention, attn_fwd_eff"))
+        env_attn_head_dim(e, a);
     /* FlashAttention-2 where the part's FlashAttention figure is a newer
      * kernel or missing: the training frameworks without cuDNN attention
      * call FA2 (PyTorch SDPA's flash backend in torchtitan and FSDP
@@ -3157,14 +3166,29 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * get_attention_backend).  Where the catalog measures that kernel on the
      * part (attn_cudnn_fwd_eff / attn_cudnn_bwd_eff, head dim 128) a
      * framework that runs it (cudnn_attention) prices its core at them, as
-     * attn_fwd_eff prices FlashAttention's; other head dims, FlashAttention 1
-     * and recipes pinned to FlashAttention-2 (flash_attention_2: TE < 1.2,
-     * or NVTE_FUSED_ATTN=0) keep the part's FlashAttention pricing
-     * (attn_fa2_* where measured). */
+     * attn_fwd_eff prices FlashAttention's.  Other head dims take them where
+     * the part gives the forward's head-dim factor (attn_fwd_head_dim,
+     * Blackwell: the exponential units bound the forward at d = 64 whichever
+     * kernel runs it; measured on FlashAttention-4, and cuDNN's forward is
+     * within ~10 % of FA4's there, flash-attention PR #2605), else keep the
+     * part's FlashAttention pricing, as do FlashAttention 1 and recipes
+     * pinned to FlashAttention-2 (flash_attention_2: TE < 1.2, or
+     * NVTE_FUSED_ATTN=0; attn_fa2_* where measured).  cuDNN's own sweep over
+     * sequence lengths (attn_cudnn_*_seq) then says what a shorter block
+     * costs: its per-block set-up is several loop iterations (GB200: 0.70
+     * of its 8K-token rate at 2K, 0.17 on a 128-token sliding window),
+     * where FlashAttention-4's law (attn_cta_blocks) has under one. */
+    bool cudnn_dim = fabs(e->sh.dqk - CUDNN_ATTN_HEAD_DIM) < 0.5 || a->attn_fwd_head_dim.n > 0;
     if (fw->cudnn_attention && e->flash && !w->flash_attention_v1 && !w->flash_attention_2 &&
-        fabs(e->sh.dqk - CUDNN_ATTN_HEAD_DIM) < 0.5)
+        cudnn_dim &&
         env_take_attn(e, a->attn_cudnn_fwd_eff, a->attn_cudnn_bwd_eff,
-                      "cuDNN fused attention, attn_cudnn_*");
+                      "cuDNN fused attention, attn_cudnn_*")) {
+        env_attn_head_dim(e, a);
+        if (a->attn_cudnn_fwd_seq.n > 0 && a->attn_cudnn_bwd_seq.n > 0) {
+            e->attn_fwd_seq = &a->attn_cudnn_fwd_seq;
+            e->attn_bwd_seq = &a->attn_cudnn_bwd_seq;
+        }
+    }
     e->step_oh = fw->step_overhead_s;
     e->moe_oh = fw->moe_overhead;
     e->moe_layer_oh = fw->moe_layer_overhead_s;

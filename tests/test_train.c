@@ -2533,12 +2533,17 @@ START_TEST(fused_attention_block_cost_matches_published_sweeps)
 }
 END_TEST
 
-/* The training core takes that factor at s / 2 keys: Megatron with cuDNN
- * attention on one H100 (as te_attention_runs_cudnn_at_its_published_h100_
- * rates), 2,048-token sequences: the core costs 1/k - 1 more than at the
- * published 8K rates, k = n/(n + 1.9) · (32 + 1.9)/32 with n = 8 key tiles;
- * with context parallelism 2 each ring block holds s/2 tokens (n = 4); a
- * FlashAttention 1 recipe is not this kernel and does not change. */
+/* The training core takes the kernel's sequence factor at s / 2 keys.
+ * Megatron with cuDNN attention on one H100 (as te_attention_runs_cudnn_at_
+ * its_published_h100_rates), 2,048-token sequences: cuDNN's own sweep
+ * (efficiency.yaml attn_cudnn_*_seq, cuDNN 9.19 on H200, the same GH100
+ * die) has it at 484 / 644 of its 8K-token forward rate and 370 / 541 of
+ * its backward's at 1,024 keys, so the core costs 1/k - 1 more than at the
+ * 8K rates, forward and backward apart; with context parallelism 2 each
+ * ring block holds s/2 tokens (512 keys, below the sweep), its first point
+ * carried down by the block-cost law (n / (n + 1.9), n = 4 against 8 key
+ * tiles); a FlashAttention 1 recipe is not this kernel and does not change.
+ * Without the sweep and the block cost the core runs at the 8K rates. */
 /* size_under on a catalog whose accelerators are all changed by edit (the
  * shipped catalog but for its own copy of the accelerators). */
 static WorkloadResult size_under_edited(void (*edit)(Accelerator *), const Framework *base,
@@ -2556,7 +2561,12 @@ static WorkloadResult size_under_edited(void (*edit)(Accelerator *), const Frame
     free(v);
     return r;
 }
-static void no_block_cost(Accelerator *a) { a->attn_cta_blocks = 0; }
+static void no_block_cost(Accelerator *a)
+{
+    a->attn_cta_blocks = 0;
+    a->attn_cudnn_fwd_seq.n = 0;
+    a->attn_cudnn_bwd_seq.n = 0;
+}
 START_TEST(short_sequences_slow_the_fused_attention_core)
 {
     load_catalog();
@@ -2579,15 +2589,124 @@ START_TEST(short_sequences_slow_the_fused_attention_core)
             double extra = with.train.step.compute - without.train.step.compute;
             double want = 0;
             if (!v1) {
-                double n = s / cp / 256.0, k = n / (n + 1.9) * (32 + 1.9) / 32;
+                double kf = 484.0 / 644, kb = 370.0 / 541;
+                if (cp == 2) {
+                    double law = 4 / (4 + 1.9) / (8 / (8 + 1.9));
+                    kf *= law;
+                    kb *= law;
+                }
                 double pk = h100->peak_flops[PREC_BF16];
                 double f = s * (s / cp) * 2 * heads * (128 + 128); /* full count per rank */
-                double core = fused_core_s(f, pk * 0.535, pk * 0.524);
-                want = 2 * cp * L * core * (1 / k - 1); /* 2·cp micro-batches */
+                double fwd = fused_core_s(f, pk * 0.535, INFINITY);
+                double bwd = fused_core_s(f, INFINITY, pk * 0.524);
+                /* 2·cp micro-batches */
+                want = 2 * cp * L * (fwd * (1 / kf - 1) + bwd * (1 / kb - 1));
             }
-            ck_assert_msg(fabs(extra - want) <= 2e-3 * (want > 0 ? want : with.train.step.compute),
+            ck_assert_msg(fabs(extra - want) <= 4e-3 * (want > 0 ? want : with.train.step.compute),
                           "cp %d v1 %d: extra %.6g s, want %.6g s", cp, v1, extra, want);
         }
+    }
+}
+END_TEST
+
+/* cuDNN's measured sweep read back (catalog.c accelerator_attn_seq_curve):
+ * on GB200 (cudnn-frontend's results at 3929da2, cuDNN 9.22, head dim 128,
+ * causal) the forward at 2K tokens (1,024 keys a block) ran 1097 TFLOP/s
+ * against 1574 at 8K, the backward 885 against 1332; between two measured
+ * points the share is interpolated in log2(keys); past the longest it is
+ * held.  Its 128-key point is the sliding-window run (gpt_oss/gb200, head
+ * dim 64, a 128-token window, 8K tokens: 165 forward, 187 backward): with
+ * the forward's head-dim factor the modelled forward comes back to that
+ * measurement. */
+START_TEST(cudnn_sweep_gives_the_measured_rates_at_its_points)
+{
+    load_catalog();
+    const Accelerator *gb = acc("GB200");
+    ck_assert(gb->attn_cudnn_fwd_seq.n > 0 && gb->attn_cudnn_bwd_seq.n > 0);
+    const Curve *fs = &gb->attn_cudnn_fwd_seq, *bs = &gb->attn_cudnn_bwd_seq;
+    ck_assert_msg(rel(accelerator_attn_seq_curve(gb, fs, 1024), 1097.0 / 1574) < 3e-3, "fwd 2K");
+    ck_assert_msg(rel(accelerator_attn_seq_curve(gb, bs, 1024), 885.0 / 1332) < 3e-3, "bwd 2K");
+    ck_assert(fabs(accelerator_attn_seq_curve(gb, fs, gb->attn_eff_seq / 2) - 1) < 1e-12);
+    double mid = accelerator_attn_seq_curve(gb, fs, 1448.15); /* 2^10.5 */
+    ck_assert_msg(rel(mid, 0.5 * (1097.0 + 1408.0) / 1574) < 3e-3, "log2 midpoint %g", mid);
+    ck_assert(accelerator_attn_seq_curve(gb, fs, 1e6) == accelerator_attn_seq_curve(gb, fs, 16384));
+    double pk = gb->peak_flops[PREC_BF16] / 1e12;
+    double fwd64 = pk * gb->attn_cudnn_fwd_eff * curve_eval(&gb->attn_fwd_head_dim, 64) *
+                   accelerator_attn_seq_curve(gb, fs, 128);
+    double bwd = pk * gb->attn_cudnn_bwd_eff * accelerator_attn_seq_curve(gb, bs, 128);
+    ck_assert_msg(rel(fwd64, 165.5) < 0.02 && rel(bwd, 187.5) < 0.02, "window %g / %g", fwd64,
+                  bwd);
+    /* without a sweep: the block-cost law */
+    Accelerator a = *gb;
+    a.attn_cudnn_fwd_seq.n = 0;
+    ck_assert(accelerator_attn_seq_curve(&a, &a.attn_cudnn_fwd_seq, 1024) ==
+              accelerator_attn_seq_factor(&a, 1024));
+}
+END_TEST
+
+/* A sliding-window layer under a framework that runs cuDNN (nemo; here
+ * Megatron's profile with cudnn_attention, unscaled) on GB200 is priced at cuDNN's measured window rate, not at FlashAttention-4's
+ * block-cost law, which put a 128-key block at about half the 8K rate
+ * where cuDNN ran a sixth of it.  gpt-oss-120b's 18 window layers of 36
+ * (64 heads of 64, 128 keys), one GB200, 4,096-token sequences, 2
+ * micro-batches: the step's compute grows by exactly the window cores'
+ * difference between the two pricings, and a model without windows does
+ * not move. */
+static void no_cudnn_sweep(Accelerator *a)
+{
+    a->attn_cudnn_fwd_seq.n = 0;
+    a->attn_cudnn_bwd_seq.n = 0;
+}
+START_TEST(sliding_window_runs_at_cudnns_measured_window_rate)
+{
+    load_catalog();
+    const Accelerator *gb = acc("GB200");
+    const Framework *nemo = catalog_find_framework(&cat, "nemo");
+    ck_assert(nemo && nemo->cudnn_attention);
+    const Framework *meg = plain_megatron();
+    for (int win = 0; win <= 1; win++) {
+        Workload w = training(gpt(4, 2880, 64, 32000), 4096, 2, 1e12);
+        w.model.head_dim = 64;
+        w.model.kv_heads = 8;
+        if (win) {
+            w.model.window = 128;
+            w.model.window_layers = 2;
+        }
+        w.gpus = 1;
+        w.micro_batch = 1;
+        w.flash_attention = true;
+        w.recompute = RECOMPUTE_NONE;
+        w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1, .sp = 0};
+        WorkloadResult with = size_under(meg, fw_attn_cudnn, &w, "GB200");
+        WorkloadResult law = size_under_edited(no_cudnn_sweep, meg, fw_attn_cudnn, &w, "GB200");
+        ck_assert_msg(with.ok && law.ok, "%s %s", with.error, law.error);
+        double extra = with.train.step.compute - law.train.step.compute;
+        if (!win) {
+            /* a 2K-key causal block: the sweep and the law differ little */
+            ck_assert_msg(fabs(extra) < 0.03 * with.train.step.compute, "no window: %g", extra);
+            continue;
+        }
+        double pk = gb->peak_flops[PREC_BF16];
+        double d64 = curve_eval(&gb->attn_fwd_head_dim, 64);
+        double f = 4096.0 * 2 * 128 * 2 * 64 * (64 + 64); /* the window's full count */
+        double sw_f = accelerator_attn_seq_curve(gb, &gb->attn_cudnn_fwd_seq, 128);
+        double sw_b = accelerator_attn_seq_curve(gb, &gb->attn_cudnn_bwd_seq, 128);
+        double lw = accelerator_attn_seq_factor(gb, 128);
+        double fwd = fused_core_s(f, pk * gb->attn_cudnn_fwd_eff * d64, INFINITY);
+        double bwd = fused_core_s(f, INFINITY, pk * gb->attn_cudnn_bwd_eff);
+        double full_f = accelerator_attn_seq_curve(gb, &gb->attn_cudnn_fwd_seq, 2048);
+        double full_b = accelerator_attn_seq_curve(gb, &gb->attn_cudnn_bwd_seq, 2048);
+        double lf = accelerator_attn_seq_factor(gb, 2048);
+        double fcausal = 4096.0 * 4096 * 2 * 64 * (64 + 64); /* a full layer's count */
+        double ffwd = fused_core_s(fcausal, pk * gb->attn_cudnn_fwd_eff * d64, INFINITY);
+        double fbwd = fused_core_s(fcausal, INFINITY, pk * gb->attn_cudnn_bwd_eff);
+        /* 2 micro-batches; 2 window layers and 2 full ones */
+        double want = 2 * 2 * (fwd * (1 / sw_f - 1 / lw) + bwd * (1 / sw_b - 1 / lw)) +
+                      2 * 2 * (ffwd * (1 / full_f - 1 / lf) + fbwd * (1 / full_b - 1 / lf));
+        ck_assert_msg(want > 0 && rel(extra, want) < 0.02, "extra %.6g s, want %.6g s", extra,
+                      want);
+        ck_assert_msg(1 / sw_f > 3 * (1 / lw), "the window 3x slower than the law says: %g vs %g",
+                      sw_f, lw);
     }
 }
 END_TEST
@@ -4918,6 +5037,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, te_attention_runs_cudnn_at_its_published_h100_rates);
     tcase_add_test(tc, fused_attention_block_cost_matches_published_sweeps);
     tcase_add_test(tc, short_sequences_slow_the_fused_attention_core);
+    tcase_add_test(tc, cudnn_sweep_gives_the_measured_rates_at_its_points);
+    tcase_add_test(tc, sliding_window_runs_at_cudnns_measured_window_rate);
     tcase_add_test(tc, flash_attention_2_core_runs_at_its_measured_h100_rate_at_any_tp);
     tcase_add_test(tc, interleaving_widens_the_dp_overlap_window);
     tcase_add_test(tc, interleaved_dp_sync_of_chunk_0_is_exposed);
