@@ -1732,9 +1732,14 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
         t_core = f_causal / (e->peak16 * e->attn_fwd);
         t_core_bwd = FLASH_BWD_FLOP_RATIO * f_causal / (e->peak16 * e->attn_bwd);
         if (!e->w->flash_attention_v1) {
-            /* never past the peak, whatever a user catalog's attn_eff_seq */
-            t_core *= fmax(attn_seq_slowdown(e, l, e->attn_fwd_seq), e->attn_fwd);
-            t_core_bwd *= fmax(attn_seq_slowdown(e, l, e->attn_bwd_seq), e->attn_bwd);
+            /* never past the peak, whatever a user catalog's attn_eff_seq;
+             * one slowdown for both passes where neither has its own sweep */
+            double kf = attn_seq_slowdown(e, l, e->attn_fwd_seq);
+            double kb = e->attn_bwd_seq == e->attn_fwd_seq
+                            ? kf
+                            : attn_seq_slowdown(e, l, e->attn_bwd_seq);
+            t_core *= fmax(kf, e->attn_fwd);
+            t_core_bwd *= fmax(kb, e->attn_bwd);
         }
     }
     /* FlashAttention 1 (workload flash_attention_v1): FlashAttention-2's

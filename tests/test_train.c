@@ -2561,7 +2561,7 @@ static WorkloadResult size_under_edited(void (*edit)(Accelerator *), const Frame
     free(v);
     return r;
 }
-static void no_block_cost(Accelerator *a)
+static void no_seq_correction(Accelerator *a)
 {
     a->attn_cta_blocks = 0;
     a->attn_cudnn_fwd_seq.n = 0;
@@ -2584,7 +2584,7 @@ START_TEST(short_sequences_slow_the_fused_attention_core)
             w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = cp, .ep = 1, .sp = 0};
             WorkloadResult with = size_under(meg, fw_attn_cudnn, &w, "H100-SXM");
             WorkloadResult without =
-                size_under_edited(no_block_cost, meg, fw_attn_cudnn, &w, "H100-SXM");
+                size_under_edited(no_seq_correction, meg, fw_attn_cudnn, &w, "H100-SXM");
             ck_assert_msg(with.ok && without.ok, "%s %s", with.error, without.error);
             double extra = with.train.step.compute - without.train.step.compute;
             double want = 0;
