@@ -192,8 +192,9 @@ static bool first_of_its_kind(const CalibRun *sel, const CalibRun *runs, int i, 
     return true;
 }
 
-/* Per framework among the selected runs, its fixed cost per step over the
- * runs of every accelerator (calib_fit_step), installed in cal. */
+/* Per framework among the selected runs, its fixed cost per step and its
+ * pooled FP8 factor over the runs of every accelerator (calib_fit_step),
+ * installed in cal. */
 static void fit_step_costs(const CalibRun *sel, const CalibRun *runs, int n, Catalog *cal,
                            Framework *calfw, Framework *fits, int *nfit)
 {
@@ -202,7 +203,7 @@ static void fit_step_costs(const CalibRun *sel, const CalibRun *runs, int n, Cat
             continue;
         Framework f;
         if (calib_fit_step(sel, n, cal, runs[i].framework, true, &f) > 0) {
-            calib_install_profile(calfw, cal->n_frameworks, &f, CALIB_SHARE_STEP);
+            calib_install_profile(calfw, cal->n_frameworks, &f, CALIB_SHARE_STEP | CALIB_SHARE_FP8);
             keep_fit(fits, nfit, &f);
         }
     }
@@ -258,7 +259,9 @@ static int calibrate_once(const CalibRun *sel, const CalibRun *runs, int n, Cata
         }
     }
     /* 2. per framework, its fixed cost per step over the runs of every
-     *    accelerator (host work after the optimizer's grad-norm sync), then
+     *    accelerator (host work after the optimizer's grad-norm sync) and
+     *    its FP8 factor pooled over them (what a part whose runs do not
+     *    measure its own keeps), then
      * 3. one fit per accelerator × framework among the selected runs; the
      *    two alternate twice, since the scales and the per-step cost trade
      *    off against each other. */

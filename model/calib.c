@@ -26,8 +26,9 @@
 #define STEP_OH_LO 1e-4
 #define STEP_OH_HI 1.0
 /* runs per parameter an accelerator's fit needs before it fits more than
- * step_scale (calib_fit): gemm_scale from 4 runs, fp8_gemm_factor from 6,
- * the profile's own per-step cost from 8 (twice the four values) */
+ * step_scale (calib_fit): gemm_scale from 4 runs, fp8_gemm_factor from 6
+ * with at least 2 on each side of the contrast it measures (FP8/FP4 and
+ * 16-bit), the profile's own per-step cost from 8 (twice the four values) */
 #define PARAM_RUNS 2
 /* a fixed cost per step is told apart from the scales only by runs whose
  * steps differ: the longest at least this many times the shortest */
@@ -327,7 +328,8 @@ typedef struct {
     const char *fw, *acc;
     bool fit_only;
     bool moe_only;         /* MoE runs of any accelerator (acc NULL) */
-    bool step_only;        /* step_overhead_s over every accelerator (acc NULL) */
+    bool step_only;        /* step_overhead_s and the pooled fp8_gemm_factor over
+                            * every accelerator (acc NULL) */
     Framework prof;
 } FitCtx;
 
@@ -361,6 +363,8 @@ void calib_install_profile(Framework *fws, size_t n, const Framework *f, int sha
             }
             if (share & CALIB_SHARE_STEP)
                 fws[j].step_overhead_s = f->step_overhead_s;
+            if (share & CALIB_SHARE_FP8)
+                fws[j].fp8_gemm_factor = f->fp8_gemm_factor;
         }
     }
 }
@@ -395,9 +399,10 @@ static double fit_cost(FitCtx *x)
     Catalog tmp;
     if (!calib_catalog_with(x->cat, &x->prof, &tmp))
         return INFINITY;
-    /* the MoE and per-step costs are the framework's: its calibrated
-     * "<fw>@<accelerator>" rows take them too */
-    int share = (x->moe_only ? CALIB_SHARE_MOE : 0) | (x->step_only ? CALIB_SHARE_STEP : 0);
+    /* the MoE and per-step costs (and the pooled FP8 factor) are the
+     * framework's: its calibrated "<fw>@<accelerator>" rows take them too */
+    int share = (x->moe_only ? CALIB_SHARE_MOE : 0) |
+                (x->step_only ? CALIB_SHARE_STEP | CALIB_SHARE_FP8 : 0);
     if (share)
         calib_install_profile(tmp.frameworks, tmp.n_frameworks, &x->prof, share);
     double sum = 0;
@@ -523,7 +528,8 @@ int calib_fit(const CalibRun *runs, int n, const Catalog *cat, const char *fw, c
     }
     snprintf(x.prof.id, sizeof x.prof.id, "%.23s@%.23s", fwid, acc);
     /* With only FP8 runs the two multipliers are not separable: fit
-     * gemm_scale alone (it then carries the FP8 recipe too).
+     * gemm_scale alone (it then carries the FP8 recipe's departure from
+     * the framework's pooled fp8_gemm_factor too).
      * gemm_scale moves the GEMM share of each step, step_scale all of it:
      * with runs of different GEMM shares the two are separable, and a
      * cluster that is uniformly slower (power-capped, throttled) is
@@ -533,7 +539,12 @@ int calib_fit(const CalibRun *runs, int n, const Catalog *cat, const char *fw, c
     if (!(x.prof.step_scale > 0))
         x.prof.step_scale = 1.0;
     bool gemm_fit = used >= PARAM_RUNS * 2;
-    bool fp8_fit = n8 > 0 && n16 > 0 && used >= PARAM_RUNS * 3;
+    /* fp8_gemm_factor is the FP8 (and FP4) runs' GEMM rate against the
+     * 16-bit runs' on this part: a contrast between two groups, measured
+     * only with PARAM_RUNS runs on each side — one run would set it alone,
+     * with its every unmodelled particularity.  Otherwise the profile keeps
+     * the framework's, pooled over every part's runs (calib_fit_step). */
+    bool fp8_fit = n8 >= PARAM_RUNS && n16 >= PARAM_RUNS && used >= PARAM_RUNS * 3;
     /* The fixed cost per step (step_overhead_s: host work the GPUs wait for
      * once a step) is the framework's (calib_fit_step, over every
      * accelerator), but the host that runs it is the system's: a DGX H100's
@@ -620,33 +631,40 @@ int calib_fit_step(const CalibRun *runs, int n, const Catalog *cat, const char *
     /* A fixed cost per step is told apart from the accelerator's
      * step_scale and gemm_scale (fitted after it) only by more runs of one
      * accelerator than those two can match exactly: at least three, with
-     * steps at least 10 % apart.  Otherwise the profile keeps its value. */
-    int used = 0, enough = 0;
+     * steps at least 10 % apart.  The FP8 factor is told apart from them
+     * only by an accelerator with PARAM_RUNS runs of each precision (the
+     * contrast calib_fit measures per part).  Otherwise the profile keeps
+     * its value. */
+    int used = 0, enough = 0, contrast = 0;
     for (int i = 0; i < n; i++) {
         if (!fit_selects(&x, &runs[i]))
             continue;
         used++;
-        int same = 0;
+        int same = 0, lowp = 0;
         double lo = runs[i].measured_s, hi = lo;
         for (int k = 0; k < n; k++)
             if (fit_selects(&x, &runs[k]) && runs[k].acc == runs[i].acc) {
                 same++;
                 lo = fmin(lo, runs[k].measured_s);
                 hi = fmax(hi, runs[k].measured_s);
+                Precision p = runs[k].plan->workloads[runs[k].wi].precision;
+                lowp += p == PREC_FP8 || p == PREC_FP4;
             }
         if (same >= 3 && hi > STEP_OH_SPREAD * lo)
             enough = 1;
+        if (lowp >= PARAM_RUNS && same - lowp >= PARAM_RUNS)
+            contrast = 1;
     }
-    if (used == 0 || !enough)
+    if (used == 0 || (!enough && !contrast))
         return 0;
     const char *fwid = fw && fw[0] ? fw : "megatron";
     const Framework *base = catalog_find_framework(cat, fwid);
     if (!base)
         return 0;
     x.prof = *base;
-    /* One host cost per step (model/train.c env_step): 0.1 ms – 1 s, kept
-     * only where the runs support it beside one scale per accelerator
-     * (fit_aicc with k = the accelerators, + 1); else the profile's. */
+    /* Each value is kept only where the runs support it beside one scale
+     * per accelerator (fit_aicc with k = the accelerators, + 1); else the
+     * profile's. */
     int groups = 0;
     for (int i = 0; i < n; i++) {
         if (!fit_selects(&x, &runs[i]))
@@ -656,11 +674,25 @@ int calib_fit_step(const CalibRun *runs, int n, const Catalog *cat, const char *
             seen = fit_selects(&x, &runs[k]) && runs[k].acc == runs[i].acc;
         groups += seen ? 0 : 1;
     }
-    double before = fit_aicc(fit_cost(&x), used, groups);
-    double was = x.prof.step_overhead_s;
-    golden(&x, &x.prof.step_overhead_s, STEP_OH_LO, STEP_OH_HI);
-    if (!(fit_aicc(fit_cost(&x), used, groups + 1) < before))
-        x.prof.step_overhead_s = was;
+    /* The FP8 (and FP4) GEMM factor pooled over every part: what a part
+     * whose own runs do not measure it (calib_fit) takes — partial
+     * pooling, the typical part's value rather than the shipped prior;
+     * a part that measures it refits its own. */
+    if (contrast) {
+        double before = fit_aicc(fit_cost(&x), used, groups);
+        double was = x.prof.fp8_gemm_factor;
+        golden(&x, &x.prof.fp8_gemm_factor, FP8_LO, FP8_HI);
+        if (!(fit_aicc(fit_cost(&x), used, groups + 1) < before))
+            x.prof.fp8_gemm_factor = was;
+    }
+    /* One host cost per step (model/train.c env_step): 0.1 ms – 1 s. */
+    if (enough) {
+        double before = fit_aicc(fit_cost(&x), used, groups);
+        double was = x.prof.step_overhead_s;
+        golden(&x, &x.prof.step_overhead_s, STEP_OH_LO, STEP_OH_HI);
+        if (!(fit_aicc(fit_cost(&x), used, groups + 1) < before))
+            x.prof.step_overhead_s = was;
+    }
     *out = x.prof;
     return used;
 }

@@ -106,19 +106,25 @@ int calib_fit_moe(const CalibRun *runs, int n, const Catalog *cat, const char *f
                   bool fit_only, Framework *out);
 
 /* Least-squares fit of the base profile `fw`'s fixed cost per training
- * step (step_overhead_s, model/train.c env_step) over that framework's
- * runs on every accelerator (held_out excluded when fit_only), the
- * calibrated "fw@acc" rows of cat taking the same value.  Each
- * accelerator's mean log error is taken out first (its scales are fitted
- * after), and the fitted cost is kept only where the small-sample Akaike
+ * step (step_overhead_s, model/train.c env_step) and of its FP8 GEMM
+ * factor pooled over every part (fp8_gemm_factor: what a part whose own
+ * runs do not measure it keeps, calib_fit) over that framework's runs on
+ * every accelerator (held_out excluded when fit_only), the calibrated
+ * "fw@acc" rows of cat taking the same values.  Each accelerator's mean
+ * log error is taken out first (its scales are fitted after); the step
+ * cost is fitted when one accelerator has three runs with steps ≥ 10 %
+ * apart, the FP8 factor when one has PARAM_RUNS (2) runs of each
+ * precision, and each is kept only where the small-sample Akaike
  * criterion says the runs support it; else the profile's value stays.
- * *out = the base profile with the result.  Returns the runs used. */
+ * *out = the base profile with the result.  Returns the runs used (0:
+ * neither value can be fitted, *out untouched). */
 int calib_fit_step(const CalibRun *runs, int n, const Catalog *cat, const char *fw,
                    bool fit_only, Framework *out);
 
 /* Costs that are a framework's, not an accelerator's: its calibrated
- * "<fw>@<accelerator>" rows take the base profile's values. */
-enum { CALIB_SHARE_MOE = 1, CALIB_SHARE_STEP = 2 };
+ * "<fw>@<accelerator>" rows take the base profile's values (CALIB_SHARE_FP8:
+ * the pooled FP8 factor, which a part's own fit may then refit). */
+enum { CALIB_SHARE_MOE = 1, CALIB_SHARE_STEP = 2, CALIB_SHARE_FP8 = 4 };
 
 /* fws[] (n rows): the row with f's id becomes f, and the rows
  * "<f.id>@..." take f's costs named by `share` (CALIB_SHARE_*). */

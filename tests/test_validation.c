@@ -818,9 +818,14 @@ END_TEST
  * plan prices Muon's states (12 bytes a parameter), not its Newton-Schulz
  * steps (~1 % of the step, the file's header).  First prediction
  * (2026-12-04): mean 1.9 %, worst -3.9 % (the 26.02.01 container's row);
- * the ceilings are those figures plus about a point. */
+ * the ceilings are those figures plus about a point.  2026-12-05: with
+ * GB300's FP8 factor the framework's pooled one (calib_fit_step; GB300's
+ * fit runs are all FP8 / FP4, and it kept the shipped 0.85 before), the
+ * model is within 0.4 % of the three newer containers' rows (12.20 -
+ * 12.30 s) and -5.2 % from the 26.02.01 row (12.92 s, the same setting
+ * 5.9 % slower): mean 1.6 %, worst ceiling 6 %. */
 #define KIMI_MEAN_MAX 0.03
-#define KIMI_WORST_MAX 0.05
+#define KIMI_WORST_MAX 0.06
 START_TEST(kimi_k2_rows_within_recorded_ceilings)
 {
     side_table_within("mbridge-kimi-k2.yaml", 4, "kimi", "moe/fp8", KIMI_MEAN_MAX,
@@ -1568,6 +1573,119 @@ START_TEST(calibrate_tells_a_per_step_cost_from_an_accelerators_scale)
 }
 END_TEST
 
+/* The FP8 factor pooled over every part (calib_fit_step): NeMo's runs on
+ * every accelerator "measured" as the model predicts them with FP8 (and
+ * FP4) GEMMs at 0.80 of what the shipped factors give them, in every nemo
+ * row — each part's runs of both precisions and its FP8-only parts alike —
+ * are fitted back to a pooled factor within 2 % of that; the same runs
+ * measured as the shipped model predicts them keep the shipped factor (the
+ * small-sample Akaike criterion finds nothing for a 17th parameter to
+ * explain). */
+START_TEST(calibrate_pools_the_fp8_factor_over_every_part)
+{
+    load_all();
+    const Framework *base = catalog_find_framework(&cat, "nemo");
+    ck_assert_ptr_nonnull(base);
+    static CalibRun pert[MAX_RUNS];
+    int n = 0;
+    for (int i = 0; i < n_runs; i++)
+        if (strcmp(runs[i].framework, "nemo") == 0 && runs[i].ok) {
+            pert[n] = runs[i];
+            pert[n].held_out = false;
+            n++;
+        }
+    ck_assert_int_ge(n, 100);
+    /* the runs as the shipped catalog predicts them: nothing to fit */
+    for (int i = 0; i < n; i++)
+        pert[i].measured_s = pert[i].predicted_s;
+    Framework f;
+    ck_assert_int_eq(calib_fit_step(pert, n, &cat, "nemo", false, &f), n);
+    ck_assert_msg(f.fp8_gemm_factor == base->fp8_gemm_factor, "pooled %.4f, shipped %.4f",
+                  f.fp8_gemm_factor, base->fp8_gemm_factor);
+    /* every nemo row's FP8 GEMMs at 0.8 of their rate */
+    Framework slow = *base;
+    slow.fp8_gemm_factor = 0.8 * base->fp8_gemm_factor;
+    Catalog tmp;
+    ck_assert(calib_catalog_with(&cat, &slow, &tmp));
+    calib_install_profile((Framework *)tmp.frameworks, tmp.n_frameworks, &slow, CALIB_SHARE_FP8);
+    calib_predict(pert, n, &tmp);
+    calib_catalog_free(&tmp);
+    for (int i = 0; i < n; i++) {
+        ck_assert(pert[i].ok);
+        pert[i].measured_s = pert[i].predicted_s;
+    }
+    ck_assert_int_eq(calib_fit_step(pert, n, &cat, "nemo", false, &f), n);
+    ck_assert_msg(fabs(f.fp8_gemm_factor / slow.fp8_gemm_factor - 1.0) < 0.02,
+                  "pooled %.4f, the runs' %.4f", f.fp8_gemm_factor, slow.fp8_gemm_factor);
+}
+END_TEST
+
+/* A part fits its own FP8 factor (calib_fit) only from PARAM_RUNS (2)
+ * runs of each precision: H100's NeMo runs with their FP8 runs "measured"
+ * 10 % slower than the shipped row predicts them refit the factor when
+ * two 16-bit runs are among them, and keep the framework's (pooled) one
+ * when a single 16-bit run would set it alone; GB300's runs, all FP8 and
+ * FP4, keep it too. */
+START_TEST(calibrate_needs_two_runs_of_each_precision_for_a_parts_fp8_factor)
+{
+    load_all();
+    static CalibRun pert[MAX_RUNS];
+    int n = 0, n16 = 0;
+    for (int i = 0; i < n_runs; i++) {
+        if (strcmp(runs[i].acc->id, "H100-SXM") != 0 || strcmp(runs[i].framework, "nemo") != 0 ||
+            !runs[i].ok)
+            continue;
+        Precision p = runs[i].plan->workloads[runs[i].wi].precision;
+        bool lowp = p == PREC_FP8 || p == PREC_FP4;
+        if (lowp ? n - n16 == 8 : n16 == 2)
+            continue;
+        n16 += lowp ? 0 : 1;
+        pert[n] = runs[i];
+        pert[n].measured_s = runs[i].predicted_s * (lowp ? 1.1 : 1.0);
+        pert[n].held_out = false;
+        n++;
+    }
+    ck_assert_int_eq(n16, 2);
+    ck_assert_int_ge(n - n16, 6);
+    const Framework *own = catalog_framework_for(&cat, "nemo", "H100-SXM");
+    ck_assert_ptr_nonnull(own);
+    Framework f;
+    ck_assert_int_eq(calib_fit(pert, n, &cat, "nemo", "H100-SXM", false, &f), n);
+    ck_assert_msg(f.fp8_gemm_factor < 0.97 * own->fp8_gemm_factor,
+                  "two 16-bit runs: fitted %.4f, shipped %.4f", f.fp8_gemm_factor,
+                  own->fp8_gemm_factor);
+    /* drop one of the two 16-bit runs */
+    int k = 0;
+    bool dropped = false;
+    for (int i = 0; i < n; i++) {
+        Precision p = pert[i].plan->workloads[pert[i].wi].precision;
+        if (!dropped && p != PREC_FP8 && p != PREC_FP4) {
+            dropped = true;
+            continue;
+        }
+        pert[k++] = pert[i];
+    }
+    ck_assert_int_eq(calib_fit(pert, k, &cat, "nemo", "H100-SXM", false, &f), k);
+    ck_assert_msg(f.fp8_gemm_factor == own->fp8_gemm_factor, "one 16-bit run: %.4f, shipped %.4f",
+                  f.fp8_gemm_factor, own->fp8_gemm_factor);
+    /* GB300: FP8 and FP4 runs only */
+    n = 0;
+    for (int i = 0; i < n_runs; i++)
+        if (strcmp(runs[i].acc->id, "GB300") == 0 && strcmp(runs[i].framework, "nemo") == 0 &&
+            runs[i].ok) {
+            pert[n] = runs[i];
+            pert[n].measured_s = runs[i].predicted_s * 1.1;
+            pert[n].held_out = false;
+            n++;
+        }
+    ck_assert_int_ge(n, 6);
+    own = catalog_framework_for(&cat, "nemo", "GB300");
+    ck_assert_ptr_nonnull(own);
+    ck_assert_int_eq(calib_fit(pert, n, &cat, "nemo", "GB300", false, &f), n);
+    ck_assert(f.fp8_gemm_factor == own->fp8_gemm_factor);
+}
+END_TEST
+
 /* Every class of the fit half has an error_bands row, and its [low, high]
  * (measured/predicted − 1) contains that class's fit-half residuals. */
 /* A band states the model's measured error on the published runs of its
@@ -1773,6 +1891,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, calibrate_recovers_a_20pct_slower_cluster);
     tcase_add_test(tc, calibrate_recovers_a_per_step_host_cost);
     tcase_add_test(tc, calibrate_tells_a_per_step_cost_from_an_accelerators_scale);
+    tcase_add_test(tc, calibrate_pools_the_fp8_factor_over_every_part);
+    tcase_add_test(tc, calibrate_needs_two_runs_of_each_precision_for_a_parts_fp8_factor);
     tcase_add_test(tc, error_bands_cover_every_published_residual);
     suite_add_tcase(s, tc);
     return s;
