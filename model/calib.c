@@ -493,6 +493,18 @@ static double fit_aicc(double rss, int n, int k)
     return n * log(fmax(rss, floor) / n) + 2.0 * k + 2.0 * k * (k + 1.0) / (n - k - 1.0);
 }
 
+/* Golden-section search of one more parameter beside k fitted ones over n
+ * runs, kept only where it lowers the small-sample AICc; else *param
+ * keeps its value. */
+static void golden_if_supported(FitCtx *x, double *param, double lo, double hi, int n, int k)
+{
+    double before = fit_aicc(fit_cost(x), n, k);
+    double was = *param;
+    golden(x, param, lo, hi);
+    if (!(fit_aicc(fit_cost(x), n, k + 1) < before))
+        *param = was;
+}
+
 int calib_fit(const CalibRun *runs, int n, const Catalog *cat, const char *fw, const char *acc,
               bool fit_only, Framework *out)
 {
@@ -678,21 +690,11 @@ int calib_fit_step(const CalibRun *runs, int n, const Catalog *cat, const char *
      * whose own runs do not measure it (calib_fit) takes — partial
      * pooling, the typical part's value rather than the shipped prior;
      * a part that measures it refits its own. */
-    if (contrast) {
-        double before = fit_aicc(fit_cost(&x), used, groups);
-        double was = x.prof.fp8_gemm_factor;
-        golden(&x, &x.prof.fp8_gemm_factor, FP8_LO, FP8_HI);
-        if (!(fit_aicc(fit_cost(&x), used, groups + 1) < before))
-            x.prof.fp8_gemm_factor = was;
-    }
+    if (contrast)
+        golden_if_supported(&x, &x.prof.fp8_gemm_factor, FP8_LO, FP8_HI, used, groups);
     /* One host cost per step (model/train.c env_step): 0.1 ms – 1 s. */
-    if (enough) {
-        double before = fit_aicc(fit_cost(&x), used, groups);
-        double was = x.prof.step_overhead_s;
-        golden(&x, &x.prof.step_overhead_s, STEP_OH_LO, STEP_OH_HI);
-        if (!(fit_aicc(fit_cost(&x), used, groups + 1) < before))
-            x.prof.step_overhead_s = was;
-    }
+    if (enough)
+        golden_if_supported(&x, &x.prof.step_overhead_s, STEP_OH_LO, STEP_OH_HI, used, groups);
     *out = x.prof;
     return used;
 }
