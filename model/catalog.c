@@ -55,19 +55,27 @@ const char *provider_name(Provider p)
     }
 }
 
-double curve_eval(const Curve *c, double x)
+/* A curve's value at x, held at its end points, interpolated linearly in x
+ * or (log_x, positive x) in log2(x). */
+static double curve_interp(const Curve *c, double x, bool log_x)
 {
-    if (!c || c->n <= 0)
-        return 1.0;
     if (x <= c->x[0])
         return c->y[0];
     for (int i = 1; i < c->n; i++) {
         if (x <= c->x[i]) {
-            double t = (x - c->x[i - 1]) / (c->x[i] - c->x[i - 1]);
+            double t = log_x ? log2(x / c->x[i - 1]) / log2(c->x[i] / c->x[i - 1])
+                             : (x - c->x[i - 1]) / (c->x[i] - c->x[i - 1]);
             return c->y[i - 1] + t * (c->y[i] - c->y[i - 1]);
         }
     }
     return c->y[c->n - 1];
+}
+
+double curve_eval(const Curve *c, double x)
+{
+    if (!c || c->n <= 0)
+        return 1.0;
+    return curve_interp(c, x, false);
 }
 
 /* A fused (Flash-style) attention kernel gives each thread block a tile of
@@ -90,29 +98,16 @@ double accelerator_attn_seq_factor(const Accelerator *a, double keys)
     return n / (n + c) * ((n0 + c) / n0);
 }
 
-/* A sweep's value at `keys` (catalog.h accelerator_attn_seq_curve). */
-static double sweep_at(const Curve *c, double keys)
-{
-    if (keys <= c->x[0])
-        return c->y[0];
-    for (int i = 1; i < c->n; i++)
-        if (keys <= c->x[i]) {
-            double t = log2(keys / c->x[i - 1]) / log2(c->x[i] / c->x[i - 1]);
-            return c->y[i - 1] + t * (c->y[i] - c->y[i - 1]);
-        }
-    return c->y[c->n - 1];
-}
-
 double accelerator_attn_seq_curve(const Accelerator *a, const Curve *sweep, double keys)
 {
     if (!sweep || sweep->n <= 0 || !(sweep->x[0] > 0) || !a || !(a->attn_eff_seq > 0) ||
         !(keys > 0))
         return accelerator_attn_seq_factor(a, keys);
-    double ref = sweep_at(sweep, a->attn_eff_seq / 2.0);
+    double ref = curve_interp(sweep, a->attn_eff_seq / 2.0, true);
     if (!(ref > 0))
         return 1.0;
     if (keys >= sweep->x[0])
-        return sweep_at(sweep, keys) / ref;
+        return curve_interp(sweep, keys, true) / ref;
     /* below the sweep: its first point carried down by the block-cost law */
     double x0 = sweep->x[0];
     return sweep->y[0] / ref * accelerator_attn_seq_factor(a, keys) /

@@ -1607,7 +1607,7 @@ START_TEST(calibrate_pools_the_fp8_factor_over_every_part)
     slow.fp8_gemm_factor = 0.8 * base->fp8_gemm_factor;
     Catalog tmp;
     ck_assert(calib_catalog_with(&cat, &slow, &tmp));
-    calib_install_profile((Framework *)tmp.frameworks, tmp.n_frameworks, &slow, CALIB_SHARE_FP8);
+    calib_install_profile(tmp.frameworks, tmp.n_frameworks, &slow, CALIB_SHARE_FP8);
     calib_predict(pert, n, &tmp);
     calib_catalog_free(&tmp);
     for (int i = 0; i < n; i++) {
