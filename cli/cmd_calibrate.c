@@ -202,8 +202,9 @@ static void fit_step_costs(const CalibRun *sel, const CalibRun *runs, int n, Cat
         if (!first_of_its_kind(sel, runs, i, false))
             continue;
         Framework f;
-        if (calib_fit_step(sel, n, cal, runs[i].framework, true, &f) > 0) {
-            calib_install_profile(calfw, cal->n_frameworks, &f, CALIB_SHARE_STEP | CALIB_SHARE_FP8);
+        int share = 0;
+        if (calib_fit_step(sel, n, cal, runs[i].framework, true, &f, &share) > 0) {
+            calib_install_profile(calfw, cal->n_frameworks, &f, share);
             keep_fit(fits, nfit, &f);
         }
     }

@@ -330,6 +330,8 @@ typedef struct {
     bool moe_only;         /* MoE runs of any accelerator (acc NULL) */
     bool step_only;        /* step_overhead_s and the pooled fp8_gemm_factor over
                             * every accelerator (acc NULL) */
+    bool pool_fp8;         /* the pooled fp8_gemm_factor is searched or was kept:
+                            * every "<fw>@" row takes it */
     Framework prof;
 } FitCtx;
 
@@ -401,8 +403,8 @@ static double fit_cost(FitCtx *x)
         return INFINITY;
     /* the MoE and per-step costs (and the pooled FP8 factor) are the
      * framework's: its calibrated "<fw>@<accelerator>" rows take them too */
-    int share = (x->moe_only ? CALIB_SHARE_MOE : 0) |
-                (x->step_only ? CALIB_SHARE_STEP | CALIB_SHARE_FP8 : 0);
+    int share = (x->moe_only ? CALIB_SHARE_MOE : 0) | (x->step_only ? CALIB_SHARE_STEP : 0) |
+                (x->pool_fp8 ? CALIB_SHARE_FP8 : 0);
     if (share)
         calib_install_profile(tmp.frameworks, tmp.n_frameworks, &x->prof, share);
     double sum = 0;
@@ -494,15 +496,17 @@ static double fit_aicc(double rss, int n, int k)
 }
 
 /* Golden-section search of one more parameter beside k fitted ones over n
- * runs, kept only where it lowers the small-sample AICc; else *param
- * keeps its value. */
-static void golden_if_supported(FitCtx *x, double *param, double lo, double hi, int n, int k)
+ * runs, kept only where it lowers the small-sample AICc (true); else *param
+ * keeps its value (false). */
+static bool golden_if_supported(FitCtx *x, double *param, double lo, double hi, int n, int k)
 {
     double before = fit_aicc(fit_cost(x), n, k);
     double was = *param;
     golden(x, param, lo, hi);
-    if (!(fit_aicc(fit_cost(x), n, k + 1) < before))
-        *param = was;
+    if (fit_aicc(fit_cost(x), n, k + 1) < before)
+        return true;
+    *param = was;
+    return false;
 }
 
 int calib_fit(const CalibRun *runs, int n, const Catalog *cat, const char *fw, const char *acc,
@@ -634,7 +638,7 @@ int calib_fit_moe(const CalibRun *runs, int n, const Catalog *cat, const char *f
 }
 
 int calib_fit_step(const CalibRun *runs, int n, const Catalog *cat, const char *fw,
-                   bool fit_only, Framework *out)
+                   bool fit_only, Framework *out, int *share)
 {
     if (!runs || n <= 0 || !cat || !out)
         return 0;
@@ -690,11 +694,16 @@ int calib_fit_step(const CalibRun *runs, int n, const Catalog *cat, const char *
      * whose own runs do not measure it (calib_fit) takes — partial
      * pooling, the typical part's value rather than the shipped prior;
      * a part that measures it refits its own. */
-    if (contrast)
-        golden_if_supported(&x, &x.prof.fp8_gemm_factor, FP8_LO, FP8_HI, used, groups);
+    if (contrast) {
+        x.pool_fp8 = true;
+        x.pool_fp8 = golden_if_supported(&x, &x.prof.fp8_gemm_factor, FP8_LO, FP8_HI, used,
+                                         groups);
+    }
     /* One host cost per step (model/train.c env_step): 0.1 ms – 1 s. */
     if (enough)
         golden_if_supported(&x, &x.prof.step_overhead_s, STEP_OH_LO, STEP_OH_HI, used, groups);
     *out = x.prof;
+    if (share)
+        *share = (enough ? CALIB_SHARE_STEP : 0) | (x.pool_fp8 ? CALIB_SHARE_FP8 : 0);
     return used;
 }

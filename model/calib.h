@@ -116,10 +116,14 @@ int calib_fit_moe(const CalibRun *runs, int n, const Catalog *cat, const char *f
  * apart, the FP8 factor when one has PARAM_RUNS (2) runs of each
  * precision, and each is kept only where the small-sample Akaike
  * criterion says the runs support it; else the profile's value stays.
- * *out = the base profile with the result.  Returns the runs used (0:
- * neither value can be fitted, *out untouched). */
+ * *out = the base profile with the result; *share (may be NULL) = what
+ * the framework's rows are to take of it: CALIB_SHARE_STEP when the step
+ * cost could be fitted, CALIB_SHARE_FP8 when a pooled factor was kept (a
+ * row's own factor, measured on its part, is not replaced by an unfitted
+ * one).  Returns the runs used (0: neither value can be fitted, *out
+ * untouched). */
 int calib_fit_step(const CalibRun *runs, int n, const Catalog *cat, const char *fw,
-                   bool fit_only, Framework *out);
+                   bool fit_only, Framework *out, int *share);
 
 /* Costs that are a framework's, not an accelerator's: its calibrated
  * "<fw>@<accelerator>" rows take the base profile's values (CALIB_SHARE_FP8:

@@ -1561,12 +1561,12 @@ START_TEST(calibrate_tells_a_per_step_cost_from_an_accelerators_scale)
     const Framework *base = catalog_find_framework(&cat, "nemo");
     ck_assert_ptr_nonnull(base);
     Framework f;
-    ck_assert_int_eq(calib_fit_step(pert, n, &cat, "nemo", false, &f), n);
+    ck_assert_int_eq(calib_fit_step(pert, n, &cat, "nemo", false, &f, NULL), n);
     ck_assert_msg(f.step_overhead_s == base->step_overhead_s, "per-step cost %.4f s, shipped %.4f s",
                   f.step_overhead_s, base->step_overhead_s);
     for (int i = 0; i < n; i++)
         pert[i].measured_s = pert[i].predicted_s + 0.1;
-    ck_assert_int_eq(calib_fit_step(pert, n, &cat, "nemo", false, &f), n);
+    ck_assert_int_eq(calib_fit_step(pert, n, &cat, "nemo", false, &f, NULL), n);
     double added = f.step_overhead_s - base->step_overhead_s;
     ck_assert_msg(fabs(added - 0.1) < 0.02, "per-step cost %.4f s, shipped %.4f s",
                   f.step_overhead_s, base->step_overhead_s);
@@ -1580,7 +1580,9 @@ END_TEST
  * are fitted back to a pooled factor within 2 % of that; the same runs
  * measured as the shipped model predicts them keep the shipped factor (the
  * small-sample Akaike criterion finds nothing for a 17th parameter to
- * explain). */
+ * explain), and then no row is to take it (share without CALIB_SHARE_FP8):
+ * a part's own factor is not replaced by one nothing fitted.  GB200's FP8
+ * and FP4 runs alone measure no FP8 factor either: nothing to share. */
 START_TEST(calibrate_pools_the_fp8_factor_over_every_part)
 {
     load_all();
@@ -1599,9 +1601,11 @@ START_TEST(calibrate_pools_the_fp8_factor_over_every_part)
     for (int i = 0; i < n; i++)
         pert[i].measured_s = pert[i].predicted_s;
     Framework f;
-    ck_assert_int_eq(calib_fit_step(pert, n, &cat, "nemo", false, &f), n);
+    int share = -1;
+    ck_assert_int_eq(calib_fit_step(pert, n, &cat, "nemo", false, &f, &share), n);
     ck_assert_msg(f.fp8_gemm_factor == base->fp8_gemm_factor, "pooled %.4f, shipped %.4f",
                   f.fp8_gemm_factor, base->fp8_gemm_factor);
+    ck_assert_int_eq(share & CALIB_SHARE_FP8, 0);
     /* every nemo row's FP8 GEMMs at 0.8 of their rate */
     Framework slow = *base;
     slow.fp8_gemm_factor = 0.8 * base->fp8_gemm_factor;
@@ -1614,9 +1618,26 @@ START_TEST(calibrate_pools_the_fp8_factor_over_every_part)
         ck_assert(pert[i].ok);
         pert[i].measured_s = pert[i].predicted_s;
     }
-    ck_assert_int_eq(calib_fit_step(pert, n, &cat, "nemo", false, &f), n);
+    ck_assert_int_eq(calib_fit_step(pert, n, &cat, "nemo", false, &f, &share), n);
     ck_assert_msg(fabs(f.fp8_gemm_factor / slow.fp8_gemm_factor - 1.0) < 0.02,
                   "pooled %.4f, the runs' %.4f", f.fp8_gemm_factor, slow.fp8_gemm_factor);
+    ck_assert(share & CALIB_SHARE_FP8);
+    /* GB200's low-precision runs only, 10 % slow */
+    int k = 0;
+    for (int i = 0; i < n_runs; i++) {
+        Precision p = runs[i].plan->workloads[runs[i].wi].precision;
+        if (strcmp(runs[i].framework, "nemo") == 0 && runs[i].ok &&
+            strcmp(runs[i].acc->id, "GB200") == 0 && (p == PREC_FP8 || p == PREC_FP4)) {
+            pert[k] = runs[i];
+            pert[k].measured_s = runs[i].predicted_s * 1.1;
+            pert[k].held_out = false;
+            k++;
+        }
+    }
+    ck_assert_int_ge(k, 6);
+    share = -1;
+    calib_fit_step(pert, k, &cat, "nemo", false, &f, &share);
+    ck_assert_int_eq(share & CALIB_SHARE_FP8, 0);
 }
 END_TEST
 
