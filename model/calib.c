@@ -47,13 +47,6 @@ double calib_measured_step_s(const Workload *w)
     return 0;
 }
 
-void calib_class(const Workload *w, const Accelerator *a, char *out, size_t len)
-{
-    const char *fam = a && a->family[0] ? a->family : (a ? a->id : "?");
-    bool lowp = w->precision == PREC_FP8 || w->precision == PREC_FP4;
-    snprintf(out, len, "%.32s/%s/%s", fam, model_arch_class(&w->model), lowp ? "fp8" : "bf16");
-}
-
 int calib_collect(const Plan *const *plans, int n_plans, const Catalog *cat, CalibRun *runs,
                   int cap)
 {
@@ -76,7 +69,7 @@ int calib_collect(const Plan *const *plans, int n_plans, const Catalog *cat, Cal
             r->wi = i;
             r->acc = a;
             r->measured_s = calib_measured_step_s(w);
-            calib_class(w, a, r->cls, sizeof r->cls);
+            train_band_class(w, a, r->cls, sizeof r->cls);
             snprintf(r->framework, sizeof r->framework, "%s",
                      w->framework[0] ? w->framework : "megatron");
         }
@@ -179,12 +172,17 @@ double calib_repeat_spread(const CalibRun *runs, int n, const int *group, int g,
     return c >= 2 ? hi / lo - 1.0 : 0.0;
 }
 
+/* The split alternates within each class of accelerator family ×
+ * dense/MoE × bf16/fp8; an attention-bound run's band class ("/long")
+ * splits with its class, so the halves do not depend on the bands. */
 void calib_split(CalibRun *runs, int n)
 {
     for (int i = 0; i < n; i++) {
         int before = 0;
+        size_t ni = train_band_class_base(runs[i].cls);
         for (int k = 0; k < i; k++)
-            if (strcmp(runs[k].cls, runs[i].cls) == 0)
+            if (train_band_class_base(runs[k].cls) == ni &&
+                strncmp(runs[k].cls, runs[i].cls, ni) == 0)
                 before++;
         runs[i].held_out = (before % 2) == 0;
     }

@@ -23,7 +23,7 @@ typedef struct {
     bool held_out;                 /* calib_split: true = held-out half */
     bool band_only;                /* describes the error bands only: never fitted, in no
                                     * half (calibrate --bands-from) */
-    char cls[CAT_ID_LEN];          /* band class "hopper/dense/fp8" */
+    char cls[CAT_ID_LEN];          /* band class "hopper/dense/fp8" (train_band_class) */
     char framework[CAT_ID_LEN];    /* as modelled ("megatron" when unset) */
     char why[PLAN_TEXT_LEN];       /* reason when !ok */
 } CalibRun;
@@ -32,8 +32,6 @@ typedef struct {
  * seq_len / (measured_tokens_per_gpu · gpus); 0 when it has neither. */
 double calib_measured_step_s(const Workload *w);
 
-/* The band class of workload w on accelerator a (see train.c train_band). */
-void calib_class(const Workload *w, const Accelerator *a, char *out, size_t len);
 
 /* Fill runs[] (capacity cap) with every measured training workload of the
  * plans, in order; returns how many (at most cap).  Runs whose accelerator

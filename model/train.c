@@ -481,6 +481,37 @@ double train_model_flops(const ModelShape *m, double B, double s)
     return shape_flops(&sh, B, s);
 }
 
+double train_attn_flop_share(const ModelShape *m, double s)
+{
+    Shape sh;
+    if (!shape_derive(m, &sh) || !(s > 0))
+        return 0;
+    double all = shape_flops(&sh, 1, s);
+    double core = 3.0 * s * s * sh.La * sh.core_coef * shape_core_frac(&sh, s);
+    return all > 0 ? core / all : 0;
+}
+
+/* train_band_class with the precision half of the class given (lowp) */
+static void band_class_of(const Workload *w, const Accelerator *a, bool lowp, char *out,
+                          size_t len)
+{
+    const char *fam = a && a->family[0] ? a->family : (a ? a->id : "?");
+    bool attn_bound = train_attn_flop_share(&w->model, w->seq_len) >= TRAIN_ATTN_BOUND;
+    snprintf(out, len, "%.32s/%s/%s%s", fam, model_arch_class(&w->model), lowp ? "fp8" : "bf16",
+             attn_bound ? TRAIN_BAND_LONG : "");
+}
+
+void train_band_class(const Workload *w, const Accelerator *a, char *out, size_t len)
+{
+    band_class_of(w, a, w->precision == PREC_FP8 || w->precision == PREC_FP4, out, len);
+}
+
+size_t train_band_class_base(const char *cls)
+{
+    size_t n = strlen(cls), nl = strlen(TRAIN_BAND_LONG);
+    return n > nl && strcmp(cls + n - nl, TRAIN_BAND_LONG) == 0 ? n - nl : n;
+}
+
 /* ------------------------------------------------------------ activations */
 
 /* The modules a selective recompute re-runs (RM_*): the workload's
@@ -2935,22 +2966,28 @@ static double recipe_saving(const Env *e, const Layout *l, int G, double step, R
     return save >= RECIPE_NOTE_SHARE ? save : 0.0;
 }
 
-/* The catalog's error_bands row of this workload's class "<family>/<dense|
- * moe|hybrid>/<bf16|fp8>" (family = the accelerator's `family`, else its id), else
- * the "default" row, else NULL; *cls gets the class ("default", "" = none). */
+/* The catalog's error_bands row of this workload's class (band_class_of:
+ * "<family>/<dense|moe|hybrid>/<bf16|fp8>", "/long" appended for an
+ * attention-bound step), else — for an attention-bound one — the class
+ * without "/long" (a catalog whose runs did not separate them), else the
+ * "default" row, else NULL; *cls gets the class ("default", "" = none). */
 static const ErrorBand *class_band(const Env *e, const Catalog *cat, char *cls, size_t len)
 {
-    const Accelerator *a = e->a;
-    const char *fam = a->family[0] ? a->family : a->id;
-    snprintf(cls, len, "%.32s/%s/%s", fam, model_arch_class(&e->w->model),
-             e->lowp ? "fp8" : "bf16");
+    char full[CAT_ID_LEN], base[CAT_ID_LEN];
+    band_class_of(e->w, e->a, e->lowp, full, sizeof full);
+    snprintf(base, sizeof base, "%.*s", (int)train_band_class_base(full), full);
+    const char *try[2] = {full, base};
+    int ntry = strcmp(full, base) != 0 ? 2 : 1;
     /* a framework with no calibration on this accelerator
      * (framework_calibrated_on): the error of the set's runs each
      * predicted without its own calibration (BAND_UNCALIBRATED) */
     if (cat && e->fw && !framework_calibrated_on(e->fw, e->a)) {
         char u[CAT_ID_LEN];
-        snprintf(u, sizeof u, BAND_UNCALIBRATED "/%.32s", cls);
-        const ErrorBand *ub = catalog_find_band(cat, u);
+        const ErrorBand *ub = NULL;
+        for (int k = 0; k < ntry && !ub; k++) {
+            snprintf(u, sizeof u, BAND_UNCALIBRATED "/%.34s", try[k]);
+            ub = catalog_find_band(cat, u);
+        }
         if (!ub && (ub = catalog_find_band(cat, BAND_UNCALIBRATED)) != NULL)
             snprintf(u, sizeof u, BAND_UNCALIBRATED);
         if (ub) {
@@ -2958,7 +2995,10 @@ static const ErrorBand *class_band(const Env *e, const Catalog *cat, char *cls, 
             return ub;
         }
     }
-    const ErrorBand *b = cat ? catalog_find_band(cat, cls) : NULL;
+    const ErrorBand *b = NULL;
+    for (int k = 0; k < ntry && cat && !b; k++)
+        if ((b = catalog_find_band(cat, try[k])) != NULL)
+            snprintf(cls, len, "%s", try[k]);
     if (!b && cat) {
         b = catalog_find_band(cat, "default");
         if (b)

@@ -30,6 +30,21 @@ void train_params(const ModelShape *m, double *total, double *active);
  * num_floating_point_operations, no recompute). */
 double train_model_flops(const ModelShape *m, double B, double s);
 
+/* The attention core's share (0..1) of those FLOPs at sequence length s. */
+double train_attn_flop_share(const ModelShape *m, double s);
+
+/* The error-band class of training workload w on accelerator a:
+ * "<family>/<dense|moe|hybrid>/<bf16|fp8>" (family = the accelerator's
+ * `family`, else its id), with TRAIN_BAND_LONG appended where the step is
+ * attention-bound (train_attn_flop_share ≥ TRAIN_ATTN_BOUND: long
+ * sequences). */
+#define TRAIN_BAND_LONG "/long"
+#define TRAIN_ATTN_BOUND 0.5
+void train_band_class(const Workload *w, const Accelerator *a, char *out, size_t len);
+
+/* The length of band class cls without its TRAIN_BAND_LONG suffix. */
+size_t train_band_class_base(const char *cls);
+
 /* Activation bytes of ONE transformer layer for one micro-batch of b
  * sequences of length s, on one GPU of a layout with tensor parallel t,
  * context parallel c, sequence parallel sp, recompute r (Korthikanti et al.

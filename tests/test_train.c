@@ -4742,6 +4742,56 @@ START_TEST(error_band_brackets_step_days_hours_and_gpus)
 }
 END_TEST
 
+/* A step that is mostly attention (a long sequence: the attention core at
+ * least half the model FLOPs, train_attn_flop_share) takes its class's
+ * "/long" band, the error of the validation set's attention-bound runs,
+ * which the GEMM-bound runs of the class do not describe (its long-context
+ * CP runs are modelled up to 26 % too fast, its other runs within 12 %);
+ * a catalog whose bands do not separate them gives the class's own. */
+START_TEST(attention_bound_step_takes_its_classs_long_band)
+{
+    Plan p;
+    Workload w = fsdp_llama3_8b(PREC_FP8);
+    plan_init(&p);
+    snprintf(w.framework, sizeof w.framework, "nemo");
+    w.zero = 1;
+    w.recompute = RECOMPUTE_FULL;
+    w.global_batch = 8;
+    ck_assert(train_attn_flop_share(&w.model, 8192) < TRAIN_ATTN_BOUND);
+    ck_assert(train_attn_flop_share(&w.model, 131072) >= TRAIN_ATTN_BOUND);
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+    ck_assert_str_eq(r->workloads[0].train.band_class, "hopper/dense/fp8");
+    free(r);
+    w.seq_len = 131072;
+    w.parallel.cp = 4;
+    ck_assert_msg(size(&p, &w, acc("H100-SXM"), &r), "%s", r->workloads[0].error);
+    TrainResult t = r->workloads[0].train;
+    free(r);
+    ck_assert_str_eq(t.band_class, "hopper/dense/fp8/long");
+    const ErrorBand *lb = catalog_find_band(&cat, "hopper/dense/fp8/long");
+    const ErrorBand *cb = catalog_find_band(&cat, "hopper/dense/fp8");
+    ck_assert_ptr_nonnull(lb);
+    ck_assert_ptr_nonnull(cb);
+    ck_assert_int_eq(t.band_runs, lb->runs);
+    ck_assert(rel(t.step_s_high, t.step_s * (1 + lb->high)) < 1e-12);
+    ck_assert_msg(lb->high > cb->high, "long %+.3f, class %+.3f", lb->high, cb->high);
+    /* a catalog without the "/long" row */
+    Catalog tmp;
+    ck_assert(calib_catalog_with(&cat, catalog_find_framework(&cat, "nemo"), &tmp));
+    for (size_t i = 0; i < tmp.n_bands; i++)
+        if (strcmp(tmp.bands[i].id, "hopper/dense/fp8/long") == 0)
+            snprintf(tmp.bands[i].id, sizeof tmp.bands[i].id, "gone");
+    r = calloc(1, sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    ck_assert(train_size(&p, &w, acc("H100-SXM"), &tmp, &r->workloads[0], r));
+    ck_assert_str_eq(r->workloads[0].train.band_class, "hopper/dense/fp8");
+    ck_assert_int_eq(r->workloads[0].train.band_runs, cb->runs);
+    free(r);
+    calib_catalog_free(&tmp);
+}
+END_TEST
+
 /* A framework with no calibration on the accelerator (no
  * "deepspeed@H100-SXM" row, nor one on the same silicon) is predicted on
  * its profile's multipliers as given; its band is the one the set's runs
@@ -5091,6 +5141,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, selective_reruns_attention_keeps_only_weight_gemm_outputs);
     tcase_add_test(tc, fp8_speedup_over_bf16_is_between_published_ratios);
     tcase_add_test(tc, error_band_brackets_step_days_hours_and_gpus);
+    tcase_add_test(tc, attention_bound_step_takes_its_classs_long_band);
     tcase_add_test(tc, uncalibrated_framework_takes_the_uncalibrated_band);
     tcase_add_test(tc, rejects_zero_tokens);
     tcase_add_test(tc, rejects_batch_that_no_layout_divides);
