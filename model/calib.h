@@ -32,7 +32,6 @@ typedef struct {
  * seq_len / (measured_tokens_per_gpu · gpus); 0 when it has neither. */
 double calib_measured_step_s(const Workload *w);
 
-
 /* Fill runs[] (capacity cap) with every measured training workload of the
  * plans, in order; returns how many (at most cap).  Runs whose accelerator
  * is unknown are skipped. */

@@ -4746,7 +4746,8 @@ END_TEST
  * least half the model FLOPs, train_attn_flop_share) takes its class's
  * "/long" band, the error of the validation set's attention-bound runs,
  * which the GEMM-bound runs of the class do not describe (its long-context
- * CP runs are modelled up to 26 % too fast, its other runs within 12 %);
+ * CP runs are modelled up to 26 % too fast, and set the class's slow end
+ * for every plan while they shared its band);
  * a catalog whose bands do not separate them gives the class's own. */
 START_TEST(attention_bound_step_takes_its_classs_long_band)
 {
