@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "train.h"
 #include "tui/app.h"
 #include "tui/units.h"
 #include "yaml_plan.h"
@@ -189,9 +190,14 @@ static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
         char f0[48], f1[48], f2[48], f3[48], f4[48];
         snprintf(f0, sizeof f0, "MFU %s", units_pct(t->mfu, mfu, sizeof mfu));
         if (t->step_s > 0 && t->step_s_high > t->step_s_low)
-            /* the model's error band (catalog error_bands, TrainResult) */
-            snprintf(f1, sizeof f1, "%s %+.0f/%+.0f%%", units_days(t->train_days, days, sizeof days),
-                     100 * (t->step_s_low / t->step_s - 1), 100 * (t->step_s_high / t->step_s - 1));
+            /* the model's error band (catalog error_bands, TrainResult);
+             * an attention-bound step's is its class's long-sequence one,
+             * said, since editing seq_len past the bound moves it */
+            snprintf(f1, sizeof f1, "%s %+.0f/%+.0f%%%s",
+                     units_days(t->train_days, days, sizeof days),
+                     100 * (t->step_s_low / t->step_s - 1), 100 * (t->step_s_high / t->step_s - 1),
+                     train_band_class_base(t->band_class) < strlen(t->band_class) ? " long-seq"
+                                                                                 : "");
         else
             snprintf(f1, sizeof f1, "%s", units_days(t->train_days, days, sizeof days));
         snprintf(f2, sizeof f2, "GPU-hours %s", fmt_si(t->gpu_hours, "", gh, sizeof gh));
