@@ -450,6 +450,14 @@ static double shape_core_frac(const Shape *sh, double s)
     return 1.0 - sh->win_L / sh->La * (1.0 - f);
 }
 
+/* The attention core's model FLOPs for B sequences of length s: 3·B·s²·
+ * core_coef per attention layer (forward 1, backward 2), a sliding window's
+ * layers their share of the square (shape_core_frac). */
+static double shape_core_flops(const Shape *sh, double B, double s)
+{
+    return 3.0 * B * s * s * sh->La * sh->core_coef * shape_core_frac(sh, s);
+}
+
 /* Model FLOPs (no recompute) for B sequences of length s: 6 FLOPs per
  * weight per token for every GEMM weight a token touches (forward 2,
  * backward 4), the attention core 3·B·s²·core_coef, and the logits
@@ -469,8 +477,8 @@ static double shape_flops(const Shape *sh, double B, double s)
      * same way: training.py num_floating_point_operations, mtp_num_layers) */
     double mtp = sh->mtp * (6.0 * tok * sh->mtp_gemm + 3.0 * B * s * s * sh->core_coef +
                             6.0 * tok * sh->h * sh->V);
-    return 6.0 * tok * gemm + 3.0 * B * s * s * sh->La * sh->core_coef * shape_core_frac(sh, s) +
-           3.0 * tok * sh->Lmb * sh->md.ssd_flops + 6.0 * tok * sh->h * sh->V + mtp;
+    return 6.0 * tok * gemm + shape_core_flops(sh, B, s) + 3.0 * tok * sh->Lmb * sh->md.ssd_flops +
+           6.0 * tok * sh->h * sh->V + mtp;
 }
 
 double train_model_flops(const ModelShape *m, double B, double s)
@@ -481,29 +489,33 @@ double train_model_flops(const ModelShape *m, double B, double s)
     return shape_flops(&sh, B, s);
 }
 
+/* The attention core's share of a derived shape's model FLOPs at s. */
+static double shape_attn_share(const Shape *sh, double s)
+{
+    double all = s > 0 ? shape_flops(sh, 1, s) : 0;
+    return all > 0 ? shape_core_flops(sh, 1, s) / all : 0;
+}
+
 double train_attn_flop_share(const ModelShape *m, double s)
 {
     Shape sh;
-    if (!shape_derive(m, &sh) || !(s > 0))
-        return 0;
-    double all = shape_flops(&sh, 1, s);
-    double core = 3.0 * s * s * sh.La * sh.core_coef * shape_core_frac(&sh, s);
-    return all > 0 ? core / all : 0;
+    return shape_derive(m, &sh) ? shape_attn_share(&sh, s) : 0;
 }
 
-/* train_band_class with the precision half of the class given (lowp) */
-static void band_class_of(const Workload *w, const Accelerator *a, bool lowp, char *out,
-                          size_t len)
+/* train_band_class with the precision half of the class and whether the
+ * step is attention-bound given */
+static void band_class_of(const Workload *w, const Accelerator *a, bool lowp, double attn_share,
+                          char *out, size_t len)
 {
     const char *fam = a && a->family[0] ? a->family : (a ? a->id : "?");
-    bool attn_bound = train_attn_flop_share(&w->model, w->seq_len) >= TRAIN_ATTN_BOUND;
     snprintf(out, len, "%.32s/%s/%s%s", fam, model_arch_class(&w->model), lowp ? "fp8" : "bf16",
-             attn_bound ? TRAIN_BAND_LONG : "");
+             attn_share >= TRAIN_ATTN_BOUND ? TRAIN_BAND_LONG : "");
 }
 
 void train_band_class(const Workload *w, const Accelerator *a, char *out, size_t len)
 {
-    band_class_of(w, a, w->precision == PREC_FP8 || w->precision == PREC_FP4, out, len);
+    band_class_of(w, a, w->precision == PREC_FP8 || w->precision == PREC_FP4,
+                  train_attn_flop_share(&w->model, w->seq_len), out, len);
 }
 
 size_t train_band_class_base(const char *cls)
@@ -2974,7 +2986,7 @@ static double recipe_saving(const Env *e, const Layout *l, int G, double step, R
 static const ErrorBand *class_band(const Env *e, const Catalog *cat, char *cls, size_t len)
 {
     char full[CAT_ID_LEN], base[CAT_ID_LEN];
-    band_class_of(e->w, e->a, e->lowp, full, sizeof full);
+    band_class_of(e->w, e->a, e->lowp, shape_attn_share(&e->sh, e->s), full, sizeof full);
     snprintf(base, sizeof base, "%.*s", (int)train_band_class_base(full), full);
     const char *try[2] = {full, base};
     int ntry = strcmp(full, base) != 0 ? 2 : 1;
