@@ -530,10 +530,19 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
               "workload '%s': vpp %d (interleaved stages) needs pp > 1", wn, ps->vpp);
         /* with the embedding and the loss in the split, L + 2 slots */
         int slots = workload_pipeline_slots(w, m->layers, ps->pp);
+        /* the layout fits once the embedding and the loss take a stage slot
+         * each (Megatron-Core account_for_embedding/loss_in_pipeline_split,
+         * as Llama 3.1 405B's PP 16 x VP 8 recipes run): say which key */
+        bool split_fits = !w->pipeline_split_embedding_loss && ps->pp > 1 &&
+                          (long)ps->pp * ps->vpp <= (long)m->layers + 2;
         CHECK(ps->vpp == 0 || ps->pp == 0 || (long)ps->pp * ps->vpp <= slots, &ps->vpp, w,
               "workload '%s': pp %d x vpp %d is more stages than the model's %d layers%s", wn,
               ps->pp, ps->vpp, m->layers,
-              w->pipeline_split_embedding_loss ? " + embedding + loss" : "");
+              w->pipeline_split_embedding_loss
+                  ? " + embedding + loss"
+                  : split_fits ? " (with the embedding and the loss as stages too, "
+                                 "pipeline_split_embedding_loss: true, it fits)"
+                               : "");
         CHECK(ps->cp <= w->seq_len, &ps->cp, w,
               "workload '%s': cp %d is more than seq_len %d", wn, ps->cp, w->seq_len);
         CHECK(ps->ep <= m->experts, &ps->ep, w,
