@@ -24,9 +24,10 @@ static void print_training(const WorkloadResult *w)
     const Layout *l = &t->layout;
     char a[32], b[32], c[32];
     printf("  %-18s training   %s x %s\n", w->name, w->accelerator, fmt_int(t->gpus, a, sizeof a));
-    printf("      layout   tp%d pp%d dp%d cp%d ep%d vpp%d, micro-batch %d, recompute %s%s\n",
+    printf("      layout   tp%d pp%d dp%d cp%d ep%d vpp%d, micro-batch %d, recompute %s%s, "
+           "ZeRO-%d\n",
            l->tp, l->pp, l->dp, l->cp, l->ep, l->vpp, l->micro_batch,
-           plan_recompute_name(l->recompute), l->sp ? ", sequence parallel" : "");
+           plan_recompute_name(l->recompute), l->sp ? ", sequence parallel" : "", t->zero);
     if (t->has_runner_up)
         printf("      runner-up tp%d pp%d dp%d cp%d ep%d vpp%d mb%d: %.2f s/step\n",
                t->runner_up.tp, t->runner_up.pp, t->runner_up.dp, t->runner_up.cp,

@@ -192,6 +192,22 @@ const Framework *catalog_find_framework(const Catalog *c, const char *id)
     return NULL;
 }
 
+int dp_sharding_zero(const char *word)
+{
+    static const char *const words[] = {"none", "optimizer", "gradients", "full"};
+    for (int z = 0; word && z < 4; z++)
+        if (strcasecmp(word, words[z]) == 0)
+            return z;
+    return -1;
+}
+
+int framework_zero(const Catalog *c, const char *fw)
+{
+    const Framework *f = catalog_find_framework(c, fw && fw[0] ? fw : CATALOG_DEFAULT_FRAMEWORK);
+    int z = f ? dp_sharding_zero(f->dp_sharding) : -1;
+    return z >= 0 ? z : 1;
+}
+
 const char *catalog_list_next(const char *p, size_t *len)
 {
     while (p && *p == ' ')

@@ -315,6 +315,10 @@ typedef struct {
     bool cudnn_attention;         /* the attention core runs cuDNN's fused kernel where the
                                    * part has a measured one (attn_cudnn_*; Transformer
                                    * Engine >= 1.2 prefers FusedAttention on Hopper) */
+    char dp_sharding[16];         /* what the framework shards over data parallel when a
+                                   * workload does not say (`zero: auto`): "none" (ZeRO-0,
+                                   * DDP), "optimizer" (1), "gradients" (2), "full" (3:
+                                   * FSDP FULL_SHARD); "" = not stated (ZeRO-1) */
     bool fp8_saved_inputs;        /* FP8 runs save their GEMMs' FP8-cast inputs for the
                                    * backward (Transformer Engine modules): norm outputs
                                    * and the MLP activation output kept in 1 byte */
@@ -553,6 +557,12 @@ const Framework *catalog_find_framework(const Catalog *c, const char *id);
  * whose curves_calibrated_on names a.  Else its multipliers are the
  * profile's as given, and its error band the uncalibrated one. */
 bool framework_calibrated_on(const Framework *f, const Accelerator *a);
+/* The ZeRO stage (0-3) a dp_sharding word names; -1 for "" or an unknown
+ * word.  framework_zero: the stage a workload of framework `fw` ("" =
+ * megatron) runs when its `zero` is auto — its base profile's dp_sharding,
+ * else 1 (the distributed optimizer). */
+int dp_sharding_zero(const char *word);
+int framework_zero(const Catalog *c, const char *fw);
 /* The next id of a space-separated list from p (spaces skipped), its length
  * in *len; NULL at the list's end. */
 const char *catalog_list_next(const char *p, size_t *len);

@@ -218,7 +218,7 @@ void workload_init(Workload *w, WorkloadKind kind)
     w->global_batch = 1024;
     w->micro_batch = 0;
     w->optimizer_bytes_per_param = 16;
-    w->zero = 1;
+    w->zero = -1; /* auto: the framework's (framework_zero) */
     w->parallel.sp = -1;
     w->moe_fused_dispatch = -1;
     w->recompute = RECOMPUTE_AUTO;

@@ -175,7 +175,8 @@ typedef struct {
     int global_batch;                /* sequences per step */
     int micro_batch;                 /* 0 = search */
     double optimizer_bytes_per_param;
-    int zero;                        /* 0..3 */
+    int zero;                        /* 0..3; -1 = auto: the framework's dp_sharding
+                                      * (framework_zero) */
     ParallelSpec parallel;
     Recompute recompute;
     char recompute_modules[PLAN_RM_LEN]; /* with recompute selective: Megatron-Core module
@@ -563,6 +564,8 @@ typedef struct {
 typedef struct {
     int gpus;
     Layout layout;
+    int zero;                        /* the ZeRO stage sized: the workload's, or (zero auto)
+                                      * its framework's dp_sharding */
     double params, active_params;
     double flops_per_step;           /* model FLOPs (no recompute) */
     double flops_total;              /* model FLOPs for all tokens */

@@ -822,6 +822,8 @@ typedef struct {
     double host_bw;        /* GPU <-> host, one direction (activation offload) */
     double wb, gb, ob;     /* bytes/param: weights, grads, optimizer */
     int zero;
+    int zero_pp;             /* the stage under pipeline parallelism: zero, or 2 where zero
+                              * auto gives FSDP's full sharding (env_zero) */
     bool flash;
     int gpn;               /* GPUs per node */
     int domain;            /* scale-up domain */
@@ -1111,10 +1113,11 @@ static bool env_pp_unsharded(const Env *e, const Layout *l)
     return e->pp_unshard && l->pp > 1 && e->zero >= 2;
 }
 
-/* The ZeRO stage the layout runs at (env_pp_unsharded: 1). */
+/* The ZeRO stage the layout runs at (env_pp_unsharded: 1; with pp > 1,
+ * zero_pp). */
 static int env_zero(const Env *e, const Layout *l)
 {
-    return env_pp_unsharded(e, l) ? 1 : e->zero;
+    return env_pp_unsharded(e, l) ? 1 : l->pp > 1 ? e->zero_pp : e->zero;
 }
 
 /* Bytes per gradient held between micro-batches: FSDP2 accumulates an
@@ -3083,7 +3086,17 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
         e->ob = 0;
         e->gb = K - e->wb > 0 ? K - e->wb : 0;
     }
-    e->zero = w->zero < 0 ? 0 : (w->zero > 3 ? 3 : w->zero);
+    /* auto: what the framework shards by default (frameworks.yaml
+     * dp_sharding: PyTorch FSDP's FULL_SHARD, the distributed optimizer of
+     * Megatron-Core recipes) */
+    e->zero = w->zero < 0 ? framework_zero(cat, w->framework) : (w->zero > 3 ? 3 : w->zero);
+    /* FSDP2's default reshard policy keeps the units gathered from the
+     * forward to the backward under pipelining, "to avoid per-microbatch
+     * all-gathers" (torchtitan distributed/fsdp.py
+     * get_fsdp_reshard_after_forward_policy "default": not pp_enabled, at
+     * b5bcd76c6; NeMo AutoModel's apply_fsdp the same): a framework's full
+     * sharding is ZeRO-2's there */
+    e->zero_pp = w->zero < 0 && e->zero == 3 ? 2 : e->zero;
     e->flash = w->flash_attention;
     if (env_take_attn(e, a->attn_fwd_eff, a->attn_bwd_eff, "FlashAttention, attn_fwd_eff"))
         env_attn_head_dim(e, a);
@@ -3800,6 +3813,7 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     if (!env_init(&e, p, w, a, c, wr->error, sizeof wr->error) ||
         !env_check_fixed(&e, wr->error, sizeof wr->error))
         return false;
+    tr->zero = e.zero;
     tr->params = e.sh.total;
     tr->active_params = e.sh.active;
     tr->flops_per_step = shape_flops(&e.sh, e.B, e.s);
@@ -3889,6 +3903,7 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         return false;
     }
     tr->layout = S->best;
+    tr->zero = env_zero(&e, &tr->layout);
     tr->mem = S->best_mem;
     tr->fits = true;
     tr->step = S->best_ev.st;

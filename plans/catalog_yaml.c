@@ -353,6 +353,7 @@ static const Field fw_fields[] = {
     FBOOL("fp8_param_gather", Framework, fp8_param_gather, 0),
     FBOOL("fp8_tp_gather", Framework, fp8_tp_gather, 0),
     FBOOL("fp8_dispatch", Framework, fp8_dispatch, 0),
+    FSTR("dp_sharding", Framework, dp_sharding, 0),
     FBOOL("fp8_saved_inputs", Framework, fp8_saved_inputs, 0),
     FBOOL("fp8_saved_expert_inputs", Framework, fp8_saved_expert_inputs, 0),
     FBOOL("cudnn_attention", Framework, cudnn_attention, 0),
@@ -1049,6 +1050,13 @@ static int load_list_entry(Ctx *x, int sec, const yaml_node_t *el)
     uint64_t mask = 0;
     if (parse_mapping(x, el, s->fields, s->n_fields, row, where, &mask) != 0)
         return -1;
+    if (sec == SEC_FW) {
+        const Framework *fw = row;
+        const yaml_node_t *ds = map_get(x, el, "dp_sharding");
+        if (ds && dp_sharding_zero(fw->dp_sharding) < 0)
+            return err_at(x, ds, "%s: dp_sharding must be none, optimizer, gradients or full, "
+                          "got '%s'", where, fw->dp_sharding);
+    }
     if (is_new && check_required(x, el, s, mask, id) != 0)
         return -1;
     return 0;

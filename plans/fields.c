@@ -83,7 +83,7 @@ static const FieldDef field_table[] = {
     {"target_days", "target_days", FS_WORKLOAD, FT_REAL, FF_TRAIN, OFF(Workload, target_days), QTY_DURATION, DAY, DAY, "days", EN_NONE, "finish within"},
     {"mfu", "mfu", FS_WORKLOAD, FT_REAL, FF_TRAIN | FF_AUTO0, OFF(Workload, mfu), QTY_FRACTION, 0, 1, "", EN_NONE, "auto (modelled) or a fixed 0-1"},
     {"optimizer_bytes_per_param", "opt_bytes", FS_WORKLOAD, FT_REAL, FF_TRAIN, OFF(Workload, optimizer_bytes_per_param), QTY_NUMBER, 0, 1, "B/param", EN_NONE, "weights+grads+optimizer state"},
-    {"zero", "zero", FS_WORKLOAD, FT_INT, FF_TRAIN, OFF(Workload, zero), QTY_COUNT, 0, 1, "", EN_NONE, "0-3 sharding over data parallel"},
+    {"zero", "zero", FS_WORKLOAD, FT_INT, FF_TRAIN | FF_AUTONEG, OFF(Workload, zero), QTY_COUNT, 0, 1, "", EN_NONE, "0-3 sharding over data parallel; auto = the framework's"},
     {"recompute", "recompute", FS_WORKLOAD, FT_ENUM, FF_TRAIN | FF_AUTO0, OFF(Workload, recompute), QTY_NUMBER, 0, 1, "", EN_RECOMPUTE, "auto | none | selective | full"},
     {"recompute_modules", "  modules", FS_WORKLOAD, FT_STR, FF_TRAIN, OFF(Workload, recompute_modules), QTY_NUMBER, 0, 1, "", EN_NONE, "with selective: core_attn,layernorm,moe_act,mlp,moe,shared_experts,mla_up_proj; or every_other_mm"},
     {"flash_attention", "flash_attn", FS_WORKLOAD, FT_BOOL, FF_TRAIN, OFF(Workload, flash_attention), QTY_NUMBER, 0, 1, "", EN_NONE, ""},
@@ -473,7 +473,7 @@ const char *field_format(const FieldDef *f, const Plan *p, FieldTarget t, char *
         break;
     case FT_INT: {
         int v = get_int(b, f);
-        if ((f->flags & FF_AUTO0) && v == 0)
+        if (((f->flags & FF_AUTO0) && v == 0) || ((f->flags & FF_AUTONEG) && v < 0))
             snprintf(buf, len, "auto");
         else if ((f->flags & FF_UNLIMITED) && v < 0)
             snprintf(buf, len, "unlimited");
@@ -757,6 +757,8 @@ int field_edit(const FieldDef *f, Plan *p, FieldTarget t, const char *text, cons
         double v;
         if ((f->flags & FF_AUTO0) && strcasecmp(s, "auto") == 0) {
             v = 0;
+        } else if ((f->flags & FF_AUTONEG) && strcasecmp(s, "auto") == 0) {
+            v = -1;
         } else if ((f->flags & FF_UNLIMITED) && (strcasecmp(s, "unlimited") == 0 || strcmp(s, "-1") == 0)) {
             v = -1;
         } else if (quantity_parse(s, QTY_COUNT, 1, &v, qerr, sizeof qerr) != 0) {

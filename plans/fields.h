@@ -21,6 +21,7 @@ typedef enum { FT_STR = 0, FT_INT, FT_REAL, FT_ENUM, FT_BOOL, FT_TRI, FT_U64, FT
 
 #define FF_AUTO0 0x1u       /* 0 (or <0 for enums) shows and parses as "auto" */
 #define FF_UNLIMITED 0x2u   /* -1 shows and parses as "unlimited" */
+#define FF_AUTONEG 0x4000u  /* -1 shows and parses as "auto" (where 0 is a value) */
 #define FF_TRAIN 0x4u       /* workload field for training only */
 #define FF_INFER 0x8u       /* workload field for inference only */
 #define FF_ACCEL 0x10u      /* a catalog accelerator id */

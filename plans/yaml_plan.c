@@ -472,8 +472,8 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
               &w->optimizer_bytes_per_param, w,
               "workload '%s': optimizer_bytes_per_param must be more than 0 and at most 64, got %g",
               wn, w->optimizer_bytes_per_param);
-        CHECK(w->zero >= 0 && w->zero <= 3, &w->zero, w,
-              "workload '%s': zero must be 0, 1, 2 or 3, got %d", wn, w->zero);
+        CHECK(w->zero >= -1 && w->zero <= 3, &w->zero, w,
+              "workload '%s': zero must be auto, 0, 1, 2 or 3, got %d", wn, w->zero);
         CHECK(w->offload_layers >= 0 && w->offload_layers <= (w->model.layers > 0 ? w->model.layers : 0),
               &w->offload_layers, w,
               "workload '%s': offload_layers must be between 0 and the model's %d layers, got %d",
@@ -1876,7 +1876,8 @@ static const Field workload_fields[] = {
     F_E(Workload, kv_precision, "kv_precision", precision_names, 0, F_INFER, "KV-cache precision"),
     F_D(Workload, optimizer_bytes_per_param, "optimizer_bytes_per_param", QTY_NUMBER, F_TRAIN,
         "weights+grads+optimizer bytes per param"),
-    F_I(Workload, zero, "zero", F_TRAIN, "0 | 1 | 2 | 3 sharding over data parallel"),
+    F_IA(Workload, zero, "zero", "auto", -1, F_TRAIN,
+         "auto | 0 | 1 | 2 | 3 sharding over data parallel; auto = the framework's"),
     F_M(Workload, parallel, "parallel", parallel_schema, F_TRAIN | F_FLOW, "auto = searched"),
     F_E(Workload, recompute, "recompute", recompute_names, -1, F_TRAIN,
         "auto | none | selective | full"),

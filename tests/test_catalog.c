@@ -702,6 +702,41 @@ START_TEST(rejects_unknown_accelerator_in_instance)
 }
 END_TEST
 
+/* dp_sharding: what a framework shards over data parallel by default
+ * (framework_zero, a workload's zero auto); one of four words */
+START_TEST(dp_sharding_names_a_zero_stage)
+{
+    EXPECT_ERR(ACC_OK "frameworks:\n"
+                      "  - {id: lm, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8,\n"
+                      "     fp8_gemm_factor: 0.85, dp_sharding: fully, source: t,\n"
+                      "     as_of: 2026-12-05}\n",
+               9, 42, "frameworks entry 'lm': dp_sharding must be none, optimizer, gradients "
+                       "or full, got 'fully'");
+    static const char *const words[] = {"none", "optimizer", "gradients", "full"};
+    for (int z = 0; z < 4; z++)
+        ck_assert_int_eq(dp_sharding_zero(words[z]), z);
+    ck_assert_int_eq(dp_sharding_zero("FULL"), 3);
+    ck_assert_int_eq(dp_sharding_zero(""), -1);
+    ck_assert_int_eq(dp_sharding_zero(NULL), -1);
+    Catalog c;
+    Diag d;
+    ck_assert_int_eq(load_text(&c, ACC_OK "frameworks:\n"
+                                          "  - {id: lm, gemm_scale: 1, tp_overlap: 0, "
+                                          "dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
+                                          "     dp_sharding: none, source: t, as_of: 2026-12-05}\n"
+                                          "  - {id: megatron, gemm_scale: 1, tp_overlap: 0, "
+                                          "dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
+                                          "     source: t, as_of: 2026-12-05}\n",
+                               &d),
+                     0);
+    ck_assert_int_eq(framework_zero(&c, "LM"), 0);       /* stated: ZeRO-0 */
+    ck_assert_int_eq(framework_zero(&c, ""), 1);         /* megatron, stating none */
+    ck_assert_int_eq(framework_zero(&c, "nosuch"), 1);
+    ck_assert_int_eq(framework_zero(NULL, "lm"), 1);
+    catalog_free(&c);
+}
+END_TEST
+
 /* curves_calibrated_on: the parts a base profile's curves were calibrated
  * on (framework_calibrated_on); each must be a catalog accelerator */
 START_TEST(curves_calibrated_on_names_known_accelerators)
@@ -991,6 +1026,7 @@ Suite *test_suite(void)
     tcase_add_test(t, rejects_unknown_accelerator_in_instance);
     tcase_add_test(t, rejects_efficiency_for_unknown_accelerator);
     tcase_add_test(t, curves_calibrated_on_names_known_accelerators);
+    tcase_add_test(t, dp_sharding_names_a_zero_stage);
     tcase_add_test(t, rejects_curves_that_do_not_increase);
     tcase_add_test(t, rejects_structural_mistakes);
     tcase_add_test(t, rejects_more_entries_than_the_cap);

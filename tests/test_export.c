@@ -85,6 +85,7 @@ static void fixture(Plan *p, PlanResult *r, Catalog *c, Accelerator *acc)
                              .checkpoint_bytes = 9.9e11, .checkpoint_interval_s = 5400,
                              .job_mtbf_s = 175781, .goodput = 0.95};
     t->train.layout = (Layout){8, 4, 32, 1, 1, 1, 1, RECOMPUTE_SELECTIVE, true, 0};
+    t->train.zero = 1; /* the workload's zero auto, megatron's distributed optimizer */
     WorkloadResult *i = &r->workloads[1];
     snprintf(i->name, sizeof i->name, "chat <svc>");
     snprintf(i->accelerator, sizeof i->accelerator, "H100-SXM");

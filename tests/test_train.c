@@ -2941,6 +2941,54 @@ END_TEST
  * which the paper calls negligible beside the attention (GQA's K/V are
  * small): a few per cent of the step.  Nothing else moves, and a run
  * without CP is the same either way. */
+/* zero auto (a workload's default) runs what its framework shards by
+ * default, the profile's dp_sharding (frameworks.yaml): PyTorch FSDP's
+ * FULL_SHARD (ZeRO-3) for fsdp and torchtitan, Megatron-Bridge's
+ * distributed optimizer (ZeRO-1) for nemo, ZeRO-1 for a profile that states
+ * none (megatron, the default framework).  Llama 3 8B at 2,048 tokens on 64
+ * H100: auto sizes exactly as the stage it names, and a stated zero wins —
+ * under fsdp, ZeRO-1 keeps the whole weights and gradients on every GPU.
+ * Under pipelining FSDP2's default keeps the units gathered from the forward
+ * to the backward (torchtitan get_fsdp_reshard_after_forward_policy
+ * "default": not pp_enabled), so fsdp's auto is ZeRO-2 there. */
+START_TEST(zero_auto_shards_as_the_framework_does)
+{
+    ParallelSpec ps = {.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = -1};
+    Workload w = pinned("llama-3-8b", 2048, 64, 256, 2, PREC_BF16, ps);
+    static const struct {
+        const char *fw;
+        int zero;
+    } want[] = {{"fsdp", 3}, {"torchtitan", 3}, {"nemo", 1}, {"", 1}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        snprintf(w.framework, sizeof w.framework, "%s", want[i].fw);
+        w.zero = -1;
+        TrainResult a = sized(w, "H100-SXM");
+        w.zero = want[i].zero;
+        TrainResult b = sized(w, "H100-SXM");
+        ck_assert_msg(a.zero == want[i].zero && b.zero == want[i].zero, "%s: auto %d, stated %d",
+                      want[i].fw, a.zero, b.zero);
+        ck_assert_msg(a.step_s == b.step_s && a.mem.total == b.mem.total,
+                      "%s: auto %.4f s %.2f GiB, zero %d %.4f s %.2f GiB", want[i].fw, a.step_s,
+                      a.mem.total / GIB, want[i].zero, b.step_s, b.mem.total / GIB);
+    }
+    snprintf(w.framework, sizeof w.framework, "fsdp");
+    w.zero = -1;
+    TrainResult full = sized(w, "H100-SXM");
+    w.zero = 1;
+    TrainResult one = sized(w, "H100-SXM");
+    ck_assert_int_eq(one.zero, 1);
+    ck_assert_msg(one.mem.weights > 30 * full.mem.weights, "ZeRO-1 weights %.2f GiB, auto %.2f",
+                  one.mem.weights / GIB, full.mem.weights / GIB);
+    w.parallel.pp = 2;
+    w.zero = -1;
+    TrainResult pp_auto = sized(w, "H100-SXM");
+    w.zero = 2;
+    TrainResult pp_two = sized(w, "H100-SXM");
+    ck_assert_int_eq(pp_auto.zero, 2);
+    ck_assert(pp_auto.step_s == pp_two.step_s && pp_auto.mem.total == pp_two.mem.total);
+}
+END_TEST
+
 /* model/train.c OVERLAP_SLOWDOWN: the compute slowdown a hidden collective
  * still costs (Lee et al. 2025, arXiv 2507.03114, 18.9 % on average) */
 #define HIDDEN_COLLECTIVE_COST 0.189
@@ -5105,6 +5153,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, repeat_kv_widens_the_ring_and_the_saved_kv);
     tcase_add_test(tc, torch_ring_waits_for_its_kv_gather_after_the_first_step);
     tcase_add_test(tc, all_gather_cp_waits_for_its_kv);
+    tcase_add_test(tc, zero_auto_shards_as_the_framework_does);
     tcase_add_test(tc, fp8_norm_outputs_cast_without_an_amax_pass);
     tcase_add_test(tc, dp_all_gather_hides_under_the_forward_not_the_backward);
     tcase_add_test(tc, activation_offload_frees_hbm_and_hides_under_compute_on_c2c);

@@ -332,6 +332,13 @@ START_TEST(auto_and_unlimited_are_sentinels)
     ck_assert_int_eq(p->workloads[0].recompute, RECOMPUTE_AUTO);
     set_ok(p, T_TEAM, "borrow_gpus", "unlimited");
     ck_assert_int_eq(p->tenancy.teams[0].borrow_gpus, -1);
+    /* zero: 0 is a stage (DDP), so auto is -1 (the framework's) */
+    set_ok(p, T_TRAIN, "zero", "0");
+    ck_assert_int_eq(p->workloads[0].zero, 0);
+    ck_assert_str_eq(shown(p, T_TRAIN, "zero"), "0");
+    set_ok(p, T_TRAIN, "zero", "auto");
+    ck_assert_int_eq(p->workloads[0].zero, -1);
+    ck_assert_str_eq(shown(p, T_TRAIN, "zero"), "auto");
     set_ok(p, T_TRAIN, "parallel.sp", "off");
     ck_assert_int_eq(p->workloads[0].parallel.sp, 0);
     ck_assert_str_eq(shown(p, T_TRAIN, "parallel.sp"), "off");

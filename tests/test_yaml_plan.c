@@ -239,7 +239,7 @@ START_TEST(defaults_follow_plan_format)
     const Workload *w = &p->workloads[0];
     ck_assert_int_eq(w->kind, WL_TRAINING);
     ck_assert_int_eq(w->precision, PREC_BF16);
-    ck_assert_int_eq(w->zero, 1);
+    ck_assert_int_eq(w->zero, -1); /* auto: the framework's dp_sharding */
     ck_assert_int_eq(w->parallel.sp, -1);
     ck_assert(w->flash_attention);
     ck_assert_int_eq(w->recompute, RECOMPUTE_AUTO);
@@ -732,7 +732,7 @@ START_TEST(rejects_absurd_training_values)
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    global_batch: 1000\n    micro_batch: 3\n", NULL,
                  "t.yaml:8:18: workload 'w': global_batch 1000 is not divisible by micro_batch 3");
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    zero: 4\n", NULL,
-                 "t.yaml:7:11: workload 'w': zero must be 0, 1, 2 or 3, got 4");
+                 "t.yaml:7:11: workload 'w': zero must be auto, 0, 1, 2 or 3, got 4");
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    mfu: 1.5\n", NULL,
                  "t.yaml:7:10: mfu: '1.5' is more than 100%: expected a fraction between 0 and 1");
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    target_days: 30\n", NULL,
@@ -746,6 +746,15 @@ START_TEST(rejects_absurd_training_values)
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    parallel: {pp: 1, vpp: 2}\n", NULL,
                  "t.yaml:7:28: workload 'w': vpp 2 (interleaved stages) needs pp > 1");
     /* 32 layers: 34 chunks only when the embedding and the loss take a slot each */
+    {
+        /* zero: auto, the default, is the framework's (-1); a stage stays */
+        Plan *z = new_plan();
+        parse_ok(W_TRAIN "    model: {preset: llama-3-8b}\n    zero: auto\n", NULL, z);
+        ck_assert_int_eq(z->workloads[0].zero, -1);
+        parse_ok(W_TRAIN "    model: {preset: llama-3-8b}\n    zero: 0\n", NULL, z);
+        ck_assert_int_eq(z->workloads[0].zero, 0);
+        free(z);
+    }
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    parallel: {pp: 2, vpp: 17}\n", NULL,
                  "t.yaml:7:28: workload 'w': pp 2 x vpp 17 is more stages than the model's 32 layers "
                  "(with the embedding and the loss as stages too, pipeline_split_embedding_loss: "
@@ -967,7 +976,7 @@ START_TEST(validate_applies_the_parser_rules_in_memory)
     free(p);
     p = valid_plan();
     p->workloads[0].zero = 7;
-    expect_invalid(p, "workload 'train': zero must be 0, 1, 2 or 3, got 7");
+    expect_invalid(p, "workload 'train': zero must be auto, 0, 1, 2 or 3, got 7");
     free(p);
     p = valid_plan();
     p->site.headroom = 1.5;
