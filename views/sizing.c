@@ -219,6 +219,11 @@ static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
     char f0[64], f1[200], f2[200];
     const Workload *rw = plan_workload(app, w->name);
     layout_fields(&t->layout, rw, f1, sizeof f1, f2, sizeof f2);
+    {
+        /* the stage sized: the workload's zero, or its framework's */
+        size_t n = strlen(f2);
+        snprintf(f2 + n, sizeof f2 - n, ", ZeRO-%d", t->zero);
+    }
     snprintf(f0, sizeof f0, "layout     %s", units_secs(t->step_s, a, sizeof a));
     {
         const char *items[] = {f0, f1, f2};
