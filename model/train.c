@@ -4034,6 +4034,16 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                       e.restart_s, 100 * z.ck.goodput);
         result_assume(r, sc, "dataset read: %.0f bytes per token × re-read factor %.0f "
                       "(first and last pipeline stage read)", TOKEN_BYTES, reread);
+        if (w->zero < 0)
+            result_assume(r, sc, "ZeRO-%d: the plan leaves zero auto, and %s shards %s by "
+                          "default (frameworks.yaml dp_sharding)%s", env_zero(&e, l), e.fw_id,
+                          e.zero == 0   ? "nothing (DDP)"
+                          : e.zero == 1 ? "the optimizer state"
+                          : e.zero == 2 ? "optimizer state and gradients"
+                                        : "weights, gradients and optimizer state",
+                          e.zero_pp != e.zero && l->pp > 1
+                              ? "; pipelined, its units stay gathered from forward to backward"
+                              : "");
         if (w->mfu > 0)
             result_assume(r, sc, "MFU fixed at %.1f%% by the plan (replaces the modelled "
                           "efficiency; layout only checked for memory)", 100 * w->mfu);

@@ -2986,6 +2986,25 @@ START_TEST(zero_auto_shards_as_the_framework_does)
     TrainResult pp_two = sized(w, "H100-SXM");
     ck_assert_int_eq(pp_auto.zero, 2);
     ck_assert(pp_auto.step_s == pp_two.step_s && pp_auto.mem.total == pp_two.mem.total);
+    /* the assumptions say which stage auto took, and why */
+    Plan p;
+    plan_init(&p);
+    PlanResult *r;
+    w.zero = -1;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    ck_assert(has_assumption(r, "ZeRO-2: the plan leaves zero auto, and fsdp shards weights, "
+                                "gradients and optimizer state by default"));
+    ck_assert(has_assumption(r, "pipelined, its units stay gathered from forward to backward"));
+    free(r);
+    w.parallel.pp = 1;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    ck_assert(has_assumption(r, "ZeRO-3: the plan leaves zero auto"));
+    ck_assert(!has_assumption(r, "pipelined, its units stay gathered"));
+    free(r);
+    w.zero = 3;
+    ck_assert(size(&p, &w, acc("H100-SXM"), &r));
+    ck_assert(!has_assumption(r, "the plan leaves zero auto"));
+    free(r);
 }
 END_TEST
 
