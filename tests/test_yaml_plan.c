@@ -756,11 +756,12 @@ START_TEST(rejects_absurd_training_values)
         free(z);
     }
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    parallel: {pp: 2, vpp: 17}\n", NULL,
-                 "t.yaml:7:28: workload 'w': pp 2 x vpp 17 is more stages than the model's 32 layers "
-                 "(with the embedding and the loss as stages too, pipeline_split_embedding_loss: "
-                 "true, it fits)");
+                 "t.yaml:7:28: workload 'w': pp 2 x vpp 17 is more stages than the model's "
+                 "32 layers (with the embedding and the loss as stages too, "
+                 "pipeline_split_embedding_loss: true, it fits)");
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    parallel: {pp: 2, vpp: 18}\n", NULL,
-                 "t.yaml:7:28: workload 'w': pp 2 x vpp 18 is more stages than the model's 32 layers");
+                 "t.yaml:7:28: workload 'w': pp 2 x vpp 18 is more stages than the model's "
+                 "32 layers");
     expect_error(W_TRAIN "    model: {preset: llama-3-8b}\n    pipeline_split_embedding_loss: true\n"
                          "    parallel: {pp: 2, vpp: 18}\n", NULL,
                  "t.yaml:8:28: workload 'w': pp 2 x vpp 18 is more stages than the model's 32 layers + embedding + loss");
