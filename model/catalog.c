@@ -192,20 +192,31 @@ const Framework *catalog_find_framework(const Catalog *c, const char *id)
     return NULL;
 }
 
-int dp_sharding_zero(const char *word)
+int dp_sharding_zero(const char *word, int *pipelined)
 {
-    static const char *const words[] = {"none", "optimizer", "gradients", "full"};
-    for (int z = 0; word && z < 4; z++)
-        if (strcasecmp(word, words[z]) == 0)
-            return z;
+    static const struct {
+        const char *word;
+        int zero, pipelined;
+    } words[] = {{"none", 0, 0}, {"optimizer", 1, 1}, {"gradients", 2, 2}, {"full", 3, 3},
+                 {"fsdp", 3, 2}};
+    for (size_t i = 0; word && i < sizeof words / sizeof words[0]; i++)
+        if (strcasecmp(word, words[i].word) == 0) {
+            if (pipelined)
+                *pipelined = words[i].pipelined;
+            return words[i].zero;
+        }
     return -1;
 }
 
-int framework_zero(const Catalog *c, const char *fw)
+int framework_zero(const Catalog *c, const char *fw, int *pipelined)
 {
     const Framework *f = catalog_find_framework(c, fw && fw[0] ? fw : CATALOG_DEFAULT_FRAMEWORK);
-    int z = f ? dp_sharding_zero(f->dp_sharding) : -1;
-    return z >= 0 ? z : 1;
+    int pp = 1, z = f ? dp_sharding_zero(f->dp_sharding, &pp) : -1;
+    if (z < 0)
+        z = pp = 1;
+    if (pipelined)
+        *pipelined = pp;
+    return z;
 }
 
 const char *catalog_list_next(const char *p, size_t *len)

@@ -317,8 +317,9 @@ typedef struct {
                                    * Engine >= 1.2 prefers FusedAttention on Hopper) */
     char dp_sharding[16];         /* what the framework shards over data parallel when a
                                    * workload does not say (`zero: auto`): "none" (ZeRO-0,
-                                   * DDP), "optimizer" (1), "gradients" (2), "full" (3:
-                                   * FSDP FULL_SHARD); "" = not stated (ZeRO-1) */
+                                   * DDP), "optimizer" (1), "gradients" (2), "full" (3),
+                                   * "fsdp" (3, 2 pipelined: FSDP2's defaults); "" = not
+                                   * stated (ZeRO-1) */
     bool fp8_saved_inputs;        /* FP8 runs save their GEMMs' FP8-cast inputs for the
                                    * backward (Transformer Engine modules): norm outputs
                                    * and the MLP activation output kept in 1 byte */
@@ -557,12 +558,14 @@ const Framework *catalog_find_framework(const Catalog *c, const char *id);
  * whose curves_calibrated_on names a.  Else its multipliers are the
  * profile's as given, and its error band the uncalibrated one. */
 bool framework_calibrated_on(const Framework *f, const Accelerator *a);
-/* The ZeRO stage (0-3) a dp_sharding word names; -1 for "" or an unknown
- * word.  framework_zero: the stage a workload of framework `fw` ("" =
- * megatron) runs when its `zero` is auto — its base profile's dp_sharding,
- * else 1 (the distributed optimizer). */
-int dp_sharding_zero(const char *word);
-int framework_zero(const Catalog *c, const char *fw);
+/* The ZeRO stage (0-3) a dp_sharding word names, and in *pipelined (may be
+ * NULL) the stage on a pipelined layout: "fsdp" is 3, and 2 there (FSDP2's
+ * default keeps the units gathered from forward to backward under
+ * pipelining); -1 for "" or an unknown word.  framework_zero: the stages a
+ * workload of framework `fw` ("" = megatron) runs when its `zero` is auto —
+ * its base profile's dp_sharding, else 1 (the distributed optimizer). */
+int dp_sharding_zero(const char *word, int *pipelined);
+int framework_zero(const Catalog *c, const char *fw, int *pipelined);
 /* The next id of a space-separated list from p (spaces skipped), its length
  * in *len; NULL at the list's end. */
 const char *catalog_list_next(const char *p, size_t *len);

@@ -822,8 +822,8 @@ typedef struct {
     double host_bw;        /* GPU <-> host, one direction (activation offload) */
     double wb, gb, ob;     /* bytes/param: weights, grads, optimizer */
     int zero;
-    int zero_pp;             /* the stage under pipeline parallelism: zero, or 2 where zero
-                              * auto gives FSDP's full sharding (env_zero) */
+    int zero_pp;             /* the stage under pipeline parallelism: zero, or with zero
+                              * auto the framework's there (env_zero) */
     bool flash;
     int gpn;               /* GPUs per node */
     int domain;            /* scale-up domain */
@@ -3089,14 +3089,16 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     /* auto: what the framework shards by default (frameworks.yaml
      * dp_sharding: PyTorch FSDP's FULL_SHARD, the distributed optimizer of
      * Megatron-Core recipes) */
-    e->zero = w->zero < 0 ? framework_zero(cat, w->framework) : (w->zero > 3 ? 3 : w->zero);
-    /* FSDP2's default reshard policy keeps the units gathered from the
-     * forward to the backward under pipelining, "to avoid per-microbatch
-     * all-gathers" (torchtitan distributed/fsdp.py
+    /* and on a pipelined layout: FSDP2's default reshard policy keeps the
+     * units gathered from the forward to the backward under pipelining, "to
+     * avoid per-microbatch all-gathers" (torchtitan distributed/fsdp.py
      * get_fsdp_reshard_after_forward_policy "default": not pp_enabled, at
-     * b5bcd76c6; NeMo AutoModel's apply_fsdp the same): a framework's full
-     * sharding is ZeRO-2's there */
-    e->zero_pp = w->zero < 0 && e->zero == 3 ? 2 : e->zero;
+     * b5bcd76c6; NeMo AutoModel's apply_fsdp the same): dp_sharding fsdp is
+     * ZeRO-2's there */
+    int zpp = 1;
+    e->zero = w->zero < 0 ? framework_zero(cat, w->framework, &zpp)
+                          : (w->zero > 3 ? 3 : w->zero);
+    e->zero_pp = w->zero < 0 ? zpp : e->zero;
     e->flash = w->flash_attention;
     if (env_take_attn(e, a->attn_fwd_eff, a->attn_bwd_eff, "FlashAttention, attn_fwd_eff"))
         env_attn_head_dim(e, a);

@@ -1053,9 +1053,9 @@ static int load_list_entry(Ctx *x, int sec, const yaml_node_t *el)
     if (sec == SEC_FW) {
         const Framework *fw = row;
         const yaml_node_t *ds = map_get(x, el, "dp_sharding");
-        if (ds && dp_sharding_zero(fw->dp_sharding) < 0)
-            return err_at(x, ds, "%s: dp_sharding must be none, optimizer, gradients or full, "
-                          "got '%s'", where, fw->dp_sharding);
+        if (ds && dp_sharding_zero(fw->dp_sharding, NULL) < 0)
+            return err_at(x, ds, "%s: dp_sharding must be none, optimizer, gradients, full or "
+                          "fsdp, got '%s'", where, fw->dp_sharding);
     }
     if (is_new && check_required(x, el, s, mask, id) != 0)
         return -1;

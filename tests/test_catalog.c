@@ -703,21 +703,28 @@ START_TEST(rejects_unknown_accelerator_in_instance)
 END_TEST
 
 /* dp_sharding: what a framework shards over data parallel by default
- * (framework_zero, a workload's zero auto); one of four words */
+ * (framework_zero, a workload's zero auto) and on a pipelined layout; one of
+ * five words */
 START_TEST(dp_sharding_names_a_zero_stage)
 {
     EXPECT_ERR(ACC_OK "frameworks:\n"
                       "  - {id: lm, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8,\n"
                       "     fp8_gemm_factor: 0.85, dp_sharding: fully, source: t,\n"
                       "     as_of: 2026-12-05}\n",
-               9, 42, "frameworks entry 'lm': dp_sharding must be none, optimizer, gradients "
-                       "or full, got 'fully'");
+               9, 42, "frameworks entry 'lm': dp_sharding must be none, optimizer, gradients, "
+                       "full or fsdp, got 'fully'");
     static const char *const words[] = {"none", "optimizer", "gradients", "full"};
-    for (int z = 0; z < 4; z++)
-        ck_assert_int_eq(dp_sharding_zero(words[z]), z);
-    ck_assert_int_eq(dp_sharding_zero("FULL"), 3);
-    ck_assert_int_eq(dp_sharding_zero(""), -1);
-    ck_assert_int_eq(dp_sharding_zero(NULL), -1);
+    for (int z = 0; z < 4; z++) {
+        int pp = -1;
+        ck_assert_int_eq(dp_sharding_zero(words[z], &pp), z);
+        ck_assert_int_eq(pp, z); /* the same on a pipelined layout */
+    }
+    int pp = -1;
+    ck_assert_int_eq(dp_sharding_zero("FSDP", &pp), 3); /* FSDP's FULL_SHARD, */
+    ck_assert_int_eq(pp, 2);                            /* gathered when pipelined */
+    ck_assert_int_eq(dp_sharding_zero("full", NULL), 3);
+    ck_assert_int_eq(dp_sharding_zero("", NULL), -1);
+    ck_assert_int_eq(dp_sharding_zero(NULL, NULL), -1);
     Catalog c;
     Diag d;
     ck_assert_int_eq(load_text(&c, ACC_OK "frameworks:\n"
@@ -729,10 +736,12 @@ START_TEST(dp_sharding_names_a_zero_stage)
                                           "     source: t, as_of: 2026-12-05}\n",
                                &d),
                      0);
-    ck_assert_int_eq(framework_zero(&c, "LM"), 0);       /* stated: ZeRO-0 */
-    ck_assert_int_eq(framework_zero(&c, ""), 1);         /* megatron, stating none */
-    ck_assert_int_eq(framework_zero(&c, "nosuch"), 1);
-    ck_assert_int_eq(framework_zero(NULL, "lm"), 1);
+    ck_assert_int_eq(framework_zero(&c, "LM", &pp), 0); /* stated: ZeRO-0 */
+    ck_assert_int_eq(pp, 0);
+    ck_assert_int_eq(framework_zero(&c, "", &pp), 1);   /* megatron, stating none */
+    ck_assert_int_eq(pp, 1);
+    ck_assert_int_eq(framework_zero(&c, "nosuch", NULL), 1);
+    ck_assert_int_eq(framework_zero(NULL, "lm", NULL), 1);
     catalog_free(&c);
 }
 END_TEST

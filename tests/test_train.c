@@ -2950,7 +2950,8 @@ END_TEST
  * under fsdp, ZeRO-1 keeps the whole weights and gradients on every GPU.
  * Under pipelining FSDP2's default keeps the units gathered from the forward
  * to the backward (torchtitan get_fsdp_reshard_after_forward_policy
- * "default": not pp_enabled), so fsdp's auto is ZeRO-2 there. */
+ * "default": not pp_enabled), so fsdp's auto (dp_sharding fsdp) is ZeRO-2
+ * there; MaxText's (full) stays ZeRO-3. */
 START_TEST(zero_auto_shards_as_the_framework_does)
 {
     ParallelSpec ps = {.tp = 1, .pp = 1, .cp = 1, .ep = 1, .sp = -1};
@@ -2958,7 +2959,7 @@ START_TEST(zero_auto_shards_as_the_framework_does)
     static const struct {
         const char *fw;
         int zero;
-    } want[] = {{"fsdp", 3}, {"torchtitan", 3}, {"nemo", 1}, {"", 1}};
+    } want[] = {{"fsdp", 3}, {"torchtitan", 3}, {"maxtext", 3}, {"nemo", 1}, {"", 1}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         snprintf(w.framework, sizeof w.framework, "%s", want[i].fw);
         w.zero = -1;
@@ -2986,6 +2987,12 @@ START_TEST(zero_auto_shards_as_the_framework_does)
     TrainResult pp_two = sized(w, "H100-SXM");
     ck_assert_int_eq(pp_auto.zero, 2);
     ck_assert(pp_auto.step_s == pp_two.step_s && pp_auto.mem.total == pp_two.mem.total);
+    /* MaxText gathers its weights per pipeline iteration (pipeline_fsdp_ag_once
+     * off by default): dp_sharding full, ZeRO-3 pipelined too */
+    snprintf(w.framework, sizeof w.framework, "maxtext");
+    w.zero = -1;
+    ck_assert_int_eq(sized(w, "H100-SXM").zero, 3);
+    snprintf(w.framework, sizeof w.framework, "fsdp");
     /* the assumptions say which stage auto took, and why */
     Plan p;
     plan_init(&p);
