@@ -3086,15 +3086,14 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
         e->ob = 0;
         e->gb = K - e->wb > 0 ? K - e->wb : 0;
     }
-    /* auto: what the framework shards by default (frameworks.yaml
+    /* zero auto: what the framework shards by default (frameworks.yaml
      * dp_sharding: PyTorch FSDP's FULL_SHARD, the distributed optimizer of
-     * Megatron-Core recipes) */
-    /* and on a pipelined layout: FSDP2's default reshard policy keeps the
-     * units gathered from the forward to the backward under pipelining, "to
-     * avoid per-microbatch all-gathers" (torchtitan distributed/fsdp.py
-     * get_fsdp_reshard_after_forward_policy "default": not pp_enabled, at
-     * b5bcd76c6; NeMo AutoModel's apply_fsdp the same): dp_sharding fsdp is
-     * ZeRO-2's there */
+     * Megatron-Core recipes), and on a pipelined layout: FSDP2's default
+     * reshard policy keeps the units gathered from the forward to the
+     * backward under pipelining, "to avoid per-microbatch all-gathers"
+     * (torchtitan distributed/fsdp.py get_fsdp_reshard_after_forward_policy
+     * "default": not pp_enabled, at b5bcd76c6; NeMo AutoModel's apply_fsdp
+     * the same): dp_sharding fsdp is ZeRO-2's there */
     int zpp = 1;
     e->zero = w->zero < 0 ? framework_zero(cat, w->framework, &zpp)
                           : (w->zero > 3 ? 3 : w->zero);

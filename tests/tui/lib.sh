@@ -203,6 +203,11 @@ tui_type() {
     tmx send-keys -l -- "$1"
 }
 
+# tui_cmd TEXT: run the `:` command TEXT ("set seq_len 65536").
+tui_cmd() {
+    tui_keys ':'; tui_type "$1"; tui_keys Enter
+}
+
 # tui_explain NUMBER: open the Explain view (e) on the number the picker
 # filter NUMBER selects ("pretrain-405b days", "TCO", …).
 tui_explain() {

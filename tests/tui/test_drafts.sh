@@ -17,10 +17,6 @@ gpuplan_pid() {
     ps -o pid= --ppid "$(tui_pid)" | tr -d ' ' | head -n 1
 }
 
-cmd() {
-    tui_keys ':'; tui_type "$1"; tui_keys Enter
-}
-
 drafts() {
     sqlite3 "$TUI_DB" 'SELECT count(*) FROM drafts' 2>/dev/null || echo 0
 }
@@ -33,7 +29,7 @@ for size in "80 24" "160 45"; do
     for sig in TERM HUP; do
         tui_start "$1" "$2" frontier-2027
         tui_open_plan frontier-2027
-        cmd 'set gpus 8192'
+        tui_cmd 'set gpus 8192'
         tui_wait 'target_days cleared' && tui_idle
         kill -s "$sig" "$(gpuplan_pid)"
         st=$(tui_wait_exit)
@@ -55,7 +51,7 @@ for size in "80 24" "160 45"; do
     # autosave: no signal handler runs on SIGKILL
     tui_start "$1" "$2" frontier-2027
     tui_open_plan frontier-2027
-    cmd 'set chat-70b.requests_per_s 60'
+    tui_cmd 'set chat-70b.requests_per_s 60'
     tui_wait 'requests_per_s = 60'
     deadline=$(( $(date +%s) + TUI_TIMEOUT ))
     while [ "$(drafts)" != 1 ] && [ "$(date +%s)" -le "$deadline" ]; do sleep 0.1; done
@@ -72,7 +68,7 @@ for size in "80 24" "160 45"; do
     # :w NAME and Duplicate of the working copy
     tui_start "$1" "$2" frontier-2027
     tui_open_plan frontier-2027
-    cmd 'set gpus 4096'
+    tui_cmd 'set gpus 4096'
     tui_wait 'target_days cleared'
     tui_keys F3
     tui_wait 'PLANS in'
@@ -84,7 +80,7 @@ for size in "80 24" "160 45"; do
     "$GPUPLAN_BIN" --db "$TUI_DB" show frontier-2027-copy | grep -q 'gpus: 4096'
     ok $? "$tag: the copy holds the unsaved edit (gpus 4096)"
     tui_keys Escape
-    cmd 'w frontier-4k'
+    tui_cmd 'w frontier-4k'
     tui_wait 'saved as frontier-4k v1' && tui_wait 'frontier-4k v1' &&
         ! tui_screen | head -n 1 | grep -q 'modified'
     ok $? "$tag: :w NAME saves the working copy as a new plan and edits it"

@@ -11,29 +11,25 @@ tui_require_tmux
 trap tui_cleanup EXIT
 tap_plan 8
 
-cmd() {
-    tui_keys ':'; tui_type "$1"; tui_keys Enter
-}
-
 tui_start 120 40 frontier-2027
 tui_open_plan frontier-2027
 tui_wait 'pretrain-405b' && tui_idle
 
-cmd 'set pretrain-405b.model.preset nemotron-3-nano'
+tui_cmd 'set pretrain-405b.model.preset nemotron-3-nano'
 tui_wait 'model.preset = nemotron-3-nano'; ok $? "the preset is accepted"
 tui_idle
 tui_wait 'pretrain-405b +train'; ok $? "the hybrid run is sized"
 
-cmd 'set pretrain-405b.model.hybrid MGM*E'
+tui_cmd 'set pretrain-405b.model.hybrid MGM*E'
 tui_wait 'gated DeltaNet'; ok $? "a gated DeltaNet symbol is refused with the parser's message"
 tui_idle
 
-cmd 'set pretrain-405b.model.hybrid MEM*EMEM*EMEM*EMEM*E'
+tui_cmd 'set pretrain-405b.model.hybrid MEM*EMEM*EMEM*EMEM*E'
 tui_wait 'layers now 20'; ok $? "a new pattern sets layers to its length, with a note"
 tui_idle
 ! tui_screen | grep -q 'invalid'; ok $? "no refusal on screen"
 
-cmd 'set chat-70b.model.preset nemotron-3-nano'
+tui_cmd 'set chat-70b.model.preset nemotron-3-nano'
 tui_idle
 tui_keys Down
 tui_wait 'state/sequence'; ok $? "the serving workload shows its Mamba-2 state per sequence"

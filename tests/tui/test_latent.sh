@@ -11,25 +11,21 @@ tui_require_tmux
 trap tui_cleanup EXIT
 tap_plan 7
 
-cmd() {
-    tui_keys ':'; tui_type "$1"; tui_keys Enter
-}
-
 tui_start 120 40 frontier-2027
 tui_open_plan frontier-2027
 tui_wait 'pretrain-405b' && tui_idle
 
-cmd 'set pretrain-405b.model.preset nemotron-3-super'
+tui_cmd 'set pretrain-405b.model.preset nemotron-3-super'
 tui_wait 'model.preset = nemotron-3-super'; ok $? "the preset is accepted"
 tui_idle
 tui_wait 'pretrain-405b +train'; ok $? "the LatentMoE run is sized"
 
-cmd 'set pretrain-405b.model.moe_latent 8192'
+tui_cmd 'set pretrain-405b.model.moe_latent 8192'
 tui_wait 'moe_latent must be between 0 .no latent projection. and hidden .4096., got 8192'
 ok $? "a latent wider than the model is refused with the parser's message"
 tui_idle
 
-cmd 'set pretrain-405b.model.moe_latent 2048'
+tui_cmd 'set pretrain-405b.model.moe_latent 2048'
 tui_wait 'model.moe_latent = 2048'; ok $? "a new latent width is accepted"
 tui_idle
 ! tui_screen | grep -q 'invalid'; ok $? "no refusal on screen"

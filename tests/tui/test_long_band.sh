@@ -12,10 +12,6 @@ tui_require_tmux
 trap tui_cleanup EXIT
 tap_plan 6
 
-cmd() {
-    tui_keys ':'; tui_type "$1"; tui_keys Enter
-}
-
 cat > "$TUI_TMP/long.yaml" <<'YAML'
 name: long-context-8b
 accelerator: H100-SXM
@@ -29,11 +25,11 @@ tui_wait 'pretrain-8b' && tui_idle
 tui_wait ' d [-+][0-9]+/[-+][0-9]+%'; ok $? "at 8K the run carries its class's band"
 ! tui_screen | grep -q 'long-seq'; ok $? "with no long-sequence mark"
 
-cmd 'set seq_len 65536'
+tui_cmd 'set seq_len 65536'
 tui_idle
 tui_wait ' d [-+][0-9]+/[-+][0-9]+% long-seq'; ok $? "at 64K the band is the long-sequence one, marked"
 
-cmd 'set seq_len 8192'
+tui_cmd 'set seq_len 8192'
 tui_idle
 tui_wait_gone 'long-seq'; ok $? "back at 8K the mark goes"
 

@@ -12,33 +12,29 @@ tui_require_tmux
 trap tui_cleanup EXIT
 tap_plan 9
 
-cmd() {
-    tui_keys ':'; tui_type "$1"; tui_keys Enter
-}
-
 tui_start 120 40 frontier-2027
 tui_open_plan frontier-2027
 tui_wait 'pretrain-405b' && tui_idle
 
-cmd 'set pretrain-405b.recompute full'
+tui_cmd 'set pretrain-405b.recompute full'
 tui_idle
-cmd 'set pretrain-405b.recompute_modules core_attn,mlp'
+tui_cmd 'set pretrain-405b.recompute_modules core_attn,mlp'
 tui_wait 'needs recompute: selective'; ok $? "modules without selective recompute are refused"
 tui_idle
 
-cmd 'set pretrain-405b.recompute selective'
+tui_cmd 'set pretrain-405b.recompute selective'
 tui_idle
-cmd 'set pretrain-405b.recompute_modules core_attn, mlp'
+tui_cmd 'set pretrain-405b.recompute_modules core_attn, mlp'
 tui_wait 'recompute_modules = core_attn, mlp'; ok $? "a recipe's module list is accepted"
 tui_idle
 tui_wait 'pretrain-405b +train'; ok $? "the run is sized with it"
 tui_wait 'recompute selective \(core_attn, mlp\)'; ok $? "the Sizing pane's layout names the modules"
 
-cmd 'set pretrain-405b.recompute_modules core_attn,attn'
+tui_cmd 'set pretrain-405b.recompute_modules core_attn,attn'
 tui_wait "'attn' is not a module"; ok $? "an unknown module is refused, naming it"
 tui_idle
 
-cmd 'w'
+tui_cmd 'w'
 tui_wait 'frontier-2027 v2'; tui_idle
 "$GPUPLAN_BIN" --db "$TUI_DB" show frontier-2027 > "$TUI_TMP/rm.yaml" 2>/dev/null
 grep -q 'recompute_modules: \[core_attn, mlp\]' "$TUI_TMP/rm.yaml"; ok $? "the saved plan lists the modules"

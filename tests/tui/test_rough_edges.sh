@@ -6,10 +6,6 @@ tui_require_tmux
 trap tui_cleanup EXIT
 tap_plan 26
 
-cmd() {
-    tui_keys ':'; tui_type "$1"; tui_keys Enter
-}
-
 for size in "80 24" "160 45"; do
     # shellcheck disable=SC2086
     set -- $size
@@ -28,7 +24,7 @@ for size in "80 24" "160 45"; do
 
     # :set on a named workload was refused unless it was selected
     tui_keys Up
-    cmd 'set chat-70b.requests_per_s 60'
+    tui_cmd 'set chat-70b.requests_per_s 60'
     tui_wait 'chat-70b.requests_per_s = 60'; ok $? "$tag: :set chat-70b.requests_per_s 60 from another selection"
 
     # a status message outlived the next key
@@ -58,7 +54,7 @@ for size in "80 24" "160 45"; do
     tui_wait 'notebooks +[0-9,]+ +3g\.40gb'; ok $? "$tag: a MIG class shows its slice (3g.40gb)"
 
     # a workload on its own accelerator vanished from the header
-    cmd 'set pretrain-405b.accelerator H200'
+    tui_cmd 'set pretrain-405b.accelerator H200'
     tui_wait 'accelerator = H200' && tui_idle
     tui_wait 'H100-SXM ×[0-9,]+ \+ H200 ×[0-9,]+'; ok $? "$tag: the header lists both accelerators"
 

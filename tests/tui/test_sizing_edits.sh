@@ -17,10 +17,6 @@ tui_require_tmux
 trap tui_cleanup EXIT
 tap_plan 24
 
-cmd() {
-    tui_keys ':'; tui_type "$1"; tui_keys Enter
-}
-
 for size in "80 24" "160 45"; do
     # shellcheck disable=SC2086
     set -- $size
@@ -29,13 +25,13 @@ for size in "80 24" "160 45"; do
     tui_open_plan frontier-2027
     tui_wait 'pretrain-405b' && tui_idle
 
-    cmd 'set gpus 8192'
+    tui_cmd 'set gpus 8192'
     tui_wait 'target_days cleared'; ok $? "$tag: :set gpus 8192 on a run with target_days is accepted, target_days cleared with a note"
     ! tui_screen | grep -q 'invalid'; ok $? "$tag: no refusal on screen"
     tui_idle
     tui_wait 'pretrain-405b +train +H100-SXM +8,192'; ok $? "$tag: the run is sized at 8,192 GPUs"
 
-    cmd 'set target_days 60'
+    tui_cmd 'set target_days 60'
     tui_wait 'gpus now auto'; ok $? "$tag: :set target_days 60 makes gpus auto again with a note"
     tui_idle
     tui_wait 'global batch 2048 caps data parallelism'
@@ -43,13 +39,13 @@ for size in "80 24" "160 45"; do
     tui_wait 'raise global_batch to [0-9]+'; ok $? "$tag: with its fix"
     tui_wait '1 warning|[0-9]+ warnings'; ok $? "$tag: the warnings strip counts the plan's warnings"
 
-    cmd 'set accelerator H200'
+    tui_cmd 'set accelerator H200'
     tui_wait 'research/notebooks 3g.40gb → 3g.71gb'
     ok $? "$tag: :set accelerator H200 maps the MIG job to H200's 3g.71gb with a note"
     tui_idle
     fail=0
     for acc in B200 GB200 TPU-v5p MI300X; do
-        cmd "set accelerator $acc"
+        tui_cmd "set accelerator $acc"
         tui_wait "accelerator = $acc" || fail=1
         tui_screen | grep -q 'invalid' && fail=1
         tui_idle
@@ -61,7 +57,7 @@ for size in "80 24" "160 45"; do
     tui_start "$1" "$2" startup-h200
     tui_open_plan startup-h200
     tui_wait 'finetune-8b' && tui_idle
-    cmd 'set finetune-8b.target_days 1'
+    tui_cmd 'set finetune-8b.target_days 1'
     tui_wait 'gpus now auto'; ok $? "$tag: :set target_days 1 on finetune-8b (gpus 64) is accepted"
     tui_keys Escape ':'; tui_type 'q!'; tui_keys Enter
     tui_wait_exit >/dev/null

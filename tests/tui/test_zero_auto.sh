@@ -12,10 +12,6 @@ tui_require_tmux
 trap tui_cleanup EXIT
 tap_plan 8
 
-cmd() {
-    tui_keys ':'; tui_type "$1"; tui_keys Enter
-}
-
 cat > "$TUI_TMP/fsdp.yaml" <<'YAML'
 name: fsdp-8b
 accelerator: H100-SXM
@@ -33,14 +29,14 @@ tui_wait 'recompute none, sp off, ZeRO-3'; ok $? "fsdp without zero is sized as 
 tui_screen | grep -q 'zero  *auto'; ok $? "the form shows zero as auto"
 auto=$(mem)
 
-cmd 'set zero 1'
+tui_cmd 'set zero 1'
 tui_idle
 tui_wait 'sp off, ZeRO-1'; ok $? "zero 1 is sized as ZeRO-1"
 one=$(mem)
 awk -v a="$auto" -v b="$one" 'BEGIN { exit !(a > 0 && b > a + 20) }'
 ok $? "with more memory per GPU ($one GiB against $auto)"
 
-cmd 'set zero auto'
+tui_cmd 'set zero auto'
 tui_idle
 tui_wait 'sp off, ZeRO-3'; ok $? "zero auto is ZeRO-3 again"
 [ "$(mem)" = "$auto" ]; ok $? "with the memory it had"
