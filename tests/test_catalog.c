@@ -299,7 +299,7 @@ START_TEST(shipped_has_every_plan_format_accelerator_id)
     static const char *const ids[] = {"A100-40GB", "A100-80GB", "H100-SXM", "H100-PCIe", "H200",
                                       "B200",      "GB200",     "MI300X",   "MI325X",    "MI350X",
                                       "MI355X",    "TPU-v4",    "TPU-v5e",  "TPU-v5p",   "TPU-v6e",
-                                      "Trainium",  "Trainium2", "B300",     "GB300"};
+                                      "TPU7x",     "Trainium",  "Trainium2", "B300",     "GB300"};
     Catalog c;
     load_shipped(&c);
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
