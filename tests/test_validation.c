@@ -1049,61 +1049,6 @@ START_TEST(torchtitan_op_sac_table_first_prediction_within_recorded_ceilings)
 }
 END_TEST
 
-/* A new accelerator the model was never fitted on: Google's TPU7x
- * (Ironwood) training-recipe table (maxtext-tpu7x.yaml: 16 of its 22 rows,
- * MaxText, 64-256 chips; Llama 3.1 70B / 405B dense, DeepSeek-V3,
- * Qwen3-235B-A22B and gpt-oss-120b MoE; BF16 and FP8), written down before
- * anything was predicted; beside the split, in the error bands only.  The
- * TPU7x efficiency row is the v6e curve, maxtext its base profile.  First
- * prediction (2026-12-05): the 8 dense rows mean 16.2 %, worst +22.5 %,
- * every one too slow (+9.6 … +22.5 %; FP8 most: the published FP8 / BF16
- * step ratios 0.65 / 0.65 / 0.89 against the model's 0.71 / 0.66 / 0.90);
- * the 8 MoE rows mean 36.7 %, worst -62.4 %, every one too fast (DeepSeek-V3
- * and Qwen3 -26 … -30 %, gpt-oss-120b -62 %: published at 14 % of the BF16
- * peak).  The MoE error is the measured band of its class (tpu/moe/bf16,
- * tpu/moe/fp8), checked here row by row; the ceilings are the first figures
- * plus about a point. */
-#define IRONWOOD_DENSE_MEAN_MAX 0.17
-#define IRONWOOD_DENSE_WORST_MAX 0.235
-#define IRONWOOD_MOE_MEAN_MAX 0.375
-#define IRONWOOD_MOE_WORST_MAX 0.635
-START_TEST(ironwood_table_first_prediction_within_recorded_ceilings)
-{
-    enum { N = 16 };
-    Plan *p;
-    CalibRun sr[N];
-    predict_side("maxtext-tpu7x.yaml", &p, sr, N);
-    double mean[2] = {0, 0}, worst[2] = {0, 0};
-    int n[2] = {0, 0};
-    for (int i = 0; i < N; i++) {
-        const char *name = p->workloads[sr[i].wi].name;
-        ck_assert_msg(sr[i].ok, "%s: %s", name, sr[i].why);
-        int moe = strstr(sr[i].cls, "/moe/") != NULL;
-        fprintf(stderr, "ironwood %-30s %-16s published %7.3fs model %7.3fs %+6.1f %%\n", name,
-                sr[i].cls, sr[i].measured_s, sr[i].predicted_s, 100 * sr[i].err);
-        mean[moe] += fabs(sr[i].err);
-        worst[moe] = fmax(worst[moe], fabs(sr[i].err));
-        n[moe]++;
-        const ErrorBand *b = catalog_find_band(&cat, sr[i].cls);
-        ck_assert_msg(b != NULL, "no error_bands row for %s", sr[i].cls);
-        double dev = sr[i].measured_s / sr[i].predicted_s - 1.0;
-        ck_assert_msg(dev >= b->low - 1e-3 && dev <= b->high + 1e-3,
-                      "%s (%s): measured/model - 1 = %+.3f outside its band [%+.3f, %+.3f]", name,
-                      sr[i].cls, dev, b->low, b->high);
-    }
-    ck_assert_int_eq(n[0], 8);
-    ck_assert_int_eq(n[1], 8);
-    fprintf(stderr, "ironwood: dense %d runs mean %.1f %% worst %.1f %%; MoE %d runs mean %.1f %% "
-                    "worst %.1f %%\n", n[0], 100 * mean[0] / n[0], 100 * worst[0], n[1],
-            100 * mean[1] / n[1], 100 * worst[1]);
-    free(p);
-    ck_assert_msg(mean[0] / n[0] <= IRONWOOD_DENSE_MEAN_MAX && worst[0] <= IRONWOOD_DENSE_WORST_MAX,
-                  "dense mean %.4f worst %.4f", mean[0] / n[0], worst[0]);
-    ck_assert_msg(mean[1] / n[1] <= IRONWOOD_MOE_MEAN_MAX && worst[1] <= IRONWOOD_MOE_WORST_MAX,
-                  "MoE mean %.4f worst %.4f", mean[1] / n[1], worst[1]);
-}
-END_TEST
-
 /* Peak memory against the runs that publish it (measured_memory): every
  * torchtitan table with a memory column — its Dec 2024 H100 tables (8B,
  * 70B, 405B; PyTorch's max reserved, the maximum over the GPUs) and
@@ -1286,6 +1231,66 @@ static int held_out_of(const char *key, bool by_class, double *mean, double *wor
     *mean = n ? sum / n : 0;
     return n;
 }
+
+/* Google's TPU7x (Ironwood), a part no run had been used for: the 16 rows
+ * of its training-recipe table the model can express (MaxText, 64-256
+ * chips), written down before anything was predicted.  First prediction
+ * (2026-12-05), the TPU7x efficiency row being the v6e curve and maxtext
+ * its base profile: the 8 dense rows (maxtext-tpu7x.yaml; Llama 3.1 70B /
+ * 405B, BF16 / FP8, 8K and 128K) mean 16.2 %, worst +22.5 %, every one too
+ * slow, FP8 most (published FP8 / BF16 steps 0.65 / 0.65 / 0.89 against the
+ * model's 0.71 / 0.66 / 0.90); the 8 MoE rows (maxtext-tpu7x-moe.yaml;
+ * DeepSeek-V3, Qwen3-235B-A22B, gpt-oss-120b) mean 36.7 %, worst -62.4 %,
+ * every one too fast (gpt-oss-120b published at 14 % of the BF16 peak).
+ * The dense file joined the split (maxtext@TPU7x fitted on its 4 fit rows:
+ * the held-out 4 -1.6 … +8.2 %, mean 5.9 %, against 18.9 % on the same
+ * rows uncalibrated).  The MoE file stays beside it, in the error bands:
+ * in the split, calibrate fitted a 20 ms per-layer MoE host cost (the GPU
+ * frameworks' token-count sync, which XLA does not have) and left 13 % on
+ * its own fit half.  Each MoE row's error is checked against its class band
+ * (tpu/moe/bf16, tpu/moe/fp8); the ceilings are the figures at the dense
+ * rows' calibration plus about a point. */
+#define IRONWOOD_HELD_MEAN_MAX 0.07
+#define IRONWOOD_HELD_WORST_MAX 0.095
+#define IRONWOOD_MOE_MEAN_MAX 0.45
+#define IRONWOOD_MOE_WORST_MAX 0.68
+START_TEST(ironwood_rows_within_recorded_ceilings)
+{
+    load_all();
+    double hmean, hworst;
+    int nh = held_out_of("TPU7x", false, &hmean, &hworst);
+    ck_assert_int_eq(nh, 4);
+    fprintf(stderr, "ironwood dense held-out: %d runs, mean %.1f %%, worst %.1f %%\n", nh,
+            100 * hmean, 100 * hworst);
+    ck_assert_msg(hmean <= IRONWOOD_HELD_MEAN_MAX && hworst <= IRONWOOD_HELD_WORST_MAX,
+                  "dense held-out mean %.4f worst %.4f", hmean, hworst);
+    enum { N = 8 };
+    Plan *p;
+    CalibRun sr[N];
+    predict_side("maxtext-tpu7x-moe.yaml", &p, sr, N);
+    double mean = 0, worst = 0;
+    for (int i = 0; i < N; i++) {
+        const char *name = p->workloads[sr[i].wi].name;
+        ck_assert_msg(sr[i].ok, "%s: %s", name, sr[i].why);
+        ck_assert_msg(strstr(sr[i].cls, "tpu/moe/") != NULL, "%s: class %s", name, sr[i].cls);
+        fprintf(stderr, "ironwood %-30s %-13s published %7.3fs model %7.3fs %+6.1f %%\n", name,
+                sr[i].cls, sr[i].measured_s, sr[i].predicted_s, 100 * sr[i].err);
+        mean += fabs(sr[i].err) / N;
+        worst = fmax(worst, fabs(sr[i].err));
+        const ErrorBand *b = catalog_find_band(&cat, sr[i].cls);
+        ck_assert_msg(b != NULL, "no error_bands row for %s", sr[i].cls);
+        double dev = sr[i].measured_s / sr[i].predicted_s - 1.0;
+        ck_assert_msg(dev >= b->low - 1e-3 && dev <= b->high + 1e-3,
+                      "%s (%s): measured/model - 1 = %+.3f outside its band [%+.3f, %+.3f]", name,
+                      sr[i].cls, dev, b->low, b->high);
+    }
+    fprintf(stderr, "ironwood MoE: %d runs, mean %.1f %%, worst %.1f %%\n", N, 100 * mean,
+            100 * worst);
+    free(p);
+    ck_assert_msg(mean <= IRONWOOD_MOE_MEAN_MAX && worst <= IRONWOOD_MOE_WORST_MAX,
+                  "MoE mean %.4f worst %.4f", mean, worst);
+}
+END_TEST
 
 /* AWS Trainium (Trn1), tests/data/runs/neuron-trn1.yaml: the Neuron
  * documentation's decoder pre-training table, NxD and neuronx-nemo-megatron.
@@ -2038,7 +2043,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, mbridge_2602_01_table_first_prediction_within_recorded_ceilings);
     tcase_add_test(tc, automodel_h100_table_first_prediction_within_recorded_ceilings);
     tcase_add_test(tc, torchtitan_op_sac_table_first_prediction_within_recorded_ceilings);
-    tcase_add_test(tc, ironwood_table_first_prediction_within_recorded_ceilings);
+    tcase_add_test(tc, ironwood_rows_within_recorded_ceilings);
     tcase_add_test(tc, published_peak_memory_within_recorded_ceilings);
     tcase_add_test(tc, nemo_long_context_b200_rows_within_recorded_band);
     tcase_add_test(tc, nemo_long_context_h100_rows_within_recorded_band);
