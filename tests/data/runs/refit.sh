@@ -39,6 +39,7 @@ GPUPLAN_DATADIR=$tmp/data "$gp" calibrate --half fit --bands-all --cross-validat
     --bands-from "$src/tests/data/runs/automodel-h100.yaml" \
     --bands-from "$src/tests/data/runs/torchtitan-op-sac.yaml" \
     --bands-from "$src/tests/data/runs/maxtext-tpu7x-moe.yaml" \
+    --bands-from "$src/tests/data/runs/maxtext-tpu-v6e-moe.yaml" \
     --label "published runs, the fit half of gpuplan's validation set" -o "$tmp/out" "$@"
 {
     cat <<'HDR'
