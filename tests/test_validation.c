@@ -753,6 +753,17 @@ END_TEST
 /* A side table's runs, predicted with the shipped catalog, each checked and
  * printed (`label`; class ending `cls_tail` unless NULL); their mean and
  * worst |error| within the recorded ceilings. */
+/* The run's measured / predicted - 1 lies within its class's error band. */
+static void assert_within_band(const CalibRun *r, const char *name)
+{
+    const ErrorBand *b = catalog_find_band(&cat, r->cls);
+    ck_assert_msg(b != NULL, "no error_bands row for %s", r->cls);
+    double dev = r->measured_s / r->predicted_s - 1.0;
+    ck_assert_msg(dev >= b->low - 1e-3 && dev <= b->high + 1e-3,
+                  "%s (%s): measured/model - 1 = %+.3f outside [%+.3f, %+.3f]", name, r->cls, dev,
+                  b->low, b->high);
+}
+
 static void side_table_within(const char *file, int n, const char *label, const char *cls_tail,
                               double mean_max, double worst_max)
 {
@@ -1277,12 +1288,7 @@ START_TEST(ironwood_rows_within_recorded_ceilings)
                 sr[i].cls, sr[i].measured_s, sr[i].predicted_s, 100 * sr[i].err);
         mean += fabs(sr[i].err) / N;
         worst = fmax(worst, fabs(sr[i].err));
-        const ErrorBand *b = catalog_find_band(&cat, sr[i].cls);
-        ck_assert_msg(b != NULL, "no error_bands row for %s", sr[i].cls);
-        double dev = sr[i].measured_s / sr[i].predicted_s - 1.0;
-        ck_assert_msg(dev >= b->low - 1e-3 && dev <= b->high + 1e-3,
-                      "%s (%s): measured/model - 1 = %+.3f outside its band [%+.3f, %+.3f]", name,
-                      sr[i].cls, dev, b->low, b->high);
+        assert_within_band(&sr[i], name);
     }
     fprintf(stderr, "ironwood MoE: %d runs, mean %.1f %%, worst %.1f %%\n", N, 100 * mean,
             100 * worst);
@@ -1297,8 +1303,8 @@ END_TEST
  * path at capacity factor 1.25), beside the split, in the error bands; first
  * prediction (2026-12-05), maxtext@TPU-v6e fitted on dense rows only:
  * -10.8 % and -1.3 %: eight wide experts on TPU within 11 %, where
- * Ironwood's 128-256 narrow ones are -35 … -67 % (above).  The ceilings are those
- * figures plus about a point. */
+ * Ironwood's 128-256 narrow ones are -35 … -67 % (above).  The ceilings are
+ * those figures plus about a point. */
 #define V6E_MOE_MEAN_MAX 0.07
 #define V6E_MOE_WORST_MAX 0.12
 START_TEST(v6e_mixtral_rows_within_recorded_ceilings)
@@ -1878,12 +1884,7 @@ START_TEST(error_bands_cover_every_published_residual)
     for (int i = 0; i < n_runs; i++) {
         const CalibRun *r = &runs[i];
         ck_assert_msg(r->ok, "%s: %s", r->plan->workloads[r->wi].name, r->why);
-        const ErrorBand *b = catalog_find_band(&cat, r->cls);
-        ck_assert_msg(b != NULL, "no error_bands row for %s", r->cls);
-        double dev = r->measured_s / r->predicted_s - 1.0;
-        ck_assert_msg(dev >= b->low - 1e-3 && dev <= b->high + 1e-3,
-                      "%s (%s): measured/model - 1 = %+.3f outside [%+.3f, %+.3f]",
-                      r->plan->workloads[r->wi].name, r->cls, dev, b->low, b->high);
+        assert_within_band(r, r->plan->workloads[r->wi].name);
     }
 }
 END_TEST
