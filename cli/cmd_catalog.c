@@ -22,12 +22,23 @@ static bool match(const Filter *f, const char *s)
     return pcre2_match(f->re, (PCRE2_SPTR)s, PCRE2_ZERO_TERMINATED, 0, 0, f->md, NULL) >= 0;
 }
 
+/* An accelerator is listed when the pattern matches its id, name or aliases. */
+static bool acc_match(const Filter *f, const Accelerator *a)
+{
+    return match(f, a->id) || match(f, a->name) || match(f, a->aliases);
+}
+
 static json_t *acc_json(const Accelerator *a)
 {
     static const char *const prec[PREC_COUNT] = {"fp32", "bf16", "fp16", "fp8", "fp4"};
     json_t *o = json_object();
     json_object_set_new(o, "id", json_string(a->id));
     json_object_set_new(o, "name", json_string(a->name));
+    json_t *al = json_array();
+    size_t len;
+    for (const char *p = a->aliases; (p = catalog_list_next(p, &len)) != NULL; p += len)
+        json_array_append_new(al, json_stringn(p, len));
+    json_object_set_new(o, "aliases", al);
     json_object_set_new(o, "vendor", json_string(a->vendor));
     json_object_set_new(o, "hbm_gb", json_real(a->hbm_bytes / 1e9));
     json_object_set_new(o, "hbm_tb_per_s", json_real(a->hbm_bw / 1e12));
@@ -113,7 +124,7 @@ int cmd_catalog(Cli *cli, int argc, char **argv)
         if (json) {
             json_t *o = json_object(), *acc = json_array(), *ins = json_array();
             for (size_t i = 0; i < c->n_accelerators; i++)
-                if (match(&f, c->accelerators[i].id) || match(&f, c->accelerators[i].name))
+                if (acc_match(&f, &c->accelerators[i]))
                     json_array_append_new(acc, acc_json(&c->accelerators[i]));
             for (size_t i = 0; i < c->n_instances; i++)
                 if (match(&f, c->instances[i].id) || match(&f, c->instances[i].accelerator))
@@ -131,7 +142,7 @@ int cmd_catalog(Cli *cli, int argc, char **argv)
                    "domain");
             for (size_t i = 0; i < c->n_accelerators; i++) {
                 const Accelerator *a = &c->accelerators[i];
-                if (!match(&f, a->id) && !match(&f, a->name))
+                if (!acc_match(&f, a))
                     continue;
                 printf("%-12s %-8s %7.0f %8.2f %9.1f %9.1f %9.1f %6.0f %5d %6d\n", a->id,
                        a->vendor, a->hbm_bytes / 1e9, a->hbm_bw / 1e12,

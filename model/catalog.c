@@ -149,6 +149,17 @@ const Accelerator *catalog_find_accelerator(const Catalog *c, const char *id)
     for (size_t i = 0; i < c->n_accelerators; i++)
         if (strcasecmp(c->accelerators[i].id, id) == 0)
             return &c->accelerators[i];
+    return catalog_find_accelerator_alias(c, id);
+}
+
+const Accelerator *catalog_find_accelerator_alias(const Catalog *c, const char *name)
+{
+    size_t n = name ? strlen(name) : 0, len;
+    for (size_t i = 0; c && n && i < c->n_accelerators; i++)
+        for (const char *p = c->accelerators[i].aliases; (p = catalog_list_next(p, &len)) != NULL;
+             p += len)
+            if (len == n && strncasecmp(p, name, n) == 0)
+                return &c->accelerators[i];
     return NULL;
 }
 

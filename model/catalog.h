@@ -57,6 +57,9 @@ double curve_eval(const Curve *c, double x);
 typedef struct {
     char id[CAT_ID_LEN];          /* "H100-SXM" (matched case-insensitively) */
     char name[CAT_TEXT_LEN];      /* "NVIDIA H100 SXM5 80GB" */
+    char aliases[CAT_TEXT_LEN];   /* other names it goes by, space-separated ("Ironwood
+                                   * TPU-v7"): a plan may use any, matched as the id is,
+                                   * and is rewritten to the id */
     char vendor[24];              /* "NVIDIA", "AMD", "Google", "AWS" */
     char family[CAT_ID_LEN];      /* architecture family for error bands ("hopper",
                                    * "blackwell", "ampere", "cdna3", "tpu", "trainium");
@@ -539,8 +542,11 @@ typedef struct {
     CatalogRange ranges[RANGE_COUNT];
 } Catalog;
 
-/* Case-insensitive lookups; NULL when absent. */
+/* Case-insensitive lookups; NULL when absent.  An accelerator is found by
+ * its id or, failing every id, one of its aliases. */
 const Accelerator *catalog_find_accelerator(const Catalog *c, const char *id);
+/* The accelerator one of whose aliases is `name` (ids not looked at). */
+const Accelerator *catalog_find_accelerator_alias(const Catalog *c, const char *name);
 const Instance *catalog_find_instance(const Catalog *c, const char *id);
 const StorageSystem *catalog_find_storage(const Catalog *c, const char *id);
 const Engine *catalog_find_engine(const Catalog *c, const char *id);

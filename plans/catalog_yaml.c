@@ -147,6 +147,7 @@ static const Field mig_fields[] = {
 static const Field accel_fields[] = {
     FSTR("id", Accelerator, id, F_REQ | F_KEY),
     FSTR("name", Accelerator, name, 0),
+    FSTR("aliases", Accelerator, aliases, 0),
     FSTR("vendor", Accelerator, vendor, 0),
     FSTR("family", Accelerator, family, 0),
     FSTR("silicon", Accelerator, silicon, 0),
@@ -987,6 +988,41 @@ static int take_id(Ctx *x, const yaml_node_t *map, const char *key, const char *
     return 0;
 }
 
+/* An accelerator's id and aliases each name it alone: lookups match either,
+ * case-insensitively, so an alias may not be an id or another accelerator's
+ * alias, and a new id may not be an alias already given. */
+static int check_accel_names(Ctx *x, const Accelerator *a, const yaml_node_t *el)
+{
+    const yaml_node_t *an = map_get(x, el, "aliases");
+    size_t len;
+    for (const char *p = a->aliases; (p = catalog_list_next(p, &len)) != NULL; p += len) {
+        char al[CAT_ID_LEN];
+        if (len >= sizeof al)
+            return err_at(x, an, "accelerator '%s': alias '%.*s' is longer than %d characters",
+                          a->id, (int)len, p, (int)sizeof al - 1);
+        memcpy(al, p, len);
+        al[len] = '\0';
+        if (!valid_id(al))
+            return err_at(x, an, "accelerator '%s': alias '%s' is not a valid id (letters, "
+                                 "digits, . _ + -)", a->id, al);
+        for (size_t i = 0; i < x->c->n_accelerators; i++) {
+            const Accelerator *o = &x->c->accelerators[i];
+            if (strcasecmp(o->id, al) == 0)
+                return err_at(x, an, "accelerator '%s': alias '%s' is the id of %s", a->id, al,
+                              o == a ? "this accelerator" : "another accelerator");
+        }
+        const Accelerator *o = catalog_find_accelerator_alias(x->c, al);
+        if (o && o != a)
+            return err_at(x, an, "accelerator '%s': alias '%s' already names accelerator '%s'",
+                          a->id, al, o->id);
+    }
+    const Accelerator *o = catalog_find_accelerator_alias(x->c, a->id);
+    if (o && o != a)
+        return err_at(x, map_get(x, el, "id"), "accelerator '%s': that name is an alias of "
+                                               "accelerator '%s'", a->id, o->id);
+    return 0;
+}
+
 static int load_list_entry(Ctx *x, int sec, const yaml_node_t *el)
 {
     const Section *s = &sections[sec];
@@ -1049,6 +1085,8 @@ static int load_list_entry(Ctx *x, int sec, const yaml_node_t *el)
     snprintf(where, sizeof where, "%s entry '%s'", s->name, id);
     uint64_t mask = 0;
     if (parse_mapping(x, el, s->fields, s->n_fields, row, where, &mask) != 0)
+        return -1;
+    if (sec == SEC_ACCEL && check_accel_names(x, row, el) != 0)
         return -1;
     if (sec == SEC_FW) {
         const Framework *fw = row;

@@ -746,6 +746,56 @@ START_TEST(dp_sharding_names_a_zero_stage)
 }
 END_TEST
 
+/* aliases: other names of a part, found as its id is (case-insensitively,
+ * an id first); each names one part only. */
+START_TEST(accelerator_aliases_name_one_part)
+{
+#define ACC_X2(extra)                                                                   \
+    ACC_OK "    aliases: Ironwood TPU-v7\n"                                          \
+           "  - id: X2\n"                                                          \
+           "    hbm_gb: 80\n"                                                      \
+           "    peak_tflops: {bf16: 100}\n"                                        \
+           "    source: test\n"                                                    \
+           "    as_of: 2026-11-30\n" extra
+    Catalog c;
+    Diag d;
+    ck_assert_int_eq(load_text(&c, ACC_X2(""), &d), 0);
+    const Accelerator *x1 = catalog_find_accelerator(&c, "X1");
+    ck_assert_ptr_nonnull(x1);
+    ck_assert_ptr_eq(catalog_find_accelerator(&c, "ironwood"), x1);
+    ck_assert_ptr_eq(catalog_find_accelerator(&c, "TPU-V7"), x1);
+    ck_assert_ptr_eq(catalog_find_accelerator_alias(&c, "tpu-v7"), x1);
+    ck_assert_ptr_null(catalog_find_accelerator_alias(&c, "X1")); /* ids are not aliases */
+    ck_assert_ptr_null(catalog_find_accelerator(&c, "TPU-v"));     /* whole names only */
+    ck_assert_ptr_null(catalog_find_accelerator(&c, "Ironwood TPU-v7"));
+    catalog_free(&c);
+    /* an alias that is an id, its own or another part's */
+    EXPECT_ERR(ACC_X2("    aliases: x1\n"), 13, 14,
+               "accelerator 'X2': alias 'x1' is the id of another accelerator");
+    EXPECT_ERR(ACC_OK "    aliases: X1\n", 7, 14,
+               "accelerator 'X1': alias 'X1' is the id of this accelerator");
+    /* one alias, two parts */
+    EXPECT_ERR(ACC_X2("    aliases: Trillium ironwood\n"), 13, 14,
+               "accelerator 'X2': alias 'ironwood' already names accelerator 'X1'");
+    /* a new part whose id another already goes by */
+    EXPECT_ERR(ACC_X2("  - id: Ironwood\n"
+                      "    hbm_gb: 80\n"
+                      "    peak_tflops: {bf16: 100}\n"
+                      "    source: test\n"
+                      "    as_of: 2026-11-30\n"),
+               13, 9, "accelerator 'Ironwood': that name is an alias of accelerator 'X1'");
+    EXPECT_ERR(ACC_OK "    aliases: TPU/v7\n", 7, 14,
+               "accelerator 'X1': alias 'TPU/v7' is not a valid id");
+#undef ACC_X2
+    /* the shipped names of Google's parts */
+    load_shipped(&c);
+    ck_assert_str_eq(catalog_find_accelerator(&c, "ironwood")->id, "TPU7x");
+    ck_assert_str_eq(catalog_find_accelerator(&c, "TPU-v7x")->id, "TPU7x");
+    ck_assert_str_eq(catalog_find_accelerator(&c, "Trillium")->id, "TPU-v6e");
+    catalog_free(&c);
+}
+END_TEST
+
 /* curves_calibrated_on: the parts a base profile's curves were calibrated
  * on (framework_calibrated_on); each must be a catalog accelerator */
 START_TEST(curves_calibrated_on_names_known_accelerators)
@@ -1035,6 +1085,7 @@ Suite *test_suite(void)
     tcase_add_test(t, rejects_unknown_accelerator_in_instance);
     tcase_add_test(t, rejects_efficiency_for_unknown_accelerator);
     tcase_add_test(t, curves_calibrated_on_names_known_accelerators);
+    tcase_add_test(t, accelerator_aliases_name_one_part);
     tcase_add_test(t, dp_sharding_names_a_zero_stage);
     tcase_add_test(t, rejects_curves_that_do_not_increase);
     tcase_add_test(t, rejects_structural_mistakes);

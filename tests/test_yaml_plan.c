@@ -44,6 +44,7 @@ static const Catalog *catalog(void)
     add_mig(&test_accs[1], "3g.40gb");
     snprintf(test_accs[2].id, CAT_ID_LEN, "H200");
     snprintf(test_accs[3].id, CAT_ID_LEN, "GB200");
+    snprintf(test_accs[3].aliases, CAT_TEXT_LEN, "GB200-NVL72 Grace-Blackwell");
     add_mig(&test_accs[3], "1g.24gb");
     snprintf(test_insts[0].id, CAT_ID_LEN, "p5.48xlarge");
     snprintf(test_insts[1].id, CAT_ID_LEN, "p5e.48xlarge");
@@ -254,6 +255,23 @@ START_TEST(defaults_follow_plan_format)
     ck_assert_double_eq(p->tenancy.restore_s, 600);
     ck_assert_double_eq(p->tenancy.mtbf_gpu_h, 50000);
     ck_assert_uint_eq(p->tenancy.seed, 1);
+    free(p);
+}
+END_TEST
+
+/* An accelerator's alias (catalog aliases:) reads as its id: the plan and
+ * each workload keep the id, so everything after the parse sees the id. */
+START_TEST(accelerator_alias_reads_as_its_id)
+{
+    Plan *p = new_plan();
+    parse_ok("name: aliased\n"
+             "accelerator: gb200-nvl72\n"
+             "workloads:\n"
+             "  - {name: w, kind: training, accelerator: Grace-Blackwell, gpus: 8, tokens: 1e9,\n"
+             "     model: {layers: 2, hidden: 64, ffn_hidden: 256, heads: 4, vocab: 1000}}\n",
+             catalog(), p);
+    ck_assert_str_eq(p->accelerator, "GB200");
+    ck_assert_str_eq(p->workloads[0].accelerator, "GB200");
     free(p);
 }
 END_TEST
@@ -1428,6 +1446,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, round_trips_edge_cases);
     tcase_add_test(tc, every_preset_round_trips_with_and_without_overrides);
     tcase_add_test(tc, canonical_yaml_is_readable);
+    tcase_add_test(tc, accelerator_alias_reads_as_its_id);
     tcase_add_test(tc, save_is_atomic_and_loads_back);
     tcase_add_test(tc, load_reports_missing_file);
     tcase_add_test(tc, enum_names_match_the_format);
