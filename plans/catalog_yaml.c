@@ -994,6 +994,8 @@ static int take_id(Ctx *x, const yaml_node_t *map, const char *key, const char *
 static int check_accel_names(Ctx *x, const Accelerator *a, const yaml_node_t *el)
 {
     const yaml_node_t *an = map_get(x, el, "aliases");
+    if (!an) /* an override entry that leaves the aliases as they were */
+        an = el;
     size_t len;
     for (const char *p = a->aliases; (p = catalog_list_next(p, &len)) != NULL; p += len) {
         char al[CAT_ID_LEN];
