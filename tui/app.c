@@ -984,9 +984,15 @@ int app_command(App *app, const char *line)
             /* as typed when it names its workload or team ("chat-70b.tp") */
             bool named = (t.scope == FS_WORKLOAD || t.scope == FS_TEAM) && strchr(key, '.') &&
                          strcasecmp(key, f->key) != 0;
+            /* a catalog id as the catalog spells it (an alias, "ironwood", is
+             * stored as its id, TPU7x); other values as typed */
+            char id[PLAN_TEXT_LEN];
+            const char *shown = (f->flags & (FF_ACCEL | FF_INSTANCE))
+                                    ? field_format(f, cand, t, id, sizeof id)
+                                    : value;
             snprintf(what, sizeof what, "%s%s%s = %s%s%s", named ? "" : fields_scope_prefix(f->scope),
                      !named && fields_scope_prefix(f->scope)[0] ? "." : "", named ? key : f->key,
-                     value, note[0] ? "; " : "", note);
+                     shown, note[0] ? "; " : "", note);
             app_commit(app, cand, what);
         }
         free(cand);
