@@ -90,6 +90,10 @@ typedef struct {
     double node_memory_bytes;     /* host memory of one node, bytes, 0 = unknown */
     char nvml_name[CAT_ID_LEN];   /* device name NVML reports ("NVIDIA H100 80GB HBM3"),
                                    * "" = unknown: Slurm's autodetected GRES type */
+    char node_label[CAT_TEXT_LEN];/* "key=value": the label the platform itself puts on
+                                   * the nodes that carry this part (GKE:
+                                   * cloud.google.com/gke-tpu-accelerator=tpu7x), which
+                                   * the Kueue flavour selects on; "" = none known */
     bool liquid_cooled;           /* requires liquid cooling */
     bool unlisted;                /* not offered on its own (a part some published run
                                    * used): sized when a plan names it, left out of the

@@ -52,6 +52,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -176,6 +177,7 @@ static const Field accel_fields[] = {
     FINT("node_cpus", Accelerator, node_cpus, 0, 100000, 0),
     FNUM("node_memory_gb", Accelerator, node_memory_bytes, 1e9, 0, 1e6, 0),
     FSTR("nvml_name", Accelerator, nvml_name, 0),
+    FSTR("node_label", Accelerator, node_label, 0),
     FBOOL("liquid_cooled", Accelerator, liquid_cooled, 0),
     FBOOL("unlisted", Accelerator, unlisted, 0),
     FINT("nics_per_node", Accelerator, nics_per_node, 0, 256, 0),
@@ -1025,6 +1027,29 @@ static int check_accel_names(Ctx *x, const Accelerator *a, const yaml_node_t *el
     return 0;
 }
 
+/* node_label is one Kubernetes label, key=value: a key of an optional DNS
+ * prefix and '/' then a name, a value of at most 63 letters, digits, - _ .
+ * (kubernetes.io "Labels and Selectors", syntax and character set; checked
+ * loosely: the characters and the lengths, not every rule on where they go). */
+static int check_node_label(Ctx *x, const Accelerator *a, const yaml_node_t *el)
+{
+    const char *l = a->node_label, *eq = strchr(l, '=');
+    if (!*l)
+        return 0;
+    const yaml_node_t *at = map_get(x, el, "node_label");
+    if (!at)
+        at = el;
+    size_t klen = eq ? (size_t)(eq - l) : 0, vlen = eq ? strlen(eq + 1) : 0;
+    bool ok = eq && klen > 0 && klen <= 253 && vlen > 0 && vlen <= 63 && !strchr(eq + 1, '=');
+    for (const char *p = l; ok && *p; p++)
+        ok = isalnum((unsigned char)*p) || strchr("-_./=", *p);
+    if (!ok)
+        return err_at(x, at, "accelerator '%s': node_label must be one Kubernetes label, "
+                             "key=value (letters, digits, - _ . /; a value of 1-63), got '%s'",
+                      a->id, l);
+    return 0;
+}
+
 static int load_list_entry(Ctx *x, int sec, const yaml_node_t *el)
 {
     const Section *s = &sections[sec];
@@ -1089,6 +1114,8 @@ static int load_list_entry(Ctx *x, int sec, const yaml_node_t *el)
     if (parse_mapping(x, el, s->fields, s->n_fields, row, where, &mask) != 0)
         return -1;
     if (sec == SEC_ACCEL && check_accel_names(x, row, el) != 0)
+        return -1;
+    if (sec == SEC_ACCEL && check_node_label(x, row, el) != 0)
         return -1;
     if (sec == SEC_FW) {
         const Framework *fw = row;

@@ -35,12 +35,20 @@ static const char *resource_name(const Accelerator *a)
     return "nvidia.com/gpu";
 }
 
-/* Node label the whole-GPU flavour selects on.  NVIDIA's GPU Feature
- * Discovery publishes nvidia.com/gpu.product = the NVML device name with
- * spaces replaced by '-' (e.g. NVIDIA-H100-80GB-HBM3); without an NVML name
+/* Node label the whole-GPU flavour selects on.  A part whose platform
+ * labels its nodes itself has that label in the catalog (node_label: GKE's
+ * cloud.google.com/gke-tpu-accelerator on TPU node pools).  NVIDIA's GPU
+ * Feature Discovery publishes nvidia.com/gpu.product = the NVML device name
+ * with spaces replaced by '-' (e.g. NVIDIA-H100-80GB-HBM3); without either
  * in the catalog the export uses a label the operator applies. */
 static void flavor_labels(StrBuf *b, const Accelerator *a, const char *acc_id, const char *ind)
 {
+    const char *eq = a ? strchr(a->node_label, '=') : NULL;
+    if (eq) {
+        sb_printf(b, "%s# the platform's own node label for %s\n", ind, a->id);
+        sb_printf(b, "%s%.*s: %s\n", ind, (int)(eq - a->node_label), a->node_label, eq + 1);
+        return;
+    }
     if (a && a->nvml_name[0] && !strcasecmp(a->vendor, "NVIDIA")) {
         sb_printf(b, "%s# GPU Feature Discovery label: kubectl get nodes -L nvidia.com/gpu.product\n",
                   ind);

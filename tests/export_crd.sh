@@ -18,7 +18,7 @@ n=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 validate() { "$py" "$src/tests/crd_validate.py" "$src/tests/data/crds" "$@" >"$tmp/why" 2>&1; }
 
-plans="$src/data/examples/*.yaml $src/tests/data/hostile/*.yaml"
+plans="$src/data/examples/*.yaml $src/tests/data/hostile/*.yaml $src/tests/data/k8s-plans/*.yaml"
 for p in $plans; do
     b=$(basename "$p" .yaml)
     for v in v1beta2 v1beta1; do
@@ -33,6 +33,11 @@ for p in $plans; do
     r=$?; [ $r -eq 0 ] || sed 's/^/# /' "$tmp/why"
     ok $r "$b: Volcano objects pass the Volcano CRDs"
 done
+
+# a TPU pool: its flavour selects the label GKE puts on its TPU node pools
+k=$tmp/tpu7x-teams.kueue-v1beta2.yaml
+grep -q '^    cloud.google.com/gke-tpu-accelerator: tpu7x$' "$k" && ! grep -q 'gpuplan.io/accelerator' "$k"
+ok $? "tpu7x-teams: the TPU7x flavour selects cloud.google.com/gke-tpu-accelerator: tpu7x"
 
 # the hostile plans: colliding names stay apart and say so
 k=$tmp/hostile-case.kueue-v1beta2.yaml

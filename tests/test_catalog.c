@@ -796,6 +796,30 @@ START_TEST(accelerator_aliases_name_one_part)
 }
 END_TEST
 
+/* node_label: one Kubernetes label, key=value, the one the Kueue export's
+ * flavour selects on (GKE's on the shipped TPUs) */
+START_TEST(node_label_is_one_kubernetes_label)
+{
+    EXPECT_ERR(ACC_OK "    node_label: gke-tpu-accelerator\n", 7, 17,
+               "accelerator 'X1': node_label must be one Kubernetes label, key=value");
+    EXPECT_ERR(ACC_OK "    node_label: a=b=c\n", 7, 17, "got 'a=b=c'");
+    EXPECT_ERR(ACC_OK "    node_label: \"a b=c\"\n", 7, 17, "got 'a b=c'");
+    EXPECT_ERR(ACC_OK "    node_label: a=\n", 7, 17, "got 'a='");
+    Catalog c;
+    Diag d;
+    ck_assert_int_eq(load_text(&c, ACC_OK "    node_label: example.com/part=x1\n", &d), 0);
+    ck_assert_str_eq(catalog_find_accelerator(&c, "X1")->node_label, "example.com/part=x1");
+    catalog_free(&c);
+    load_shipped(&c);
+    ck_assert_str_eq(catalog_find_accelerator(&c, "TPU7x")->node_label,
+                     "cloud.google.com/gke-tpu-accelerator=tpu7x");
+    ck_assert_str_eq(catalog_find_accelerator(&c, "TPU-v6e")->node_label,
+                     "cloud.google.com/gke-tpu-accelerator=tpu-v6e-slice");
+    ck_assert_str_eq(catalog_find_accelerator(&c, "H100-SXM")->node_label, "");
+    catalog_free(&c);
+}
+END_TEST
+
 /* curves_calibrated_on: the parts a base profile's curves were calibrated
  * on (framework_calibrated_on); each must be a catalog accelerator */
 START_TEST(curves_calibrated_on_names_known_accelerators)
@@ -1086,6 +1110,7 @@ Suite *test_suite(void)
     tcase_add_test(t, rejects_efficiency_for_unknown_accelerator);
     tcase_add_test(t, curves_calibrated_on_names_known_accelerators);
     tcase_add_test(t, accelerator_aliases_name_one_part);
+    tcase_add_test(t, node_label_is_one_kubernetes_label);
     tcase_add_test(t, dp_sharding_names_a_zero_stage);
     tcase_add_test(t, rejects_curves_that_do_not_increase);
     tcase_add_test(t, rejects_structural_mistakes);

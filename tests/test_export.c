@@ -449,6 +449,41 @@ START_TEST(kueue_manifests_are_yaml_with_the_plan_quotas)
 }
 END_TEST
 
+/* A part whose platform labels its nodes itself (catalog node_label: GKE's
+ * TPU node pools) is selected by that label, not one the operator applies;
+ * without it, as before: GPU Feature Discovery's, else gpuplan.io's. */
+START_TEST(kueue_flavour_selects_the_platforms_own_node_label)
+{
+    Plan *p = malloc(sizeof *p);
+    PlanResult *r = malloc(sizeof *r);
+    Catalog c;
+    Accelerator acc;
+    fixture(p, r, &c, &acc);
+    snprintf(acc.id, sizeof acc.id, "TPU7x");
+    snprintf(acc.vendor, sizeof acc.vendor, "Google");
+    acc.nvml_name[0] = '\0';
+    acc.n_mig = 0;
+    snprintf(acc.node_label, sizeof acc.node_label, "cloud.google.com/gke-tpu-accelerator=tpu7x");
+    snprintf(p->accelerator, sizeof p->accelerator, "TPU7x");
+    for (int i = 0; i < p->tenancy.n_teams; i++)
+        for (int j = 0; j < p->tenancy.teams[i].n_jobs; j++)
+            p->tenancy.teams[i].jobs[j].mig[0] = '\0';
+    char *s = export_kueue_api(p, r, &c, "v1beta2");
+    ck_assert_ptr_nonnull(s);
+    ck_assert_ptr_nonnull(strstr(s, "  nodeLabels:\n    # the platform's own node label for TPU7x\n"
+                                    "    cloud.google.com/gke-tpu-accelerator: tpu7x\n"));
+    ck_assert_ptr_null(strstr(s, "gpuplan.io/accelerator"));
+    ck_assert_ptr_nonnull(strstr(s, "google.com/tpu"));
+    free(s);
+    acc.node_label[0] = '\0'; /* none known: the operator's label */
+    s = export_kueue_api(p, r, &c, "v1beta2");
+    ck_assert_ptr_nonnull(strstr(s, "    gpuplan.io/accelerator: tpu7x\n"));
+    free(s);
+    free(p);
+    free(r);
+}
+END_TEST
+
 START_TEST(volcano_queues_are_yaml_with_weight_capability_and_guarantee)
 {
     char *s = render(EXPORT_VOLCANO);
@@ -1020,6 +1055,7 @@ Suite *test_suite(void)
     tcase_add_test(t, json_export_has_the_contract_keys);
     tcase_add_test(t, html_export_is_well_formed_and_every_chart_has_data);
     tcase_add_test(t, kueue_manifests_are_yaml_with_the_plan_quotas);
+    tcase_add_test(t, kueue_flavour_selects_the_platforms_own_node_label);
     tcase_add_test(t, volcano_queues_are_yaml_with_weight_capability_and_guarantee);
     tcase_add_test(t, volcano_weights_are_scaled_into_the_crd_range);
     tcase_add_test(t, slurm_bundle_has_nodes_partitions_limits_and_accounts);
