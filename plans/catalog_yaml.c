@@ -1009,13 +1009,11 @@ static int check_accel_names(Ctx *x, const Accelerator *a, const yaml_node_t *el
         if (!valid_id(al))
             return err_at(x, an, "accelerator '%s': alias '%s' is not a valid id (letters, "
                                  "digits, . _ + -)", a->id, al);
-        for (size_t i = 0; i < x->c->n_accelerators; i++) {
-            const Accelerator *o = &x->c->accelerators[i];
-            if (strcasecmp(o->id, al) == 0)
-                return err_at(x, an, "accelerator '%s': alias '%s' is the id of %s", a->id, al,
-                              o == a ? "this accelerator" : "another accelerator");
-        }
-        const Accelerator *o = catalog_find_accelerator_alias(x->c, al);
+        /* the lookup a plan makes: ids first, then aliases */
+        const Accelerator *o = catalog_find_accelerator(x->c, al);
+        if (o && strcasecmp(o->id, al) == 0)
+            return err_at(x, an, "accelerator '%s': alias '%s' is the id of %s", a->id, al,
+                          o == a ? "this accelerator" : "another accelerator");
         if (o && o != a)
             return err_at(x, an, "accelerator '%s': alias '%s' already names accelerator '%s'",
                           a->id, al, o->id);

@@ -764,8 +764,12 @@ static void assert_within_band(const CalibRun *r, const char *name)
                   b->low, b->high);
 }
 
+/* A table beside the split: every run sized, of a class ending cls_tail
+ * (NULL: any), within the recorded mean and worst |error|; banded: the
+ * table is one refit.sh gives the error bands (--bands-from), so each run
+ * lies within its class's band too. */
 static void side_table_within(const char *file, int n, const char *label, const char *cls_tail,
-                              double mean_max, double worst_max)
+                              bool banded, double mean_max, double worst_max)
 {
     double m = 0, w = 0;
     Plan *p;
@@ -782,6 +786,8 @@ static void side_table_within(const char *file, int n, const char *label, const 
         fprintf(stderr, "%s %-38s %-8s published %7.3fs model %7.3fs %+6.1f %%\n", label,
                 p->workloads[sr[i].wi].name, sr[i].acc->id, sr[i].measured_s, sr[i].predicted_s,
                 100 * sr[i].err);
+        if (banded)
+            assert_within_band(&sr[i], p->workloads[sr[i].wi].name);
         m += fabs(sr[i].err) / n;
         w = fmax(w, fabs(sr[i].err));
     }
@@ -813,7 +819,7 @@ static void side_table_within(const char *file, int n, const char *label, const 
 #define NANO_WORST_MAX 0.14
 START_TEST(nemotron_3_nano_hybrid_rows_within_recorded_ceilings)
 {
-    side_table_within("mbridge-nemotron-3-nano.yaml", 20, "hybrid", "hybrid/fp8",
+    side_table_within("mbridge-nemotron-3-nano.yaml", 20, "hybrid", "hybrid/fp8", true,
                       NANO_MEAN_MAX, NANO_WORST_MAX);
 }
 END_TEST
@@ -835,7 +841,7 @@ END_TEST
 #define SUPER_WORST_MAX 0.17
 START_TEST(nemotron_3_super_latent_moe_rows_within_recorded_ceilings)
 {
-    side_table_within("mbridge-nemotron-3-super.yaml", 14, "super", NULL,
+    side_table_within("mbridge-nemotron-3-super.yaml", 14, "super", NULL, true,
                       SUPER_MEAN_MAX, SUPER_WORST_MAX);
 }
 END_TEST
@@ -856,7 +862,7 @@ END_TEST
 #define KIMI_WORST_MAX 0.06
 START_TEST(kimi_k2_rows_within_recorded_ceilings)
 {
-    side_table_within("mbridge-kimi-k2.yaml", 4, "kimi", "moe/fp8", KIMI_MEAN_MAX,
+    side_table_within("mbridge-kimi-k2.yaml", 4, "kimi", "moe/fp8", true, KIMI_MEAN_MAX,
                       KIMI_WORST_MAX);
 }
 END_TEST
@@ -880,7 +886,7 @@ END_TEST
 #define CARDS_WORST_MAX 0.405
 START_TEST(verification_card_runs_within_recorded_ceilings)
 {
-    side_table_within("mbridge-verification-cards.yaml", 2, "card", "hopper/moe/bf16",
+    side_table_within("mbridge-verification-cards.yaml", 2, "card", "hopper/moe/bf16", true,
                       CARDS_MEAN_MAX, CARDS_WORST_MAX);
 }
 END_TEST
@@ -921,9 +927,9 @@ END_TEST
 #define V60_LLAMA_WORST_MAX 0.245
 START_TEST(mlperf_v60_rows_within_recorded_ceilings)
 {
-    side_table_within("training-results-v60-moe.yaml", 27, "mlperf60", NULL, V60_MOE_MEAN_MAX,
-                      V60_MOE_WORST_MAX);
-    side_table_within("training-results-v60-llama.yaml", 2, "mlperf60", NULL,
+    side_table_within("training-results-v60-moe.yaml", 27, "mlperf60", NULL, true,
+                      V60_MOE_MEAN_MAX, V60_MOE_WORST_MAX);
+    side_table_within("training-results-v60-llama.yaml", 2, "mlperf60", NULL, true,
                       V60_LLAMA_MEAN_MAX, V60_LLAMA_WORST_MAX);
 }
 END_TEST
@@ -942,7 +948,7 @@ END_TEST
 #define T2602_WORST_MAX 0.28
 START_TEST(mbridge_2602_01_table_first_prediction_within_recorded_ceilings)
 {
-    side_table_within("mbridge-table-2602-01.yaml", 29, "26.02.01", NULL,
+    side_table_within("mbridge-table-2602-01.yaml", 29, "26.02.01", NULL, true,
                       T2602_MEAN_MAX, T2602_WORST_MAX);
 }
 END_TEST
@@ -989,15 +995,15 @@ END_TEST
 #define DGXC2502_3_WORST_MAX 0.40
 START_TEST(dgxc_tables_first_prediction_within_recorded_ceilings)
 {
-    side_table_within("dgxc-v2505-1.yaml", 29, "dgxc2505", NULL, DGXC2505_1_MEAN_MAX,
+    side_table_within("dgxc-v2505-1.yaml", 29, "dgxc2505", NULL, false, DGXC2505_1_MEAN_MAX,
                       DGXC2505_1_WORST_MAX);
-    side_table_within("dgxc-v2505-2.yaml", 23, "dgxc2505", NULL, DGXC2505_2_MEAN_MAX,
+    side_table_within("dgxc-v2505-2.yaml", 23, "dgxc2505", NULL, false, DGXC2505_2_MEAN_MAX,
                       DGXC2505_2_WORST_MAX);
-    side_table_within("dgxc-v2502-1.yaml", 27, "dgxc2502", NULL, DGXC2502_1_MEAN_MAX,
+    side_table_within("dgxc-v2502-1.yaml", 27, "dgxc2502", NULL, false, DGXC2502_1_MEAN_MAX,
                       DGXC2502_1_WORST_MAX);
-    side_table_within("dgxc-v2502-2.yaml", 29, "dgxc2502", NULL, DGXC2502_2_MEAN_MAX,
+    side_table_within("dgxc-v2502-2.yaml", 29, "dgxc2502", NULL, false, DGXC2502_2_MEAN_MAX,
                       DGXC2502_2_WORST_MAX);
-    side_table_within("dgxc-v2502-3.yaml", 22, "dgxc2502", NULL, DGXC2502_3_MEAN_MAX,
+    side_table_within("dgxc-v2502-3.yaml", 22, "dgxc2502", NULL, false, DGXC2502_3_MEAN_MAX,
                       DGXC2502_3_WORST_MAX);
 }
 END_TEST
@@ -1024,7 +1030,11 @@ END_TEST
 #define AUTOMODEL_WORST_MAX 0.24
 START_TEST(automodel_h100_table_first_prediction_within_recorded_ceilings)
 {
-    side_table_within("automodel-h100.yaml", 9, "automodel", NULL, AUTOMODEL_MEAN_MAX,
+    /* not held to the bands: the refit's band pass predicts its Nemotron 3
+     * Super row +12.7 %, the shipped catalog +22.3 % (outside hopper/hybrid/
+     * bf16's -12.2 … +6.1 %), a difference between refit.sh's band pass and
+     * the shipped calibration not yet found (2026-12-05) */
+    side_table_within("automodel-h100.yaml", 9, "automodel", NULL, false, AUTOMODEL_MEAN_MAX,
                       AUTOMODEL_WORST_MAX);
 }
 END_TEST
@@ -1055,7 +1065,7 @@ END_TEST
 #define TT_OPSAC_WORST_MAX 0.125
 START_TEST(torchtitan_op_sac_table_first_prediction_within_recorded_ceilings)
 {
-    side_table_within("torchtitan-op-sac.yaml", 12, "op-sac", NULL, TT_OPSAC_MEAN_MAX,
+    side_table_within("torchtitan-op-sac.yaml", 12, "op-sac", NULL, true, TT_OPSAC_MEAN_MAX,
                       TT_OPSAC_WORST_MAX);
 }
 END_TEST
@@ -1275,26 +1285,9 @@ START_TEST(ironwood_rows_within_recorded_ceilings)
             100 * hmean, 100 * hworst);
     ck_assert_msg(hmean <= IRONWOOD_HELD_MEAN_MAX && hworst <= IRONWOOD_HELD_WORST_MAX,
                   "dense held-out mean %.4f worst %.4f", hmean, hworst);
-    enum { N = 8 };
-    Plan *p;
-    CalibRun sr[N];
-    predict_side("maxtext-tpu7x-moe.yaml", &p, sr, N);
-    double mean = 0, worst = 0;
-    for (int i = 0; i < N; i++) {
-        const char *name = p->workloads[sr[i].wi].name;
-        ck_assert_msg(sr[i].ok, "%s: %s", name, sr[i].why);
-        ck_assert_msg(strstr(sr[i].cls, "tpu/moe/") != NULL, "%s: class %s", name, sr[i].cls);
-        fprintf(stderr, "ironwood %-30s %-13s published %7.3fs model %7.3fs %+6.1f %%\n", name,
-                sr[i].cls, sr[i].measured_s, sr[i].predicted_s, 100 * sr[i].err);
-        mean += fabs(sr[i].err) / N;
-        worst = fmax(worst, fabs(sr[i].err));
-        assert_within_band(&sr[i], name);
-    }
-    fprintf(stderr, "ironwood MoE: %d runs, mean %.1f %%, worst %.1f %%\n", N, 100 * mean,
-            100 * worst);
-    free(p);
-    ck_assert_msg(mean <= IRONWOOD_MOE_MEAN_MAX && worst <= IRONWOOD_MOE_WORST_MAX,
-                  "MoE mean %.4f worst %.4f", mean, worst);
+    /* the MoE rows: every one within its tpu/moe band (refit.sh --bands-from) */
+    side_table_within("maxtext-tpu7x-moe.yaml", 8, "ironwood", NULL, true, IRONWOOD_MOE_MEAN_MAX,
+                      IRONWOOD_MOE_WORST_MAX);
 }
 END_TEST
 
@@ -1309,8 +1302,8 @@ END_TEST
 #define V6E_MOE_WORST_MAX 0.12
 START_TEST(v6e_mixtral_rows_within_recorded_ceilings)
 {
-    side_table_within("maxtext-tpu-v6e-moe.yaml", 2, "v6e-moe", "tpu/moe/bf16", V6E_MOE_MEAN_MAX,
-                      V6E_MOE_WORST_MAX);
+    side_table_within("maxtext-tpu-v6e-moe.yaml", 2, "v6e-moe", "tpu/moe/bf16", true,
+                      V6E_MOE_MEAN_MAX, V6E_MOE_WORST_MAX);
 }
 END_TEST
 
