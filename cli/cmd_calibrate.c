@@ -232,9 +232,29 @@ static void fit_accelerators(const CalibRun *sel, const CalibRun *runs, int n, C
     }
 }
 
+/* The rows a working catalog's frameworks array has room for, from the
+ * ncf base ones: those, the fits, and the rows calibration_from derives —
+ * one per profile naming a source and accelerator of a calibrated row. */
+static size_t work_room(const Framework *base, size_t ncf)
+{
+    size_t nfrom = 0;
+    for (size_t i = 0; i < ncf; i++)
+        nfrom += base[i].calibration_from[0] != '\0';
+    return (ncf + MAX_FITS + 1) * (1 + nfrom);
+}
+
+/* Room for one more row in a working catalog's array (ctx: its room). */
+static Framework *work_grow(Catalog *c, void *ctx)
+{
+    return c->n_frameworks < *(const size_t *)ctx ? &c->frameworks[c->n_frameworks++] : NULL;
+}
+
 /* Steps 1-3 of the calibration on the working catalog, from the base
- * frameworks (ncf of them) each time: the MoE host costs, then the per-step
- * cost and the accelerator fits, alternating twice.  Returns the fits. */
+ * frameworks (ncf of them, calfw work_room's size) each time: the MoE host
+ * costs, then the per-step cost and the accelerator fits, alternating
+ * twice; then the rows calibration_from derives from the fitted ones, as
+ * the catalog the fits are written to would derive them.  Returns the
+ * fits. */
 static int calibrate_once(const CalibRun *sel, const CalibRun *runs, int n, Catalog *cal,
                           Framework *calfw, const Framework *base, size_t ncf, Framework *fits)
 {
@@ -272,6 +292,9 @@ static int calibrate_once(const CalibRun *sel, const CalibRun *runs, int n, Cata
         fit_step_costs(sel, runs, n, cal, calfw, fits, &nfit);
         fit_accelerators(sel, runs, n, cal, calfw, fits, &nfit);
     }
+    catalog_drop_derived_calibrations(cal);
+    size_t room = work_room(base, ncf);
+    catalog_derive_calibrations(cal, work_grow, &room); /* never short of room */
     return nfit;
 }
 
@@ -643,7 +666,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
 
     /* the working catalog: the loaded one with a frameworks array of its own */
     size_t ncf = cli->catalog.n_frameworks;
-    calfw = malloc((ncf + MAX_FITS + 1) * sizeof *calfw);
+    calfw = malloc(work_room(cli->catalog.frameworks, ncf) * sizeof *calfw);
     if (!calfw) {
         cli_error("out of memory");
         rc = EXIT_IO;
@@ -690,7 +713,7 @@ int cmd_calibrate(Cli *cli, int argc, char **argv)
     if (cv) {
         oos = calloc(MAX_RUNS, sizeof *oos);
         sel2 = calloc(MAX_RUNS, sizeof *sel2);
-        calfw2 = malloc((ncf + MAX_FITS + 1) * sizeof *calfw2);
+        calfw2 = malloc(work_room(cli->catalog.frameworks, ncf) * sizeof *calfw2);
         fits2 = calloc(MAX_FITS, sizeof *fits2);
         fold = calloc(MAX_RUNS, sizeof *fold);
         if (!oos || !sel2 || !calfw2 || !fits2 || !fold) {

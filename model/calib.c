@@ -541,6 +541,7 @@ int calib_fit(const CalibRun *runs, int n, const Catalog *cat, const char *fw, c
         x.prof.dp_overlap = 0.8;
     }
     snprintf(x.prof.id, sizeof x.prof.id, "%.23s@%.23s", fwid, acc);
+    x.prof.calibrated_as[0] = '\0'; /* its own, where it started from a derived row */
     /* With only FP8 runs the two multipliers are not separable: fit
      * gemm_scale alone (it then carries the FP8 recipe's departure from
      * the framework's pooled fp8_gemm_factor too).

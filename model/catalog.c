@@ -257,6 +257,79 @@ bool accelerator_same_silicon(const Accelerator *a, const Accelerator *b)
     return a && b && a->silicon[0] && strcasecmp(a->silicon, b->silicon) == 0;
 }
 
+/* Copy the fields `gpuplan calibrate` fits (model/calib.c) from src. */
+static void take_fitted(Framework *f, const Framework *src)
+{
+    f->gemm_scale = src->gemm_scale;
+    f->fp8_gemm_factor = src->fp8_gemm_factor;
+    f->step_scale = src->step_scale;
+    f->step_overhead_s = src->step_overhead_s;
+    f->moe_layer_overhead_s = src->moe_layer_overhead_s;
+    f->moe_expert_overhead_s = src->moe_expert_overhead_s;
+    f->moe_attn_launch_s = src->moe_attn_launch_s;
+    f->moe_graph_residual = src->moe_graph_residual;
+    f->calibrated_runs = src->calibrated_runs;
+    f->calibrated_residual = src->calibrated_residual;
+    f->cv_residual = src->cv_residual;
+    memcpy(f->calibrated_on, src->calibrated_on, sizeof f->calibrated_on);
+}
+
+
+int catalog_derive_calibrations(Catalog *c, Framework *(*grow)(Catalog *c, void *ctx), void *ctx)
+{
+    size_t n0 = c->n_frameworks;
+    for (bool added = true; added;) {
+        added = false;
+        for (size_t i = 0; i < n0; i++) {
+            if (!c->frameworks[i].calibration_from[0])
+                continue;
+            char from[CAT_ID_LEN];
+            snprintf(from, sizeof from, "%s", c->frameworks[i].calibration_from);
+            size_t fl = strlen(from);
+            for (size_t k = 0; k < c->n_frameworks; k++) {
+                const char *id = c->frameworks[k].id;
+                if (strncasecmp(id, from, fl) != 0 || id[fl] != '@')
+                    continue;
+                char key[CAT_ID_LEN];
+                int w = snprintf(key, sizeof key, "%s@%s", c->frameworks[i].id, id + fl + 1);
+                if (w < 0 || (size_t)w >= sizeof key || catalog_find_framework(c, key))
+                    continue;
+                Framework row = c->frameworks[i];
+                const Framework *src = &c->frameworks[k];
+                snprintf(row.id, sizeof row.id, "%s", key);
+                row.calibration_from[0] = '\0';
+                take_fitted(&row, src);
+                /* the fitted row it comes from, however many links up */
+                memcpy(row.calibrated_as, src->calibrated_as[0] ? src->calibrated_as : src->id,
+                       sizeof row.calibrated_as);
+                /* the source row's source, cut to fit behind the prefix */
+                int p = snprintf(row.source, sizeof row.source,
+                                 "calibration_from %s: the fitted fields of %s: ", from, src->id);
+                if (p > 0 && (size_t)p < sizeof row.source)
+                    memcpy(row.source + p, src->source,
+                           strnlen(src->source, sizeof row.source - (size_t)p - 1) + 1);
+                row.source[sizeof row.source - 1] = '\0';
+                memcpy(row.as_of, src->as_of, sizeof row.as_of);
+                Framework *nf = grow(c, ctx); /* may move the array */
+                if (!nf)
+                    return -1;
+                *nf = row;
+                added = true;
+            }
+        }
+    }
+    return 0;
+}
+
+void catalog_drop_derived_calibrations(Catalog *c)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < c->n_frameworks; i++)
+        if (!c->frameworks[i].calibrated_as[0])
+            c->frameworks[m++] = c->frameworks[i];
+    c->n_frameworks = m;
+}
+
 const Framework *catalog_framework_for(const Catalog *c, const char *fw, const char *acc)
 {
     if (!fw || !*fw)

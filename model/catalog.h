@@ -555,9 +555,6 @@ const Instance *catalog_find_instance(const Catalog *c, const char *id);
 const StorageSystem *catalog_find_storage(const Catalog *c, const char *id);
 const Engine *catalog_find_engine(const Catalog *c, const char *id);
 const Framework *catalog_find_framework(const Catalog *c, const char *id);
-/* The profile of framework `fw` ("" = megatron) on accelerator `acc`: a
- * calibrated "fw@acc" row when the catalog has one, else "fw"; NULL when
- * neither exists. */
 /* What an empty `framework:` / `engine:` means. */
 #define CATALOG_DEFAULT_FRAMEWORK "megatron"
 #define CATALOG_DEFAULT_ENGINE "trtllm"
@@ -582,7 +579,21 @@ const char *catalog_list_next(const char *p, size_t *len);
 /* Whether a and b are rows of one die (both name the same non-empty
  * `silicon`: the same chip at another clock, power or package). */
 bool accelerator_same_silicon(const Accelerator *a, const Accelerator *b);
+/* The profile of framework `fw` ("" = megatron) on accelerator `acc`: a
+ * calibrated "fw@acc" row when the catalog has one, else "fw"; NULL when
+ * neither exists. */
 const Framework *catalog_framework_for(const Catalog *c, const char *fw, const char *acc);
+/* The "<id>@<accelerator>" rows calibration_from asks for and the
+ * catalog lacks: for a profile naming a source and each "<source>@<acc>"
+ * row (fitted or itself derived) without an "<id>@<acc>" one, the
+ * profile's row with that row's fitted fields (calibrated_as: the fitted
+ * row they come from) is appended in the room grow(c, ctx) returns (NULL:
+ * none, -1 returned), until no chain adds one.  The loader does this once
+ * every file is read; `gpuplan calibrate`, whose fits replace the rows the
+ * derived ones come from, drops those first
+ * (catalog_drop_derived_calibrations) and derives them again. */
+int catalog_derive_calibrations(Catalog *c, Framework *(*grow)(Catalog *c, void *ctx), void *ctx);
+void catalog_drop_derived_calibrations(Catalog *c);
 const ErrorBand *catalog_find_band(const Catalog *c, const char *id);
 const MigProfile *accelerator_find_mig(const Accelerator *a, const char *profile);
 /* The profile of `to` closest to `from` (a profile of another part): the

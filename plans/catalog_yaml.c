@@ -1351,23 +1351,6 @@ static void fw_ref_at(const Ctx *x, const char *id, const char **file, int *line
         }
 }
 
-/* Copy the fields `gpuplan calibrate` fits (model/calib.c) from src. */
-static void take_fitted(Framework *f, const Framework *src)
-{
-    f->gemm_scale = src->gemm_scale;
-    f->fp8_gemm_factor = src->fp8_gemm_factor;
-    f->step_scale = src->step_scale;
-    f->step_overhead_s = src->step_overhead_s;
-    f->moe_layer_overhead_s = src->moe_layer_overhead_s;
-    f->moe_expert_overhead_s = src->moe_expert_overhead_s;
-    f->moe_attn_launch_s = src->moe_attn_launch_s;
-    f->moe_graph_residual = src->moe_graph_residual;
-    f->calibrated_runs = src->calibrated_runs;
-    f->calibrated_residual = src->calibrated_residual;
-    f->cv_residual = src->cv_residual;
-    memcpy(f->calibrated_on, src->calibrated_on, sizeof f->calibrated_on);
-}
-
 /* The last place row `row` gave a reference of section tag `sec`
  * (record_ref), NULL when none was recorded. */
 static const AccRef *last_ref(const Ctx *x, int sec, const char *row)
@@ -1421,6 +1404,13 @@ static int check_curves_calibrated_on(Ctx *x)
     return 0;
 }
 
+/* Room for one more framework row (catalog_derive_calibrations). */
+static Framework *fw_append(Catalog *c, void *ctx)
+{
+    (void)ctx;
+    return sec_append(c, SEC_FW);
+}
+
 /* Profiles that name another in calibration_from run the same code under
  * other defaults (Megatron-LM's own scripts and NeMo's performance recipes
  * both run Megatron-Core and Transformer Engine): the accelerator-level
@@ -1433,9 +1423,9 @@ static int check_curves_calibrated_on(Ctx *x)
  * every file is read:
  *  - a zero MoE host cost of the base row takes the nearest non-zero one
  *    up the chain;
- *  - for each "<source>@<acc>" row (fitted or itself derived) without a
- *    "<id>@<acc>" one, a row of this profile with that row's fitted fields
- *    is added, until no chain adds one.
+ *  - the "<id>@<acc>" rows it lacks are derived from its source's
+ *    (catalog_derive_calibrations; `gpuplan calibrate` derives them again
+ *    from the rows it fits).
  * A profile's own "<id>@<accelerator>" row (its own calibration) wins. */
 static int borrow_calibration(Ctx *x)
 {
@@ -1492,47 +1482,7 @@ static int borrow_calibration(Ctx *x)
             }
         }
     }
-    for (bool added = true; added;) {
-        added = false;
-        for (size_t i = 0; i < n0; i++) {
-            if (!c->frameworks[i].calibration_from[0])
-                continue;
-            char from[CAT_ID_LEN];
-            snprintf(from, sizeof from, "%s", c->frameworks[i].calibration_from);
-            size_t fl = strlen(from);
-            for (size_t k = 0; k < c->n_frameworks; k++) {
-                const char *id = c->frameworks[k].id;
-                if (strncasecmp(id, from, fl) != 0 || id[fl] != '@')
-                    continue;
-                char key[CAT_ID_LEN];
-                int w = snprintf(key, sizeof key, "%s@%s", c->frameworks[i].id, id + fl + 1);
-                if (w < 0 || (size_t)w >= sizeof key || catalog_find_framework(c, key))
-                    continue;
-                Framework row = c->frameworks[i];
-                const Framework *src = &c->frameworks[k];
-                snprintf(row.id, sizeof row.id, "%s", key);
-                row.calibration_from[0] = '\0';
-                take_fitted(&row, src);
-                /* the fitted row it comes from, however many links up */
-                memcpy(row.calibrated_as, src->calibrated_as[0] ? src->calibrated_as : src->id,
-                       sizeof row.calibrated_as);
-                /* the source row's source, cut to fit behind the prefix */
-                int p = snprintf(row.source, sizeof row.source,
-                                 "calibration_from %s: the fitted fields of %s: ", from, src->id);
-                if (p > 0 && (size_t)p < sizeof row.source)
-                    memcpy(row.source + p, src->source,
-                           strnlen(src->source, sizeof row.source - (size_t)p - 1) + 1);
-                row.source[sizeof row.source - 1] = '\0';
-                memcpy(row.as_of, src->as_of, sizeof row.as_of);
-                Framework *nf = sec_append(c, SEC_FW); /* may move the array */
-                if (!nf)
-                    return err_oom(x);
-                *nf = row;
-                added = true;
-            }
-        }
-    }
-    return 0;
+    return catalog_derive_calibrations(c, fw_append, NULL) < 0 ? err_oom(x) : 0;
 }
 
 /* Apply efficiency entries, check cross references, then derive the rows

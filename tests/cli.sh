@@ -281,6 +281,34 @@ check "eval with that calibration exits 0" 0 "$bin" --db "$db" --catalog "$tmp/c
 has "its assumptions say the runs are yours, with no cross-validated figure" "$tmp/out" \
     'calibrated on 2 of your runs \(torchtitan@A100-80GB\), residual [0-9.]+%"'
 
+# calibrate predicts a profile that borrows its calibration (torchtitan-
+# compile's calibration_from fsdp) with the rows the catalog it writes
+# derives from its own fits: the MosaicML A100 runs made 30 % slower refit
+# fsdp@A100-80GB, and a torchtitan-compile run beside them is predicted in
+# its "after" column as that catalog, loaded, predicts it ("before")
+awk '{ if (match($0, /measured_tokens_per_gpu: [0-9]+/)) {
+           v = substr($0, RSTART + 25, RLENGTH - 25)
+           $0 = substr($0, 1, RSTART - 1) "measured_tokens_per_gpu: " int(v * 0.7) \
+               substr($0, RSTART + RLENGTH) }
+       print }' "$runs/mosaicml-a100-1.yaml" >"$tmp/slow-fsdp.yaml"
+sed 's/framework: torchtitan,/framework: torchtitan-compile,/' "$src/doc/example-runs.yaml" \
+    >"$tmp/ttc-runs.yaml"
+check "calibrate slower fsdp runs with a borrowing profile's run beside them exits 0" 0 \
+    "$bin" --db "$db" calibrate "$tmp/slow-fsdp.yaml" --bands-all \
+    --bands-from "$tmp/ttc-runs.yaml" -o "$tmp/cal6"
+after=$(awk '$1 == "llama3-8b-fsdp-64" && $3 == "torchtitan-compile" { print $7 }' "$tmp/out")
+check "the catalog it wrote predicts that run exits 0" 0 "$bin" --db "$db" \
+    --catalog "$tmp/cal6" calibrate "$tmp/ttc-runs.yaml"
+loaded=$(awk '$1 == "llama3-8b-fsdp-64" { print $6 }' "$tmp/out")
+shipped=$("$bin" --db "$db" calibrate "$tmp/ttc-runs.yaml" 2>/dev/null |
+    awk '$1 == "llama3-8b-fsdp-64" { print $6 }')
+if [ -n "$after" ] && [ "$after" = "$loaded" ] && [ "$after" != "$shipped" ]; then
+    ok "a borrowing profile is predicted by the calibration it borrows, as written"
+else
+    not_ok "a borrowing profile is predicted by the calibration it borrows, as written" \
+        "after $after, the written catalog $loaded, the shipped one $shipped"
+fi
+
 # calibrate --cross-validate: every run is also predicted by the fit on the
 # half of the split it is not in.  The example's one DeepSpeed run is alone
 # in its profile: the fit that does not see it has no DeepSpeed run, so it
