@@ -274,7 +274,6 @@ static void take_fitted(Framework *f, const Framework *src)
     memcpy(f->calibrated_on, src->calibrated_on, sizeof f->calibrated_on);
 }
 
-
 int catalog_derive_calibrations(Catalog *c, Framework *(*grow)(Catalog *c, void *ctx), void *ctx)
 {
     size_t n0 = c->n_frameworks;
