@@ -526,6 +526,60 @@ START_TEST(calibration_from_derives_the_missing_accelerator_rows)
 }
 END_TEST
 
+/* Room for one more framework row in a fixed array (ctx: its size). */
+static Framework *grow_fixed(Catalog *c, void *ctx)
+{
+    return c->n_frameworks < *(const size_t *)ctx ? &c->frameworks[c->n_frameworks++] : NULL;
+}
+
+/* `gpuplan calibrate` drops the rows calibration_from derived and derives
+ * them again from its own fits (cli/cmd_calibrate.c calibrate_once): on
+ * the shipped catalog, unchanged, that gives back the loader's rows, in
+ * its order, with the same fitted fields and provenance; without room it
+ * says so. */
+START_TEST(deriving_again_gives_back_the_loaders_rows)
+{
+    Catalog c;
+    load_shipped(&c);
+    size_t n = c.n_frameworks, derived = 0;
+    for (size_t i = 0; i < n; i++)
+        derived += c.frameworks[i].calibrated_as[0] != '\0';
+    ck_assert_msg(derived > 0, "the shipped catalog derives no row through calibration_from");
+    size_t room = n;
+    Framework *fw = malloc(room * sizeof *fw);
+    ck_assert_ptr_nonnull(fw);
+    memcpy(fw, c.frameworks, n * sizeof *fw);
+    Catalog w = c;
+    w.frameworks = fw;
+    catalog_drop_derived_calibrations(&w);
+    ck_assert_uint_eq(w.n_frameworks, n - derived);
+    for (size_t i = 0; i < w.n_frameworks; i++)
+        ck_assert_str_eq(w.frameworks[i].calibrated_as, "");
+    ck_assert_int_eq(catalog_derive_calibrations(&w, grow_fixed, &room), 0);
+    ck_assert_uint_eq(w.n_frameworks, n);
+    for (size_t i = 0; i < n; i++) {
+        const Framework *a = &c.frameworks[i], *b = &w.frameworks[i];
+        ck_assert_str_eq(b->id, a->id);
+        ck_assert_str_eq(b->calibrated_as, a->calibrated_as);
+        ck_assert_str_eq(b->source, a->source);
+        ck_assert(b->gemm_scale == a->gemm_scale && b->step_scale == a->step_scale);
+        ck_assert(b->fp8_gemm_factor == a->fp8_gemm_factor);
+        ck_assert(b->step_overhead_s == a->step_overhead_s);
+        ck_assert(b->moe_layer_overhead_s == a->moe_layer_overhead_s);
+        ck_assert(b->moe_expert_overhead_s == a->moe_expert_overhead_s);
+        ck_assert(b->moe_attn_launch_s == a->moe_attn_launch_s);
+        ck_assert(b->moe_graph_residual == a->moe_graph_residual);
+        ck_assert(b->tp_overlap == a->tp_overlap && b->dp_overlap == a->dp_overlap);
+    }
+    /* one row short: the derivation stops and says so */
+    catalog_drop_derived_calibrations(&w);
+    size_t short_room = n - 1;
+    ck_assert_int_eq(catalog_derive_calibrations(&w, grow_fixed, &short_room), -1);
+    free(fw);
+    catalog_free(&c);
+}
+END_TEST
+
 START_TEST(user_dir_overrides_field_by_field_and_adds_rows)
 {
     char dir[512];
@@ -1098,6 +1152,7 @@ Suite *test_suite(void)
     tcase_add_test(t, user_dir_overrides_field_by_field_and_adds_rows);
     tcase_add_test(t, framework_calibration_is_borrowed_only_from_the_same_silicon);
     tcase_add_test(t, calibration_from_derives_the_missing_accelerator_rows);
+    tcase_add_test(t, deriving_again_gives_back_the_loaders_rows);
     tcase_add_test(t, efficiency_applies_regardless_of_file_order);
     tcase_add_test(t, catalog_load_text_adds_to_an_existing_catalog);
     tcase_add_test(t, rejects_nesting_deeper_than_32_levels_at_its_position);
