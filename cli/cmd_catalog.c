@@ -15,17 +15,31 @@ typedef struct {
     pcre2_match_data *md;
 } Filter;
 
-static bool match(const Filter *f, const char *s)
+/* Whether the pattern matches the len characters at s (PCRE2_ZERO_TERMINATED:
+ * the whole string). */
+static bool match_n(const Filter *f, const char *s, size_t len)
 {
     if (!f->re)
         return true;
-    return pcre2_match(f->re, (PCRE2_SPTR)s, PCRE2_ZERO_TERMINATED, 0, 0, f->md, NULL) >= 0;
+    return pcre2_match(f->re, (PCRE2_SPTR)s, len, 0, 0, f->md, NULL) >= 0;
 }
 
-/* An accelerator is listed when the pattern matches its id, name or aliases. */
+static bool match(const Filter *f, const char *s)
+{
+    return match_n(f, s, PCRE2_ZERO_TERMINATED);
+}
+
+/* An accelerator is listed when the pattern matches its id, its name or
+ * one of its aliases, each on its own ("^TPU-v7$" finds TPU7x). */
 static bool acc_match(const Filter *f, const Accelerator *a)
 {
-    return match(f, a->id) || match(f, a->name) || match(f, a->aliases);
+    if (match(f, a->id) || match(f, a->name))
+        return true;
+    size_t len;
+    for (const char *p = a->aliases; (p = catalog_list_next(p, &len)) != NULL; p += len)
+        if (match_n(f, p, len))
+            return true;
+    return false;
 }
 
 static json_t *acc_json(const Accelerator *a)

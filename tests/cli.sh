@@ -116,6 +116,10 @@ has "catalog shows H100-SXM" "$tmp/out" '^H100-SXM '
 check "catalog --json" 0 "$bin" catalog --json
 has "catalog --json lists instances" "$tmp/out" '"p5.48xlarge"'
 check "catalog with an invalid regex is a usage error (2)" 2 "$bin" catalog '+'
+# a part is found by any one of its aliases, each matched on its own
+# (TPU7x: Ironwood TPU-v7 TPU-v7x TPU7)
+check "catalog by an anchored alias exits 0" 0 "$bin" catalog '^TPU-v7$'
+has "catalog by an anchored alias lists its part" "$tmp/out" '^TPU7x '
 
 # a corrupt store is reported and never modified
 head -c 8192 /dev/urandom >"$tmp/corrupt.db"
