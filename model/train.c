@@ -117,6 +117,10 @@ static const Framework FW_BUILTIN = {
  * forward's (Dao-AILab/flash-attention benchmarks/benchmark_flash_attention.py
  * flops()); the catalog's attn_bwd_eff is measured on that count. */
 #define FLASH_BWD_FLOP_RATIO 2.5
+/* Attention core's share of the model FLOPs from which the assumptions say
+ * that the MFU counts it whole (the causal half is what runs): at a quarter
+ * the MFU reads an eighth above the FLOPs executed. */
+#define MFU_NOTE_ATTN_SHARE 0.25
 /* FlashAttention 1's time over FlashAttention-2's (Dao 2023, arXiv:2307.08691) */
 #define FLASH_V1_SLOWDOWN 2.0
 /* Head dim at which the catalog's cuDNN fused-attention efficiencies were
@@ -1887,7 +1891,15 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
         c->pair_host = over > 0 ? over : 0;
     }
     c->core = t_core + t_core_bwd;
-    c->flops = passes * (f_dense + f_exp + f_core + f_ssd);
+    /* Hardware FLOPs (what the kernels execute, recompute included): the
+     * model-FLOP convention counts the attention core's whole s x s square;
+     * a fused kernel skips the blocks above the causal diagonal and runs
+     * the half, its backward FLASH_BWD_FLOP_RATIO times its forward (S is
+     * computed again); an unfused core computes the masked square, its
+     * backward twice its forward. */
+    double fc_fwd = e->flash ? 0.5 * f_core : f_core;
+    double fc_bwd = e->flash ? FLASH_BWD_FLOP_RATIO * fc_fwd : 2.0 * f_core;
+    c->flops = passes * (f_dense + f_exp + f_ssd) + (passes - 2.0) * fc_fwd + fc_bwd;
     /* Selective recompute re-runs its modules' forward in the backward
      * (sel_modules; Megatron-Core recompute_modules, transformer_config.py:
      * layernorm, moe_act and mla_up_proj discard their outputs and re-run
@@ -1925,7 +1937,7 @@ static void layer_cost(const Env *e, const Layout *l, int kind, LayerCost *c, do
         if ((sel_rm & RM_CORE_ATTN) || (e->sel_core && e->flash && !sh->rm)) {
             c->comp += t_core;
             c->core += t_core;
-            c->flops += f_core;
+            c->flops += fc_fwd;
         }
         double glu = sh->glu ? 2.0 : 1.0;
         if ((kind & K_MLP) && (sel_rm & RM_MLP)) {
@@ -3970,9 +3982,16 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         result_assume(r, sc, "GEMM efficiency %.2f on average over the dense GEMMs, each at the "
                       "curve value of its narrowest side (M×N×K; %s) "
                       "(%s curve, catalog efficiency.yaml, x%.2f for %s)%s; hardware FLOP "
-                      "utilisation %.1f%% incl. "
-                      "recompute", S->best_ev.gemm_eff, core, a->id, e.fw_gemm,
+                      "utilisation %.1f%% (the FLOPs the kernels execute: recompute, the "
+                      "attention core's causal half)", S->best_ev.gemm_eff, core, a->id, e.fw_gemm,
                       e.fw->id, fp8, 100.0 * S->best_ev.flops_exec / (S->best_s * e.peak_quoted));
+        /* the model-FLOP convention at long sequences: say what the MFU counts */
+        double share = shape_attn_share(&e.sh, e.s);
+        if (share >= MFU_NOTE_ATTN_SHARE)
+            result_assume(r, sc, "MFU %.1f%% counts the attention core's whole s×s score "
+                          "matrix, as Megatron's num_floating_point_operations does: %.0f%% of "
+                          "the model FLOPs here, of which causal masking computes half",
+                          100.0 * tr->mfu, 100.0 * share);
         char cp_ov[64] = "CP under the first ring step";
         if (!e.cp_torch || !(e.cp_ov > 0))
             snprintf(cp_ov, sizeof cp_ov, "CP %.0f%%", 100 * e.cp_ov);

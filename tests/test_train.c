@@ -4867,6 +4867,60 @@ START_TEST(attention_bound_step_takes_its_classs_long_band)
 }
 END_TEST
 
+/* The hardware FLOP utilisation printed in the assumptions, in percent
+ * (-1 if none). */
+static double hfu_of(const PlanResult *r)
+{
+    static const char key[] = "hardware FLOP utilisation ";
+    for (int i = 0; i < r->n_assumptions; i++) {
+        const char *p = strstr(r->assumptions[i].text, key);
+        if (p)
+            return strtod(p + sizeof key - 1, NULL);
+    }
+    return -1;
+}
+
+/* The MFU follows Megatron's FLOP count, whose attention core is the whole
+ * s×s square; the fused kernels run its causal half.  At 128K tokens a
+ * sequence the core is most of a 1B model's FLOPs on A100: the MFU reads
+ * near or past 1 and the assumptions say why, while the hardware FLOP
+ * utilisation (what the kernels execute, recompute included) stays below
+ * the peak — it read 105 % when it counted the whole square. */
+START_TEST(long_sequence_mfu_says_it_counts_the_whole_attention_square)
+{
+    Plan p;
+    plan_init(&p);
+    const ModelPreset *pr = preset_find("llama-3.2-1b");
+    ck_assert_ptr_nonnull(pr);
+    Workload w = training(pr->shape, 131072, 2048, 1e12);
+    snprintf(w.framework, sizeof w.framework, "megatron");
+    w.zero = 1;
+    w.recompute = RECOMPUTE_NONE;
+    w.gpus = 96;
+    w.micro_batch = 1;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 3, .vpp = 1, .cp = 4, .ep = 1};
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, acc("A100-80GB"), &r), "%s", r->workloads[0].error);
+    double mfu = r->workloads[0].train.mfu, hfu = hfu_of(r);
+    ck_assert_msg(mfu > 0.9, "MFU %.3f", mfu);
+    ck_assert_msg(hfu > 40 && hfu < 80, "HFU %.1f %%", hfu);
+    ck_assert(has_assumption(r, "counts the attention core's whole s×s score matrix"));
+    free(r);
+    /* at 2K the core is a small share: no such line, and the executed
+     * FLOPs (no recompute) are the model's but half the core's */
+    w.seq_len = 2048;
+    w.gpus = 64;
+    ck_assert(train_attn_flop_share(&w.model, 2048) < 0.25);
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .vpp = 1, .cp = 1, .ep = 1};
+    ck_assert_msg(size(&p, &w, acc("A100-80GB"), &r), "%s", r->workloads[0].error);
+    mfu = r->workloads[0].train.mfu;
+    hfu = hfu_of(r);
+    ck_assert(!has_assumption(r, "whole s×s score matrix"));
+    ck_assert_msg(hfu < 100 * mfu && hfu > 100 * mfu * 0.85, "MFU %.3f, HFU %.1f %%", mfu, hfu);
+    free(r);
+}
+END_TEST
+
 /* A framework with no calibration on the accelerator (no
  * "deepspeed@H100-SXM" row, nor one on the same silicon) is predicted on
  * its profile's multipliers as given; its band is the one the set's runs
@@ -5218,6 +5272,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, fp8_speedup_over_bf16_is_between_published_ratios);
     tcase_add_test(tc, error_band_brackets_step_days_hours_and_gpus);
     tcase_add_test(tc, attention_bound_step_takes_its_classs_long_band);
+    tcase_add_test(tc, long_sequence_mfu_says_it_counts_the_whole_attention_square);
     tcase_add_test(tc, uncalibrated_framework_takes_the_uncalibrated_band);
     tcase_add_test(tc, rejects_zero_tokens);
     tcase_add_test(tc, rejects_batch_that_no_layout_divides);
