@@ -3516,7 +3516,14 @@ static double shape_days(const Env *e, const Catalog *cat, int G, int t, int c, 
  * above the best so far are not searched.  Where the days are not monotone
  * in d (large DP groups crossing leaves, shrinking goodput) the binary
  * search can return a count slightly above the true minimum, never one that
- * misses the target: the final count is re-evaluated with a full search. */
+ * misses the target: the final count is re-evaluated with a full search.
+ * Past some size a shape gets slower as it grows (DP traffic over more
+ * tiers, goodput falling with the job's MTBF), so a shape whose largest
+ * count misses the target is walked down from it by halves while it gets
+ * faster, and searched below the fastest count found (one evaluation more
+ * for a shape that scales to its largest count).  *fastest / *fastest_G
+ * are the fastest shape and count found: what a plan that cannot meet the
+ * target is sized at. */
 static int size_for_target(const Env *e, const Catalog *cat, double target, double *fastest,
                            int *fastest_G)
 {
@@ -3562,6 +3569,16 @@ static int size_for_target(const Env *e, const Catalog *cat, double target, doub
                     if (nc == 0)
                         continue;
                     double top = shape_days(e, cat, cand[nc - 1], t, c, ep, p);
+                    while (!(top <= target) && nc > 1) {
+                        int k = nc - 1;
+                        while (k > 0 && cand[k] > cand[nc - 1] / 2)
+                            k--;
+                        double dk = shape_days(e, cat, cand[k], t, c, ep, p);
+                        if (!(dk < top))
+                            break;
+                        top = dk;
+                        nc = k + 1;
+                    }
                     if (top < *fastest) {
                         *fastest = top;
                         *fastest_G = cand[nc - 1];
@@ -3845,31 +3862,6 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
              * and let the rest of the plan (cluster, power, cost) carry it. */
             G = fastest_G;
             missed_target = true;
-            result_warn(r, "%s: cannot finish %.3g tokens in %.3g days on %s; planned at the "
-                           "fastest found, %.1f days on %d GPUs (batch %d limits data "
-                           "parallelism; failures grow with size)",
-                        w->name, w->tokens, w->target_days, a->id, fastest, fastest_G,
-                        w->global_batch);
-            char g1[24], g2[24];
-            int fG = 0;
-            double fdays = 0;
-            /* the fix is searched for the plan's own sizing (r given), not
-             * for the other accelerators of the ranking */
-            int fB = r ? batch_fix(&e, c, w->target_days, 0, &fG, &fdays) : 0;
-            if (fB > 0) {
-                snprintf(tr->binding, sizeof tr->binding,
-                         "global batch %d caps data parallelism: fastest %.1f d on %s GPUs",
-                         w->global_batch, fastest, group3(fastest_G, g1, sizeof g1));
-                snprintf(tr->fix, sizeof tr->fix,
-                         "raise global_batch to %d to use %s GPUs (%.1f d)", fB,
-                         group3(fG, g2, sizeof g2), fdays);
-            } else {
-                snprintf(tr->binding, sizeof tr->binding,
-                         "scaling: no size finishes in %.3g d (fastest %.1f d on %s GPUs)",
-                         w->target_days, fastest, group3(fastest_G, g1, sizeof g1));
-                snprintf(tr->fix, sizeof tr->fix, "relax target_days to %.0f, or a faster "
-                         "accelerator", ceil(fastest));
-            }
         } else if (G <= 0) {
             snprintf(wr->error, sizeof wr->error,
                      "no layout of %s fits in %.1f GiB of %s or divides global batch %d "
@@ -3880,6 +3872,34 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     Sized z;
     sized_eval(&e, c, G, &z);
     Search *S = &z.S;
+    if (missed_target && S->have) {
+        /* the days quoted are those of the size planned, on its best layout
+         * of every shape (at least as fast as the shape that found it) */
+        double fastest = z.days;
+        result_warn(r, "%s: cannot finish %.3g tokens in %.3g days on %s; planned at the "
+                       "fastest found, %.1f days on %d GPUs (batch %d limits data "
+                       "parallelism; failures grow with size)",
+                    w->name, w->tokens, w->target_days, a->id, fastest, G, w->global_batch);
+        char g1[24], g2[24];
+        int fG = 0;
+        double fdays = 0;
+        /* the fix is searched for the plan's own sizing (r given), not
+         * for the other accelerators of the ranking */
+        int fB = r ? batch_fix(&e, c, w->target_days, 0, &fG, &fdays) : 0;
+        if (fB > 0) {
+            snprintf(tr->binding, sizeof tr->binding,
+                     "global batch %d caps data parallelism: fastest %.1f d on %s GPUs",
+                     w->global_batch, fastest, group3(G, g1, sizeof g1));
+            snprintf(tr->fix, sizeof tr->fix, "raise global_batch to %d to use %s GPUs (%.1f d)",
+                     fB, group3(fG, g2, sizeof g2), fdays);
+        } else {
+            snprintf(tr->binding, sizeof tr->binding,
+                     "scaling: no size finishes in %.3g d (fastest %.1f d on %s GPUs)",
+                     w->target_days, fastest, group3(G, g1, sizeof g1));
+            snprintf(tr->fix, sizeof tr->fix, "relax target_days to %.0f, or a faster "
+                     "accelerator", ceil(fastest));
+        }
+    }
     tr->gpus = G;
     tr->layouts_tried = S->tried;
     tr->rejected_no_fit = S->no_fit;

@@ -5099,6 +5099,54 @@ START_TEST(unreachable_target_plans_the_fastest_size_and_says_so)
 }
 END_TEST
 
+/* Past some size a shape gets slower as it grows: the job's MTBF, and its
+ * goodput with it, fall with its chip count.  Llama 3 405B at 2K tokens a
+ * sequence, 8,192 sequences a step, FP8, MaxText on TPU7x: 32,768 chips
+ * finish 15T tokens in under 14 days, 65,536 do not.  The sizing searched
+ * each shape at its largest count only, planned 65,536 and said the
+ * target was missed.  And where no size meets a target, the binding
+ * quotes the days of the size it plans (it quoted a shape's largest count,
+ * 35.0 d against 32.3 d planned for Llama 3 70B on Trainium2). */
+START_TEST(target_sizing_searches_below_a_shapes_slowing_largest_count)
+{
+    Plan p;
+    plan_init(&p);
+    const ModelPreset *pr = preset_find("llama-3-405b");
+    ck_assert_ptr_nonnull(pr);
+    Workload w = training(pr->shape, 2048, 8192, 15e12);
+    snprintf(w.framework, sizeof w.framework, "maxtext");
+    w.precision = PREC_FP8;
+    w.target_days = 14;
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, acc("TPU7x"), &r), "%s", r->workloads[0].error);
+    TrainResult t = r->workloads[0].train;
+    free(r);
+    ck_assert_msg(t.meets_target && t.gpus <= 32768 && t.train_days <= 14,
+                  "%d chips, %.1f d: %s", t.gpus, t.train_days, t.binding);
+    Workload w2 = w;
+    w2.target_days = 0;
+    w2.gpus = 2 * t.gpus;
+    ck_assert(size(&p, &w2, acc("TPU7x"), &r));
+    ck_assert_msg(r->workloads[0].train.train_days > 14, "%.1f d on %d chips",
+                  r->workloads[0].train.train_days, w2.gpus);
+    free(r);
+
+    pr = preset_find("llama-3-70b");
+    ck_assert_ptr_nonnull(pr);
+    w = training(pr->shape, 2048, 2048, 15e12);
+    snprintf(w.framework, sizeof w.framework, "maxtext");
+    w.target_days = 14;
+    ck_assert_msg(size(&p, &w, acc("Trainium2"), &r), "%s", r->workloads[0].error);
+    t = r->workloads[0].train;
+    free(r);
+    ck_assert(!t.meets_target);
+    char want[64];
+    snprintf(want, sizeof want, "fastest %.1f d on ", t.train_days);
+    ck_assert_msg(strstr(t.binding, want) != NULL, "%s (planned %.2f d)", t.binding,
+                  t.train_days);
+}
+END_TEST
+
 START_TEST(rejects_tp_that_does_not_divide_heads)
 {
     Plan p;
@@ -5184,6 +5232,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, searched_layout_is_valid_fits_and_beats_fixed_ones);
     tcase_add_test(tc, target_days_sizing_returns_whole_nodes_meeting_target);
     tcase_add_test(tc, unreachable_target_plans_the_fastest_size_and_says_so);
+    tcase_add_test(tc, target_sizing_searches_below_a_shapes_slowing_largest_count);
     tcase_add_test(tc, moe_model_sizes_with_expert_parallel_search);
     tcase_add_test(tc, hybrid_pattern_of_plain_blocks_is_the_plain_transformer);
     tcase_add_test(tc, mamba_layer_params_and_flops_from_its_projections);
