@@ -3999,18 +3999,21 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         else
             snprintf(core, sizeof core, "attention core at x=min(h/t, b·s/c)=%.0f",
                      S->best_ev.gemm_x);
+        /* hardware FLOP utilisation: what the kernels execute (layer_cost's
+         * flops: recompute, the attention core's causal half) */
         result_assume(r, sc, "GEMM efficiency %.2f on average over the dense GEMMs, each at the "
                       "curve value of its narrowest side (M×N×K; %s) "
                       "(%s curve, catalog efficiency.yaml, x%.2f for %s)%s; hardware FLOP "
-                      "utilisation %.1f%% (the FLOPs the kernels execute: recompute, the "
-                      "attention core's causal half)", S->best_ev.gemm_eff, core, a->id, e.fw_gemm,
-                      e.fw->id, fp8, 100.0 * S->best_ev.flops_exec / (S->best_s * e.peak_quoted));
+                      "utilisation %.1f%% as executed",
+                      S->best_ev.gemm_eff, core, a->id, e.fw_gemm, e.fw->id, fp8,
+                      100.0 * S->best_ev.flops_exec / (S->best_s * e.peak_quoted));
         /* the model-FLOP convention at long sequences: say what the MFU counts */
         double share = shape_attn_share(&e.sh, e.s);
         if (share >= MFU_NOTE_ATTN_SHARE)
             result_assume(r, sc, "MFU %.1f%% counts the attention core's whole s×s score "
                           "matrix, as Megatron's num_floating_point_operations does: %.0f%% of "
-                          "the model FLOPs here, of which causal masking computes half",
+                          "the model FLOPs here, of which causal masking computes half (the "
+                          "hardware FLOP utilisation counts that half, and the recompute)",
                           100.0 * tr->mfu, 100.0 * share);
         char cp_ov[64] = "CP under the first ring step";
         if (!e.cp_torch || !(e.cp_ov > 0))
