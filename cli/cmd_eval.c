@@ -267,7 +267,7 @@ static bool plan_unmet(const PlanResult *r)
 
 /* --ranges: the tornado, the verdict's flip values and the Monte Carlo
  * percentiles beside the point estimate. */
-static void print_ranges(const SensResult *s, const McResult *m)
+static void print_ranges(const Plan *p, const SensResult *s, const McResult *m)
 {
     char a[48], b[48];
     printf("RANGES    Monte Carlo, %d samples over %d assumptions (seed %llu): P10 / P50 / P90\n",
@@ -279,10 +279,12 @@ static void print_ranges(const SensResult *s, const McResult *m)
                m->days.p90, s->base.days);
     printf("          MW   %.1f / %.1f / %.1f (point %.1f)\n", m->mw.p10, m->mw.p50, m->mw.p90,
            s->base.mw);
-    printf("          TCO  $%.3gB / $%.3gB / $%.3gB (point $%.3gB); %.0f%% of samples give "
-           "another verdict\n",
-           m->tco.p10 / 1e9, m->tco.p50 / 1e9, m->tco.p90 / 1e9, s->base.tco / 1e9,
-           m->share_other_verdict * 100);
+    char t10[24], t50[24], t90[24], tpt[24];
+    printf("          TCO  %s / %s / %s (point %s) over the plan's %g-year horizon; %.0f%% of "
+           "samples give another verdict\n",
+           fmt_usd(m->tco.p10, t10, sizeof t10), fmt_usd(m->tco.p50, t50, sizeof t50),
+           fmt_usd(m->tco.p90, t90, sizeof t90), fmt_usd(s->base.tco, tpt, sizeof tpt),
+           p->horizon_years, m->share_other_verdict * 100);
     printf("SENSITIVITY verdict %s: %s\n", verdict_name(s->base.verdict), s->sentence);
     printf("          %-16s %-22s %-22s %12s %s\n", "assumption", "low", "high", "TCO swing",
            "verdict low/high");
@@ -371,7 +373,7 @@ int cmd_eval(Cli *cli, int argc, char **argv)
     } else {
         print_report(lp, r);
         if (ranges)
-            print_ranges(sens, mc);
+            print_ranges(&lp->plan, sens, mc);
     }
     free(sens);
     free(mc);

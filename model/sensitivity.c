@@ -83,6 +83,17 @@ static bool knob_expensive(RangeKnob k)
     return k == RANGE_MTBF || k == RANGE_TOKENS || k == RANGE_ARRIVALS || k == RANGE_MODEL_BAND;
 }
 
+/* The Monte Carlo holds the horizon at the plan's: the TCO is cash over
+ * the horizon, so a sample at another horizon measures another quantity
+ * (a 1-year plan's samples at 1-5 years put its own TCO below its P10),
+ * and how long the hardware is kept is the plan's decision, its value at
+ * the end the resale knob's.  The tornado and the flips still vary it:
+ * where the verdict turns with the horizon is what a decision needs. */
+static bool knob_in_monte_carlo(RangeKnob k)
+{
+    return k != RANGE_HORIZON;
+}
+
 static bool same_acc(const char *a, const char *b)
 {
     return strcasecmp(a, b) == 0;
@@ -633,7 +644,7 @@ int mc_run(const Plan *p, const Catalog *c, const EvalOptions *opt, int samples,
     if (ws_base(w, &base) < 0)
         goto done;
     for (int k = 0; k < RANGE_COUNT; k++)
-        out->n_knobs += w->active[k];
+        out->n_knobs += w->active[k] && knob_in_monte_carlo((RangeKnob)k);
     /* Draw every sample first (one stream, knob by knob, in sample order),
      * then evaluate grouped by the expensive knobs' strata so each
      * combination runs the search and the scheduler once. */
@@ -645,7 +656,7 @@ int mc_run(const Plan *p, const Catalog *c, const EvalOptions *opt, int samples,
             double u = sched_rng_uniform(&rng);
             order[s].strata[k] = -1;
             double *v = &vals[(size_t)s * RANGE_COUNT + k];
-            if (!w->active[k]) {
+            if (!w->active[k] || !knob_in_monte_carlo((RangeKnob)k)) {
                 *v = w->nominal[k];
                 continue;
             }
