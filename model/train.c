@@ -3843,6 +3843,8 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     if (!env_init(&e, p, w, a, c, wr->error, sizeof wr->error) ||
         !env_check_fixed(&e, wr->error, sizeof wr->error))
         return false;
+    /* named whether or not a layout is found (eval --json's framework) */
+    snprintf(tr->framework, sizeof tr->framework, "%s", e.fw_id);
     tr->zero = e.zero;
     tr->params = e.sh.total;
     tr->active_params = e.sh.active;
@@ -3973,7 +3975,6 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     }
     tr->train_days = z.days;
     tr->gpu_hours = G * z.days * 24.0;
-    snprintf(tr->framework, sizeof tr->framework, "%s", e.fw_id);
     train_band(&e, c, tr);
     if (!isfinite(tr->train_days) || !isfinite(tr->step_s) || !(tr->step_s > 0)) {
         snprintf(wr->error, sizeof wr->error, "step time could not be computed");

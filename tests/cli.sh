@@ -367,6 +367,22 @@ else
     not_ok "a fit that sees only the unsizable run changes nothing" "$(grep '^fits-8b' "$tmp/out")"
 fi
 
+# a training workload no layout can size still names its framework in
+# eval --json (it was empty unless a layout was found)
+check "eval --json of an unsizable run exits 0" 0 "$bin" --db "$db" eval --json \
+    "$tmp/unsizable-runs.yaml"
+has "the unsizable run is not ok" "$tmp/out" '"ok": false'
+if python3 - "$tmp/out" <<'PY'
+import json, sys
+w = {x["name"]: x for x in json.load(open(sys.argv[1]))["workloads"]}["unsizable-405b"]
+sys.exit(0 if not w["ok"] and w["framework"] == "nemo" else 1)
+PY
+then
+    ok "the unsizable run names its framework"
+else
+    not_ok "the unsizable run names its framework" "$(grep -n framework "$tmp/out" | head -3)"
+fi
+
 # simulate
 check "simulate a demo plan" 0 "$bin" --db "$db" simulate "$demo"
 has "simulate prints the schedule" "$tmp/out" '^SCHEDULE'
