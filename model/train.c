@@ -118,8 +118,8 @@ static const Framework FW_BUILTIN = {
  * flops()); the catalog's attn_bwd_eff is measured on that count. */
 #define FLASH_BWD_FLOP_RATIO 2.5
 /* Attention core's share of the model FLOPs from which the assumptions say
- * that the MFU counts it whole (the causal half is what runs): at a quarter
- * the MFU reads an eighth above the FLOPs executed. */
+ * that the MFU counts it whole (the causal half is what runs): at a quarter,
+ * an eighth of the FLOPs the MFU counts never run. */
 #define MFU_NOTE_ATTN_SHARE 0.25
 /* FlashAttention 1's time over FlashAttention-2's (Dao 2023, arXiv:2307.08691) */
 #define FLASH_V1_SLOWDOWN 2.0
