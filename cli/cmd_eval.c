@@ -262,7 +262,7 @@ static bool plan_unmet(const PlanResult *r)
         if (w->kind == WL_INFERENCE && !w->infer.meets_slo)
             return true;
     }
-    if (r->have_schedule && r->schedule.ran && r->schedule.recommended_gpus &&
+    if (r->have_schedule && r->schedule.ran && r->schedule.n_teams > 0 &&
         !r->schedule.meets_target)
         return true;
     return r->have_power && !r->power.cooling_ok;

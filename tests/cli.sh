@@ -396,7 +396,10 @@ has "the schedule says the target is missed" "$tmp/out" \
     "p95 wait target 12\.0 h on the plan's pool: MISSED"
 has "a warning names the team that waits" "$tmp/out" \
     "schedule: team nlp's p95 wait [0-9.]+ h misses the 12\.00 h target on the plan's 512 GPUs"
+check "eval --strict of it exits 1" 1 "$bin" --db "$db" eval --strict "$ex/research-a100.yaml"
 sed 's/^  wait_p95: 12h$/  wait_p95: 48h/' "$ex/research-a100.yaml" >"$tmp/research-48h.yaml"
+check "eval --strict of the same pool against 48 h exits 0" 0 "$bin" --db "$db" eval --strict \
+    "$tmp/research-48h.yaml"
 check "eval of the same pool against 48 h exits 0" 0 "$bin" --db "$db" eval "$tmp/research-48h.yaml"
 has "the 48 h target is met" "$tmp/out" "p95 wait target 48\.0 h on the plan's pool: met"
 if grep -q 'schedule: team' "$tmp/out"; then
