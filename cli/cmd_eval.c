@@ -111,10 +111,11 @@ static void print_schedule(const ScheduleResult *s, double target_h)
         printf("SCHEDULE  no tenancy (no teams, no trace)\n");
         return;
     }
-    printf("SCHEDULE  %s on %s GPUs%s: utilisation %.1f %%, %d/%d jobs done, %d preemptions, "
+    const char *basis = summary_pool_basis(s);
+    printf("SCHEDULE  %s on %s GPUs%s%s%s: utilisation %.1f %%, %d/%d jobs done, %d preemptions, "
            "%d failures, goodput %.1f %%\n",
-           plan_policy_name(s->policy), fmt_int(s->gpus, a, sizeof a),
-           s->recommended_gpus ? " (smallest pool meeting the wait target)" : "",
+           plan_policy_name(s->policy), fmt_int(s->gpus, a, sizeof a), basis ? " (" : "",
+           basis ? basis : "", basis ? ")" : "",
            s->utilization * 100, s->jobs_completed, s->jobs_submitted, s->preemptions,
            s->failures, s->goodput * 100);
     if (s->recommended_gpus && !s->meets_target)

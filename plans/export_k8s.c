@@ -74,7 +74,10 @@ static void header(StrBuf *b, const Plan *p, const PlanResult *r, const TenancyE
     sb_printf(b, "# pool: %d %s GPUs in %d nodes of %d", t->pool_gpus, p->accelerator, t->nodes,
               t->gpus_per_node);
     if (r && r->have_schedule && r->schedule.recommended_gpus)
-        sb_printf(b, " (smallest pool meeting p95 wait <= %.1f h)", p->tenancy.wait_p95_s / 3600);
+        sb_printf(b, " (%s p95 wait <= %.1f h)",
+                  r->schedule.meets_target ? "smallest pool meeting"
+                                           : "where more GPUs stop helping; no pool meets",
+                  p->tenancy.wait_p95_s / 3600);
     sb_printf(b, "; policy %s, preemption %s, backfill %s\n", plan_policy_name(p->tenancy.policy),
               p->tenancy.preemption ? "on" : "off", p->tenancy.backfill ? "on" : "off");
     sb_puts(b, notes);

@@ -416,10 +416,12 @@ static void schedule(StrBuf *b, const Plan *p, const PlanResult *r)
         sb_puts(b, "The plan has no shared tenancy (no teams, no trace).\n\n");
         return;
     }
-    sb_printf(b, "%s on %d GPUs%s: utilisation %.1f %%, %d of %d jobs completed, %d preemptions, "
-                 "%d failures, fragmentation %.1f %%, goodput %.1f %%. Target: p95 wait ≤ %.1f h%s.\n\n",
-              plan_policy_name(s->policy), s->gpus,
-              s->recommended_gpus ? " (the smallest pool meeting the target)" : "",
+    const char *basis = summary_pool_basis(s);
+    sb_printf(b, "%s on %d GPUs%s%s%s: utilisation %.1f %%, %d of %d jobs completed, %d "
+                 "preemptions, %d failures, fragmentation %.1f %%, goodput %.1f %%. Target: p95 "
+                 "wait ≤ %.1f h%s.\n\n",
+              plan_policy_name(s->policy), s->gpus, basis ? " (" : "", basis ? basis : "",
+              basis ? ")" : "",
               s->utilization * 100, s->jobs_completed, s->jobs_submitted, s->preemptions,
               s->failures, s->fragmentation * 100, s->goodput * 100, p->tenancy.wait_p95_s / 3600,
               s->meets_target ? " — met" : " — **not met**");

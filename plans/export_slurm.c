@@ -197,7 +197,10 @@ static char *slurm_conf(const Plan *p, const PlanResult *r, const TenancyExport 
                   "# pool: %d %s GPUs in %d nodes of %d",
               t->pool_gpus, p->accelerator, t->nodes, t->gpus_per_node);
     if (r && r->have_schedule && r->schedule.recommended_gpus)
-        sb_printf(&b, " (smallest pool meeting p95 wait <= %.1f h)", p->tenancy.wait_p95_s / 3600);
+        sb_printf(&b, " (%s p95 wait <= %.1f h)",
+                  r->schedule.meets_target ? "smallest pool meeting"
+                                           : "where more GPUs stop helping; no pool meets",
+                  p->tenancy.wait_p95_s / 3600);
     sb_puts(&b, "\n# Add the site's own lines (ClusterName, SlurmctldHost, paths, auth) and\n"
                 "# include this file; gres.conf and topology.conf sit next to slurm.conf.\n"
                 "# Order: start slurmdbd; sh accounts.sh --before-slurmctld (the partitions'\n"

@@ -172,11 +172,32 @@ void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_
         off += snprintf(buf + off, len - (size_t)off,
                         " %d workload%s cannot be met as specified (see the risks).", unmet,
                         unmet == 1 ? "" : "s");
-    if (r->have_schedule && r->schedule.ran && r->schedule.recommended_gpus &&
-        !r->schedule.meets_target && off > 0 && (size_t)off < len)
+    const ScheduleResult *s = &r->schedule;
+    if (!r->have_schedule || !s->ran || s->meets_target || s->n_teams <= 0 || off <= 0 ||
+        (size_t)off >= len)
+        return;
+    if (s->recommended_gpus) {
         snprintf(buf + off, len - (size_t)off,
                  " No pool size searched keeps every team's p95 queue wait under %.1f h.",
                  p->tenancy.wait_p95_s / 3600);
+        return;
+    }
+    int who = 0;
+    for (int t = 1; t < s->n_teams; t++)
+        if (s->teams[t].wait_hours_p95 > s->teams[who].wait_hours_p95)
+            who = t;
+    snprintf(buf + off, len - (size_t)off,
+             " On the plan's pool of %d GPUs, team %s waits %.1f h at p95, over the %.1f h "
+             "target.", s->gpus, s->teams[who].name, s->teams[who].wait_hours_p95,
+             p->tenancy.wait_p95_s / 3600);
+}
+
+const char *summary_pool_basis(const ScheduleResult *s)
+{
+    if (!s->recommended_gpus)
+        return NULL;
+    return s->meets_target ? "the smallest pool meeting the target"
+                           : "where more GPUs stop helping; no pool meets the target";
 }
 
 const CostColumn summary_cost_columns[] = {

@@ -14,6 +14,10 @@
 void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len);
 /* Build or buy, and why (cheapest option, break-even, unmet targets). */
 void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_t len);
+/* What the schedule's pool is when the plan leaves it to the search: the
+ * smallest pool meeting the wait target, or, where none does, the one past
+ * which more GPUs stop helping; NULL for a pool the plan fixes. */
+const char *summary_pool_basis(const ScheduleResult *s);
 /* The build-or-buy verdict alone, from CostResult's verdict fields and
  * only the numbers it cites; returns its length. */
 int summary_verdict(const Plan *p, const PlanResult *r, char *buf, size_t len);

@@ -407,6 +407,29 @@ if grep -q 'schedule: team' "$tmp/out"; then
 else
     ok "a met target warns of no team"
 fi
+check "the summary of the fixed pool exports" 0 "$bin" --db "$db" export "$ex/research-a100.yaml" \
+    --format md -o -
+has "its recommendation names the team over the target" "$tmp/out" \
+    "On the plan's pool of 512 GPUs, team nlp waits [0-9.]+ h at p95, over the 12\.0 h target\."
+# left to the search, no pool meets 12 h (nlp's quota and borrowing cap
+# bind): the pool is where more GPUs stop helping, and nothing calls it
+# the smallest pool meeting the target (eval, Markdown and Kueue all did)
+sed 's/^  gpus: 512$/  gpus: auto/' "$ex/research-a100.yaml" >"$tmp/research-auto.yaml"
+check "eval of the searched pool exits 0" 0 "$bin" --db "$db" eval "$tmp/research-auto.yaml"
+has "the searched pool is where more GPUs stop helping" "$tmp/out" \
+    '^SCHEDULE .* GPUs \(where more GPUs stop helping; no pool meets the target\)'
+check "the searched pool's summary exports" 0 "$bin" --db "$db" export "$tmp/research-auto.yaml" \
+    --format md -o -
+has "the summary says so" "$tmp/out" 'GPUs \(where more GPUs stop helping; no pool meets the target\)'
+check "the searched pool's Kueue config exports" 0 "$bin" --db "$db" export \
+    "$tmp/research-auto.yaml" --format kueue -o -
+has "the Kueue header says so" "$tmp/out" \
+    '^# pool: .*\(where more GPUs stop helping; no pool meets p95 wait <= 12\.0 h\)'
+if grep -q 'smallest pool meeting' "$tmp/out"; then
+    not_ok "nothing calls it the smallest pool meeting the target" "$(grep 'smallest pool' "$tmp/out")"
+else
+    ok "nothing calls it the smallest pool meeting the target"
+fi
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -96,7 +96,9 @@ static void q_draw(View *v, App *app, Rect r)
     {
         char rec[64], f1[64], f2[64], f3[64];
         if (q->recommended_gpus > 0)
-            snprintf(rec, sizeof rec, "recommended pool %s", units_n(q->recommended_gpus, "GPU", "GPUs", a, sizeof a));
+            snprintf(rec, sizeof rec, q->meets_target ? "recommended pool %s"
+                                                      : "pool %s: more GPUs stop helping",
+                     units_n(q->recommended_gpus, "GPU", "GPUs", a, sizeof a));
         else
             snprintf(rec, sizeof rec, "pool size fixed by the plan");
         snprintf(f1, sizeof f1, "target p95 wait %s: %s", units_secs(app->plan.tenancy.wait_p95_s, b, sizeof b),
