@@ -720,8 +720,8 @@ static void schedule_section(StrBuf *b, const Plan *p, const PlanResult *r)
     char line[512];
     const char *basis = summary_pool_basis(s);
     snprintf(line, sizeof line,
-             "%s on %d GPUs%s%s%s: utilisation %.1f %%, %d of %d jobs completed, %d preemptions, %d "
-             "failures, goodput %.1f %%. Target: p95 wait ≤ %.1f h — %s.",
+             "%s on %d GPUs%s%s%s: utilisation %.1f %%, %d of %d jobs completed, %d "
+             "preemptions, %d failures, goodput %.1f %%. Target: p95 wait ≤ %.1f h — %s.",
              plan_policy_name(s->policy), s->gpus, basis ? " (" : "", basis ? basis : "",
              basis ? ")" : "",
              s->utilization * 100, s->jobs_completed, s->jobs_submitted, s->preemptions,

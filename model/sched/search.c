@@ -361,12 +361,13 @@ void sched_stage(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanRe
         out->meets_target = meets(out, p->tenancy.wait_p95_s);
         /* a pool the plan fixes is held to the target too: say who waits */
         int who;
-        double worst = worst_p95(out, &who);
-        if (!out->meets_target)
+        if (!out->meets_target) {
+            double worst = worst_p95(out, &who);
             result_warn(r, "schedule: team %s's p95 wait %.2f h misses the %.2f h target on "
                         "the plan's %d GPUs; tenancy.gpus: auto sizes the smallest pool that "
                         "meets it", out->teams[who].name, worst / 3600,
                         p->tenancy.wait_p95_s / 3600, p->tenancy.gpus);
+        }
     }
     sched_workload_free(&w);
 }
