@@ -515,20 +515,26 @@ START_TEST(monte_carlo_is_seeded_and_reproducible)
 }
 END_TEST
 
-START_TEST(monte_carlo_without_ranges_is_the_point_estimate)
+/* A Monte Carlo of q that varies nothing: every percentile is the point. */
+static void assert_monte_carlo_is_the_point(const Plan *q, const Catalog *c2)
 {
-    Catalog c2 = cat;
-    memset(c2.ranges, 0, sizeof c2.ranges);
     McResult m;
-    ck_assert_int_eq(mc_run(&plan, &c2, NULL, 50, &m), 0);
+    ck_assert_int_eq(mc_run(q, c2, NULL, 50, &m), 0);
     ck_assert_int_eq(m.n_knobs, 0);
-    ck_assert_int_eq(plan_evaluate(&plan, &c2, &want), 0);
+    ck_assert_int_eq(plan_evaluate(q, c2, &want), 0);
     SensOutcome o;
-    sens_outcome(&want, &c2, &o);
+    sens_outcome(&want, c2, &o);
     ck_assert_double_eq(m.tco.p10, o.tco);
     ck_assert_double_eq(m.tco.p90, o.tco);
     ck_assert_double_eq(m.gpus.p50, o.gpus);
     ck_assert_double_eq(m.share_other_verdict, 0);
+}
+
+START_TEST(monte_carlo_without_ranges_is_the_point_estimate)
+{
+    Catalog c2 = cat;
+    memset(c2.ranges, 0, sizeof c2.ranges);
+    assert_monte_carlo_is_the_point(&plan, &c2);
 }
 END_TEST
 
@@ -571,14 +577,7 @@ START_TEST(monte_carlo_holds_the_horizon_at_the_plans)
     Plan q = plan;
     q.horizon_years = 1;
     q.ranges.knobs[RANGE_HORIZON] = (RangeSpec){.low = 2, .high = 5};
-    McResult m;
-    ck_assert_int_eq(mc_run(&q, &c2, NULL, 50, &m), 0);
-    ck_assert_int_eq(m.n_knobs, 0);
-    ck_assert_int_eq(plan_evaluate(&q, &c2, &want), 0);
-    SensOutcome o;
-    sens_outcome(&want, &c2, &o);
-    ck_assert_double_eq(m.tco.p10, o.tco);
-    ck_assert_double_eq(m.tco.p90, o.tco);
+    assert_monte_carlo_is_the_point(&q, &c2);
     SensResult *s = malloc(sizeof *s);
     ck_assert_ptr_nonnull(s);
     ck_assert_int_eq(sens_run(&q, &c2, NULL, s), 0);

@@ -4880,6 +4880,18 @@ static double hfu_of(const PlanResult *r)
     return -1;
 }
 
+/* A preset's training run of `batch` sequences of `seq` tokens under a
+ * framework, everything else the plan's defaults. */
+static Workload preset_run(const char *preset, int seq, int batch, double tokens,
+                           const char *framework)
+{
+    const ModelPreset *pr = preset_find(preset);
+    ck_assert_ptr_nonnull(pr);
+    Workload w = training(pr->shape, seq, batch, tokens);
+    snprintf(w.framework, sizeof w.framework, "%s", framework);
+    return w;
+}
+
 /* The MFU follows Megatron's FLOP count, whose attention core is the whole
  * s×s square; the fused kernels run its causal half.  At 128K tokens a
  * sequence the core is most of a 1B model's FLOPs on A100: the MFU reads
@@ -4890,10 +4902,7 @@ START_TEST(long_sequence_mfu_says_it_counts_the_whole_attention_square)
 {
     Plan p;
     plan_init(&p);
-    const ModelPreset *pr = preset_find("llama-3.2-1b");
-    ck_assert_ptr_nonnull(pr);
-    Workload w = training(pr->shape, 131072, 2048, 1e12);
-    snprintf(w.framework, sizeof w.framework, "megatron");
+    Workload w = preset_run("llama-3.2-1b", 131072, 2048, 1e12, "megatron");
     w.zero = 1;
     w.recompute = RECOMPUTE_NONE;
     w.gpus = 96;
@@ -5111,10 +5120,7 @@ START_TEST(target_sizing_searches_below_a_shapes_slowing_largest_count)
 {
     Plan p;
     plan_init(&p);
-    const ModelPreset *pr = preset_find("llama-3-405b");
-    ck_assert_ptr_nonnull(pr);
-    Workload w = training(pr->shape, 2048, 8192, 15e12);
-    snprintf(w.framework, sizeof w.framework, "maxtext");
+    Workload w = preset_run("llama-3-405b", 2048, 8192, 15e12, "maxtext");
     w.precision = PREC_FP8;
     w.target_days = 14;
     PlanResult *r;
@@ -5131,10 +5137,7 @@ START_TEST(target_sizing_searches_below_a_shapes_slowing_largest_count)
                   r->workloads[0].train.train_days, w2.gpus);
     free(r);
 
-    pr = preset_find("llama-3-70b");
-    ck_assert_ptr_nonnull(pr);
-    w = training(pr->shape, 2048, 2048, 15e12);
-    snprintf(w.framework, sizeof w.framework, "maxtext");
+    w = preset_run("llama-3-70b", 2048, 2048, 15e12, "maxtext");
     w.target_days = 14;
     ck_assert_msg(size(&p, &w, acc("Trainium2"), &r), "%s", r->workloads[0].error);
     t = r->workloads[0].train;
