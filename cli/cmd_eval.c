@@ -209,12 +209,12 @@ static void print_report(const LoadedPlan *lp, const PlanResult *r)
         char v[1024];
         summary_verdict(p, r, v, sizeof v);
         printf("VERDICT   %s\n", v);
-        printf("COST      over %.4g year%s at %.1f %% utilisation; prices as of %s%s%s (the "
-               "plan's accelerator first, cheapest first)\n",
+        char dates[48];
+        summary_price_dates(cr, dates, sizeof dates);
+        printf("COST      over %.4g year%s at %.1f %% utilisation; %s%s (the plan's accelerator "
+               "first, cheapest first)\n",
                p->horizon_years, p->horizon_years == 1 ? "" : "s", cr->utilization * 100,
-               cr->prices_oldest[0] ? cr->prices_oldest : "?",
-               strcmp(cr->prices_oldest, cr->prices_newest) ? " to " : "",
-               strcmp(cr->prices_oldest, cr->prices_newest) ? cr->prices_newest : "");
+               dates[0] ? "prices as of " : "no price is dated", dates);
         printf("          %-36s %10s %10s %10s %9s %9s %9s\n", "option", "capex", "opex/yr",
                col[COL_TCO].header, "list/GPU-h", "eff/GPU-h", "break-even");
         int shown = 0;

@@ -192,6 +192,29 @@ void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_
              p->tenancy.wait_p95_s / 3600);
 }
 
+const char *summary_price_dates(const CostResult *cr, char *buf, size_t len)
+{
+    const char *lo = cr->prices_oldest, *hi = cr->prices_newest;
+    if (!lo[0]) {
+        for (int i = 0; i < cr->n_options; i++) {
+            const char *d = cr->options[i].as_of;
+            if (!d[0])
+                continue;
+            if (!lo[0] || strcmp(d, lo) < 0)
+                lo = d;
+            if (!hi[0] || strcmp(d, hi) > 0)
+                hi = d;
+        }
+    }
+    if (!lo[0])
+        snprintf(buf, len, "%s", "");
+    else if (strcmp(lo, hi) != 0)
+        snprintf(buf, len, "%s to %s", lo, hi);
+    else
+        snprintf(buf, len, "%s", lo);
+    return buf;
+}
+
 const char *summary_pool_basis(const ScheduleResult *s)
 {
     if (!s->recommended_gpus)

@@ -14,6 +14,10 @@
 void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len);
 /* Build or buy, and why (cheapest option, break-even, unmet targets). */
 void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_t len);
+/* The dates of the prices behind the cost table, "A" or "A to B": those the
+ * verdict uses, else (no verdict: the plan's accelerator unpriced) every
+ * option's; "" when none is dated. */
+const char *summary_price_dates(const CostResult *cr, char *buf, size_t len);
 /* What the schedule's pool is when the plan leaves it to the search: the
  * smallest pool meeting the wait target, or, where none does, the one past
  * which more GPUs stop helping; NULL for a pool the plan fixes. */

@@ -383,6 +383,21 @@ else
     not_ok "the unsizable run names its framework" "$(grep -n framework "$tmp/out" | head -3)"
 fi
 
+# a plan whose accelerator the catalog does not price still dates the
+# prices of the options its cost table lists (it printed "prices as of ?")
+cat >"$tmp/unpriced.yaml" <<'EOF'
+name: unpriced
+accelerator: H20
+workloads:
+  - {name: t, kind: training, model: {preset: llama-3-8b}, seq_len: 8192, global_batch: 64,
+     gpus: 64, tokens: 1T}
+EOF
+check "eval of a plan on an unpriced accelerator exits 0" 0 "$bin" --db "$db" eval "$tmp/unpriced.yaml"
+has "its cost table dates the prices it lists" "$tmp/out" \
+    '^COST .*; prices as of [0-9]{4}-[0-9]{2}-[0-9]{2}'
+check "its summary exports" 0 "$bin" --db "$db" export "$tmp/unpriced.yaml" --format md -o -
+has "the summary dates them too" "$tmp/out" 'prices as of [0-9]{4}-[0-9]{2}-[0-9]{2}'
+
 # simulate
 check "simulate a demo plan" 0 "$bin" --db "$db" simulate "$demo"
 has "simulate prints the schedule" "$tmp/out" '^SCHEDULE'

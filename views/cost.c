@@ -119,7 +119,11 @@ static void c_draw(View *v, App *app, Rect r)
         char f0[96], f2[64], f3[64];
         snprintf(f0, sizeof f0, "TCO over %s, cheapest first", summary_years(app->plan.horizon_years, yb, sizeof yb));
         snprintf(f2, sizeof f2, "utilisation %s", units_pct(cr->utilization, a, sizeof a));
-        snprintf(f3, sizeof f3, "prices as of %s", cr->prices_oldest[0] ? cr->prices_oldest : "?");
+        char dates[48];
+        if (summary_price_dates(cr, dates, sizeof dates)[0])
+            snprintf(f3, sizeof f3, "prices as of %s", dates);
+        else
+            snprintf(f3, sizeof f3, "no price is dated");
         const char *items[] = {f0, f3, f2};
         widget_fields(r.y, r.x + 1, r.w - 2, ROLE_TITLE, items, 3);
     }
