@@ -172,10 +172,11 @@ static void print_report(const LoadedPlan *lp, const PlanResult *r)
     if (r->have_layout && service) {
         const ClusterResult *k = &r->cluster;
         printf("CLUSTER   %s %s chips (training %d, inference %d, pool %d, headroom %d) rented "
-               "as %s: a cloud service, the provider's interconnect, racks and power\n",
+               "as %s%s: the provider's interconnect, racks and power\n",
                k->accelerator, fmt_int(k->gpus, a, sizeof a), k->gpus_training,
                k->gpus_inference, k->gpus_pool, k->gpus_headroom,
-               r->cost.service[0] ? r->cost.service : "a cloud service");
+               r->cost.service[0] ? r->cost.service : "a cloud service",
+               r->cost.service[0] ? ", a cloud service" : " the catalog prices no offer of");
     } else if (r->have_layout) {
         const ClusterResult *k = &r->cluster;
         printf("CLUSTER   %s %s GPUs (training %d, inference %d, pool %d, headroom %d) in %s "

@@ -397,6 +397,9 @@ has "its cost table dates the prices it lists" "$tmp/out" \
     '^COST .*; prices as of [0-9]{4}-[0-9]{2}-[0-9]{2}'
 check "its summary exports" 0 "$bin" --db "$db" export "$tmp/unpriced.yaml" --format md -o -
 has "the summary dates them too" "$tmp/out" 'prices as of [0-9]{4}-[0-9]{2}-[0-9]{2}'
+check "eval of it again exits 0" 0 "$bin" --db "$db" eval "$tmp/unpriced.yaml"
+has "its cluster is a cloud service the catalog prices no offer of" "$tmp/out" \
+    '^CLUSTER   H20 .* rented as a cloud service the catalog prices no offer of: the provider'
 
 # simulate
 check "simulate a demo plan" 0 "$bin" --db "$db" simulate "$demo"
