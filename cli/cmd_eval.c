@@ -118,11 +118,11 @@ static void print_schedule(const ScheduleResult *s, double target_h)
            basis ? basis : "", basis ? ")" : "",
            s->utilization * 100, s->jobs_completed, s->jobs_submitted, s->preemptions,
            s->failures, s->goodput * 100);
-    if (s->recommended_gpus && !s->meets_target)
-        printf("          no pool searched meets the p95 wait target of %.1f h\n", target_h);
-    else if (!s->recommended_gpus && s->n_teams > 0)
-        printf("          p95 wait target %.1f h on the plan's pool: %s\n", target_h,
-               s->meets_target ? "met" : "MISSED");
+    if (s->n_teams > 0)
+        printf("          p95 wait target %.1f h %s: %s\n", target_h,
+               s->recommended_gpus ? "on the pool searched" : "on the plan's pool",
+               s->meets_target ? "met" : s->recommended_gpus ? "MISSED by every pool searched"
+                                                             : "MISSED");
     printf("          %-16s %7s %9s %9s %9s %9s %7s\n", "team", "jobs", "wait p50", "wait p95",
            "wait max", "GPU-h", "preempt");
     for (int i = 0; i < s->n_teams; i++) {

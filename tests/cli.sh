@@ -436,6 +436,8 @@ sed 's/^  gpus: 512$/  gpus: auto/' "$ex/research-a100.yaml" >"$tmp/research-aut
 check "eval of the searched pool exits 0" 0 "$bin" --db "$db" eval "$tmp/research-auto.yaml"
 has "the searched pool is where more GPUs stop helping" "$tmp/out" \
     '^SCHEDULE .* GPUs \(where more GPUs stop helping; no pool meets the target\)'
+has "the target is missed by every pool searched" "$tmp/out" \
+    'p95 wait target 12\.0 h on the pool searched: MISSED by every pool searched'
 check "the searched pool's summary exports" 0 "$bin" --db "$db" export "$tmp/research-auto.yaml" \
     --format md -o -
 has "the summary says so" "$tmp/out" 'GPUs \(where more GPUs stop helping; no pool meets the target\)'
