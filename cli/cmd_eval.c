@@ -150,8 +150,8 @@ static void print_report(const LoadedPlan *lp, const PlanResult *r)
     const Plan *p = &lp->plan;
     char a[32], b[32], c[32];
     printf("%s%s%s\n", p->name, p->description[0] ? " — " : "", p->description);
-    printf("source %s, accelerator %s, horizon %.4g years\n\n", lp->source, p->accelerator,
-           p->horizon_years);
+    printf("source %s, accelerator %s, horizon %s\n\n", lp->source, p->accelerator,
+           summary_years(p->horizon_years, a, sizeof a));
     if (r->n_workloads)
         printf("WORKLOADS\n");
     for (int i = 0; i < r->n_workloads; i++) {
@@ -212,9 +212,10 @@ static void print_report(const LoadedPlan *lp, const PlanResult *r)
         printf("VERDICT   %s\n", v);
         char dates[48];
         summary_price_dates(cr, dates, sizeof dates);
-        printf("COST      over %.4g year%s at %.1f %% utilisation; %s%s (the plan's accelerator "
+        char yb[32];
+        printf("COST      over %s at %.1f %% utilisation; %s%s (the plan's accelerator "
                "first, cheapest first)\n",
-               p->horizon_years, p->horizon_years == 1 ? "" : "s", cr->utilization * 100,
+               summary_years(p->horizon_years, yb, sizeof yb), cr->utilization * 100,
                dates[0] ? "prices as of " : "no price is dated", dates);
         printf("          %-36s %10s %10s %10s %9s %9s %9s\n", "option", "capex", "opex/yr",
                col[COL_TCO].header, "list/GPU-h", "eff/GPU-h", "break-even");
@@ -285,11 +286,12 @@ static void print_ranges(const Plan *p, const SensResult *s, const McResult *m)
     printf("          MW   %.1f / %.1f / %.1f (point %.1f)\n", m->mw.p10, m->mw.p50, m->mw.p90,
            s->base.mw);
     char t10[24], t50[24], t90[24], tpt[24];
-    printf("          TCO  %s / %s / %s (point %s) over the plan's %g-year horizon; %.0f%% of "
-           "samples give another verdict\n",
+    char yb[32];
+    printf("          TCO  %s / %s / %s (point %s) over the plan's %s; %.0f%% of samples give "
+           "another verdict\n",
            fmt_usd(m->tco.p10, t10, sizeof t10), fmt_usd(m->tco.p50, t50, sizeof t50),
            fmt_usd(m->tco.p90, t90, sizeof t90), fmt_usd(s->base.tco, tpt, sizeof tpt),
-           p->horizon_years, m->share_other_verdict * 100);
+           summary_years(p->horizon_years, yb, sizeof yb), m->share_other_verdict * 100);
     printf("SENSITIVITY verdict %s: %s\n", verdict_name(s->base.verdict), s->sentence);
     printf("          %-16s %-22s %-22s %12s %s\n", "assumption", "low", "high", "TCO swing",
            "verdict low/high");
