@@ -18,6 +18,12 @@
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
+/* "s" after a count other than one */
+static const char *plural_s(long long n)
+{
+    return n == 1 ? "" : "s";
+}
+
 static void print_training(const WorkloadResult *w)
 {
     const TrainResult *t = &w->train;
@@ -180,19 +186,21 @@ static void print_report(const LoadedPlan *lp, const PlanResult *r)
     } else if (r->have_layout) {
         const ClusterResult *k = &r->cluster;
         printf("CLUSTER   %s %s GPUs (training %d, inference %d, pool %d, headroom %d) in %s "
-               "nodes, %d NVLink domains of %d, %d racks of %d nodes\n",
+               "node%s, %d NVLink domain%s of %d, %d rack%s of %d nodes\n",
                k->accelerator, fmt_int(k->gpus, a, sizeof a), k->gpus_training,
                k->gpus_inference, k->gpus_pool, k->gpus_headroom, fmt_int(k->nodes, b, sizeof b),
-               k->nvlink_domains, k->gpus_per_domain, k->racks, k->nodes_per_rack);
-        printf("FABRIC    %s %s, %d scalable units: %d leaf, %d spine, %d core switches, %s links; "
-               "%.1f GB/s per GPU above the leaf\n",
+               plural_s(k->nodes), k->nvlink_domains, plural_s(k->nvlink_domains),
+               k->gpus_per_domain, k->racks, plural_s(k->racks), k->nodes_per_rack);
+        printf("FABRIC    %s %s, %d scalable unit%s: %d leaf, %d spine, %d core switches, %s "
+               "links; %.1f GB/s per GPU above the leaf\n",
                plan_fabric_name(p->network.fabric), plan_topology_name(p->network.topology),
-               k->scalable_units, k->leaf_switches, k->spine_switches, k->core_switches,
+               k->scalable_units, plural_s(k->scalable_units), k->leaf_switches,
+               k->spine_switches, k->core_switches,
                fmt_int(k->links, c, sizeof c), k->scaleout_bw_per_gpu / 1e9);
-        printf("STORAGE   %s: read %.1f GB/s, write %.1f GB/s, %s, %d building blocks\n",
+        printf("STORAGE   %s: read %.1f GB/s, write %.1f GB/s, %s, %d building block%s\n",
                plan_storage_name(p->storage.system), k->storage_read_Bps / 1e9,
                k->storage_write_Bps / 1e9, fmt_si(k->storage_capacity_bytes, "B", a, sizeof a),
-               k->storage_units);
+               k->storage_units, plural_s(k->storage_units));
     }
     if (r->have_power && !service) {
         const PowerResult *w = &r->power;
@@ -217,7 +225,13 @@ static void print_report(const LoadedPlan *lp, const PlanResult *r)
                "first, cheapest first)\n",
                summary_years(p->horizon_years, yb, sizeof yb), cr->utilization * 100,
                dates[0] ? "prices as of " : "no price is dated", dates);
-        printf("          %-36s %10s %10s %10s %9s %9s %9s\n", "option", "capex", "opex/yr",
+        /* the option column as wide as its longest name (one of Azure's is 37) */
+        int nw = 36;
+        for (int i = 0; i < cr->n_options; i++) {
+            int n = (int)strlen(cr->options[i].name);
+            nw = n > nw ? (n < 48 ? n : 48) : nw;
+        }
+        printf("          %-*s %10s %10s %10s %9s %9s %9s\n", nw, "option", "capex", "opex/yr",
                col[COL_TCO].header, "list/GPU-h", "eff/GPU-h", "break-even");
         int shown = 0;
         for (int i = 0; i < cr->n_options; i++) {
@@ -226,7 +240,7 @@ static void print_report(const LoadedPlan *lp, const PlanResult *r)
             shown++;
             const CostOption *o = &cr->options[i];
             char be[32];
-            printf("          %-36.36s %10s %10s %10s %9.2f %9.2f %9s%s\n", o->name,
+            printf("          %-*.*s %10s %10s %10s %9.2f %9.2f %9s%s\n", nw, nw, o->name,
                    fmt_usd(o->capex_usd, a, sizeof a), fmt_usd(o->opex_usd_per_year, b, sizeof b),
                    fmt_usd(o->tco_usd, c, sizeof c), o->usd_per_gpu_hour_list,
                    o->usd_per_gpu_hour, summary_breakeven(o->breakeven_utilization, be, sizeof be),
