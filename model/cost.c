@@ -425,9 +425,10 @@ static void onprem_option(Ctx *x)
         cr->storage_priced = true;
     }
     if (!cr->storage_priced && k->storage_units > 0)
-        result_warn(r, "cost: storage not priced: %d %s building blocks (%.0f TB) cost $0 and "
+        result_warn(r, "cost: storage not priced: %d %s building block%s (%.0f TB) cost $0 and "
                        "draw %s; add site.prices.storage_usd_per_pb and storage_w_per_pb",
-                    k->storage_units, s ? s->id : "storage", k->storage_capacity_bytes / 1e12,
+                    k->storage_units, s ? s->id : "storage", k->storage_units == 1 ? "" : "s",
+                    k->storage_capacity_bytes / 1e12,
                     r->power.storage_kw > 0 ? "the catalog's power" : "0 W");
     double switches = (double)k->leaf_switches + k->spine_switches + k->core_switches;
     double hw = nodes_usd + switches * nonneg(ca->switch_price_usd) +

@@ -3845,6 +3845,12 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         return false;
     /* named whether or not a layout is found (eval --json's framework) */
     snprintf(tr->framework, sizeof tr->framework, "%s", e.fw_id);
+    /* A count's k is 1,000 in a plan (doc/plan-format.md), so "seq_len: 8k"
+     * is 8,000 tokens; context lengths are powers of two, "8Ki". */
+    if (w->seq_len >= 1000 && w->seq_len % 1000 == 0 && (w->seq_len & (w->seq_len - 1)))
+        result_warn(r, "%s: seq_len %d is a round thousand, not a power of two: a plan's k is "
+                       "1,000 (8k = 8,000 tokens), Ki is 1,024 (8Ki = 8,192)",
+                    w->name, w->seq_len);
     tr->zero = e.zero;
     tr->params = e.sh.total;
     tr->active_params = e.sh.active;

@@ -401,6 +401,26 @@ check "eval of it again exits 0" 0 "$bin" --db "$db" eval "$tmp/unpriced.yaml"
 has "its cluster is a cloud service the catalog prices no offer of" "$tmp/out" \
     '^CLUSTER   H20 .* rented as a cloud service the catalog prices no offer of: the provider'
 
+# "8k" is 8,000 in a plan (a count's k); a sequence of a round thousand
+# tokens is said to be one, with how to write 8,192
+cat >"$tmp/seq8k.yaml" <<'EOF'
+name: seq8k
+accelerator: H100-SXM
+workloads:
+  - {name: t, kind: training, model: {preset: llama-3-8b}, seq_len: 8k, global_batch: 64, gpus: 8,
+     tokens: 1T}
+EOF
+check "eval of seq_len 8k exits 0" 0 "$bin" --db "$db" eval "$tmp/seq8k.yaml"
+has "a warning says 8k is 8,000 tokens" "$tmp/out" \
+    "t: seq_len 8000 is a round thousand, not a power of two: .*8Ki = 8,192"
+sed 's/seq_len: 8k,/seq_len: 8Ki,/' "$tmp/seq8k.yaml" >"$tmp/seq8ki.yaml"
+check "eval of seq_len 8Ki exits 0" 0 "$bin" --db "$db" eval "$tmp/seq8ki.yaml"
+if grep -q 'round thousand' "$tmp/out"; then
+    not_ok "8Ki (8,192) warns of nothing" "$(grep 'round thousand' "$tmp/out")"
+else
+    ok "8Ki (8,192) warns of nothing"
+fi
+
 # simulate
 check "simulate a demo plan" 0 "$bin" --db "$db" simulate "$demo"
 has "simulate prints the schedule" "$tmp/out" '^SCHEDULE'
