@@ -876,7 +876,7 @@ static void tornado_chart(StrBuf *b, const SensResult *s)
 #undef TX
 }
 
-static void ranges_section(StrBuf *b, const SensResult *s, const McResult *m)
+static void ranges_section(StrBuf *b, const Plan *p, const SensResult *s, const McResult *m)
 {
     char line[SENS_SENTENCE_LEN + 64];
     sb_puts(b, "<h2 id=\"what-moves\">What moves the answer</h2>\n");
@@ -886,11 +886,7 @@ static void ranges_section(StrBuf *b, const SensResult *s, const McResult *m)
         para(b, "rec", line);
     }
     if (m && m->samples > 0) {
-        snprintf(line, sizeof line,
-                 "Monte Carlo over the ranges: %d samples, %d assumptions varied, seed %llu; "
-                 "%.0f %% of the samples give another verdict.",
-                 m->samples, m->n_knobs, (unsigned long long)m->seed,
-                 m->share_other_verdict * 100);
+        summary_mc_sentence(p, m, line, sizeof line);
         para(b, "note", line);
         sb_puts(b, "<table id=\"monte-carlo\"><tr><th></th><th class=\"n\">P10</th>"
                    "<th class=\"n\">P50</th><th class=\"n\">P90</th>"
@@ -986,7 +982,7 @@ char *export_html(const Plan *p, const PlanResult *r, const Catalog *c, int vers
         }
     }
     if (sens || mc)
-        ranges_section(&b, sens, mc);
+        ranges_section(&b, p, sens, mc);
     if (r->have_power) {
         sb_puts(&b, "<h2>Power</h2>\n");
         power_section(&b, p, r);

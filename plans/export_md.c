@@ -144,7 +144,7 @@ static void showback_table(StrBuf *b, const CostResult *c)
 
 /* "What moves the answer": the flip sentence, the Monte Carlo ranges
  * beside the point estimate, then one tornado row per assumption. */
-static void ranges_md(StrBuf *b, const SensResult *s, const McResult *m)
+static void ranges_md(StrBuf *b, const Plan *p, const SensResult *s, const McResult *m)
 {
     char x[48];
     sb_puts(b, "## What moves the answer\n\n");
@@ -157,10 +157,9 @@ static void ranges_md(StrBuf *b, const SensResult *s, const McResult *m)
         sb_puts(b, ".\n\n");
     }
     if (m && m->samples > 0) {
-        sb_printf(b, "Monte Carlo over the ranges: %d samples, %d assumptions varied, seed %llu; "
-                     "%.0f %% of the samples give another verdict.\n\n",
-                  m->samples, m->n_knobs, (unsigned long long)m->seed,
-                  m->share_other_verdict * 100);
+        char mcs[256];
+        summary_mc_sentence(p, m, mcs, sizeof mcs);
+        sb_printf(b, "%s\n\n", mcs);
         sb_puts(b, "| | P10 | P50 | P90 | Point estimate |\n|---|---:|---:|---:|---:|\n");
         SummaryMcRow rows[4];
         int n = summary_mc_rows(s, m, rows);
@@ -234,7 +233,7 @@ static void summary(StrBuf *b, const Plan *p, const PlanResult *r, int version,
         levers_table(b, &r->cost);
     }
     if (sens || mc)
-        ranges_md(b, sens, mc);
+        ranges_md(b, p, sens, mc);
     if (r->have_power) {
         sb_puts(b, "## Power\n\n");
         summary_power(p, r, line, sizeof line);

@@ -215,6 +215,16 @@ const char *summary_price_dates(const CostResult *cr, char *buf, size_t len)
     return buf;
 }
 
+void summary_mc_sentence(const Plan *p, const McResult *m, char *buf, size_t len)
+{
+    char yb[32];
+    snprintf(buf, len,
+             "Monte Carlo over the ranges: %d samples, %d assumptions varied (the horizon held "
+             "at the plan's %s), seed %llu; %.0f %% of the samples give another verdict.",
+             m->samples, m->n_knobs, summary_years(p->horizon_years, yb, sizeof yb),
+             (unsigned long long)m->seed, m->share_other_verdict * 100);
+}
+
 const char *summary_pool_basis(const ScheduleResult *s)
 {
     if (!s->recommended_gpus)

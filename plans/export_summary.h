@@ -18,6 +18,9 @@ void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_
  * verdict uses, else (no verdict: the plan's accelerator unpriced) every
  * option's; "" when none is dated. */
 const char *summary_price_dates(const CostResult *cr, char *buf, size_t len);
+/* The Monte Carlo's line: samples, assumptions varied (the horizon held at
+ * the plan's), seed, and the share of samples with another verdict. */
+void summary_mc_sentence(const Plan *p, const McResult *m, char *buf, size_t len);
 /* What the schedule's pool is when the plan leaves it to the search: the
  * smallest pool meeting the wait target, or, where none does, the one past
  * which more GPUs stop helping; NULL for a pool the plan fixes. */

@@ -771,7 +771,8 @@ START_TEST(ranges_section_in_markdown)
     ck_assert(sec < strstr(md, "## Detail"));
     static const char *const want[] = {
         "**Verdict: on-prem.** Cloud wins if utilisation \\< 56 %.",
-        "100 samples, 2 assumptions varied, seed 5; 12 % of the samples give another verdict",
+        "100 samples, 2 assumptions varied (the horizon held at the plan's 3 years), seed 5; "
+        "12 % of the samples give another verdict",
         "| GPUs | 1024 | 1024 | 1032 | 1024 |",
         "| Days to train | 28.5 | 30.2 | 33.9 | 30.0 |",
         "| TCO | $970M | $1.08B | $1.21B | $1.00B |",
