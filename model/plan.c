@@ -350,6 +350,15 @@ void text_fit(char *buf, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
+int schedule_worst_team(const ScheduleResult *r)
+{
+    int who = 0;
+    for (int t = 0; t < r->n_teams; t++)
+        if (r->teams[t].jobs > 0 && r->teams[t].wait_hours_p95 > r->teams[who].wait_hours_p95)
+            who = t;
+    return who;
+}
+
 void result_warn(PlanResult *r, const char *fmt, ...)
 {
     if (!r)

@@ -984,6 +984,9 @@ typedef struct {
  * (counted in warnings_dropped / assumptions_dropped when the array is
  * full). */
 void result_warn(PlanResult *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The team with jobs whose p95 queue wait is the longest (0 when none
+ * waits). */
+int schedule_worst_team(const ScheduleResult *r);
 void result_assume(PlanResult *r, const char *scope, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* vsnprintf / snprintf into buf[size]; a text that does not fit is cut at

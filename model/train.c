@@ -3521,15 +3521,13 @@ static double shape_days(const Env *e, const Catalog *cat, int G, int t, int c, 
  * tiers, goodput falling with the job's MTBF), so a shape whose largest
  * count misses the target is walked down from it by halves while it gets
  * faster, and searched below the fastest count found (one evaluation more
- * for a shape that scales to its largest count).  *fastest / *fastest_G
- * are the fastest shape and count found: what a plan that cannot meet the
- * target is sized at. */
-static int size_for_target(const Env *e, const Catalog *cat, double target, double *fastest,
-                           int *fastest_G)
+ * for a shape that scales to its largest count).  *fastest_G (when not
+ * NULL) is the count of the fastest shape found: what a plan that cannot
+ * meet the target is sized at. */
+static int size_for_target(const Env *e, const Catalog *cat, double target, int *fastest_G)
 {
-    int best = 0;
-    *fastest = INFINITY;
-    *fastest_G = 0;
+    int best = 0, fast_G = 0;
+    double fastest = INFINITY;
     int dl[512];
     for (int ie = 0; ie < e->ne; ie++) {
         int ep = e->ec[ie], ed = ep_dim(e, ep);
@@ -3579,9 +3577,9 @@ static int size_for_target(const Env *e, const Catalog *cat, double target, doub
                         top = dk;
                         nc = k + 1;
                     }
-                    if (top < *fastest) {
-                        *fastest = top;
-                        *fastest_G = cand[nc - 1];
+                    if (top < fastest) {
+                        fastest = top;
+                        fast_G = cand[nc - 1];
                     }
                     if (!(top <= target))
                         continue;
@@ -3620,6 +3618,8 @@ static int size_for_target(const Env *e, const Catalog *cat, double target, doub
                         best = cand[lo];
                 }
     }
+    if (fastest_G)
+        *fastest_G = fast_G;
     return best;
 }
 
@@ -3665,9 +3665,7 @@ static int batch_fix(const Env *e, const Catalog *c, double target, int than, in
         Env e2;
         if (!B || !env_with_batch(e, c, B, &w2, &e2))
             continue;
-        double fastest;
-        int fastest_G;
-        int G = size_for_target(&e2, c, target, &fastest, &fastest_G);
+        int G = size_for_target(&e2, c, target, NULL);
         if (G <= 0 || (than > 0 && G >= than))
             continue;
         Sized z;
@@ -3861,9 +3859,8 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     int G = w->gpus;
     bool sized = false, missed_target = false;
     if (G <= 0) {
-        double fastest;
         int fastest_G;
-        G = size_for_target(&e, c, w->target_days, &fastest, &fastest_G);
+        G = size_for_target(&e, c, w->target_days, &fastest_G);
         sized = true;
         if (G <= 0 && fastest_G > 0) {
             /* The target cannot be met: plan the fastest size found, say so,
@@ -3883,7 +3880,7 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     if (missed_target && S->have) {
         /* the days quoted are those of the size planned, on its best layout
          * of every shape (at least as fast as the shape that found it) */
-        double fastest = z.days;
+        const double fastest = z.days;
         result_warn(r, "%s: cannot finish %.3g tokens in %.3g days on %s; planned at the "
                        "fastest found, %.1f days on %d GPUs (batch %d limits data "
                        "parallelism; failures grow with size)",
@@ -4257,9 +4254,7 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
          * the target sizing's own search names the smallest count that beats
          * this one. */
         if (!sized && !(w->mfu > 0)) {
-            double fastest;
-            int fastest_G;
-            int G2 = size_for_target(&e, c, tr->train_days * (1 - 1e-6), &fastest, &fastest_G);
+            int G2 = size_for_target(&e, c, tr->train_days * (1 - 1e-6), NULL);
             if (G2 > 0 && G2 < G) {
                 Sized z2;
                 sized_eval(&e, c, G2, &z2);

@@ -182,10 +182,7 @@ void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_
                  p->tenancy.wait_p95_s / 3600);
         return;
     }
-    int who = 0;
-    for (int t = 1; t < s->n_teams; t++)
-        if (s->teams[t].wait_hours_p95 > s->teams[who].wait_hours_p95)
-            who = t;
+    int who = schedule_worst_team(s);
     snprintf(buf + off, len - (size_t)off,
              " On the plan's pool of %d GPUs, team %s waits %.1f h at p95, over the %.1f h "
              "target.", s->gpus, s->teams[who].name, s->teams[who].wait_hours_p95,

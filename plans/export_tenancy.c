@@ -302,3 +302,14 @@ void export_tenancy(const Plan *p, const PlanResult *r, const Catalog *c, Tenanc
                  "cpu and memory are left out\n",
                  p->accelerator);
 }
+
+void export_pool_comment(StrBuf *b, const Plan *p, const PlanResult *r, const TenancyExport *t)
+{
+    sb_printf(b, "# pool: %d %s GPUs in %d nodes of %d", t->pool_gpus, p->accelerator, t->nodes,
+              t->gpus_per_node);
+    if (r && r->have_schedule && r->schedule.recommended_gpus)
+        sb_printf(b, " (%s p95 wait <= %.1f h)",
+                  r->schedule.meets_target ? "smallest pool meeting"
+                                           : "where more GPUs stop helping; no pool meets",
+                  p->tenancy.wait_p95_s / 3600);
+}

@@ -84,6 +84,10 @@ typedef struct {
 void export_tenancy(const Plan *p, const PlanResult *r, const Catalog *c, TenancyExport *t,
                     char *notes, size_t notes_len);
 
+/* The configs' "# pool: N <acc> GPUs in n nodes of g" comment (no newline),
+ * with what the scheduler's search made of the pool when it sized it. */
+void export_pool_comment(StrBuf *b, const Plan *p, const PlanResult *r, const TenancyExport *t);
+
 /* The smallest k with P(Poisson(mean) ≤ k) ≥ q. */
 int export_poisson_quantile(double mean, double q);
 

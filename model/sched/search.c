@@ -96,14 +96,8 @@ static bool meets(const ScheduleResult *r, double target_s)
 /* The worst team's p95 wait, s; *who = that team. */
 static double worst_p95(const ScheduleResult *r, int *who)
 {
-    double w = 0;
-    *who = 0;
-    for (int t = 0; t < r->n_teams; t++)
-        if (r->teams[t].jobs > 0 && r->teams[t].wait_hours_p95 * 3600 > w) {
-            w = r->teams[t].wait_hours_p95 * 3600;
-            *who = t;
-        }
-    return w;
+    *who = schedule_worst_team(r);
+    return r->n_teams > 0 ? r->teams[*who].wait_hours_p95 * 3600 : 0;
 }
 
 /* Run on `nodes` nodes against a p95 target; 1 = meets, 0 = misses, -1
