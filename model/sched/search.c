@@ -100,6 +100,16 @@ static double worst_p95(const ScheduleResult *r, int *who)
     return r->n_teams > 0 ? r->teams[*who].wait_hours_p95 * 3600 : 0;
 }
 
+/* The job class that waits longest (its largest wait), 0 when none. */
+static int worst_class(const ScheduleResult *r)
+{
+    int c = 0;
+    for (int i = 1; i < r->n_classes; i++)
+        if (r->classes[i].wait_hours_max > r->classes[c].wait_hours_max)
+            c = i;
+    return c;
+}
+
 /* Run on `nodes` nodes against a p95 target; 1 = meets, 0 = misses, -1
  * cancelled, -2 OOM.  The run's result is kept in *keep when it meets
  * (the smallest so far).  A probe whose miss needs no result beyond "it
@@ -247,11 +257,24 @@ static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry
                 goto done;
             *out = *keep;
             out->recommended_gpus = top * gpn;
-            out->meets_target = false;
-            result_warn(r, "schedule: team %s's p95 wait stays near %.2f h however many GPUs are "
-                        "added (borrowing limit, quota or job sizes); target %.2f h not met — "
-                        "%d GPUs is where more stop helping",
-                        out->teams[who].name, worst / 3600, target / 3600, top * gpn);
+            out->meets_target = meets(out, target);
+            if (out->meets_target) {
+                /* waits not monotone in the pool: a pool below the doubling's
+                 * start meets the target because a class barely runs there */
+                int c = worst_class(out);
+                const ClassSchedResult *cc = &out->classes[c];
+                result_warn(r, "schedule: %d GPUs meet the %.2f h p95 target but the larger "
+                            "pools searched do not (team %s near %.2f h): on %d GPUs class "
+                            "%s/%s (%d jobs) waits up to %.2f h and runs %.0f GPU-h; the "
+                            "target is each team's p95", top * gpn, target / 3600,
+                            out->teams[who].name, worst / 3600, top * gpn, cc->team, cc->name,
+                            cc->jobs, cc->wait_hours_max, cc->gpu_hours);
+            } else {
+                result_warn(r, "schedule: team %s's p95 wait stays near %.2f h however many "
+                            "GPUs are added (borrowing limit, quota or job sizes); target %.2f "
+                            "h not met — %d GPUs is where more stop helping",
+                            out->teams[who].name, worst / 3600, target / 3600, top * gpn);
+            }
             rc = 0;
             goto done;
         }

@@ -2117,11 +2117,14 @@ static int fill_result(Sim *s, ScheduleResult *out)
     out->ran = true;
     out->policy = s->policy;
     out->gpus = s->cl.G;
-    /* Utilisation over the time there was work: to the horizon while jobs
-     * remain, else to the last completion (a replayed trace that drains
-     * long before the plan's horizon is not "idle" for the rest of it). */
+    /* Utilisation over the time there was work: a replayed trace that
+     * drains long before the plan's horizon is not "idle" for the rest of
+     * it, so its span ends at the last completion once every job is done.
+     * A generated mix arrives over the whole horizon: a light one that
+     * drains early left the pool idle to the horizon, as its sparkline
+     * shows. */
     double span = H;
-    if (s->completed == s->submitted && n > 0 && s->last_finish > 0) {
+    if (w->series_span > 0 && s->completed == s->submitted && n > 0 && s->last_finish > 0) {
         double last_submit = w->jobs[n - 1].submit;
         span = s->last_finish > last_submit ? s->last_finish : last_submit;
         if (span > H || span <= 0)
