@@ -442,9 +442,17 @@ int cmd_simulate(Cli *cli, int argc, char **argv)
         return EXIT_IO;
     }
     int rc = cli_load_plan(cli, ref, lp);
+    if (rc == EXIT_OK && gpus > 0) {
+        /* the pool the plan would hold: the plan file's rules (1 … 10^6
+         * GPUs, at least the teams' quotas) */
+        lp->plan.tenancy.gpus = (int)gpus;
+        Diag d = {0};
+        if (plan_validate(&lp->plan, &cli->catalog, &d) != 0) {
+            cli_error("simulate: --gpus %ld: %s", gpus, d.msg);
+            rc = EXIT_USAGE;
+        }
+    }
     if (rc == EXIT_OK) {
-        if (gpus > 0)
-            lp->plan.tenancy.gpus = (int)gpus;
         EvalOptions opt = eval_options_default();
         sched_stage(&lp->plan, &cli->catalog, &opt, r);
         if (json) {

@@ -424,6 +424,17 @@ fi
 # simulate
 check "simulate a demo plan" 0 "$bin" --db "$db" simulate "$demo"
 has "simulate prints the schedule" "$tmp/out" '^SCHEDULE'
+# --gpus is held to the plan file's rules for the pool (it simulated 100
+# GPUs under 480 GPUs of quotas, and 5,000,000, without a word)
+check "simulate --gpus under the teams' quotas is a usage error" 2 "$bin" --db "$db" simulate \
+    "$ex/research-a100.yaml" --gpus 100
+has "it names the quotas" "$tmp/err" \
+    "simulate: --gpus 100: team quotas add up to 480 GPUs, more than the tenancy pool's 100"
+check "simulate --gpus over a million is a usage error" 2 "$bin" --db "$db" simulate \
+    "$ex/research-a100.yaml" --gpus 5000000
+check "simulate --gpus 600 runs that pool" 0 "$bin" --db "$db" simulate "$ex/research-a100.yaml" \
+    --gpus 600
+has "on 600 GPUs" "$tmp/out" '^SCHEDULE  fair-share on 600 GPUs'
 
 # a pool the plan fixes is held to the wait target too: research-a100's 512
 # GPUs leave team nlp's p95 wait at 17.9 h against 12 h (the eval said
