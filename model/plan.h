@@ -349,6 +349,9 @@ typedef struct {
      * for as long as any copy of the plan is evaluated. */
     const TraceJob *trace_jobs;
     size_t n_trace_jobs;
+    /* Set with them (trace_attach): the trace's rows not replayed, and the
+     * first of each kind, which the schedule warns of; "" = every row. */
+    char trace_note[480];
 } TenancySpec;
 
 /* A price the plan states itself (`site.prices:`): a vendor quote, a

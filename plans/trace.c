@@ -1061,6 +1061,28 @@ static bool readable(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* The rows a loaded trace does not replay, in one line: jobs that never
+ * started or had not ended when it was taken (a sacct snapshot's PENDING
+ * and RUNNING jobs, openb's never-scheduled pods), which ask for GPUs the
+ * replay then leaves out, and malformed rows; "" when every row is a job
+ * or a row that is no job (non-GPU, job steps). */
+static void trace_note(const Trace *t, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!t->unfinished && !t->skipped)
+        return;
+    char a[236] = "", b[236] = "";
+    if (t->unfinished)
+        snprintf(a, sizeof a, "%zu job%s that never started or had not ended (first: line %d: %.140s)",
+                 t->unfinished, t->unfinished == 1 ? "" : "s", t->first_unfinished.line,
+                 t->first_unfinished.msg);
+    if (t->skipped)
+        snprintf(b, sizeof b, "%zu malformed row%s (first: line %d, column %d: %.140s)", t->skipped,
+                 t->skipped == 1 ? "" : "s", t->first_skip.line, t->first_skip.col,
+                 t->first_skip.msg);
+    snprintf(buf, len, "%s%s%s", a, a[0] && b[0] ? "; " : "", b);
+}
+
 int trace_attach(Plan *p, const char *plan_path, Trace *out, Diag *d)
 {
     memset(out, 0, sizeof *out);
@@ -1117,5 +1139,6 @@ int trace_attach(Plan *p, const char *plan_path, Trace *out, Diag *d)
     }
     p->tenancy.trace_jobs = out->jobs;
     p->tenancy.n_trace_jobs = out->n;
+    trace_note(out, p->tenancy.trace_note, sizeof p->tenancy.trace_note);
     return 0;
 }

@@ -424,6 +424,27 @@ fi
 # simulate
 check "simulate a demo plan" 0 "$bin" --db "$db" simulate "$demo"
 has "simulate prints the schedule" "$tmp/out" '^SCHEDULE'
+# a trace's rows that are not replayed are a schedule warning (a sacct
+# snapshot's RUNNING and PENDING jobs ask for GPUs the replay leaves out;
+# the command line said nothing of them, nor the dashboard of anything)
+cat >"$tmp/sacct.yaml" <<EOF
+format: 1
+name: sacct
+accelerator: A100-80GB
+tenancy:
+  gpus: 64
+  horizon: 2d
+  trace: $src/tests/data/sacct_sample.txt
+  teams:
+    - {name: llm, quota_gpus: 32}
+EOF
+check "simulate a sacct snapshot" 0 "$bin" --db "$db" simulate "$tmp/sacct.yaml"
+has "it names the jobs it does not replay" "$tmp/out" \
+    "schedule: the trace's rows not replayed: 2 jobs that never started or had not ended \\(first: line 7: job has not ended \\(End Unknown, State RUNNING\\)\\)"
+has "a trace's class shows the GPUs its jobs ask for on average" "$tmp/out" \
+    '^ +default +trace +3 +2\.33 '
+check "eval --json of it" 0 "$bin" --db "$db" eval --json "$tmp/sacct.yaml"
+has "eval --json carries the warning" "$tmp/out" '"schedule: the trace.s rows not replayed: 2 jobs'
 # --gpus is held to the plan file's rules for the pool (it simulated 100
 # GPUs under 480 GPUs of quotas, and 5,000,000, without a word)
 check "simulate --gpus under the teams' quotas is a usage error" 2 "$bin" --db "$db" simulate \

@@ -435,6 +435,53 @@ START_TEST(attach_names_the_plan_and_the_unusable_trace)
 }
 END_TEST
 
+/* The rows a trace does not replay reach the plan, for the schedule's
+ * warnings: a sacct snapshot's RUNNING and PENDING jobs (they ask for GPUs
+ * the replay leaves out) and, read leniently, malformed rows; a trace
+ * whose every row is replayed or no job says nothing.  Before session 40
+ * the counts stayed in the Trace: the command line named malformed rows
+ * only, the dashboard and the exports nothing. */
+START_TEST(attach_notes_the_rows_it_does_not_replay)
+{
+    Plan *p = calloc(1, sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    plan_init(p);
+    Trace t;
+    Diag d = {0};
+    snprintf(p->tenancy.trace, sizeof p->tenancy.trace, "sacct_sample.txt");
+    ck_assert_int_eq(trace_attach(p, data_path("plan.yaml"), &t, &d), 0); /* beside it */
+    ck_assert_uint_eq(p->tenancy.n_trace_jobs, 4);
+    ck_assert_str_eq(p->tenancy.trace_note,
+                     "2 jobs that never started or had not ended (first: line 7: job has not "
+                     "ended (End Unknown, State RUNNING))");
+    trace_free(&t);
+    snprintf(p->tenancy.trace, sizeof p->tenancy.trace, "tiresias_60_job.csv");
+    ck_assert_int_eq(trace_attach(p, data_path("plan.yaml"), &t, &d), 0);
+    ck_assert_str_eq(p->tenancy.trace_note, "");
+    trace_free(&t);
+    char path[] = "/tmp/gpuplan-trace-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char *text = "Submit|Start|End|AllocTRES|Account\n"
+                       "2024-03-01T12:00:00|2024-03-01T12:00:00|2024-03-01T13:00:00|gres/gpu=2|a\n"
+                       "2024-03-01T12:00:00|yesterday|2024-03-01T13:00:00|gres/gpu=2|a\n"
+                       "2024-03-01T12:30:00|2024-03-01T12:40:00|Unknown|gres/gpu=8|a\n";
+    ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
+    close(fd);
+    snprintf(p->tenancy.trace, sizeof p->tenancy.trace, "%s", path);
+    ck_assert_int_eq(trace_attach(p, NULL, &t, &d), 0);
+    unlink(path);
+    ck_assert_uint_eq(p->tenancy.n_trace_jobs, 1);
+    ck_assert_msg(strstr(p->tenancy.trace_note, "1 job that never started or had not ended "
+                                                "(first: line 4: job has not ended") &&
+                      strstr(p->tenancy.trace_note, "; 1 malformed row (first: line 3, column "
+                                                    "21: Start: expected a time"),
+                  "%s", p->tenancy.trace_note);
+    trace_free(&t);
+    free(p);
+}
+END_TEST
+
 START_TEST(ignores_bom_and_header_case_and_column_order)
 {
     Trace t;
@@ -521,6 +568,7 @@ Suite *test_suite(void)
     tcase_add_test(csv, survives_every_truncation_of_the_fixtures);
     tcase_add_test(csv, free_is_null_safe_and_names_formats);
     tcase_add_test(csv, attach_names_the_plan_and_the_unusable_trace);
+    tcase_add_test(csv, attach_notes_the_rows_it_does_not_replay);
     tcase_set_timeout(csv, 60);
     suite_add_tcase(s, csv);
 

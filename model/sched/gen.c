@@ -385,15 +385,26 @@ static int gen_trace(const Plan *p, SchedWorkload *w, size_t *cap)
         if (w->jobs[i].dur > longest)
             longest = w->jobs[i].dur;
     w->series_span = (last + longest) * 1.25;
-    /* One reported class per team: "trace". */
+    /* One reported class per team: "trace", its GPUs the mean a job asks
+     * for (GPU-equivalents: a fraction of a GPU as its share). */
     for (int ti = 0; ti < w->n_teams && w->n_classes < PLAN_MAX_CLASSES; ti++) {
         SchedClassDef *cd = &w->classes[w->n_classes++];
         memset(cd, 0, sizeof *cd);
         strcpy(cd->name, "trace");
         cd->team = ti;
     }
-    for (size_t i = 0; i < w->n; i++)
-        w->jobs[i].cls = w->jobs[i].team < w->n_classes ? w->jobs[i].team : -1;
+    double need_sum[PLAN_MAX_CLASSES] = {0};
+    size_t count[PLAN_MAX_CLASSES] = {0};
+    for (size_t i = 0; i < w->n; i++) {
+        SchedJobSpec *j = &w->jobs[i];
+        j->cls = j->team < w->n_classes ? j->team : -1;
+        if (j->cls >= 0) {
+            need_sum[j->cls] += j->kind == SJ_FRAC ? j->gpus / (double)SCHED_MILLI : j->gpus;
+            count[j->cls]++;
+        }
+    }
+    for (int c = 0; c < w->n_classes; c++)
+        w->classes[c].gpus = count[c] ? need_sum[c] / (double)count[c] : 0;
     return 0;
 }
 
