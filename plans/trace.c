@@ -1073,7 +1073,8 @@ static void trace_note(const Trace *t, char *buf, size_t len)
         return;
     char a[236] = "", b[236] = "";
     if (t->unfinished)
-        snprintf(a, sizeof a, "%zu job%s that never started or had not ended (first: line %d: %.140s)",
+        snprintf(a, sizeof a,
+                 "%zu job%s that never started or had not ended (first: line %d: %.140s)",
                  t->unfinished, t->unfinished == 1 ? "" : "s", t->first_unfinished.line,
                  t->first_unfinished.msg);
     if (t->skipped)
@@ -1088,6 +1089,7 @@ int trace_attach(Plan *p, const char *plan_path, Trace *out, Diag *d)
     memset(out, 0, sizeof *out);
     p->tenancy.trace_jobs = NULL;
     p->tenancy.n_trace_jobs = 0;
+    p->tenancy.trace_note[0] = '\0';
     const char *t = p->tenancy.trace;
     if (!t[0])
         return 0;
