@@ -359,6 +359,28 @@ int schedule_worst_team(const ScheduleResult *r)
     return who;
 }
 
+double schedule_wait_score(const ScheduleResult *r, int *team, int *cls)
+{
+    int who = schedule_worst_team(r), starved = -1;
+    double w = r->n_teams > 0 && r->teams[who].jobs > 0 ? r->teams[who].wait_hours_p95 : 0;
+    for (int c = 0; c < r->n_classes; c++) {
+        const ClassSchedResult *k = &r->classes[c];
+        if (k->jobs <= 0 || k->gpu_hours > 0 || !(k->wait_hours_max > w))
+            continue;
+        for (int t = 0; t < r->n_teams; t++)
+            if (strcmp(r->teams[t].name, k->team) == 0) {
+                w = k->wait_hours_max;
+                who = t;
+                starved = c;
+            }
+    }
+    if (team)
+        *team = who;
+    if (cls)
+        *cls = starved;
+    return w;
+}
+
 void result_warn(PlanResult *r, const char *fmt, ...)
 {
     if (!r)

@@ -955,6 +955,8 @@ typedef struct {
     double util_series[PLAN_SERIES_LEN];
     double queue_series[PLAN_SERIES_LEN];
     int recommended_gpus;            /* capacity search result, 0 = not searched */
+    bool pool_from_quotas;           /* the search started at the pool the teams' quotas
+                                      * need, and that pool is its answer */
     bool meets_target;
     bool cancelled;
 } ScheduleResult;
@@ -990,6 +992,14 @@ void result_warn(PlanResult *r, const char *fmt, ...) __attribute__((format(prin
 /* The team with jobs whose p95 queue wait is the longest (0 when none
  * waits). */
 int schedule_worst_team(const ScheduleResult *r);
+/* How a run stands against a wait target, h: the longest of every team's
+ * p95 wait and of the longest wait of each starved job class (one with
+ * jobs none of which ran: 0 GPU-h, e.g. gangs that never find their GPUs
+ * free under strict priority).  A team's p95 alone passes a pool on which
+ * a class of under 5 % of its jobs never starts.  *team: that team; *cls:
+ * the starved class when it sets the figure, else -1.  The pool meets a
+ * target when this is within it. */
+double schedule_wait_score(const ScheduleResult *r, int *team, int *cls);
 void result_assume(PlanResult *r, const char *scope, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* vsnprintf / snprintf into buf[size]; a text that does not fit is cut at

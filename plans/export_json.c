@@ -538,6 +538,7 @@ static json_t *schedule_json(Ctx *c, const ScheduleResult *s)
     json_object_set_new(o, "utilization_series", series_json(c, s->util_series, PLAN_SERIES_LEN));
     json_object_set_new(o, "queue_series", series_json(c, s->queue_series, PLAN_SERIES_LEN));
     seti(o, "recommended_gpus", s->recommended_gpus);
+    setb(o, "pool_from_quotas", s->pool_from_quotas);
     setb(o, "meets_target", s->meets_target);
     return o;
 }

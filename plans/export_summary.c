@@ -226,6 +226,8 @@ const char *summary_pool_basis(const ScheduleResult *s)
 {
     if (!s->recommended_gpus)
         return NULL;
+    if (s->pool_from_quotas)
+        return "the pool the teams' quotas need, which meets the target";
     return s->meets_target ? "the smallest pool meeting the target"
                            : "where more GPUs stop helping; no pool meets the target";
 }

@@ -309,7 +309,8 @@ void export_pool_comment(StrBuf *b, const Plan *p, const PlanResult *r, const Te
               t->gpus_per_node);
     if (r && r->have_schedule && r->schedule.recommended_gpus)
         sb_printf(b, " (%s p95 wait <= %.1f h)",
-                  r->schedule.meets_target ? "smallest pool meeting"
-                                           : "where more GPUs stop helping; no pool meets",
+                  r->schedule.pool_from_quotas ? "the pool the teams' quotas need; it meets"
+                  : r->schedule.meets_target   ? "smallest pool meeting"
+                                               : "where more GPUs stop helping; no pool meets",
                   p->tenancy.wait_p95_s / 3600);
 }

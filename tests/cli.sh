@@ -445,6 +445,63 @@ has "a trace's class shows the GPUs its jobs ask for on average" "$tmp/out" \
     '^ +default +trace +3 +2\.33 '
 check "eval --json of it" 0 "$bin" --db "$db" eval --json "$tmp/sacct.yaml"
 has "eval --json carries the warning" "$tmp/out" '"schedule: the trace.s rows not replayed: 2 jobs'
+# the searched pool holds the teams' quotas (a light mix under 32 GPUs of
+# quotas was sized at 8 GPUs, and its Kueue export promised the 32)
+cat >"$tmp/q32.yaml" <<'EOF'
+format: 1
+name: q32
+accelerator: H100-SXM
+tenancy:
+  gpus: auto
+  horizon: 3d
+  wait_p95: 24h
+  teams:
+    - name: t0
+      quota_gpus: 16
+      borrow_gpus: 8
+      jobs:
+        - {name: j0, per_day: 0.5, hours: 7, gpus: 1}
+    - name: t1
+      quota_gpus: 16
+      jobs:
+        - {name: j0, per_day: 1, hours: 2, gpus: 1}
+EOF
+check "simulate a light mix under 32 GPUs of quotas" 0 "$bin" --db "$db" simulate "$tmp/q32.yaml"
+has "the pool holds the quotas, and says why" "$tmp/out" \
+    "^SCHEDULE  fair-share on 32 GPUs \\(the pool the teams' quotas need, which meets the target\\)"
+check "export it for Kueue" 0 "$bin" --db "$db" export "$tmp/q32.yaml" --format kueue
+has "the Kueue header says the pool's basis" "$tmp/out" \
+    "^# pool: 32 H100-SXM GPUs in 4 nodes of 8 \\(the pool the teams' quotas need; it meets p95 wait <= 24\\.0 h\\)"
+check "eval --json of it" 0 "$bin" --db "$db" eval --json "$tmp/q32.yaml"
+has "eval --json says the pool is the quotas'" "$tmp/out" '"pool_from_quotas": true'
+# a pool below the work that arrives within the horizon: the queue grows
+# until the horizon ends, so the search starts above it and a fixed pool
+# says so (120 GPUs of work on 80 "met" a 24 h p95 over 3 days)
+cat >"$tmp/heavy.yaml" <<'EOF'
+format: 1
+name: heavy
+accelerator: H100-SXM
+tenancy:
+  gpus: 80
+  horizon: 3d
+  wait_p95: 24h
+  teams:
+    - name: a
+      quota_gpus: 48
+      borrow_gpus: 8
+      jobs:
+        - {name: rare, per_day: 0.5, hours: 7, gpus: 1, duration: exponential}
+    - name: b
+      quota_gpus: 30
+      jobs:
+        - {name: busy, per_day: 1440, hours: 2, gpus: 1, duration: exponential}
+EOF
+check "simulate 120 GPUs of work on 80" 0 "$bin" --db "$db" simulate "$tmp/heavy.yaml"
+has "it says the queue grows until the horizon ends" "$tmp/out" \
+    "schedule: the jobs arriving within the horizon keep 1[12][0-9] GPUs busy on average .*more than the pool's 80: its queue grows until the 3\\.0-day horizon ends"
+sed 's/^  gpus: 80$/  gpus: auto/' "$tmp/heavy.yaml" >"$tmp/heavy-auto.yaml"
+check "simulate it with the pool left to the search" 0 "$bin" --db "$db" simulate "$tmp/heavy-auto.yaml"
+has "the search starts at the work's pool" "$tmp/out" "^SCHEDULE  fair-share on 1[2-9][0-9] GPUs"
 # --gpus is held to the plan file's rules for the pool (it simulated 100
 # GPUs under 480 GPUs of quotas, and 5,000,000, without a word)
 check "simulate --gpus under the teams' quotas is a usage error" 2 "$bin" --db "$db" simulate \

@@ -53,24 +53,16 @@ static Geo geo(const Plan *p, const Catalog *c)
     return g;
 }
 
+/* The target and the floor are the search's (schedule_wait_score,
+ * sched_search_floor_nodes); what the reference keeps is its probing. */
 static bool meets(const ScheduleResult *r, double target_s)
 {
-    for (int t = 0; t < r->n_teams; t++)
-        if (r->teams[t].jobs > 0 && r->teams[t].wait_hours_p95 * 3600 > target_s + 1e-6)
-            return false;
-    return true;
+    return schedule_wait_score(r, NULL, NULL) * 3600 <= target_s + 1e-6;
 }
 
 static double worst_p95(const ScheduleResult *r, int *who)
 {
-    double w = 0;
-    *who = 0;
-    for (int t = 0; t < r->n_teams; t++)
-        if (r->teams[t].jobs > 0 && r->teams[t].wait_hours_p95 * 3600 > w) {
-            w = r->teams[t].wait_hours_p95 * 3600;
-            *who = t;
-        }
-    return w;
+    return schedule_wait_score(r, who, NULL) * 3600;
 }
 
 /* ------------------------------------------------ the reference search */
@@ -118,9 +110,7 @@ static int ref_search(const Plan *p, const Catalog *c, ScheduleResult *out)
     ck_assert_ptr_nonnull(tmp);
     ck_assert_ptr_nonnull(keep);
     int gpn = g->gpn;
-    int lo_nodes = (w.max_whole + gpn - 1) / gpn;
-    if (lo_nodes < 1)
-        lo_nodes = 1;
+    int lo_nodes = sched_search_floor_nodes(p, &w, gpn);
     double load = w.horizon > 0 ? w.offered_gpu_s / w.horizon : 0;
     int hi = (int)ceil(load / 0.85 / gpn);
     if (hi < lo_nodes)

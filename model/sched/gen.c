@@ -297,6 +297,8 @@ static int gen_classes(const Plan *p, const Accelerator *a, const EvalOptions *o
         if (j.dur > GEN_MAX_DUR)
             j.dur = GEN_MAX_DUR;
         w->offered_gpu_s += sm->need * j.dur;
+        if (j.submit < w->horizon)
+            w->team_load_gpu_s[j.team] += sm->need * fmin(j.dur, w->horizon - j.submit);
         if (w->n < *cap && w->n < SCHED_MAX_JOBS) /* room reserved above: the common case */
             w->jobs[w->n++] = j;
         else if (push_job(w, cap, &j) < 0) {
@@ -378,6 +380,11 @@ static int gen_trace(const Plan *p, SchedWorkload *w, size_t *cap)
     /* Replay every job: the horizon reaches at least the last submission. */
     if (last >= w->horizon)
         w->horizon = last * (1 + 1e-9) + 1;
+    for (size_t i = 0; i < w->n; i++) {
+        const SchedJobSpec *j = &w->jobs[i];
+        double need = j->kind == SJ_FRAC ? j->gpus / (double)SCHED_MILLI : j->gpus;
+        w->team_load_gpu_s[j->team] += need * fmin(j->dur, w->horizon - j->submit);
+    }
     /* The sparklines follow the trace, not an idle month after it: its last
      * submission plus its longest run, with a quarter more to drain. */
     double longest = 0;

@@ -188,6 +188,8 @@ typedef struct {
                                 * last submission + longest run, with room to drain) */
     int max_whole;             /* largest whole-GPU request (elastic: its minimum) */
     double offered_gpu_s;      /* Σ GPU-equivalents × run time */
+    double team_load_gpu_s[PLAN_MAX_TEAMS + 1]; /* per team: Σ GPU-equivalents × the part
+                                * of the run before the horizon (the work arriving in it) */
     int mig_fallbacks;         /* classes whose MIG profile the accelerator lacks */
     int classes_dropped;       /* classes beyond PLAN_MAX_CLASSES (simulated, not reported) */
     bool too_many;             /* over the budget even when sampled: not built */
@@ -223,6 +225,12 @@ _Static_assert(SCHED_MAX_JOBS <= (1L << SCHED_EV_JOB_BITS), "SchedEvent.id: a jo
 #define SCHED_BUDGET_JOB_RUNS 3e6
 #define SCHED_SEARCH_PROBES 12
 #define SCHED_MIN_WINDOW_S 86400.0
+
+/* The smallest pool, in whole nodes of gpn GPUs, the capacity search
+ * tries (search.c): one that runs the largest gang, holds every team's
+ * quota and carries the work arriving within the horizon (as far as the
+ * teams' quotas and borrowing limits let them take it). */
+int sched_search_floor_nodes(const Plan *p, const SchedWorkload *w, int gpn);
 
 /* The largest job count the budget allows for a mix replayed `probes` times. */
 double sched_budget_jobs(int probes);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,29 +86,79 @@ int sched_simulate_with(const Plan *p, const Catalog *c, const EvalOptions *opt,
     return rc;
 }
 
+/* The run's wait against the target, s (schedule_wait_score: every
+ * team's p95, and a starved class's longest wait); *who = its team, *cls =
+ * the starved class setting it or -1. */
+static double worst_wait(const ScheduleResult *r, int *who, int *cls)
+{
+    return schedule_wait_score(r, who, cls) * 3600;
+}
+
 static bool meets(const ScheduleResult *r, double target_s)
 {
-    for (int t = 0; t < r->n_teams; t++)
-        if (r->teams[t].jobs > 0 && r->teams[t].wait_hours_p95 * 3600 > target_s + 1e-6)
-            return false;
-    return true;
+    int who, cls;
+    return worst_wait(r, &who, &cls) <= target_s + 1e-6;
 }
 
-/* The worst team's p95 wait, s; *who = that team. */
-static double worst_p95(const ScheduleResult *r, int *who)
+/* Who misses, for a warning: "team T's p95 wait 3.20 h", or "class T/C (8
+ * jobs), which never runs, waiting up to 65.71 h". */
+static const char *who_waits(const ScheduleResult *r, int who, int cls, char *buf, size_t len)
 {
-    *who = schedule_worst_team(r);
-    return r->n_teams > 0 ? r->teams[*who].wait_hours_p95 * 3600 : 0;
+    if (cls >= 0)
+        snprintf(buf, len, "class %s/%s (%d jobs), which never runs, waiting up to %.2f h",
+                 r->classes[cls].team, r->classes[cls].name, r->classes[cls].jobs,
+                 r->classes[cls].wait_hours_max);
+    else
+        snprintf(buf, len, "team %s's p95 wait %.2f h", r->teams[who].name,
+                 r->teams[who].wait_hours_p95);
+    return buf;
 }
 
-/* The job class that waits longest (its largest wait), 0 when none. */
-static int worst_class(const ScheduleResult *r)
+/* Whole nodes holding the sum of the teams' guaranteed quotas. */
+static int quota_pool_nodes(const Plan *p, int gpn)
 {
-    int c = 0;
-    for (int i = 1; i < r->n_classes; i++)
-        if (r->classes[i].wait_hours_max > r->classes[c].wait_hours_max)
-            c = i;
-    return c;
+    long long q = 0;
+    for (int i = 0; i < p->tenancy.n_teams; i++)
+        q += p->tenancy.teams[i].quota_gpus > 0 ? p->tenancy.teams[i].quota_gpus : 0;
+    long long n = (q + gpn - 1) / gpn;
+    return n > SEARCH_MAX_GPUS / gpn ? SEARCH_MAX_GPUS / gpn : (int)n;
+}
+
+/* GPUs the work arriving within the horizon keeps busy on average: each
+ * team's GPU-equivalents × the part of each run before the horizon, over
+ * the horizon, no more than the team's quota and borrowing limit let it
+ * hold.  A pool below it cannot carry that work: its queue grows until
+ * the horizon ends, and any wait it "meets" is the horizon's. */
+static double load_gpus(const SchedWorkload *w)
+{
+    double g = 0;
+    for (int t = 0; t < w->n_teams && w->horizon > 0; t++) {
+        double l = w->team_load_gpu_s[t] / w->horizon;
+        if (w->teams[t].borrow >= 0 && l > w->teams[t].quota + w->teams[t].borrow)
+            l = w->teams[t].quota + w->teams[t].borrow;
+        g += l;
+    }
+    return g;
+}
+
+static int load_pool_nodes(const SchedWorkload *w, int gpn)
+{
+    double n = ceil(load_gpus(w) / gpn - 1e-9);
+    return n > SEARCH_MAX_GPUS / gpn ? SEARCH_MAX_GPUS / gpn : (int)n;
+}
+
+int sched_search_floor_nodes(const Plan *p, const SchedWorkload *w, int gpn)
+{
+    int lo = (w->max_whole + gpn - 1) / gpn; /* the largest gang */
+    /* every team's guaranteed quota, as a fixed pool must hold them
+     * (plan-format: gpus >= the sum of quota_gpus); the exports promise
+     * those quotas to the teams */
+    if (lo < quota_pool_nodes(p, gpn))
+        lo = quota_pool_nodes(p, gpn);
+    /* the work that arrives within the horizon */
+    if (lo < load_pool_nodes(w, gpn))
+        lo = load_pool_nodes(w, gpn);
+    return lo < 1 ? 1 : lo;
 }
 
 /* Run on `nodes` nodes against a p95 target; 1 = meets, 0 = misses, -1
@@ -181,9 +232,8 @@ static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry
         return -2;
     }
     int gpn = g->gpn;
-    int lo_nodes = (w->max_whole + gpn - 1) / gpn;
-    if (lo_nodes < 1)
-        lo_nodes = 1;
+    int lo_nodes = sched_search_floor_nodes(p, w, gpn);
+    int quota_nodes = quota_pool_nodes(p, gpn);
     double load = w->horizon > 0 ? w->offered_gpu_s / w->horizon : 0;
     int hi = (int)ceil(load / 0.85 / gpn);
     if (hi < lo_nodes)
@@ -214,8 +264,8 @@ static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry
             hi = hi * 2 < max_nodes ? hi * 2 : max_nodes;
             continue;
         }
-        int who;
-        double worst = worst_p95(tmp, &who);
+        int who, cls;
+        double worst = worst_wait(tmp, &who, &cls);
         if (nh < 64) {
             if (!hres && !(hres = malloc(64 * sizeof *hres))) {
                 rc = -2;
@@ -224,11 +274,11 @@ static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry
             hres[nh] = *tmp;
         }
         if (first_open) {
-            int who0;
+            int who0, cls0;
             rc = probe(p, w, g, opt, hist_nodes[0], target, tmp, keep);
             if (rc < 0)
                 goto done;
-            hist_worst[0] = worst_p95(tmp, &who0);
+            hist_worst[0] = worst_wait(tmp, &who0, &cls0);
             hres[0] = *tmp;
             first_open = false;
         }
@@ -258,23 +308,24 @@ static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry
             *out = *keep;
             out->recommended_gpus = top * gpn;
             out->meets_target = meets(out, target);
-            if (out->meets_target) {
-                /* waits not monotone in the pool: a pool below the doubling's
-                 * start meets the target because a class barely runs there */
-                int c = worst_class(out);
-                const ClassSchedResult *cc = &out->classes[c];
-                result_warn(r, "schedule: %d GPUs meet the %.2f h p95 target but the larger "
-                            "pools searched do not (team %s near %.2f h): on %d GPUs class "
-                            "%s/%s (%d jobs) waits up to %.2f h and runs %.0f GPU-h; the "
-                            "target is each team's p95", top * gpn, target / 3600,
-                            out->teams[who].name, worst / 3600, top * gpn, cc->team, cc->name,
-                            cc->jobs, cc->wait_hours_max, cc->gpu_hours);
-            } else {
+            out->pool_from_quotas = out->meets_target && quota_nodes > 0 && top == quota_nodes &&
+                                    quota_nodes >= load_pool_nodes(w, gpn);
+            char a[200];
+            if (out->meets_target) /* waits not monotone in the pool size */
+                result_warn(r, "schedule: %d GPUs meet the %.2f h wait target but the larger "
+                            "pools searched do not (%s on %d GPUs): waits are not monotone in "
+                            "the pool's size for this job mix", top * gpn, target / 3600,
+                            who_waits(tmp, who, cls, a, sizeof a), tmp->gpus);
+            else if (cls >= 0)
+                result_warn(r, "schedule: %s however many GPUs are added (its team's borrowing "
+                            "limit or quota, or the policy); target %.2f h not met — %d GPUs is "
+                            "where more stop helping", who_waits(tmp, who, cls, a, sizeof a),
+                            target / 3600, top * gpn);
+            else
                 result_warn(r, "schedule: team %s's p95 wait stays near %.2f h however many "
                             "GPUs are added (borrowing limit, quota or job sizes); target %.2f "
                             "h not met — %d GPUs is where more stop helping",
                             out->teams[who].name, worst / 3600, target / 3600, top * gpn);
-            }
             rc = 0;
             goto done;
         }
@@ -287,6 +338,8 @@ static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry
     *out = *keep;
     out->recommended_gpus = hi * gpn;
     out->meets_target = true;
+    out->pool_from_quotas = quota_nodes > 0 && hi == quota_nodes &&
+                            quota_nodes >= load_pool_nodes(w, gpn);
     rc = 0;
 done:
     if (rc == -1) {
@@ -358,6 +411,13 @@ void sched_stage(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanRe
             result_warn(r, "schedule: %d jobs can never start on %d GPUs (larger than the pool "
                         "or a MIG profile the GPU cannot hold); they wait to the horizon",
                         st.jobs_unplaceable, p->tenancy.gpus);
+        double load = load_gpus(&w);
+        if (rc == 0 && load > p->tenancy.gpus * 1.001)
+            result_warn(r, "schedule: the jobs arriving within the horizon keep %.0f GPUs busy "
+                        "on average (as their teams' quotas and borrowing limits allow), more "
+                        "than the pool's %d: its queue grows until the %.1f-day horizon ends, "
+                        "so a longer horizon waits longer", load, p->tenancy.gpus,
+                        w.horizon / 86400);
     } else if (opt && opt->capacity_search) {
         rc = capacity_search(p, &w, &g, opt, out, r);
     } else {
@@ -368,10 +428,12 @@ void sched_stage(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanRe
         int lo = (w.max_whole + g.gpn - 1) / g.gpn;
         if (nodes < lo)
             nodes = lo;
+        if (nodes < quota_pool_nodes(p, g.gpn))
+            nodes = quota_pool_nodes(p, g.gpn);
         if (nodes < 1)
             nodes = 1;
-        result_assume(r, "schedule", "pool sized from the offered load at 85%% utilisation "
-                      "(capacity search off): %d GPUs", nodes * g.gpn);
+        result_assume(r, "schedule", "pool sized from the offered load at 85%% utilisation, "
+                      "at least the teams' quotas (capacity search off): %d GPUs", nodes * g.gpn);
         rc = sched_run(p, &w, g.a, opt, nodes * g.gpn, g.gpn, g.gpd, g.gpl, out, NULL);
     }
     if (rc == -2)
@@ -379,13 +441,14 @@ void sched_stage(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanRe
     else if (rc == 0 && out->n_teams > 0 && p->tenancy.gpus > 0) {
         out->meets_target = meets(out, p->tenancy.wait_p95_s);
         /* a pool the plan fixes is held to the target too: say who waits */
-        int who;
+        int who, cls;
         if (!out->meets_target) {
-            double worst = worst_p95(out, &who);
-            result_warn(r, "schedule: team %s's p95 wait %.2f h misses the %.2f h target on "
-                        "the plan's %d GPUs; tenancy.gpus: auto sizes the smallest pool that "
-                        "meets it", out->teams[who].name, worst / 3600,
-                        p->tenancy.wait_p95_s / 3600, p->tenancy.gpus);
+            char a[200];
+            worst_wait(out, &who, &cls);
+            result_warn(r, "schedule: %s misses the %.2f h target on the plan's %d GPUs; "
+                        "tenancy.gpus: auto sizes the smallest pool that meets it",
+                        who_waits(out, who, cls, a, sizeof a), p->tenancy.wait_p95_s / 3600,
+                        p->tenancy.gpus);
         }
     }
     sched_workload_free(&w);
