@@ -1006,6 +1006,40 @@ START_TEST(elastic_jobs_grow_into_idle_gpus_and_shrink_before_preemption)
 }
 END_TEST
 
+/* What an elastic job grew into is its team's to take back: a team of
+ * quota 8, borrowing 8, whose long elastic job (min 8, max 32) has grown
+ * to the team's limit of 16 on an idle pool, still starts its own rigid
+ * 2-GPU jobs, by shrinking that job.  The team used to count as over its
+ * limit, so its queued jobs were never the head that shrinks it: on 40
+ * GPUs they waited 34 h at p95 where 32 GPUs (no room to grow) gave 2.7 h
+ * (session 40, found by a random plan whose search answered the smaller
+ * pool). */
+START_TEST(a_teams_elastic_growth_is_given_back_to_its_own_jobs)
+{
+    double p95[2];
+    for (int k = 0; k < 2; k++) {
+        Plan *p = new_plan(POLICY_PRIORITY, k ? 64 : 16, 72);
+        p->tenancy.backfill = true;
+        Team *t = add_team(p, "t0", 1, 8, 8);
+        JobClass *e = add_class(t, "elastic", 1.0 / 72, 0, 60, DUR_FIXED);
+        e->min_gpus = 8;
+        e->max_gpus = 32;
+        add_class(t, "rigid", 15.0 / 24, 2, 1.6, DUR_FIXED);
+        SchedStats st;
+        ScheduleResult *r = run(p, 0, &st);
+        ck_assert_int_gt(r->classes[1].jobs, 30);
+        p95[k] = r->classes[1].wait_hours_p95;
+        ck_assert_uint_gt(st.elastic_resizes, 0);
+        free(r);
+        free(p);
+    }
+    /* 16 GPUs: the elastic job cannot grow past the team's 16 anyway */
+    ck_assert_msg(p95[1] <= p95[0] + 0.5, "rigid p95 %.2f h on 64 GPUs, %.2f h on 16", p95[1],
+                  p95[0]);
+    ck_assert_msg(p95[1] < 2, "rigid p95 %.2f h on 64 GPUs", p95[1]);
+}
+END_TEST
+
 /* The cancel flag stops the event loop within one polling period. */
 START_TEST(cancel_flag_stops_the_run)
 {
@@ -1742,6 +1776,7 @@ Suite *test_suite(void)
     tcase_add_test(c, missing_mig_profile_falls_back_to_a_fraction_with_a_warning);
     tcase_add_test(c, fractional_jobs_share_one_gpu);
     tcase_add_test(c, elastic_jobs_grow_into_idle_gpus_and_shrink_before_preemption);
+    tcase_add_test(c, a_teams_elastic_growth_is_given_back_to_its_own_jobs);
     tcase_add_test(c, cancel_flag_stops_the_run);
     tcase_add_test(c, invariants_hold_on_a_big_random_run);
     tcase_add_test(c, invariants_hold_on_random_small_plans);

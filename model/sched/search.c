@@ -100,17 +100,17 @@ static bool meets(const ScheduleResult *r, double target_s)
     return worst_wait(r, &who, &cls) <= target_s + 1e-6;
 }
 
-/* Who misses, for a warning: "team T's p95 wait 3.20 h", or "class T/C (8
- * jobs), which never runs, waiting up to 65.71 h". */
-static const char *who_waits(const ScheduleResult *r, int who, int cls, char *buf, size_t len)
+/* Who misses, for a warning: "team T's p95 wait 3.20 h", or "class T/C,
+ * which never runs, waiting up to 65.71 h"; r gives the names (every run
+ * of a search has the same teams and classes), `wait` the figure, s. */
+static const char *who_waits(const ScheduleResult *r, int who, int cls, double wait, char *buf,
+                             size_t len)
 {
     if (cls >= 0)
-        snprintf(buf, len, "class %s/%s (%d jobs), which never runs, waiting up to %.2f h",
-                 r->classes[cls].team, r->classes[cls].name, r->classes[cls].jobs,
-                 r->classes[cls].wait_hours_max);
+        snprintf(buf, len, "class %s/%s, which never runs, waiting up to %.2f h",
+                 r->classes[cls].team, r->classes[cls].name, wait / 3600);
     else
-        snprintf(buf, len, "team %s's p95 wait %.2f h", r->teams[who].name,
-                 r->teams[who].wait_hours_p95);
+        snprintf(buf, len, "team %s's p95 wait %.2f h", r->teams[who].name, wait / 3600);
     return buf;
 }
 
@@ -311,15 +311,16 @@ static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry
             out->pool_from_quotas = out->meets_target && quota_nodes > 0 && top == quota_nodes &&
                                     quota_nodes >= load_pool_nodes(w, gpn);
             char a[200];
+            /* who, cls and worst are the last doubling probe's (hi GPUs) */
             if (out->meets_target) /* waits not monotone in the pool size */
                 result_warn(r, "schedule: %d GPUs meet the %.2f h wait target but the larger "
                             "pools searched do not (%s on %d GPUs): waits are not monotone in "
                             "the pool's size for this job mix", top * gpn, target / 3600,
-                            who_waits(tmp, who, cls, a, sizeof a), tmp->gpus);
+                            who_waits(out, who, cls, worst, a, sizeof a), hi * gpn);
             else if (cls >= 0)
                 result_warn(r, "schedule: %s however many GPUs are added (its team's borrowing "
                             "limit or quota, or the policy); target %.2f h not met — %d GPUs is "
-                            "where more stop helping", who_waits(tmp, who, cls, a, sizeof a),
+                            "where more stop helping", who_waits(out, who, cls, worst, a, sizeof a),
                             target / 3600, top * gpn);
             else
                 result_warn(r, "schedule: team %s's p95 wait stays near %.2f h however many "
@@ -444,11 +445,11 @@ void sched_stage(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanRe
         int who, cls;
         if (!out->meets_target) {
             char a[200];
-            worst_wait(out, &who, &cls);
+            double worst = worst_wait(out, &who, &cls);
             result_warn(r, "schedule: %s misses the %.2f h target on the plan's %d GPUs; "
                         "tenancy.gpus: auto sizes the smallest pool that meets it",
-                        who_waits(out, who, cls, a, sizeof a), p->tenancy.wait_p95_s / 3600,
-                        p->tenancy.gpus);
+                        who_waits(out, who, cls, worst, a, sizeof a),
+                        p->tenancy.wait_p95_s / 3600, p->tenancy.gpus);
         }
     }
     sched_workload_free(&w);

@@ -161,6 +161,7 @@ typedef struct {
     int32_t *elastic;
     int n_elastic;
     int elastic_extra;  /* GPUs held above elastic minimums */
+    int team_extra[PLAN_MAX_TEAMS + 1]; /* the same, per team */
     size_t n, next_arrival;
     size_t n_alloc, slots_alloc; /* lengths of the sched_big_calloc arrays */
     double H, now, last_t;
@@ -745,14 +746,15 @@ static inline bool team_before(const Sim *s, const TeamKey *a, const TeamKey *b)
 }
 
 /* Team t's key, false when its head is not eligible (over its borrowing
- * limit) or it has none. */
+ * limit even with its own elastic jobs shrunk to their minimums: what they
+ * grew into is the team's to take back, shrink_for) or it has none. */
 static inline bool team_key(const Sim *s, int t, TeamKey *x)
 {
     int h = s->thead[t];
     if (h < 0)
         return false;
     double need = s->thead_need[t];
-    if (!borrow_ok(s, t, need))
+    if (!borrow_ok(s, t, need - s->team_extra[t]))
         return false;
     *x = (TeamKey){.team = t, .head = h, .prio = s->thead_prio[t]};
     if (s->policy == POLICY_FAIR_SHARE) {
@@ -979,6 +981,7 @@ static inline void running_remove(Sim *s, int j)
         s->jobs[le].eidx = J->eidx;
         J->eidx = -1;
         s->elastic_extra -= J->alloc - spec(s, j)->gpus;
+        s->team_extra[spec(s, j)->team] -= J->alloc - spec(s, j)->gpus;
     }
 }
 
@@ -1180,6 +1183,7 @@ static void resize(Sim *s, int j, int new_alloc)
         for (int i = J->alloc; i < new_alloc; i++)
             s->owner[s->gpool[J->off + i]] = j;
     s->elastic_extra += d;
+    s->team_extra[sp->team] += d;
     s->held_prio[sp->prio] += d;
     usage_add(s, sp->team, d);
     J->alloc = new_alloc;
@@ -1208,6 +1212,27 @@ static bool shrink_for(Sim *s, int j)
             return true;
     }
     return false;
+}
+
+/* Team t's head needs `need` GPUs more than its borrowing limit leaves
+ * while its elastic jobs hold GPUs above their minimums (team_key counts
+ * it eligible): shrink them to their minimums, most recently started
+ * first, until it fits within the limit. */
+static void shrink_team_for(Sim *s, int t, double need)
+{
+    while (s->team_extra[t] > 0 && !borrow_ok(s, t, need)) {
+        int best = -1;
+        for (int i = 0; i < s->n_elastic; i++) {
+            int e = s->elastic[i];
+            if (spec(s, e)->team == t && s->jobs[e].alloc > spec(s, e)->gpus &&
+                (best < 0 || s->jobs[e].start_t > s->jobs[best].start_t ||
+                 (s->jobs[e].start_t == s->jobs[best].start_t && e > best)))
+                best = e;
+        }
+        if (best < 0)
+            break;
+        resize(s, best, spec(s, best)->gpus);
+    }
 }
 
 /* Idle GPUs nobody queued can use go to elastic jobs, oldest first, within
@@ -1915,6 +1940,9 @@ static void schedule_pass(Sim *s)
         if (nteams == 0)
             break;
         int h = s->to.k[0].head;
+        int ht = s->to.k[0].team;
+        if (s->team_extra[ht] > 0)
+            shrink_team_for(s, ht, s->thead_need[ht]);
         if (try_start(s, h, -1)) {
             if (s->last_head >= 0 && s->last_head != h &&
                 s->jobs[s->last_head].state == JS_QUEUED)
