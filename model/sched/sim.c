@@ -1192,19 +1192,27 @@ static void resize(Sim *s, int j, int new_alloc)
     s->irregular++;
 }
 
+/* The most recently started elastic job holding GPUs above its minimum,
+ * of team t (-1: any team); -1 when none. */
+static int latest_grown(const Sim *s, int t)
+{
+    int best = -1;
+    for (int i = 0; i < s->n_elastic; i++) {
+        int e = s->elastic[i];
+        if ((t < 0 || spec(s, e)->team == t) && s->jobs[e].alloc > spec(s, e)->gpus &&
+            (best < 0 || s->jobs[e].start_t > s->jobs[best].start_t ||
+             (s->jobs[e].start_t == s->jobs[best].start_t && e > best)))
+            best = e;
+    }
+    return best;
+}
+
 /* Shrink elastic jobs to their minimum, most recently started first,
  * until j fits.  True when j started. */
 static bool shrink_for(Sim *s, int j)
 {
     while (s->elastic_extra > 0) {
-        int best = -1;
-        for (int i = 0; i < s->n_elastic; i++) {
-            int e = s->elastic[i];
-            if (s->jobs[e].alloc > spec(s, e)->gpus &&
-                (best < 0 || s->jobs[e].start_t > s->jobs[best].start_t ||
-                 (s->jobs[e].start_t == s->jobs[best].start_t && e > best)))
-                best = e;
-        }
+        int best = latest_grown(s, -1);
         if (best < 0)
             break;
         resize(s, best, spec(s, best)->gpus);
@@ -1221,14 +1229,7 @@ static bool shrink_for(Sim *s, int j)
 static void shrink_team_for(Sim *s, int t, double need)
 {
     while (s->team_extra[t] > 0 && !borrow_ok(s, t, need)) {
-        int best = -1;
-        for (int i = 0; i < s->n_elastic; i++) {
-            int e = s->elastic[i];
-            if (spec(s, e)->team == t && s->jobs[e].alloc > spec(s, e)->gpus &&
-                (best < 0 || s->jobs[e].start_t > s->jobs[best].start_t ||
-                 (s->jobs[e].start_t == s->jobs[best].start_t && e > best)))
-                best = e;
-        }
+        int best = latest_grown(s, t);
         if (best < 0)
             break;
         resize(s, best, spec(s, best)->gpus);
