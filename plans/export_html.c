@@ -657,26 +657,31 @@ static void rack_diagram(StrBuf *b, const Plan *p, const PlanResult *r)
 static void cluster_section(StrBuf *b, const Plan *p, const PlanResult *r)
 {
     const ClusterResult *k = &r->cluster;
-    char a[32], c[32];
+    char a[32], c[32], split[160];
     sb_puts(b, "<h3>Cluster</h3>\n<table>");
     sb_puts(b, "<tr><th>GPUs</th>");
-    tdf(b, false, "%s %s (training %d, inference %d, shared pool %d, headroom %d)",
-        fmt_int(k->gpus, a, sizeof a), k->accelerator, k->gpus_training, k->gpus_inference,
-        k->gpus_pool, k->gpus_headroom);
+    tdf(b, false, "%s %s (%s)", fmt_int(k->gpus, a, sizeof a), k->accelerator,
+        summary_gpu_split(k, split, sizeof split));
     sb_puts(b, "</tr><tr><th>Nodes</th>");
-    tdf(b, false, "%s of %d GPUs; %d NVLink domains of %d GPUs", fmt_int(k->nodes, a, sizeof a),
-        k->gpus_per_node, k->nvlink_domains, k->gpus_per_domain);
+    tdf(b, false, "%s of %d GPUs; %s NVLink domains of %d GPUs", fmt_int(k->nodes, a, sizeof a),
+        k->gpus_per_node, fmt_int(k->nvlink_domains, c, sizeof c), k->gpus_per_domain);
     sb_puts(b, "</tr><tr><th>Racks</th>");
-    tdf(b, false, "%d compute racks of %d nodes", k->racks, k->nodes_per_rack);
+    tdf(b, false, "%s compute racks of %d nodes", fmt_int(k->racks, c, sizeof c),
+        k->nodes_per_rack);
+    char n1[32], n2[32], n3[32], n4[32], n5[32], n6[32];
     sb_puts(b, "</tr><tr><th>Fabric</th>");
-    tdf(b, false, "%d leaf, %d spine, %d core switches; %s links (node–leaf %d, leaf–spine %d, "
-                  "spine–core %d); %d scalable units",
-        k->leaf_switches, k->spine_switches, k->core_switches, fmt_int(k->links, a, sizeof a),
-        k->links_node_leaf, k->links_leaf_spine, k->links_spine_core, k->scalable_units);
+    tdf(b, false, "%s leaf, %s spine, %s core switches; %s links (node–leaf %s, leaf–spine %s, "
+                  "spine–core %s); %d scalable units",
+        fmt_int(k->leaf_switches, n1, sizeof n1), fmt_int(k->spine_switches, n2, sizeof n2),
+        fmt_int(k->core_switches, n3, sizeof n3), fmt_int(k->links, a, sizeof a),
+        fmt_int(k->links_node_leaf, n4, sizeof n4), fmt_int(k->links_leaf_spine, n5, sizeof n5),
+        fmt_int(k->links_spine_core, n6, sizeof n6), k->scalable_units);
     sb_puts(b, "</tr><tr><th>Storage</th>");
-    tdf(b, false, "%s: read %.1f GB/s, write %.1f GB/s, %s in %d building blocks",
-        plan_storage_name(p->storage.system), k->storage_read_Bps / 1e9, k->storage_write_Bps / 1e9,
-        fmt_si(k->storage_capacity_bytes, "B", c, sizeof c), k->storage_units);
+    tdf(b, false, "%s: read %s, write %s, %s in %s building blocks",
+        plan_storage_name(p->storage.system), fmt_si(k->storage_read_Bps, "B/s", n2, sizeof n2),
+        fmt_si(k->storage_write_Bps, "B/s", n3, sizeof n3),
+        fmt_si(k->storage_capacity_bytes, "B", c, sizeof c),
+        fmt_int(k->storage_units, n1, sizeof n1));
     sb_puts(b, "</tr></table>\n");
     rack_diagram(b, p, r);
 }

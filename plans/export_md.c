@@ -356,27 +356,32 @@ static void workloads(StrBuf *b, const PlanResult *r)
 static void cluster(StrBuf *b, const Plan *p, const PlanResult *r)
 {
     const ClusterResult *k = &r->cluster;
-    char a[32], c[32];
+    char a[32], c[32], split[160];
     sb_puts(b, "### Cluster\n\n| | |\n|---|---|\n");
-    sb_printf(b, "| GPUs | %s %s (training %d, inference %d, shared pool %d, headroom %d) |\n",
-              fmt_int(k->gpus, a, sizeof a), k->accelerator, k->gpus_training, k->gpus_inference,
-              k->gpus_pool, k->gpus_headroom);
-    sb_printf(b, "| Nodes | %s of %d GPUs; %d NVLink domains of %d |\n",
-              fmt_int(k->nodes, a, sizeof a), k->gpus_per_node, k->nvlink_domains,
-              k->gpus_per_domain);
-    sb_printf(b, "| Racks | %d compute racks of %d nodes |\n", k->racks, k->nodes_per_rack);
+    sb_printf(b, "| GPUs | %s %s (%s) |\n", fmt_int(k->gpus, a, sizeof a), k->accelerator,
+              summary_gpu_split(k, split, sizeof split));
+    sb_printf(b, "| Nodes | %s of %d GPUs; %s NVLink domains of %d |\n",
+              fmt_int(k->nodes, a, sizeof a), k->gpus_per_node,
+              fmt_int(k->nvlink_domains, c, sizeof c), k->gpus_per_domain);
+    char n1[32], n2[32], n3[32];
+    sb_printf(b, "| Racks | %s compute racks of %d nodes |\n", fmt_int(k->racks, a, sizeof a),
+              k->nodes_per_rack);
     sb_printf(b, "| Fabric | %s, %s, %.4g:1 at the leaf, %d-port switches; %d scalable units |\n",
               plan_fabric_name(p->network.fabric), plan_topology_name(p->network.topology),
               p->network.oversubscription, p->network.switch_ports, k->scalable_units);
-    sb_printf(b, "| Switches | %d leaf, %d spine, %d core |\n", k->leaf_switches,
-              k->spine_switches, k->core_switches);
-    sb_printf(b, "| Links | %s (node–leaf %d, leaf–spine %d, spine–core %d) |\n",
-              fmt_int(k->links, a, sizeof a), k->links_node_leaf, k->links_leaf_spine,
-              k->links_spine_core);
-    sb_printf(b, "| Storage | %s: read %.1f GB/s, write %.1f GB/s, %s in %d building blocks |\n\n",
-              plan_storage_name(p->storage.system), k->storage_read_Bps / 1e9,
-              k->storage_write_Bps / 1e9, fmt_si(k->storage_capacity_bytes, "B", c, sizeof c),
-              k->storage_units);
+    sb_printf(b, "| Switches | %s leaf, %s spine, %s core |\n",
+              fmt_int(k->leaf_switches, n1, sizeof n1), fmt_int(k->spine_switches, n2, sizeof n2),
+              fmt_int(k->core_switches, n3, sizeof n3));
+    sb_printf(b, "| Links | %s (node–leaf %s, leaf–spine %s, spine–core %s) |\n",
+              fmt_int(k->links, a, sizeof a), fmt_int(k->links_node_leaf, n1, sizeof n1),
+              fmt_int(k->links_leaf_spine, n2, sizeof n2),
+              fmt_int(k->links_spine_core, n3, sizeof n3));
+    sb_printf(b, "| Storage | %s: read %s, write %s, %s in %s building blocks |\n\n",
+              plan_storage_name(p->storage.system),
+              fmt_si(k->storage_read_Bps, "B/s", n2, sizeof n2),
+              fmt_si(k->storage_write_Bps, "B/s", n3, sizeof n3),
+              fmt_si(k->storage_capacity_bytes, "B", c, sizeof c),
+              fmt_int(k->storage_units, n1, sizeof n1));
 }
 
 static void power(StrBuf *b, const Plan *p, const PlanResult *r)

@@ -13,7 +13,7 @@
 void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len)
 {
     char yb[32];
-    char g[32], kw[32], usd[32], t[32], i[32], po[32], h[32];
+    char g[32], kw[32], usd[32], n[32], rk[32], split[160];
     if (!r->have_layout || r->cluster.gpus == 0) {
         snprintf(buf, len, "%s needs no GPUs as described: add workloads or teams.", p->name);
         return;
@@ -21,14 +21,10 @@ void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len)
     const ClusterResult *k = &r->cluster;
     if (r->have_cost && r->cost.cloud_only) {
         /* a cloud service: slices, not nodes, racks or power of our own */
-        int off = snprintf(buf, len, "%s %s chips rented as %s (training %s, inference %s, "
-                                     "shared pool %s, headroom %s)",
+        int off = snprintf(buf, len, "%s %s chips rented as %s (%s)",
                            fmt_int(k->gpus, g, sizeof g), k->accelerator,
                            r->cost.service[0] ? r->cost.service : "a cloud service",
-                           fmt_int(k->gpus_training, t, sizeof t),
-                           fmt_int(k->gpus_inference, i, sizeof i),
-                           fmt_int(k->gpus_pool, po, sizeof po),
-                           fmt_int(k->gpus_headroom, h, sizeof h));
+                           summary_gpu_split(k, split, sizeof split));
         if (r->cost.cloud >= 0 && off > 0 && (size_t)off < len)
             snprintf(buf + off, len - (size_t)off, ", for %s over %s (%s).",
                      fmt_usd(r->cost.options[r->cost.cloud].tco_usd, usd, sizeof usd),
@@ -36,11 +32,9 @@ void summary_ask(const Plan *p, const PlanResult *r, char *buf, size_t len)
                      r->cost.options[r->cost.cloud].name);
         return;
     }
-    int off = snprintf(buf, len, "%s %s GPUs in %d nodes and %d racks (training %s, inference %s, "
-                                 "shared pool %s, headroom %s)",
-                       fmt_int(k->gpus, g, sizeof g), k->accelerator, k->nodes, k->racks,
-                       fmt_int(k->gpus_training, t, sizeof t), fmt_int(k->gpus_inference, i, sizeof i),
-                       fmt_int(k->gpus_pool, po, sizeof po), fmt_int(k->gpus_headroom, h, sizeof h));
+    int off = snprintf(buf, len, "%s %s GPUs in %s nodes and %s racks (%s)",
+                       fmt_int(k->gpus, g, sizeof g), k->accelerator, fmt_int(k->nodes, n, sizeof n),
+                       fmt_int(k->racks, rk, sizeof rk), summary_gpu_split(k, split, sizeof split));
     if (r->have_power && off > 0 && (size_t)off < len)
         off += snprintf(buf + off, len - (size_t)off, ", drawing %s at the facility",
                         fmt_si(r->power.facility_kw * 1e3, "W", kw, sizeof kw));
@@ -220,6 +214,15 @@ void summary_mc_sentence(const Plan *p, const McResult *m, char *buf, size_t len
              "at the plan's %s), seed %llu; %.0f %% of the samples give another verdict.",
              m->samples, m->n_knobs, summary_years(p->horizon_years, yb, sizeof yb),
              (unsigned long long)m->seed, m->share_other_verdict * 100);
+}
+
+const char *summary_gpu_split(const ClusterResult *k, char *buf, size_t len)
+{
+    char t[32], i[32], po[32], h[32];
+    snprintf(buf, len, "training %s, inference %s, shared pool %s, headroom %s",
+             fmt_int(k->gpus_training, t, sizeof t), fmt_int(k->gpus_inference, i, sizeof i),
+             fmt_int(k->gpus_pool, po, sizeof po), fmt_int(k->gpus_headroom, h, sizeof h));
+    return buf;
 }
 
 const char *summary_pool_basis(const ScheduleResult *s)

@@ -25,6 +25,9 @@ void summary_mc_sentence(const Plan *p, const McResult *m, char *buf, size_t len
  * smallest pool meeting the wait target, or, where none does, the one past
  * which more GPUs stop helping; NULL for a pool the plan fixes. */
 const char *summary_pool_basis(const ScheduleResult *s);
+/* "training 16,384, inference 28, shared pool 704, headroom 1,712": what
+ * the cluster's GPUs are for, in the summaries' number format. */
+const char *summary_gpu_split(const ClusterResult *k, char *buf, size_t len);
 /* The build-or-buy verdict alone, from CostResult's verdict fields and
  * only the numbers it cites; returns its length. */
 int summary_verdict(const Plan *p, const PlanResult *r, char *buf, size_t len);
