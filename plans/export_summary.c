@@ -176,11 +176,17 @@ void summary_recommendation(const Plan *p, const PlanResult *r, char *buf, size_
                  p->tenancy.wait_p95_s / 3600);
         return;
     }
-    int who = schedule_worst_team(s);
-    snprintf(buf + off, len - (size_t)off,
-             " On the plan's pool of %d GPUs, team %s waits %.1f h at p95, over the %.1f h "
-             "target.", s->gpus, s->teams[who].name, s->teams[who].wait_hours_p95,
-             p->tenancy.wait_p95_s / 3600);
+    int who, cls;
+    double wait = schedule_wait_score(s, &who, &cls);
+    if (cls >= 0)
+        snprintf(buf + off, len - (size_t)off,
+                 " On the plan's pool of %d GPUs, team %s's %s jobs never run (they wait up to "
+                 "%.1f h, over the %.1f h target).", s->gpus, s->teams[who].name,
+                 s->classes[cls].name, wait, p->tenancy.wait_p95_s / 3600);
+    else
+        snprintf(buf + off, len - (size_t)off,
+                 " On the plan's pool of %d GPUs, team %s waits %.1f h at p95, over the %.1f h "
+                 "target.", s->gpus, s->teams[who].name, wait, p->tenancy.wait_p95_s / 3600);
 }
 
 const char *summary_price_dates(const CostResult *cr, char *buf, size_t len)

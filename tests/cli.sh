@@ -502,6 +502,35 @@ has "it says the queue grows until the horizon ends" "$tmp/out" \
 sed 's/^  gpus: 80$/  gpus: auto/' "$tmp/heavy.yaml" >"$tmp/heavy-auto.yaml"
 check "simulate it with the pool left to the search" 0 "$bin" --db "$db" simulate "$tmp/heavy-auto.yaml"
 has "the search starts at the work's pool" "$tmp/out" "^SCHEDULE  fair-share on 1[2-9][0-9] GPUs"
+# gangs that never find their 64 GPUs free under strict priority, being
+# under 5 % of their team's jobs, left its p95 at 0: the pool "met" 1 h
+cat >"$tmp/starve64.yaml" <<'EOF'
+format: 1
+name: starve64
+accelerator: H100-SXM
+tenancy:
+  gpus: 64
+  policy: priority
+  preemption: false
+  horizon: 3d
+  wait_p95: 1h
+  seed: 1
+  teams:
+    - name: t0
+      quota_gpus: 8
+      borrow_gpus: 64
+      jobs:
+        - {name: long, per_day: 16, hours: 70, gpus: 0.25, duration: exponential}
+        - {name: quick, per_day: 72, hours: 0.47, gpus: 0.5, duration: exponential, priority: high}
+        - {name: gang, per_day: 1.5, hours: 25.7, gpus: 64, duration: exponential}
+EOF
+check "eval a pool on which a class never runs" 0 "$bin" --db "$db" eval "$tmp/starve64.yaml"
+has "the target is missed" "$tmp/out" "p95 wait target 1\\.0 h on the plan's pool: MISSED"
+has "the warning names the class" "$tmp/out" \
+    "schedule: class t0/gang never runs on the plan's 64 GPUs: its jobs wait up to [0-9.]+ h"
+check "export its summary" 0 "$bin" --db "$db" export "$tmp/starve64.yaml" --format md
+has "the summary says which jobs never run" "$tmp/out" \
+    "On the plan's pool of 64 GPUs, team t0's gang jobs never run \\(they wait up to"
 # --gpus is held to the plan file's rules for the pool (it simulated 100
 # GPUs under 480 GPUs of quotas, and 5,000,000, without a word)
 check "simulate --gpus under the teams' quotas is a usage error" 2 "$bin" --db "$db" simulate \

@@ -318,10 +318,11 @@ static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry
                             "the pool's size for this job mix", top * gpn, target / 3600,
                             who_waits(out, who, cls, worst, a, sizeof a), hi * gpn);
             else if (cls >= 0)
-                result_warn(r, "schedule: %s however many GPUs are added (its team's borrowing "
-                            "limit or quota, or the policy); target %.2f h not met — %d GPUs is "
-                            "where more stop helping", who_waits(out, who, cls, worst, a, sizeof a),
-                            target / 3600, top * gpn);
+                result_warn(r, "schedule: class %s/%s never runs however many GPUs are added "
+                            "(its jobs wait up to %.2f h; its team's borrowing limit or quota, "
+                            "or the policy); target %.2f h not met — %d GPUs is where more stop "
+                            "helping", out->classes[cls].team, out->classes[cls].name,
+                            worst / 3600, target / 3600, top * gpn);
             else
                 result_warn(r, "schedule: team %s's p95 wait stays near %.2f h however many "
                             "GPUs are added (borrowing limit, quota or job sizes); target %.2f "
@@ -444,12 +445,18 @@ void sched_stage(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanRe
         /* a pool the plan fixes is held to the target too: say who waits */
         int who, cls;
         if (!out->meets_target) {
-            char a[200];
             double worst = worst_wait(out, &who, &cls);
-            result_warn(r, "schedule: %s misses the %.2f h target on the plan's %d GPUs; "
-                        "tenancy.gpus: auto sizes the smallest pool that meets it",
-                        who_waits(out, who, cls, worst, a, sizeof a),
-                        p->tenancy.wait_p95_s / 3600, p->tenancy.gpus);
+            if (cls >= 0)
+                result_warn(r, "schedule: class %s/%s never runs on the plan's %d GPUs: its "
+                            "jobs wait up to %.2f h, over the %.2f h target; tenancy.gpus: auto "
+                            "sizes the smallest pool that meets it", out->classes[cls].team,
+                            out->classes[cls].name, p->tenancy.gpus, worst / 3600,
+                            p->tenancy.wait_p95_s / 3600);
+            else
+                result_warn(r, "schedule: team %s's p95 wait %.2f h misses the %.2f h target "
+                            "on the plan's %d GPUs; tenancy.gpus: auto sizes the smallest pool "
+                            "that meets it", out->teams[who].name, worst / 3600,
+                            p->tenancy.wait_p95_s / 3600, p->tenancy.gpus);
         }
     }
     sched_workload_free(&w);
