@@ -747,7 +747,7 @@ static inline bool team_before(const Sim *s, const TeamKey *a, const TeamKey *b)
 
 /* Team t's key, false when its head is not eligible (over its borrowing
  * limit even with its own elastic jobs shrunk to their minimums: what they
- * grew into is the team's to take back, shrink_for) or it has none. */
+ * grew into is the team's to take back, shrink_team_for) or it has none. */
 static inline bool team_key(const Sim *s, int t, TeamKey *x)
 {
     int h = s->thead[t];
