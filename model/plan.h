@@ -349,8 +349,9 @@ typedef struct {
      * for as long as any copy of the plan is evaluated. */
     const TraceJob *trace_jobs;
     size_t n_trace_jobs;
-    /* Set with them (trace_attach): the trace's rows not replayed, and the
-     * first of each kind, which the schedule warns of; "" = every row. */
+    /* Set with them (trace_attach): what the replay leaves out or moves
+     * (rows not replayed, the first of each kind; jobs of accounts with no
+     * team), which the schedule warns of; "" = nothing. */
     char trace_note[480];
 } TenancySpec;
 

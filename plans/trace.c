@@ -1061,27 +1061,58 @@ static bool readable(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The rows a loaded trace does not replay, in one line: jobs that never
- * started or had not ended when it was taken (a sacct snapshot's PENDING
- * and RUNNING jobs, openb's never-scheduled pods), which ask for GPUs the
- * replay then leaves out, and malformed rows; "" when every row is a job
- * or a row that is no job (non-GPU, job steps). */
-static void trace_note(const Trace *t, char *buf, size_t len)
+/* What the replay of a loaded trace leaves out or moves, in one line
+ * ("" when nothing): jobs that never started or had not ended when it was
+ * taken (a sacct snapshot's PENDING and RUNNING jobs, openb's
+ * never-scheduled pods), which ask for GPUs the replay leaves out;
+ * malformed rows; and jobs of accounts the plan has no team for, which
+ * replay as one team, "default" (the first few names given: a team name
+ * mistyped in the plan shows here).  Rows that are no job (non-GPU, job
+ * steps) are not counted.  map: trace team i's plan team or -1. */
+static void trace_note(const Trace *t, const int *map, size_t nmap, int plan_teams, char *buf,
+                       size_t len)
 {
-    buf[0] = '\0';
-    if (!t->unfinished && !t->skipped)
-        return;
-    char a[236] = "", b[236] = "";
+    char a[236] = "", b[236] = "", c[236] = "";
     if (t->unfinished)
         snprintf(a, sizeof a,
-                 "%zu job%s that never started or had not ended (first: line %d: %.140s)",
+                 "%zu job%s that never started or had not ended, not replayed (first: line %d: "
+                 "%.120s)",
                  t->unfinished, t->unfinished == 1 ? "" : "s", t->first_unfinished.line,
                  t->first_unfinished.msg);
     if (t->skipped)
-        snprintf(b, sizeof b, "%zu malformed row%s (first: line %d, column %d: %.140s)", t->skipped,
-                 t->skipped == 1 ? "" : "s", t->first_skip.line, t->first_skip.col,
+        snprintf(b, sizeof b, "%zu malformed row%s skipped (first: line %d, column %d: %.120s)",
+                 t->skipped, t->skipped == 1 ? "" : "s", t->first_skip.line, t->first_skip.col,
                  t->first_skip.msg);
-    snprintf(buf, len, "%s%s%s", a, a[0] && b[0] ? "; " : "", b);
+    size_t other = 0;
+    int named = 0;
+    char names[160] = "";
+    for (size_t i = 0; plan_teams > 0 && i < t->n; i++) {
+        int ti = t->jobs[i].team; /* the trace's team index, before mapping */
+        if (ti >= 0 && (size_t)ti < nmap && map[ti] >= 0)
+            continue;
+        other++;
+    }
+    for (size_t i = 0; other && i < nmap && i < t->n_teams; i++) {
+        if (map[i] >= 0)
+            continue;
+        size_t used = strlen(names);
+        if (named < 3 && used + strlen(t->teams[i]) + 8 < sizeof names)
+            snprintf(names + used, sizeof names - used, "%s%s", named ? ", " : "", t->teams[i]);
+        else if (named == 3)
+            snprintf(names + used, sizeof names - used, ", …");
+        named++;
+    }
+    if (other)
+        snprintf(c, sizeof c, "%zu job%s of accounts the plan has no team for (%s) replay as "
+                 "team 'default'", other, other == 1 ? "" : "s", named ? names : "no account");
+    const char *part[3] = {a, b, c};
+    size_t off = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < 3 && off < len; i++)
+        if (part[i][0]) {
+            int n = snprintf(buf + off, len - off, "%s%s", off ? "; " : "", part[i]);
+            off += n > 0 ? (size_t)n : 0;
+        }
 }
 
 int trace_attach(Plan *p, const char *plan_path, Trace *out, Diag *d)
@@ -1135,12 +1166,13 @@ int trace_attach(Plan *p, const char *plan_path, Trace *out, Diag *d)
             if (!strcmp(out->teams[i], p->tenancy.teams[k].name))
                 map[i] = k;
     }
+    trace_note(out, map, nmap, p->tenancy.n_teams, p->tenancy.trace_note,
+               sizeof p->tenancy.trace_note);
     for (size_t i = 0; i < out->n; i++) {
         int ti = out->jobs[i].team;
         out->jobs[i].team = (ti >= 0 && (size_t)ti < nmap) ? map[ti] : -1;
     }
     p->tenancy.trace_jobs = out->jobs;
     p->tenancy.n_trace_jobs = out->n;
-    trace_note(out, p->tenancy.trace_note, sizeof p->tenancy.trace_note);
     return 0;
 }

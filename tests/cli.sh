@@ -440,11 +440,13 @@ tenancy:
 EOF
 check "simulate a sacct snapshot" 0 "$bin" --db "$db" simulate "$tmp/sacct.yaml"
 has "it names the jobs it does not replay" "$tmp/out" \
-    "schedule: the trace's rows not replayed: 2 jobs that never started or had not ended \\(first: line 7: job has not ended \\(End Unknown, State RUNNING\\)\\)"
+    "schedule: the trace: 2 jobs that never started or had not ended, not replayed \\(first: line 7: job has not ended \\(End Unknown, State RUNNING\\)\\)"
+has "and the accounts with no team" "$tmp/out" \
+    "; 3 jobs of accounts the plan has no team for \\(vision, gpu, speech\\) replay as team 'default'"
 has "a trace's class shows the GPUs its jobs ask for on average" "$tmp/out" \
     '^ +default +trace +3 +2\.33 '
 check "eval --json of it" 0 "$bin" --db "$db" eval --json "$tmp/sacct.yaml"
-has "eval --json carries the warning" "$tmp/out" '"schedule: the trace.s rows not replayed: 2 jobs'
+has "eval --json carries the warning" "$tmp/out" '"schedule: the trace: 2 jobs'
 # the searched pool holds the teams' quotas (a light mix under 32 GPUs of
 # quotas was sized at 8 GPUs, and its Kueue export promised the 32)
 cat >"$tmp/q32.yaml" <<'EOF'

@@ -452,9 +452,19 @@ START_TEST(attach_notes_the_rows_it_does_not_replay)
     ck_assert_int_eq(trace_attach(p, data_path("plan.yaml"), &t, &d), 0); /* beside it */
     ck_assert_uint_eq(p->tenancy.n_trace_jobs, 4);
     ck_assert_str_eq(p->tenancy.trace_note,
-                     "2 jobs that never started or had not ended (first: line 7: job has not "
-                     "ended (End Unknown, State RUNNING))");
+                     "2 jobs that never started or had not ended, not replayed (first: line 7: "
+                     "job has not ended (End Unknown, State RUNNING))");
     trace_free(&t);
+    /* with teams, the jobs of accounts it has none for are named */
+    Team *tm = &p->tenancy.teams[p->tenancy.n_teams++];
+    team_init(tm);
+    snprintf(tm->name, sizeof tm->name, "llm");
+    ck_assert_int_eq(trace_attach(p, data_path("plan.yaml"), &t, &d), 0);
+    ck_assert_msg(strstr(p->tenancy.trace_note, "; 3 jobs of accounts the plan has no team for "
+                                                "(vision, gpu, speech) replay as team 'default'"),
+                  "%s", p->tenancy.trace_note);
+    trace_free(&t);
+    p->tenancy.n_teams = 0;
     snprintf(p->tenancy.trace, sizeof p->tenancy.trace, "tiresias_60_job.csv");
     ck_assert_int_eq(trace_attach(p, data_path("plan.yaml"), &t, &d), 0);
     ck_assert_str_eq(p->tenancy.trace_note, "");
@@ -472,10 +482,10 @@ START_TEST(attach_notes_the_rows_it_does_not_replay)
     ck_assert_int_eq(trace_attach(p, NULL, &t, &d), 0);
     unlink(path);
     ck_assert_uint_eq(p->tenancy.n_trace_jobs, 1);
-    ck_assert_msg(strstr(p->tenancy.trace_note, "1 job that never started or had not ended "
-                                                "(first: line 4: job has not ended") &&
-                      strstr(p->tenancy.trace_note, "; 1 malformed row (first: line 3, column "
-                                                    "21: Start: expected a time"),
+    ck_assert_msg(strstr(p->tenancy.trace_note, "1 job that never started or had not ended, "
+                                                "not replayed (first: line 4: job has not ended") &&
+                      strstr(p->tenancy.trace_note, "; 1 malformed row skipped (first: line 3, "
+                                                    "column 21: Start: expected a time"),
                   "%s", p->tenancy.trace_note);
     trace_free(&t);
     free(p);

@@ -391,7 +391,7 @@ void sched_stage(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanRe
                     sched_budget_jobs(search ? SCHED_SEARCH_PROBES : 1) * SCHED_JOB_BYTES / 1e6,
                     search ? "capacity search time" : "memory", w.horizon / 86400, w.n);
     if (p->tenancy.trace_jobs && p->tenancy.trace_note[0])
-        result_warn(r, "schedule: the trace's rows not replayed: %s", p->tenancy.trace_note);
+        result_warn(r, "schedule: the trace: %s", p->tenancy.trace_note);
     if (w.mig_fallbacks > 0)
         result_warn(r, "schedule: %d job class(es) ask for a MIG profile %s lacks; "
                     "simulated as the same fraction of a time-shared GPU",
