@@ -96,8 +96,10 @@ static void q_draw(View *v, App *app, Rect r)
     {
         char rec[64], f1[64], f2[64], f3[64];
         if (q->recommended_gpus > 0)
-            snprintf(rec, sizeof rec, q->meets_target ? "recommended pool %s"
-                                                      : "pool %s: more GPUs stop helping",
+            snprintf(rec, sizeof rec,
+                     q->pool_from_quotas ? "recommended pool %s (the teams' quotas)"
+                     : q->meets_target   ? "recommended pool %s"
+                                         : "pool %s: more GPUs stop helping",
                      units_n(q->recommended_gpus, "GPU", "GPUs", a, sizeof a));
         else
             snprintf(rec, sizeof rec, "pool size fixed by the plan");

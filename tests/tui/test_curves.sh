@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 tui_require_tmux
 trap tui_cleanup EXIT
-tap_plan 18
+tap_plan 20
 
 page_to() { tui_scroll_to NPage 8 "$1"; }
 line_to() { tui_scroll_to Down 14 "$1"; }
@@ -71,6 +71,10 @@ for size in "80 24" "160 45"; do
     tui_wait 'utilisation +[▁▂▃▄▅▆▇█_.:-]+' && tui_wait 'time \(simulated\)' &&
         tui_wait ' 0 +.*d +[0-9]+ d'
     ok $? "$tag: utilisation and queue sparklines over a time axis"
+    # the searched pool is the one the teams' quotas need (704 GPUs; the
+    # search answered 680 before session 40) and the pane says so
+    tui_wait "recommended pool 704 GPUs \\(the teams' quotas\\)"
+    ok $? "$tag: the recommended pool says it is the teams' quotas"
 
     tui_keys z
     tui_keys ':'; tui_type 'q!'; tui_keys Enter
