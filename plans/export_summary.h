@@ -22,8 +22,9 @@ const char *summary_price_dates(const CostResult *cr, char *buf, size_t len);
  * the plan's), seed, and the share of samples with another verdict. */
 void summary_mc_sentence(const Plan *p, const McResult *m, char *buf, size_t len);
 /* What the schedule's pool is when the plan leaves it to the search: the
- * smallest pool meeting the wait target, or, where none does, the one past
- * which more GPUs stop helping; NULL for a pool the plan fixes. */
+ * pool the teams' quotas need (which meets the wait target), the smallest
+ * pool meeting it, or, where none does, the one past which more GPUs stop
+ * helping; NULL for a pool the plan fixes. */
 const char *summary_pool_basis(const ScheduleResult *s);
 /* "training 16,384, inference 28, shared pool 704, headroom 1,712": what
  * the cluster's GPUs are for, in the summaries' number format. */

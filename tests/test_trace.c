@@ -441,53 +441,46 @@ END_TEST
  * whose every row is replayed or no job says nothing.  Before session 40
  * the counts stayed in the Trace: the command line named malformed rows
  * only, the dashboard and the exports nothing. */
+/* Attach tests/data/NAME, read leniently, to p (as a plan beside it would
+ * name it) and return the note it leaves; the trace is freed. */
+static const char *attach_note(Plan *p, const char *name, size_t *jobs)
+{
+    Trace t;
+    Diag d = {0};
+    snprintf(p->tenancy.trace, sizeof p->tenancy.trace, "%s", name);
+    ck_assert_int_eq(trace_attach(p, data_path("plan.yaml"), &t, &d), 0);
+    *jobs = p->tenancy.n_trace_jobs;
+    trace_free(&t);
+    return p->tenancy.trace_note;
+}
+
 START_TEST(attach_notes_the_rows_it_does_not_replay)
 {
     Plan *p = calloc(1, sizeof *p);
     ck_assert_ptr_nonnull(p);
     plan_init(p);
-    Trace t;
-    Diag d = {0};
-    snprintf(p->tenancy.trace, sizeof p->tenancy.trace, "sacct_sample.txt");
-    ck_assert_int_eq(trace_attach(p, data_path("plan.yaml"), &t, &d), 0); /* beside it */
-    ck_assert_uint_eq(p->tenancy.n_trace_jobs, 4);
-    ck_assert_str_eq(p->tenancy.trace_note,
+    size_t jobs;
+    ck_assert_str_eq(attach_note(p, "sacct_sample.txt", &jobs),
                      "2 jobs that never started or had not ended, not replayed (first: line 7: "
                      "job has not ended (End Unknown, State RUNNING))");
-    trace_free(&t);
+    ck_assert_uint_eq(jobs, 4);
     /* with teams, the jobs of accounts it has none for are named */
     Team *tm = &p->tenancy.teams[p->tenancy.n_teams++];
     team_init(tm);
     snprintf(tm->name, sizeof tm->name, "llm");
-    ck_assert_int_eq(trace_attach(p, data_path("plan.yaml"), &t, &d), 0);
-    ck_assert_msg(strstr(p->tenancy.trace_note, "; 3 jobs of accounts the plan has no team for "
-                                                "(vision, gpu, speech) replay as team 'default'"),
-                  "%s", p->tenancy.trace_note);
-    trace_free(&t);
+    const char *note = attach_note(p, "sacct_sample.txt", &jobs);
+    ck_assert_msg(strstr(note, "; 3 jobs of accounts the plan has no team for (vision, gpu, "
+                               "speech) replay as team 'default'"),
+                  "%s", note);
     p->tenancy.n_teams = 0;
-    snprintf(p->tenancy.trace, sizeof p->tenancy.trace, "tiresias_60_job.csv");
-    ck_assert_int_eq(trace_attach(p, data_path("plan.yaml"), &t, &d), 0);
-    ck_assert_str_eq(p->tenancy.trace_note, "");
-    trace_free(&t);
-    char path[] = "/tmp/gpuplan-trace-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    const char *text = "Submit|Start|End|AllocTRES|Account\n"
-                       "2024-03-01T12:00:00|2024-03-01T12:00:00|2024-03-01T13:00:00|gres/gpu=2|a\n"
-                       "2024-03-01T12:00:00|yesterday|2024-03-01T13:00:00|gres/gpu=2|a\n"
-                       "2024-03-01T12:30:00|2024-03-01T12:40:00|Unknown|gres/gpu=8|a\n";
-    ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
-    close(fd);
-    snprintf(p->tenancy.trace, sizeof p->tenancy.trace, "%s", path);
-    ck_assert_int_eq(trace_attach(p, NULL, &t, &d), 0);
-    unlink(path);
-    ck_assert_uint_eq(p->tenancy.n_trace_jobs, 1);
-    ck_assert_msg(strstr(p->tenancy.trace_note, "1 job that never started or had not ended, "
-                                                "not replayed (first: line 4: job has not ended") &&
-                      strstr(p->tenancy.trace_note, "; 1 malformed row skipped (first: line 3, "
-                                                    "column 21: Start: expected a time"),
-                  "%s", p->tenancy.trace_note);
-    trace_free(&t);
+    ck_assert_str_eq(attach_note(p, "tiresias_60_job.csv", &jobs), "");
+    note = attach_note(p, "sacct_partial.txt", &jobs);
+    ck_assert_uint_eq(jobs, 1);
+    ck_assert_msg(strstr(note, "1 job that never started or had not ended, not replayed (first: "
+                               "line 4: job has not ended") &&
+                      strstr(note, "; 1 malformed row skipped (first: line 3, column 21: Start: "
+                                   "expected a time"),
+                  "%s", note);
     free(p);
 }
 END_TEST

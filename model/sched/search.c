@@ -233,7 +233,11 @@ static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry
     }
     int gpn = g->gpn;
     int lo_nodes = sched_search_floor_nodes(p, w, gpn);
-    int quota_nodes = quota_pool_nodes(p, gpn);
+    /* the floor the quotas set, when the load does not set a higher one:
+     * an answer there is "the pool the teams' quotas need" */
+    int quota_floor = quota_pool_nodes(p, gpn);
+    if (quota_floor < load_pool_nodes(w, gpn))
+        quota_floor = 0;
     double load = w->horizon > 0 ? w->offered_gpu_s / w->horizon : 0;
     int hi = (int)ceil(load / 0.85 / gpn);
     if (hi < lo_nodes)
@@ -308,8 +312,7 @@ static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry
             *out = *keep;
             out->recommended_gpus = top * gpn;
             out->meets_target = meets(out, target);
-            out->pool_from_quotas = out->meets_target && quota_nodes > 0 && top == quota_nodes &&
-                                    quota_nodes >= load_pool_nodes(w, gpn);
+            out->pool_from_quotas = out->meets_target && quota_floor > 0 && top == quota_floor;
             char a[200];
             /* who, cls and worst are the last doubling probe's (hi GPUs) */
             if (out->meets_target) /* waits not monotone in the pool size */
@@ -340,8 +343,7 @@ static int capacity_search(const Plan *p, const SchedWorkload *w, const Geometry
     *out = *keep;
     out->recommended_gpus = hi * gpn;
     out->meets_target = true;
-    out->pool_from_quotas = quota_nodes > 0 && hi == quota_nodes &&
-                            quota_nodes >= load_pool_nodes(w, gpn);
+    out->pool_from_quotas = quota_floor > 0 && hi == quota_floor;
     rc = 0;
 done:
     if (rc == -1) {
