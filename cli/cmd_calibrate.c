@@ -124,6 +124,7 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
         {"whole_program_buffers", offsetof(Framework, whole_program_buffers)},
         {"remat_dce", offsetof(Framework, remat_dce)},
         {"selective_reruns_attention", offsetof(Framework, selective_reruns_attention)},
+        {"full_recompute_only", offsetof(Framework, full_recompute_only)},
         {"fp8_param_gather", offsetof(Framework, fp8_param_gather)},
         {"unfused_glu_clamp", offsetof(Framework, unfused_glu_clamp)},
         {"unfused_expert_bias", offsetof(Framework, unfused_expert_bias)},

@@ -334,6 +334,11 @@ typedef struct {
                                    * inputs FP8-cast for the weight gradient (Transformer
                                    * Engine GroupedLinear): the permuted tokens and the
                                    * activation output kept in 1 byte */
+    bool full_recompute_only;     /* the framework's activation checkpointing re-runs
+                                   * whole layers only: no selective recompute
+                                   * (Megatron-DeepSpeed with DeepSpeed's activation
+                                   * checkpointing); recompute auto chooses between
+                                   * none and full */
     bool selective_reruns_attention; /* selective recompute saves only weight-GEMM
                                    * outputs (MaxText remat_policy minimal): the
                                    * FlashAttention core is re-run in the backward */

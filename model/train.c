@@ -3212,13 +3212,6 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
             e->bc[e->nb++] = b;
     }
     e->vfix = ps->vpp > 0 ? ps->vpp : 0;
-    if (w->recompute == RECOMPUTE_AUTO) {
-        e->rc[e->nr++] = RECOMPUTE_NONE;
-        e->rc[e->nr++] = RECOMPUTE_SELECTIVE;
-        e->rc[e->nr++] = RECOMPUTE_FULL;
-    } else {
-        e->rc[e->nr++] = w->recompute;
-    }
     e->spfix = ps->sp;
 
     const Framework *fw = cat ? catalog_framework_for(cat, w->framework, a->id) : NULL;
@@ -3229,6 +3222,22 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     if (!fw)
         fw = &FW_BUILTIN;
     e->fw = fw;
+    /* recompute auto: what the framework can run, the cheapest that fits
+     * wins (a framework whose checkpointing re-runs whole layers only,
+     * full_recompute_only, has no selective) */
+    if (w->recompute == RECOMPUTE_AUTO) {
+        e->rc[e->nr++] = RECOMPUTE_NONE;
+        if (!fw->full_recompute_only)
+            e->rc[e->nr++] = RECOMPUTE_SELECTIVE;
+        e->rc[e->nr++] = RECOMPUTE_FULL;
+    } else if (w->recompute == RECOMPUTE_SELECTIVE && fw->full_recompute_only) {
+        snprintf(err, errlen, "framework '%s' has no selective recompute (its activation "
+                              "checkpointing re-runs whole layers): recompute full or none",
+                 w->framework[0] ? w->framework : fw->id);
+        return false;
+    } else {
+        e->rc[e->nr++] = w->recompute;
+    }
     /* the profile's name as the plan says it (the default's base id, not the
      * "<id>@<accelerator>" row that calibrates it) */
     snprintf(e->fw_id, sizeof e->fw_id, "%s", w->framework[0] ? w->framework : fw->id);

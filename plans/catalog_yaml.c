@@ -369,6 +369,7 @@ static const Field fw_fields[] = {
     FBOOL("attn_repeat_kv", Framework, attn_repeat_kv, 0),
     FNUM("logits_bytes", Framework, logits_bytes, 1, 1, 8, 0),
     FBOOL("selective_reruns_attention", Framework, selective_reruns_attention, 0),
+    FBOOL("full_recompute_only", Framework, full_recompute_only, 0),
     FSTR("calibration_from", Framework, calibration_from, F_FWREF),
     FSTR("curves_calibrated_on", Framework, curves_calibrated_on, F_ACCLIST),
     FBOOL("unfused_glu_clamp", Framework, unfused_glu_clamp, 0),

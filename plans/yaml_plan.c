@@ -580,6 +580,15 @@ static int check_workload(Rules *r, const Plan *p, const Workload *w, const Cata
               w->framework, w,
               "workload '%s': unknown framework '%s' (expected megatron, nemo, deepspeed, fsdp "
               "or maxtext, or a frameworks: id of the catalog)", wn, w->framework);
+        {
+            const Framework *fw =
+                cat && w->framework[0] ? catalog_find_framework(cat, w->framework) : NULL;
+            CHECK(w->recompute != RECOMPUTE_SELECTIVE || !fw || !fw->full_recompute_only,
+                  &w->recompute, w,
+                  "workload '%s': framework '%s' has no selective recompute (its activation "
+                  "checkpointing re-runs whole layers): expected recompute full, none or auto",
+                  wn, w->framework);
+        }
         CHECK(w->measured_step_s >= 0 && w->measured_step_s <= 86400, &w->measured_step_s, w,
               "workload '%s': measured_step must be more than 0 and at most a day", wn);
         CHECK(w->measured_tokens_per_gpu_s >= 0 && w->measured_tokens_per_gpu_s <= 1e9,

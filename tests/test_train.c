@@ -4930,6 +4930,45 @@ START_TEST(long_sequence_mfu_says_it_counts_the_whole_attention_square)
 }
 END_TEST
 
+/* Megatron-DeepSpeed checkpoints whole layers only (frameworks.yaml
+ * full_recompute_only): MT-NLG's layout at micro-batch 4, where keeping
+ * every activation does not fit, recomputes full layers when left to
+ * choose (Megatron-LM, which can, recomputes selectively there), and a
+ * workload that asks for selective is refused by name. */
+START_TEST(deepspeed_left_to_choose_recomputes_whole_layers)
+{
+    Plan p;
+    plan_init(&p);
+    ModelShape m = {.layers = 105, .hidden = 20480, .ffn_hidden = 81920, .heads = 128,
+                    .kv_heads = 128, .vocab = 50272, .tied_embeddings = true, .experts = 1,
+                    .experts_per_token = 1};
+    Workload w = training(m, 2048, 1920, 270e9);
+    snprintf(w.framework, sizeof w.framework, "deepspeed");
+    w.gpus = 2240;
+    w.micro_batch = 4;
+    w.zero = 1;
+    w.parallel = (ParallelSpec){.tp = 8, .pp = 35, .cp = 1, .sp = 1};
+    const Accelerator *a100 = acc("A100-80GB");
+    const Framework *ds = catalog_find_framework(&cat, "deepspeed");
+    ck_assert(ds && ds->full_recompute_only);
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, a100, &r), "%s", r->workloads[0].error);
+    ck_assert_int_eq(r->workloads[0].train.layout.recompute, RECOMPUTE_FULL);
+    free(r);
+    /* the same layout under Megatron-LM, which can, recomputes selectively */
+    snprintf(w.framework, sizeof w.framework, "megatron");
+    ck_assert_msg(size(&p, &w, acc("A100-80GB"), &r), "%s", r->workloads[0].error);
+    ck_assert_int_eq(r->workloads[0].train.layout.recompute, RECOMPUTE_SELECTIVE);
+    free(r);
+    snprintf(w.framework, sizeof w.framework, "deepspeed");
+    w.recompute = RECOMPUTE_SELECTIVE;
+    ck_assert(!size(&p, &w, acc("A100-80GB"), &r));
+    ck_assert_msg(strstr(r->workloads[0].error, "framework 'deepspeed' has no selective "
+                                                "recompute"), "%s", r->workloads[0].error);
+    free(r);
+}
+END_TEST
+
 /* A framework with no calibration on the accelerator (no
  * "deepspeed@H100-SXM" row, nor one on the same silicon) is predicted on
  * its profile's multipliers as given; its band is the one the set's runs
@@ -5326,6 +5365,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, attention_bound_step_takes_its_classs_long_band);
     tcase_add_test(tc, long_sequence_mfu_says_it_counts_the_whole_attention_square);
     tcase_add_test(tc, uncalibrated_framework_takes_the_uncalibrated_band);
+    tcase_add_test(tc, deepspeed_left_to_choose_recomputes_whole_layers);
     tcase_add_test(tc, rejects_zero_tokens);
     tcase_add_test(tc, rejects_batch_that_no_layout_divides);
     tcase_add_test(tc, rejects_model_that_fits_no_layout_with_best_memory);

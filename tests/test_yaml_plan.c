@@ -326,6 +326,39 @@ START_TEST(accepts_syntax_variants)
 }
 END_TEST
 
+/* A framework whose checkpointing re-runs whole layers only (catalog
+ * full_recompute_only: Megatron-DeepSpeed) has no selective recompute: the
+ * plan says so where it asks for one; full, none and auto load. */
+START_TEST(selective_recompute_under_a_full_only_framework_is_an_error)
+{
+    static const char body[] = "name: t\nworkloads:\n  - name: w\n    tokens: 1T\n"
+                               "    gpus: 8\n    model: {preset: llama-3-8b}\n"
+                               "    framework: %s\n    recompute: %s\n";
+    static Framework fws[2];
+    memset(fws, 0, sizeof fws);
+    snprintf(fws[0].id, CAT_ID_LEN, "megatron");
+    snprintf(fws[1].id, CAT_ID_LEN, "deepspeed");
+    fws[1].full_recompute_only = true;
+    Catalog c = *catalog();
+    c.frameworks = fws;
+    c.n_frameworks = 2;
+    char yaml[256];
+    snprintf(yaml, sizeof yaml, body, "deepspeed", "selective");
+    expect_error(yaml, &c,
+                 "t.yaml:8:16: workload 'w': framework 'deepspeed' has no selective recompute "
+                 "(its activation checkpointing re-runs whole layers): expected recompute full, "
+                 "none or auto");
+    static const char *const ok[][2] = {{"deepspeed", "full"}, {"deepspeed", "none"},
+                                        {"deepspeed", "auto"}, {"megatron", "selective"}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        snprintf(yaml, sizeof yaml, body, ok[i][0], ok[i][1]);
+        Plan *p = new_plan();
+        parse_ok(yaml, &c, p);
+        free(p);
+    }
+}
+END_TEST
+
 /* The dispatcher key has three states: a recipe's DeepEP / HybridEP (true),
  * its all-to-all (false) under a profile that fuses, or the framework
  * profile's choice (auto, the default, not written back). */
@@ -1419,6 +1452,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, accepts_syntax_variants);
     tcase_add_test(tc, global_batch_tokens_becomes_sequences);
     tcase_add_test(tc, fused_dispatch_is_true_false_or_auto);
+    tcase_add_test(tc, selective_recompute_under_a_full_only_framework_is_an_error);
     tcase_add_test(tc, description_may_span_lines);
     tcase_add_test(tc, merge_keys_share_settings_between_workloads);
     tcase_add_test(tc, empty_sections_take_the_defaults);
