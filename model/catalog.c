@@ -219,6 +219,24 @@ int dp_sharding_zero(const char *word, int *pipelined)
     return -1;
 }
 
+int recompute_word(const char *word)
+{
+    static const char *const words[] = {"none", "selective", "full"};
+    if (!word || !*word)
+        return -1;
+    for (int i = 0; i < 3; i++)
+        if (strcasecmp(word, words[i]) == 0)
+            return i;
+    return -2;
+}
+
+int framework_recompute(const Catalog *c, const char *fw)
+{
+    const Framework *f = catalog_find_framework(c, fw && fw[0] ? fw : CATALOG_DEFAULT_FRAMEWORK);
+    int r = f ? recompute_word(f->recompute_default) : -1;
+    return r < -1 ? -1 : r;
+}
+
 int framework_zero(const Catalog *c, const char *fw, int *pipelined)
 {
     const Framework *f = catalog_find_framework(c, fw && fw[0] ? fw : CATALOG_DEFAULT_FRAMEWORK);

@@ -339,6 +339,10 @@ typedef struct {
                                    * (Megatron-DeepSpeed with DeepSpeed's activation
                                    * checkpointing); recompute auto chooses between
                                    * none and full */
+    char recompute_default[16];   /* what the framework's recipes recompute when a
+                                   * workload leaves recompute auto: "none",
+                                   * "selective" or "full"; "" = searched (the fastest
+                                   * that fits) */
     bool selective_reruns_attention; /* selective recompute saves only weight-GEMM
                                    * outputs (MaxText remat_policy minimal): the
                                    * FlashAttention core is re-run in the backward */
@@ -578,6 +582,14 @@ bool framework_calibrated_on(const Framework *f, const Accelerator *a);
  * its base profile's dp_sharding, else 1 (the distributed optimizer). */
 int dp_sharding_zero(const char *word, int *pipelined);
 int framework_zero(const Catalog *c, const char *fw, int *pipelined);
+/* The recompute a framework word names (Framework recompute_default): 0
+ * none, 1 selective, 2 full (RECOMPUTE_*); -1 for "" (searched); -2 for
+ * anything else. */
+int recompute_word(const char *word);
+/* The recompute a workload with recompute auto runs under framework fw
+ * (its base profile's recompute_default; "" = megatron): as recompute_word,
+ * -1 = searched. */
+int framework_recompute(const Catalog *c, const char *fw);
 /* The next id of a space-separated list from p (spaces skipped), its length
  * in *len; NULL at the list's end. */
 const char *catalog_list_next(const char *p, size_t *len);

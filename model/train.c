@@ -843,6 +843,7 @@ typedef struct {
     int bc[8], nb;
     int vfix;              /* 0 = search */
     int rc[3], nr;
+    bool rc_default;       /* rc is the framework's recompute_default (recompute auto) */
     int spfix;             /* -1 search */
     double mtbf_gpu_s;
     double restart_s;
@@ -3222,10 +3223,15 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     if (!fw)
         fw = &FW_BUILTIN;
     e->fw = fw;
-    /* recompute auto: what the framework can run, the cheapest that fits
-     * wins (a framework whose checkpointing re-runs whole layers only,
-     * full_recompute_only, has no selective) */
-    if (w->recompute == RECOMPUTE_AUTO) {
+    /* recompute auto: what the framework's recipes run when they say
+     * (recompute_default, on its base profile), else what it can run, the
+     * cheapest that fits winning (a framework whose checkpointing re-runs
+     * whole layers only, full_recompute_only, has no selective) */
+    int rdef = cat && w->recompute == RECOMPUTE_AUTO ? framework_recompute(cat, w->framework) : -1;
+    if (rdef >= 0) {
+        e->rc[e->nr++] = rdef;
+        e->rc_default = true;
+    } else if (w->recompute == RECOMPUTE_AUTO) {
         e->rc[e->nr++] = RECOMPUTE_NONE;
         if (!fw->full_recompute_only)
             e->rc[e->nr++] = RECOMPUTE_SELECTIVE;
@@ -4100,6 +4106,10 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                           e.zero_pp != e.zero && l->pp > 1
                               ? "; pipelined, its units stay gathered from forward to backward"
                               : "");
+        if (e.rc_default)
+            result_assume(r, sc, "recompute %s: the plan leaves recompute auto, and %s's "
+                          "recipes run it (frameworks.yaml recompute_default); a recompute key "
+                          "chooses another", recompute_name(l->recompute), e.fw_id);
         if (w->mfu > 0)
             result_assume(r, sc, "MFU fixed at %.1f%% by the plan (replaces the modelled "
                           "efficiency; layout only checked for memory)", 100 * w->mfu);

@@ -370,6 +370,7 @@ static const Field fw_fields[] = {
     FNUM("logits_bytes", Framework, logits_bytes, 1, 1, 8, 0),
     FBOOL("selective_reruns_attention", Framework, selective_reruns_attention, 0),
     FBOOL("full_recompute_only", Framework, full_recompute_only, 0),
+    FSTR("recompute_default", Framework, recompute_default, 0),
     FSTR("calibration_from", Framework, calibration_from, F_FWREF),
     FSTR("curves_calibrated_on", Framework, curves_calibrated_on, F_ACCLIST),
     FBOOL("unfused_glu_clamp", Framework, unfused_glu_clamp, 0),
@@ -1122,6 +1123,13 @@ static int load_list_entry(Ctx *x, int sec, const yaml_node_t *el)
         if (ds && dp_sharding_zero(fw->dp_sharding, NULL) < 0)
             return err_at(x, ds, "%s: dp_sharding must be none, optimizer, gradients, full or "
                           "fsdp, got '%s'", where, fw->dp_sharding);
+        const yaml_node_t *rd = map_get(x, el, "recompute_default");
+        if (rd && recompute_word(fw->recompute_default) < 0)
+            return err_at(x, rd, "%s: recompute_default must be none, selective or full, got "
+                          "'%s'", where, fw->recompute_default);
+        if (rd && fw->full_recompute_only && recompute_word(fw->recompute_default) == 1)
+            return err_at(x, rd, "%s: recompute_default selective, but the profile is "
+                          "full_recompute_only", where);
     }
     if (is_new && check_required(x, el, s, mask, id) != 0)
         return -1;

@@ -756,6 +756,49 @@ START_TEST(rejects_unknown_accelerator_in_instance)
 }
 END_TEST
 
+/* recompute_default: what a framework's recipes recompute when a workload
+ * leaves recompute auto (framework_recompute); one of three words, never
+ * selective on a profile that has no selective (full_recompute_only) */
+START_TEST(recompute_default_names_a_recompute)
+{
+    EXPECT_ERR(ACC_OK "frameworks:\n"
+                      "  - {id: ds, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.5,\n"
+                      "     fp8_gemm_factor: 0.85, recompute_default: layers, source: t,\n"
+                      "     as_of: 2026-12-06}\n",
+               9, 48, "frameworks entry 'ds': recompute_default must be none, selective or "
+                       "full, got 'layers'");
+    EXPECT_ERR(ACC_OK "frameworks:\n"
+                      "  - {id: ds, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.5,\n"
+                      "     fp8_gemm_factor: 0.85, full_recompute_only: true,\n"
+                      "     recompute_default: selective, source: t, as_of: 2026-12-06}\n",
+               10, 25, "frameworks entry 'ds': recompute_default selective, but the profile "
+                       "is full_recompute_only");
+    ck_assert_int_eq(recompute_word("none"), 0);
+    ck_assert_int_eq(recompute_word("Selective"), 1);
+    ck_assert_int_eq(recompute_word("full"), 2);
+    ck_assert_int_eq(recompute_word(""), -1);
+    ck_assert_int_eq(recompute_word(NULL), -1);
+    ck_assert_int_eq(recompute_word("auto"), -2);
+    Catalog c;
+    Diag d;
+    ck_assert_int_eq(load_text(&c, ACC_OK "frameworks:\n"
+                                          "  - {id: ds, gemm_scale: 1, tp_overlap: 0, "
+                                          "dp_overlap: 0.5, fp8_gemm_factor: 0.85,\n"
+                                          "     recompute_default: full, source: t, "
+                                          "as_of: 2026-12-06}\n"
+                                          "  - {id: megatron, gemm_scale: 1, tp_overlap: 0, "
+                                          "dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
+                                          "     source: t, as_of: 2026-12-06}\n",
+                               &d),
+                     0);
+    ck_assert_int_eq(framework_recompute(&c, "DS"), 2);
+    ck_assert_int_eq(framework_recompute(&c, ""), -1); /* megatron: searched */
+    ck_assert_int_eq(framework_recompute(&c, "nosuch"), -1);
+    ck_assert_int_eq(framework_recompute(NULL, "ds"), -1);
+    catalog_free(&c);
+}
+END_TEST
+
 /* dp_sharding: what a framework shards over data parallel by default
  * (framework_zero, a workload's zero auto) and on a pipelined layout; one of
  * five words */
@@ -1167,6 +1210,7 @@ Suite *test_suite(void)
     tcase_add_test(t, accelerator_aliases_name_one_part);
     tcase_add_test(t, node_label_is_one_kubernetes_label);
     tcase_add_test(t, dp_sharding_names_a_zero_stage);
+    tcase_add_test(t, recompute_default_names_a_recompute);
     tcase_add_test(t, rejects_curves_that_do_not_increase);
     tcase_add_test(t, rejects_structural_mistakes);
     tcase_add_test(t, rejects_more_entries_than_the_cap);

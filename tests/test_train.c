@@ -4930,11 +4930,14 @@ START_TEST(long_sequence_mfu_says_it_counts_the_whole_attention_square)
 }
 END_TEST
 
-/* Megatron-DeepSpeed checkpoints whole layers only (frameworks.yaml
- * full_recompute_only): MT-NLG's layout at micro-batch 4, where keeping
- * every activation does not fit, recomputes full layers when left to
- * choose (Megatron-LM, which can, recomputes selectively there), and a
- * workload that asks for selective is refused by name. */
+/* Megatron-DeepSpeed's recipes checkpoint whole layers (frameworks.yaml
+ * recompute_default full; full_recompute_only).  MT-NLG's layout at
+ * micro-batch 1 fits without recompute, yet left to choose it runs full,
+ * as the paper's run did (within 5 % of its 60.1 s; without the default
+ * the model kept every activation and was 23 % fast) and says why.  With
+ * no default, the search still has no selective: at micro-batch 4, where
+ * keeping everything does not fit, it recomputes full layers where
+ * Megatron-LM recomputes selectively.  Asking for selective is refused. */
 START_TEST(deepspeed_left_to_choose_recomputes_whole_layers)
 {
     Plan p;
@@ -4945,24 +4948,47 @@ START_TEST(deepspeed_left_to_choose_recomputes_whole_layers)
     Workload w = training(m, 2048, 1920, 270e9);
     snprintf(w.framework, sizeof w.framework, "deepspeed");
     w.gpus = 2240;
-    w.micro_batch = 4;
+    w.micro_batch = 1;
     w.zero = 1;
     w.parallel = (ParallelSpec){.tp = 8, .pp = 35, .cp = 1, .sp = 1};
     const Accelerator *a100 = acc("A100-80GB");
-    const Framework *ds = catalog_find_framework(&cat, "deepspeed");
+    Framework *ds = (Framework *)catalog_find_framework(&cat, "deepspeed");
     ck_assert(ds && ds->full_recompute_only);
+    ck_assert_str_eq(ds->recompute_default, "full");
     PlanResult *r;
     ck_assert_msg(size(&p, &w, a100, &r), "%s", r->workloads[0].error);
     ck_assert_int_eq(r->workloads[0].train.layout.recompute, RECOMPUTE_FULL);
+    ck_assert_msg(fabs(r->workloads[0].train.step_s / 60.1 - 1) < 0.05, "%.2f s",
+                  r->workloads[0].train.step_s);
+    ck_assert(has_assumption(r, "recompute full: the plan leaves recompute auto, and "
+                                "deepspeed's recipes run it (frameworks.yaml recompute_default)"));
     free(r);
+    /* a recompute key chooses another: none fits at micro-batch 1 */
+    w.recompute = RECOMPUTE_NONE;
+    ck_assert_msg(size(&p, &w, a100, &r), "%s", r->workloads[0].error);
+    ck_assert(!has_assumption(r, "recompute_default"));
+    free(r);
+
+    /* the profile without its default: the search has no selective */
+    char saved[sizeof ds->recompute_default];
+    memcpy(saved, ds->recompute_default, sizeof saved);
+    ds->recompute_default[0] = '\0';
+    w.recompute = RECOMPUTE_AUTO;
+    w.micro_batch = 4;
+    bool ok = size(&p, &w, a100, &r);
+    Recompute got = r->workloads[0].train.layout.recompute;
+    free(r);
+    memcpy(ds->recompute_default, saved, sizeof saved);
+    ck_assert(ok);
+    ck_assert_int_eq(got, RECOMPUTE_FULL);
     /* the same layout under Megatron-LM, which can, recomputes selectively */
     snprintf(w.framework, sizeof w.framework, "megatron");
-    ck_assert_msg(size(&p, &w, acc("A100-80GB"), &r), "%s", r->workloads[0].error);
+    ck_assert_msg(size(&p, &w, a100, &r), "%s", r->workloads[0].error);
     ck_assert_int_eq(r->workloads[0].train.layout.recompute, RECOMPUTE_SELECTIVE);
     free(r);
     snprintf(w.framework, sizeof w.framework, "deepspeed");
     w.recompute = RECOMPUTE_SELECTIVE;
-    ck_assert(!size(&p, &w, acc("A100-80GB"), &r));
+    ck_assert(!size(&p, &w, a100, &r));
     ck_assert_msg(strstr(r->workloads[0].error, "framework 'deepspeed' has no selective "
                                                 "recompute"), "%s", r->workloads[0].error);
     free(r);
