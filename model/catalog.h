@@ -339,6 +339,14 @@ typedef struct {
                                    * (Megatron-DeepSpeed with DeepSpeed's activation
                                    * checkpointing); recompute auto chooses between
                                    * none and full */
+    bool eager_loss;              /* the cross-entropy always runs as eager PyTorch ops
+                                   * on fp32 logits (a framework without torch.compile:
+                                   * eager torchtitan); false = the workload's
+                                   * eager_loss */
+    bool grad_reduce_fp32;        /* the framework reduces data-parallel gradients in
+                                   * fp32 whatever the plan says (torchtitan's
+                                   * mixed_precision_reduce: "float32", its only
+                                   * choice); false = the workload's grad_reduce_fp32 */
     char recompute_default[16];   /* what the framework's recipes recompute when a
                                    * workload leaves recompute auto: "none",
                                    * "selective" or "full"; "" = searched (the fastest

@@ -3353,7 +3353,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->eg_rope = fw->eager_rope && !sh->mla && !e->uf_rope;
     e->eg_glu = fw->eager_glu && sh->glu;
     e->eg_norm = w->eager_norm;
-    e->eg_loss = w->eager_loss;
+    e->eg_loss = w->eager_loss || fw->eager_loss;
     /* NeMo's and Megatron-Bridge's FP8 recipes keep the weights in FP8
      * between optimizer steps and gather them in FP8 (fp8_param_gather:
      * NeMo 2 recipes/precision/mixed_precision.py bf16_with_fp8_mixed
@@ -3370,8 +3370,9 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
      * its reduce-scatter, PyTorch FullyShardedDataParallel docs; Composer's
      * mixed_precision DEFAULT sets it since 0.16, get_mixed_precision in
      * composer/trainer/mosaic_fsdp.py at v0.16.4 / v0.17.2, bf16 before,
-     * v0.14.1). */
-    e->rs_b = w->grad_reduce_fp32 && e->gb < 4 ? 4 : e->gb;
+     * v0.14.1), or where the framework always does (its profile's
+     * grad_reduce_fp32: torchtitan). */
+    e->rs_b = (w->grad_reduce_fp32 || fw->grad_reduce_fp32) && e->gb < 4 ? 4 : e->gb;
     /* Transformer Engine quantises a sequence-parallel GEMM input before
      * its tensor-parallel all-gather, so FP8 runs gather 1-byte elements:
      * "AllGather buffers use fp8 when using fp8 recipe" (TE

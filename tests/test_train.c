@@ -1090,6 +1090,54 @@ START_TEST(fsdp_fp32_gradient_reduction_is_priced)
 }
 END_TEST
 
+/* torchtitan reduces gradients in fp32 whatever the plan says (its
+ * mixed_precision_reduce's default and only choice "float32"; frameworks.yaml
+ * grad_reduce_fp32): a torchtitan workload without the key is priced as
+ * with it, and as the fsdp profile with it, slower than fsdp without. */
+START_TEST(torchtitan_always_reduces_gradients_in_fp32)
+{
+    ck_assert_ptr_nonnull(acc("H100-SXM")); /* loads the catalog */
+    const Framework *tt = catalog_find_framework(&cat, "torchtitan-compile");
+    ck_assert(tt && tt->grad_reduce_fp32);
+    double st[2][2];
+    static const char *const fws[] = {"fsdp", "torchtitan-compile"};
+    for (int f = 0; f < 2; f++)
+        for (int i = 0; i < 2; i++) {
+            Workload w = mpt_workload(40, 5120, 40, 2, 1, 3, fws[f], 8);
+            w.grad_reduce_fp32 = i == 1;
+            st[f][i] = h100_step(&w);
+        }
+    ck_assert_msg(st[0][1] > 1.005 * st[0][0], "fsdp: fp32 %.4f s, bf16 %.4f s", st[0][1],
+                  st[0][0]);
+    ck_assert_msg(st[1][0] == st[1][1], "torchtitan: without the key %.4f s, with it %.4f s",
+                  st[1][0], st[1][1]);
+}
+END_TEST
+
+/* Eager torchtitan has no compiler, so its loss is always eager PyTorch on
+ * fp32 logits (frameworks.yaml eager_loss): without the key it is priced
+ * as with it; compiled torchtitan's depends on the key (its loss was left
+ * eager before 2025-04). */
+START_TEST(eager_torchtitan_always_runs_an_eager_loss)
+{
+    ck_assert_ptr_nonnull(acc("H100-SXM")); /* loads the catalog */
+    const Framework *tt = catalog_find_framework(&cat, "torchtitan");
+    ck_assert(tt && tt->eager_loss);
+    double st[2][2];
+    static const char *const fws[] = {"torchtitan-compile", "torchtitan"};
+    for (int f = 0; f < 2; f++)
+        for (int i = 0; i < 2; i++) {
+            Workload w = mpt_workload(40, 5120, 40, 2, 1, 3, fws[f], 8);
+            w.eager_loss = i == 1;
+            st[f][i] = h100_step(&w);
+        }
+    ck_assert_msg(st[0][1] > st[0][0], "compiled: eager loss %.4f s, fused %.4f s", st[0][1],
+                  st[0][0]);
+    ck_assert_msg(st[1][0] == st[1][1], "eager torchtitan: without the key %.4f s, with it %.4f s",
+                  st[1][0], st[1][1]);
+}
+END_TEST
+
 START_TEST(llama2_gpu_hours_not_below_60pct_of_published)
 {
     /* Touvron et al. 2023 (Llama 2) Table 2: 184,320 / 368,640 /
@@ -5291,6 +5339,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, fsdp_unit_collective_latency_grows_with_ranks);
     tcase_add_test(tc, fsdp_backward_post_exposes_the_backward_gathers);
     tcase_add_test(tc, fsdp_fp32_gradient_reduction_is_priced);
+    tcase_add_test(tc, torchtitan_always_reduces_gradients_in_fp32);
+    tcase_add_test(tc, eager_torchtitan_always_runs_an_eager_loss);
     tcase_add_test(tc, fsdp_shard_grad_op_unit_latency_grows_with_ranks);
     tcase_add_test(tc, llama2_gpu_hours_not_below_60pct_of_published);
     suite_add_tcase(s, tc);
