@@ -143,6 +143,7 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
         {"attn_repeat_kv", offsetof(Framework, attn_repeat_kv)},
         {"grad_reduce_fp32", offsetof(Framework, grad_reduce_fp32)},
         {"eager_loss", offsetof(Framework, eager_loss)},
+        {"activation_offload", offsetof(Framework, activation_offload)},
     };
     for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++)
         if (*(const bool *)((const char *)f + switches[i].off))

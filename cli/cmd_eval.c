@@ -30,10 +30,14 @@ static void print_training(const WorkloadResult *w)
     const Layout *l = &t->layout;
     char a[32], b[32], c[32];
     printf("  %-18s training   %s x %s\n", w->name, w->accelerator, fmt_int(t->gpus, a, sizeof a));
+    char off[64] = "";
+    if (t->offload_layers > 0)
+        snprintf(off, sizeof off, ", offload %d layers/stage%s", t->offload_layers,
+                 t->offload_auto ? " (nothing fits without)" : "");
     printf("      layout   tp%d pp%d dp%d cp%d ep%d vpp%d, micro-batch %d, recompute %s%s, "
-           "ZeRO-%d\n",
+           "ZeRO-%d%s\n",
            l->tp, l->pp, l->dp, l->cp, l->ep, l->vpp, l->micro_batch,
-           plan_recompute_name(l->recompute), l->sp ? ", sequence parallel" : "", t->zero);
+           plan_recompute_name(l->recompute), l->sp ? ", sequence parallel" : "", t->zero, off);
     if (t->has_runner_up)
         printf("      runner-up tp%d pp%d dp%d cp%d ep%d vpp%d mb%d: %.2f s/step\n",
                t->runner_up.tp, t->runner_up.pp, t->runner_up.dp, t->runner_up.cp,

@@ -339,6 +339,11 @@ typedef struct {
                                    * (Megatron-DeepSpeed with DeepSpeed's activation
                                    * checkpointing); recompute auto chooses between
                                    * none and full */
+    bool activation_offload;      /* the framework can keep activations in host memory
+                                   * between forward and backward (MaxText's offloaded
+                                   * remat policies, Megatron-Core cpu_offloading): where
+                                   * no layout fits on the GPU and the workload does not
+                                   * say offload_layers, the search offloads some */
     bool eager_loss;              /* the cross-entropy always runs as eager PyTorch ops
                                    * on fp32 logits (a framework without torch.compile:
                                    * eager torchtitan); false = the workload's

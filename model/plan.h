@@ -570,6 +570,11 @@ typedef struct {
     Layout layout;
     int zero;                        /* the ZeRO stage sized: the workload's, or (zero auto)
                                       * its framework's dp_sharding */
+    int offload_layers;              /* layers per pipeline stage whose activations wait in
+                                      * host memory: the workload's offload_layers, or what
+                                      * the search offloaded where nothing fit without
+                                      * (offload_auto); 0 = none */
+    bool offload_auto;               /* offload_layers chosen by the search */
     double params, active_params;
     double flops_per_step;           /* model FLOPs (no recompute) */
     double flops_total;              /* model FLOPs for all tokens */

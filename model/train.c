@@ -824,6 +824,8 @@ typedef struct {
     double hbm_bw;         /* catalog, or estimated from the peak when absent */
     double ew_bw;          /* hbm_bw × elementwise_eff */
     double host_bw;        /* GPU <-> host, one direction (activation offload) */
+    int offload_auto;      /* layers per stage the search offloads where nothing fits
+                            * without (offload_fallback); 0 = the workload's */
     double wb, gb, ob;     /* bytes/param: weights, grads, optimizer */
     int zero;
     int zero_pp;             /* the stage under pipeline parallelism: zero, or with zero
@@ -1085,10 +1087,11 @@ static void stage_params(const Shape *sh, int t, int p, double eshard, StagePara
 }
 
 /* Layers per stage whose activations are offloaded to host memory: the
- * workload's offload_layers, at most the stage's layers. */
+ * workload's offload_layers (else what the search chose, offload_auto), at
+ * most the stage's layers. */
 static double env_offload_layers(const Env *e, const Layout *l)
 {
-    int k = e->w->offload_layers;
+    int k = e->w->offload_layers > 0 ? e->w->offload_layers : e->offload_auto;
     int lps = stage_layers(&e->sh, l->pp);
     return k <= 0 ? 0.0 : (double)(k < lps ? k : lps);
 }
@@ -3504,6 +3507,39 @@ static void sized_eval(const Env *e, const Catalog *cat, int G, Sized *z)
                                               : INFINITY;
 }
 
+/* Where no layout fits on the GPU (or to refine an offload the sizing
+ * chose), a framework that can keep activations in host memory
+ * (activation_offload) offloads a share of each stage's layers: of L/8,
+ * L/4, L/2, 3L/4 and all L, the one whose best layout is fastest, the
+ * fewest on a tie — with the offload hidden under compute, fewer layers
+ * cost nothing more, and offloading no more than needed keeps the host
+ * link's margin (Megatron-Bridge's Llama 3 70B FSDP recipes offload 40 or
+ * 20 of 80 layers; MaxText's v6e and Ironwood recipes every decoder
+ * layer).  *z keeps its layout when it has one and none is faster;
+ * e->offload_auto is left at the choice (0 when nothing fits). */
+static void offload_fallback(Env *e, const Catalog *cat, int G, Sized *z)
+{
+    if (!e->fw->activation_offload || e->w->offload_layers > 0 || e->w->mfu > 0)
+        return;
+    static const double share[] = {0.125, 0.25, 0.5, 0.75, 1.0};
+    int L = (int)e->sh.L, last = 0, chosen = z->S.have ? e->offload_auto : 0;
+    for (size_t i = 0; i < sizeof share / sizeof share[0]; i++) {
+        int k = (int)ceil(L * share[i]);
+        if (k < 1 || k == last)
+            continue;
+        last = k;
+        e->offload_auto = k;
+        Sized t;
+        sized_eval(e, cat, G, &t);
+        if (t.S.have && (!z->S.have || t.S.best_s < z->S.best_s * (1 - 1e-9) ||
+                         (k < chosen && !(t.S.best_s > z->S.best_s * (1 + 1e-9))))) {
+            *z = t;
+            chosen = k;
+        }
+    }
+    e->offload_auto = chosen;
+}
+
 /* Days of the best (v, b, r) for one shape on G GPUs; INFINITY if none. */
 static double shape_days(const Env *e, const Catalog *cat, int G, int t, int c, int ep, int p)
 {
@@ -3662,7 +3698,10 @@ static bool env_with_batch(const Env *e, const Catalog *c, int B, Workload *w2, 
     w2->global_batch = B;
     w2->gpus = 0;
     char err[PLAN_TEXT_LEN];
-    return env_init(e2, e->p, w2, e->a, c, err, sizeof err);
+    if (!env_init(e2, e->p, w2, e->a, c, err, sizeof err))
+        return false;
+    e2->offload_auto = e->offload_auto;
+    return true;
 }
 
 /* A run sized for target_days is held by its global batch: B sequences
@@ -3877,6 +3916,15 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     if (G <= 0) {
         int fastest_G;
         G = size_for_target(&e, c, w->target_days, &fastest_G);
+        if (G <= 0 && fastest_G <= 0 && e.fw->activation_offload && w->offload_layers <= 0 &&
+            !(w->mfu > 0)) {
+            /* nothing fits at any size: with every layer's activations in
+             * host memory (offload_fallback then takes the fewest that do) */
+            e.offload_auto = (int)e.sh.L;
+            G = size_for_target(&e, c, w->target_days, &fastest_G);
+            if (G <= 0 && fastest_G <= 0)
+                e.offload_auto = 0;
+        }
         sized = true;
         if (G <= 0 && fastest_G > 0) {
             /* The target cannot be met: plan the fastest size found, say so,
@@ -3892,6 +3940,8 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     }
     Sized z;
     sized_eval(&e, c, G, &z);
+    if (!z.S.have || e.offload_auto > 0)
+        offload_fallback(&e, c, G, &z);
     Search *S = &z.S;
     if (missed_target && S->have) {
         /* the days quoted are those of the size planned, on its best layout
@@ -3958,6 +4008,8 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     }
     tr->layout = S->best;
     tr->zero = env_zero(&e, &tr->layout);
+    tr->offload_layers = (int)env_offload_layers(&e, &tr->layout);
+    tr->offload_auto = tr->offload_layers > 0 && w->offload_layers <= 0;
     tr->mem = S->best_mem;
     tr->fits = true;
     tr->step = S->best_ev.st;
@@ -4145,10 +4197,16 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
         else if (l->recompute == RECOMPUTE_SELECTIVE && e.sh.rm)
             result_assume(r, sc, "selective recompute re-runs %s (Megatron-Core recompute_modules); "
                           "the rest of each layer keeps its activations", w->recompute_modules);
-        if (w->offload_layers > 0)
+        if (env_offload_layers(&e, l) > 0)
             result_assume(r, sc, "activations of %.0f layers per stage offloaded to host memory "
-                          "over %.0f GB/s each way (%s)", env_offload_layers(&e, l),
-                          e.host_bw / 1e9, a->host_bw > 0 ? "catalog" : "PCIe Gen5 x16 assumed");
+                          "over %.0f GB/s each way (%s)%s", env_offload_layers(&e, l),
+                          e.host_bw / 1e9, a->host_bw > 0 ? "catalog" : "PCIe Gen5 x16 assumed",
+                          w->offload_layers > 0
+                              ? ""
+                              : ": no layout fits on the GPU without, and the plan leaves "
+                                "offload_layers unset, so the search offloads the fewest of "
+                                "L/8, L/4, L/2, 3L/4, L that give the fastest fit "
+                                "(frameworks.yaml activation_offload)");
         if (e.sh.Lmb > 0)
             result_assume(r, sc, "%.0f Mamba-2 layers: the SSD scan at %.3f of the BF16 peak "
                           "(catalog ssd_eff%s) or its kernels' bytes, whichever is longer; the "

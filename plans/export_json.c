@@ -72,6 +72,7 @@ static void training_json(Ctx *c, json_t *o, const TrainResult *t)
     sets(o, "recompute", plan_recompute_name(t->layout.recompute));
     setb(o, "sequence_parallel", t->layout.sp);
     seti(o, "zero", t->zero);
+    seti(o, "offload_layers", t->offload_layers);
     setn(c, o, "params", t->params);
     setn(c, o, "active_params", t->active_params);
     setn(c, o, "flops_per_step", t->flops_per_step);

@@ -86,6 +86,7 @@ static const FieldDef field_table[] = {
     {"zero", "zero", FS_WORKLOAD, FT_INT, FF_TRAIN | FF_AUTONEG, OFF(Workload, zero), QTY_COUNT, 0, 1, "", EN_NONE, "0-3 sharding over data parallel; auto = the framework's"},
     {"recompute", "recompute", FS_WORKLOAD, FT_ENUM, FF_TRAIN | FF_AUTO0, OFF(Workload, recompute), QTY_NUMBER, 0, 1, "", EN_RECOMPUTE, "auto | none | selective | full"},
     {"recompute_modules", "  modules", FS_WORKLOAD, FT_STR, FF_TRAIN, OFF(Workload, recompute_modules), QTY_NUMBER, 0, 1, "", EN_NONE, "with selective: core_attn,layernorm,moe_act,mlp,moe,shared_experts,mla_up_proj; or every_other_mm"},
+    {"offload_layers", "offload", FS_WORKLOAD, FT_INT, FF_TRAIN | FF_AUTO0, OFF(Workload, offload_layers), QTY_COUNT, 0, 1, "", EN_NONE, "layers per stage with activations in host memory; auto = none, or the search's where nothing fits"},
     {"flash_attention", "flash_attn", FS_WORKLOAD, FT_BOOL, FF_TRAIN, OFF(Workload, flash_attention), QTY_NUMBER, 0, 1, "", EN_NONE, ""},
     {"dp_sync_after_backward", "dp_sync_late", FS_WORKLOAD, FT_BOOL, FF_TRAIN, OFF(Workload, dp_sync_after_backward), QTY_NUMBER, 0, 1, "", EN_NONE, "DP all-reduce after the backward pass (not overlapped)"},
     {"ep_overlap", "ep_overlap", FS_WORKLOAD, FT_REAL, FF_TRAIN, OFF(Workload, ep_overlap), QTY_FRACTION, 0, 1, "", EN_NONE, "share of MoE all-to-alls hidden under compute, 0-1"},

@@ -4978,6 +4978,63 @@ START_TEST(long_sequence_mfu_says_it_counts_the_whole_attention_square)
 }
 END_TEST
 
+/* Where nothing fits on the GPU, a framework that can keep activations in
+ * host memory (frameworks.yaml activation_offload) offloads some rather
+ * than answer "no layout fits": MaxText's Llama 3.1 8B on 8 TPU v6e at
+ * 3 sequences a chip (tpu-recipes: step 3.443 s, every decoder layer's
+ * input offloaded) keyed without offload_layers is sized with the
+ * offload, within 5 % of the published step, and says so; torchtitan,
+ * which cannot, still says nothing fits; a plan's own offload_layers is
+ * left as it is. */
+START_TEST(nothing_fits_so_a_framework_that_can_offloads)
+{
+    Plan p;
+    plan_init(&p);
+    Workload w = training(preset_find("llama-3-8b")->shape, 8192, 24, 1e12);
+    snprintf(w.framework, sizeof w.framework, "maxtext");
+    w.gpus = 8;
+    w.micro_batch = 3;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1};
+    const Accelerator *v6e = acc("TPU-v6e");
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, v6e, &r), "%s", r->workloads[0].error);
+    const TrainResult *t = &r->workloads[0].train;
+    ck_assert_int_gt(t->offload_layers, 0);
+    ck_assert(t->offload_auto);
+    ck_assert_msg(fabs(t->step_s / 3.443 - 1) < 0.05, "%.3f s", t->step_s);
+    ck_assert(t->mem.total <= t->hbm_bytes);
+    ck_assert(has_assumption(r, "no layout fits on the GPU without, and the plan leaves "
+                                "offload_layers unset"));
+    int chosen = t->offload_layers;
+    free(r);
+    /* the plan's own count: kept, and no claim that the search chose it */
+    w.offload_layers = 32;
+    ck_assert_msg(size(&p, &w, v6e, &r), "%s", r->workloads[0].error);
+    ck_assert_int_eq(r->workloads[0].train.offload_layers, 32);
+    ck_assert(!r->workloads[0].train.offload_auto);
+    ck_assert(!has_assumption(r, "offload_layers unset"));
+    ck_assert(chosen <= 32);
+    free(r);
+    /* a framework that cannot offload: nothing fits */
+    w.offload_layers = 0;
+    snprintf(w.framework, sizeof w.framework, "torchtitan-compile");
+    ck_assert(!catalog_find_framework(&cat, "torchtitan-compile")->activation_offload);
+    ck_assert(!size(&p, &w, v6e, &r));
+    ck_assert_msg(strstr(r->workloads[0].error, "no layout fits"), "%s", r->workloads[0].error);
+    free(r);
+    /* sized for a target instead of a count: the same fallback (24
+     * sequences of 3 a chip on an unsharded-model layout: at most 8 chips,
+     * none of which fits without the offload) */
+    snprintf(w.framework, sizeof w.framework, "maxtext");
+    w.gpus = 0;
+    w.target_days = 3650;
+    ck_assert_msg(size(&p, &w, v6e, &r), "%s", r->workloads[0].error);
+    ck_assert_int_le(r->workloads[0].train.gpus, 8);
+    ck_assert(r->workloads[0].train.offload_auto);
+    free(r);
+}
+END_TEST
+
 /* Megatron-DeepSpeed's recipes checkpoint whole layers (frameworks.yaml
  * recompute_default full; full_recompute_only).  MT-NLG's layout at
  * micro-batch 1 fits without recompute, yet left to choose it runs full,
@@ -5442,6 +5499,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, long_sequence_mfu_says_it_counts_the_whole_attention_square);
     tcase_add_test(tc, uncalibrated_framework_takes_the_uncalibrated_band);
     tcase_add_test(tc, deepspeed_left_to_choose_recomputes_whole_layers);
+    tcase_add_test(tc, nothing_fits_so_a_framework_that_can_offloads);
     tcase_add_test(tc, rejects_zero_tokens);
     tcase_add_test(tc, rejects_batch_that_no_layout_divides);
     tcase_add_test(tc, rejects_model_that_fits_no_layout_with_best_memory);

@@ -223,6 +223,12 @@ static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
         /* the stage sized: the workload's zero, or its framework's */
         size_t n = strlen(f2);
         snprintf(f2 + n, sizeof f2 - n, ", ZeRO-%d", t->zero);
+        /* activations in host memory: the plan's, or the search's where
+         * nothing fit without */
+        n = strlen(f2);
+        if (t->offload_layers > 0)
+            snprintf(f2 + n, sizeof f2 - n, ", offload %d layers%s", t->offload_layers,
+                     t->offload_auto ? " (searched)" : "");
     }
     snprintf(f0, sizeof f0, "layout     %s", units_secs(t->step_s, a, sizeof a));
     {
