@@ -3241,7 +3241,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
         e->rc[e->nr++] = RECOMPUTE_FULL;
     } else if (w->recompute == RECOMPUTE_SELECTIVE && fw->full_recompute_only) {
         snprintf(err, errlen, "framework '%s' has no selective recompute (its activation "
-                              "checkpointing re-runs whole layers): recompute full or none",
+                              "checkpointing re-runs whole layers): recompute full, none or auto",
                  w->framework[0] ? w->framework : fw->id);
         return false;
     } else {
@@ -3981,9 +3981,12 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             const Layout *l = &S->min_mem_layout;
             snprintf(wr->error, sizeof wr->error,
                      "no layout fits on %d × %s: best needs %.1f GiB per GPU "
-                     "(tp=%d pp=%d cp=%d ep=%d dp=%d mb=%d recompute=%s) vs %.1f GiB usable",
+                     "(tp=%d pp=%d cp=%d ep=%d dp=%d mb=%d recompute=%s) vs %.1f GiB usable%s",
                      G, a->id, S->min_mem / GIB, l->tp, l->pp, l->cp, l->ep, l->dp,
-                     l->micro_batch, recompute_name(l->recompute), e.hbm_cap / GIB);
+                     l->micro_batch, recompute_name(l->recompute), e.hbm_cap / GIB,
+                     e.fw->activation_offload && w->offload_layers <= 0 && !(w->mfu > 0)
+                         ? ", nor with activations offloaded to host memory"
+                         : "");
             tr->hbm_bytes = e.hbm_cap;
         } else {
             snprintf(wr->error, sizeof wr->error,

@@ -5020,7 +5020,19 @@ START_TEST(nothing_fits_so_a_framework_that_can_offloads)
     snprintf(w.framework, sizeof w.framework, "torchtitan-compile");
     ck_assert(!catalog_find_framework(&cat, "torchtitan-compile")->activation_offload);
     ck_assert(!size(&p, &w, v6e, &r));
-    ck_assert_msg(strstr(r->workloads[0].error, "no layout fits"), "%s", r->workloads[0].error);
+    ck_assert_msg(strstr(r->workloads[0].error, "no layout fits") &&
+                      !strstr(r->workloads[0].error, "offloaded"),
+                  "%s", r->workloads[0].error);
+    free(r);
+    /* where even the weights do not fit, the error says offload was tried */
+    Workload big = w;
+    big.model = preset_find("llama-3-70b")->shape;
+    snprintf(big.framework, sizeof big.framework, "maxtext");
+    ck_assert(!size(&p, &big, v6e, &r));
+    ck_assert_msg(strstr(r->workloads[0].error, "no layout fits") &&
+                      strstr(r->workloads[0].error, ", nor with activations offloaded to host "
+                                                    "memory"),
+                  "%s", r->workloads[0].error);
     free(r);
     /* sized for a target instead of a count: the same fallback (24
      * sequences of 3 a chip on an unsharded-model layout: at most 8 chips,
