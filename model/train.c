@@ -3525,8 +3525,8 @@ static void offload_fallback(Env *e, const Catalog *cat, int G, Sized *z)
     int L = (int)e->sh.L, last = 0, chosen = z->S.have ? e->offload_auto : 0;
     for (size_t i = 0; i < sizeof share / sizeof share[0]; i++) {
         int k = (int)ceil(L * share[i]);
-        if (k < 1 || k == last)
-            continue;
+        if (k < 1 || k == last || (z->S.have && k == chosen))
+            continue; /* z is that count's evaluation already */
         last = k;
         e->offload_auto = k;
         Sized t;

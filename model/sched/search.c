@@ -426,16 +426,13 @@ void sched_stage(const Plan *p, const Catalog *c, const EvalOptions *opt, PlanRe
         rc = capacity_search(p, &w, &g, opt, out, r);
     } else {
         /* auto without the search: the offered load at 85 % utilisation,
-         * whole nodes, at least the largest gang */
+         * whole nodes, at least the search's floor (the largest gang, the
+         * teams' quotas; its load term is below the 85 % one) */
         double load = w.horizon > 0 ? w.offered_gpu_s / w.horizon : 0;
         int nodes = (int)ceil(load / 0.85 / g.gpn);
-        int lo = (w.max_whole + g.gpn - 1) / g.gpn;
+        int lo = sched_search_floor_nodes(p, &w, g.gpn);
         if (nodes < lo)
             nodes = lo;
-        if (nodes < quota_pool_nodes(p, g.gpn))
-            nodes = quota_pool_nodes(p, g.gpn);
-        if (nodes < 1)
-            nodes = 1;
         result_assume(r, "schedule", "pool sized from the offered load at 85%% utilisation, "
                       "at least the teams' quotas (capacity search off): %d GPUs", nodes * g.gpn);
         rc = sched_run(p, &w, g.a, opt, nodes * g.gpn, g.gpn, g.gpd, g.gpl, out, NULL);
