@@ -33,11 +33,12 @@ static void print_training(const WorkloadResult *w)
     char off[64] = "";
     if (t->offload_layers > 0)
         snprintf(off, sizeof off, ", offload %d layers/stage%s", t->offload_layers,
-                 t->offload_auto ? " (nothing fits without)" : "");
+                 t->offload_auto ? " (searched)" : "");
     printf("      layout   tp%d pp%d dp%d cp%d ep%d vpp%d, micro-batch %d, recompute %s%s, "
-           "ZeRO-%d%s\n",
+           "ZeRO-%d%s%s\n",
            l->tp, l->pp, l->dp, l->cp, l->ep, l->vpp, l->micro_batch,
-           plan_recompute_name(l->recompute), l->sp ? ", sequence parallel" : "", t->zero, off);
+           plan_recompute_name(l->recompute), l->sp ? ", sequence parallel" : "", t->zero,
+           t->zero_fallback ? " (nothing fits with the framework's default)" : "", off);
     if (t->has_runner_up)
         printf("      runner-up tp%d pp%d dp%d cp%d ep%d vpp%d mb%d: %.2f s/step\n",
                t->runner_up.tp, t->runner_up.pp, t->runner_up.dp, t->runner_up.cp,

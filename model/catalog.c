@@ -248,6 +248,13 @@ int framework_zero(const Catalog *c, const char *fw, int *pipelined)
     return z;
 }
 
+int framework_zero_fallback(const Catalog *c, const char *fw)
+{
+    const Framework *f = catalog_find_framework(c, fw && fw[0] ? fw : CATALOG_DEFAULT_FRAMEWORK);
+    int z = f ? dp_sharding_zero(f->dp_sharding_fallback, NULL) : -1;
+    return z > framework_zero(c, fw, NULL) ? z : -1;
+}
+
 const char *catalog_list_next(const char *p, size_t *len)
 {
     while (p && *p == ' ')

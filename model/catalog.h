@@ -327,6 +327,11 @@ typedef struct {
                                    * DDP), "optimizer" (1), "gradients" (2), "full" (3),
                                    * "fsdp" (3, 2 pipelined: FSDP2's defaults); "" = not
                                    * stated (ZeRO-1) */
+    char dp_sharding_fallback[16]; /* what the framework can shard instead where no layout
+                                   * fits with dp_sharding (same words; Megatron FSDP,
+                                   * DeepSpeed ZeRO-3): the search's fallback for a
+                                   * workload that leaves zero auto, on unpipelined
+                                   * layouts; "" = none */
     bool fp8_saved_inputs;        /* FP8 runs save their GEMMs' FP8-cast inputs for the
                                    * backward (Transformer Engine modules): norm outputs
                                    * and the MLP activation output kept in 1 byte */
@@ -595,6 +600,10 @@ bool framework_calibrated_on(const Framework *f, const Accelerator *a);
  * its base profile's dp_sharding, else 1 (the distributed optimizer). */
 int dp_sharding_zero(const char *word, int *pipelined);
 int framework_zero(const Catalog *c, const char *fw, int *pipelined);
+/* The ZeRO stage framework `fw` ("" = megatron) can fall back to where none
+ * of its default's layouts fits (Framework dp_sharding_fallback), -1 when it
+ * has none or it shards no more than its default. */
+int framework_zero_fallback(const Catalog *c, const char *fw);
 /* The recompute a framework word names (Framework recompute_default): 0
  * none, 1 selective, 2 full (RECOMPUTE_*); -1 for "" (searched); -2 for
  * anything else. */

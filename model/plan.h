@@ -569,10 +569,13 @@ typedef struct {
     int gpus;
     Layout layout;
     int zero;                        /* the ZeRO stage sized: the workload's, or (zero auto)
-                                      * its framework's dp_sharding */
+                                      * its framework's dp_sharding, or its
+                                      * dp_sharding_fallback where nothing fit with that */
+    bool zero_fallback;              /* zero is the framework's dp_sharding_fallback */
     int offload_layers;              /* layers per pipeline stage whose activations wait in
                                       * host memory: the workload's offload_layers, or what
-                                      * the search offloaded where nothing fit without
+                                      * the search offloaded where nothing fit without or
+                                      * it beat the recompute it chose
                                       * (offload_auto); 0 = none */
     bool offload_auto;               /* offload_layers chosen by the search */
     double params, active_params;

@@ -830,6 +830,8 @@ typedef struct {
     int zero;
     int zero_pp;             /* the stage under pipeline parallelism: zero, or with zero
                               * auto the framework's there (env_zero) */
+    bool zero_fb;          /* zero is the framework's dp_sharding_fallback: nothing fit
+                            * with its default (shard_fallback) */
     bool flash;
     int gpn;               /* GPUs per node */
     int domain;            /* scale-up domain */
@@ -3507,16 +3509,33 @@ static void sized_eval(const Env *e, const Catalog *cat, int G, Sized *z)
                                               : INFINITY;
 }
 
-/* Where no layout fits on the GPU (or to refine an offload the sizing
- * chose), a framework that can keep activations in host memory
- * (activation_offload) offloads a share of each stage's layers: of L/8,
- * L/4, L/2, 3L/4 and all L, the one whose best layout is fastest, the
- * fewest on a tie — with the offload hidden under compute, fewer layers
- * cost nothing more, and offloading no more than needed keeps the host
- * link's margin (Megatron-Bridge's Llama 3 70B FSDP recipes offload 40 or
- * 20 of 80 layers; MaxText's v6e and Ironwood recipes every decoder
- * layer).  *z keeps its layout when it has one and none is faster;
- * e->offload_auto is left at the choice (0 when nothing fits). */
+/* Where no layout fits on the GPU, where under the sharding fallback the
+ * best one recomputes activations the search chose to recompute
+ * (offload_competes), or to refine an offload the sizing chose, a framework that can keep
+ * activations in host memory (activation_offload) offloads a share of each
+ * stage's layers: of L/8, L/4, L/2, 3L/4 and all L, the one whose best
+ * layout is fastest, the fewest on a tie — with the offload hidden under
+ * compute, fewer layers cost nothing more, and offloading no more than
+ * needed keeps the host link's margin (Megatron-Bridge's Llama 3 70B FSDP
+ * recipes offload 40 or 20 of 80 layers instead of recomputing; MaxText's
+ * v6e and Ironwood recipes every decoder layer).  *z keeps its layout when
+ * it has one and none is faster; e->offload_auto is left at the choice (0
+ * when nothing fits). */
+/* The best layout of *z recomputes activations although the workload left
+ * recompute to the search (and its framework names no recompute of its
+ * own, recompute_default): keeping some in host memory may be faster.
+ * Weighed only where the framework's default sharding fits nowhere
+ * (shard_fallback): there its memory tools are searched together, as
+ * Megatron-Bridge's FSDP recipes offload instead of recomputing; elsewhere
+ * a plan runs as the framework's recipes do by default, recomputing (on
+ * TPU, where MaxText's default remat policy recomputes, letting offload
+ * compete everywhere moved PaLM 540B from 0 to -18 %). */
+static bool offload_competes(const Env *e, const Sized *z)
+{
+    return z->S.have && z->S.best.recompute != RECOMPUTE_NONE &&
+           e->w->recompute == RECOMPUTE_AUTO && !e->rc_default;
+}
+
 static void offload_fallback(Env *e, const Catalog *cat, int G, Sized *z)
 {
     if (!e->fw->activation_offload || e->w->offload_layers > 0 || e->w->mfu > 0)
@@ -3538,6 +3557,40 @@ static void offload_fallback(Env *e, const Catalog *cat, int G, Sized *z)
         }
     }
     e->offload_auto = chosen;
+}
+
+/* Where no layout fits with the framework's default sharding, a framework
+ * that can shard more over data parallel (dp_sharding_fallback: Megatron
+ * FSDP, DeepSpeed ZeRO-3) does, on unpipelined layouts (zero_pp keeps the
+ * default's stage: DeepSpeed's pipeline engine refuses ZeRO-2/3, and every
+ * Megatron-Bridge recipe that runs Megatron FSDP is unpipelined), with or
+ * without activation offload (offload_fallback).  *z is what the default
+ * gave (a layout with activations offloaded, or none); the sharded choice
+ * replaces it when *z has none or it is faster.  Megatron-Bridge's Llama 3
+ * 70B FP8 recipes on 64 GB200 shard fully and offload 40 of 80 layers:
+ * their distributed optimizer's fp32 gradients alone (280 GB) overflow
+ * the GPU (docs/training/megatron-fsdp.md: "the model is too large for
+ * plain DDP or distributed optimizer"). */
+static void shard_fallback(Env *e, const Catalog *cat, int G, Sized *z)
+{
+    int zf = framework_zero_fallback(cat, e->w->framework);
+    if (zf < 0 || e->w->zero >= 0 || e->w->mfu > 0)
+        return;
+    int z0 = e->zero, off0 = e->offload_auto;
+    e->zero = zf;
+    e->zero_fb = true;
+    e->offload_auto = 0;
+    Sized t;
+    sized_eval(e, cat, G, &t);
+    if (!t.S.have || offload_competes(e, &t))
+        offload_fallback(e, cat, G, &t);
+    if (t.S.have && (!z->S.have || t.S.best_s < z->S.best_s * (1 - 1e-9))) {
+        *z = t;
+        return;
+    }
+    e->zero = z0;
+    e->zero_fb = false;
+    e->offload_auto = off0;
 }
 
 /* Days of the best (v, b, r) for one shape on G GPUs; INFINITY if none. */
@@ -3701,6 +3754,8 @@ static bool env_with_batch(const Env *e, const Catalog *c, int B, Workload *w2, 
     if (!env_init(e2, e->p, w2, e->a, c, err, sizeof err))
         return false;
     e2->offload_auto = e->offload_auto;
+    e2->zero = e->zero;
+    e2->zero_fb = e->zero_fb;
     return true;
 }
 
@@ -3925,6 +3980,25 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             if (G <= 0 && fastest_G <= 0)
                 e.offload_auto = 0;
         }
+        int zf = framework_zero_fallback(c, w->framework);
+        if (G <= 0 && fastest_G <= 0 && zf >= 0 && w->zero < 0 && !(w->mfu > 0)) {
+            /* nor that: sharded as the framework can (shard_fallback), with
+             * every layer offloaded if it must */
+            int z0 = e.zero;
+            e.zero = zf;
+            e.zero_fb = true;
+            G = size_for_target(&e, c, w->target_days, &fastest_G);
+            if (G <= 0 && fastest_G <= 0 && e.fw->activation_offload &&
+                w->offload_layers <= 0) {
+                e.offload_auto = (int)e.sh.L;
+                G = size_for_target(&e, c, w->target_days, &fastest_G);
+            }
+            if (G <= 0 && fastest_G <= 0) {
+                e.zero = z0;
+                e.zero_fb = false;
+                e.offload_auto = 0;
+            }
+        }
         sized = true;
         if (G <= 0 && fastest_G > 0) {
             /* The target cannot be met: plan the fastest size found, say so,
@@ -3940,8 +4014,13 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     }
     Sized z;
     sized_eval(&e, c, G, &z);
-    if (!z.S.have || e.offload_auto > 0)
+    /* nothing fits, or only with activations offloaded: the framework's
+     * further sharding competes (shard_fallback) */
+    bool tight = !z.S.have || e.offload_auto > 0;
+    if (tight || (e.zero_fb && offload_competes(&e, &z)))
         offload_fallback(&e, c, G, &z);
+    if (tight && !e.zero_fb)
+        shard_fallback(&e, c, G, &z);
     Search *S = &z.S;
     if (missed_target && S->have) {
         /* the days quoted are those of the size planned, on its best layout
@@ -3987,6 +4066,11 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                      e.fw->activation_offload && w->offload_layers <= 0 && !(w->mfu > 0)
                          ? ", nor with activations offloaded to host memory"
                          : "");
+            /* what shard_fallback tried too */
+            size_t n = strlen(wr->error);
+            if (w->zero < 0 && !(w->mfu > 0) && framework_zero_fallback(c, w->framework) >= 0)
+                snprintf(wr->error + n, sizeof wr->error - n, ", nor with ZeRO-%d",
+                         framework_zero_fallback(c, w->framework));
             tr->hbm_bytes = e.hbm_cap;
         } else {
             snprintf(wr->error, sizeof wr->error,
@@ -4011,6 +4095,7 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     }
     tr->layout = S->best;
     tr->zero = env_zero(&e, &tr->layout);
+    tr->zero_fallback = e.zero_fb && tr->zero == e.zero;
     tr->offload_layers = (int)env_offload_layers(&e, &tr->layout);
     tr->offload_auto = tr->offload_layers > 0 && w->offload_layers <= 0;
     tr->mem = S->best_mem;
@@ -4152,7 +4237,12 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                       e.restart_s, 100 * z.ck.goodput);
         result_assume(r, sc, "dataset read: %.0f bytes per token × re-read factor %.0f "
                       "(first and last pipeline stage read)", TOKEN_BYTES, reread);
-        if (w->zero < 0)
+        if (e.zero_fb && env_zero(&e, l) == e.zero)
+            result_assume(r, sc, "ZeRO-%d: the plan leaves zero auto, and no layout fits with "
+                          "%s's default (ZeRO-%d, frameworks.yaml dp_sharding): sharded as it "
+                          "can be instead (dp_sharding_fallback)", e.zero, e.fw_id,
+                          framework_zero(c, w->framework, NULL));
+        else if (w->zero < 0)
             result_assume(r, sc, "ZeRO-%d: the plan leaves zero auto, and %s shards %s by "
                           "default (frameworks.yaml dp_sharding)%s", env_zero(&e, l), e.fw_id,
                           e.zero == 0   ? "nothing (DDP)"
@@ -4204,8 +4294,13 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             result_assume(r, sc, "activations of %.0f layers per stage offloaded to host memory "
                           "over %.0f GB/s each way (%s)%s", env_offload_layers(&e, l),
                           e.host_bw / 1e9, a->host_bw > 0 ? "catalog" : "PCIe Gen5 x16 assumed",
-                          w->offload_layers > 0
-                              ? ""
+                          w->offload_layers > 0 ? ""
+                          : e.zero_fb
+                              ? ": no layout fits with the framework's default sharding, and "
+                                "the plan leaves offload_layers unset, so the search weighs "
+                                "offloading the fewest of L/8, L/4, L/2, 3L/4, L against "
+                                "recomputing and keeps the fastest (frameworks.yaml "
+                                "activation_offload)"
                               : ": no layout fits on the GPU without, and the plan leaves "
                                 "offload_layers unset, so the search offloads the fewest of "
                                 "L/8, L/4, L/2, 3L/4, L that give the fastest fit "

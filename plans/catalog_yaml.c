@@ -357,6 +357,7 @@ static const Field fw_fields[] = {
     FBOOL("fp8_tp_gather", Framework, fp8_tp_gather, 0),
     FBOOL("fp8_dispatch", Framework, fp8_dispatch, 0),
     FSTR("dp_sharding", Framework, dp_sharding, 0),
+    FSTR("dp_sharding_fallback", Framework, dp_sharding_fallback, 0),
     FBOOL("fp8_saved_inputs", Framework, fp8_saved_inputs, 0),
     FBOOL("fp8_saved_expert_inputs", Framework, fp8_saved_expert_inputs, 0),
     FBOOL("cudnn_attention", Framework, cudnn_attention, 0),
@@ -1126,6 +1127,10 @@ static int load_list_entry(Ctx *x, int sec, const yaml_node_t *el)
         if (ds && dp_sharding_zero(fw->dp_sharding, NULL) < 0)
             return err_at(x, ds, "%s: dp_sharding must be none, optimizer, gradients, full or "
                           "fsdp, got '%s'", where, fw->dp_sharding);
+        const yaml_node_t *df = map_get(x, el, "dp_sharding_fallback");
+        if (df && dp_sharding_zero(fw->dp_sharding_fallback, NULL) < 0)
+            return err_at(x, df, "%s: dp_sharding_fallback must be none, optimizer, gradients, "
+                          "full or fsdp, got '%s'", where, fw->dp_sharding_fallback);
         const yaml_node_t *rd = map_get(x, el, "recompute_default");
         if (rd && recompute_word(fw->recompute_default) < 0)
             return err_at(x, rd, "%s: recompute_default must be none, selective or full, got "

@@ -843,6 +843,48 @@ START_TEST(dp_sharding_names_a_zero_stage)
 }
 END_TEST
 
+/* dp_sharding_fallback: what a framework can shard instead where nothing
+ * fits with dp_sharding (framework_zero_fallback), the same five words; a
+ * stage no higher than the default's is no fallback. */
+START_TEST(dp_sharding_fallback_names_a_stage_above_the_default)
+{
+    EXPECT_ERR(ACC_OK "frameworks:\n"
+                      "  - {id: lm, gemm_scale: 1, tp_overlap: 0, dp_overlap: 0.8,\n"
+                      "     fp8_gemm_factor: 0.85, dp_sharding_fallback: zero3,\n"
+                      "     source: t, as_of: 2026-12-06}\n",
+               9, 51, "frameworks entry 'lm': dp_sharding_fallback must be none, optimizer, "
+                       "gradients, full or fsdp, got 'zero3'");
+    Catalog c;
+    Diag d;
+    ck_assert_int_eq(load_text(&c, ACC_OK "frameworks:\n"
+                                          "  - {id: lm, gemm_scale: 1, tp_overlap: 0, "
+                                          "dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
+                                          "     dp_sharding_fallback: full, source: t, "
+                                          "as_of: 2026-12-06}\n"
+                                          "  - {id: fs, gemm_scale: 1, tp_overlap: 0, "
+                                          "dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
+                                          "     dp_sharding: full, dp_sharding_fallback: "
+                                          "gradients, source: t, as_of: 2026-12-06}\n"
+                                          "  - {id: megatron, gemm_scale: 1, tp_overlap: 0, "
+                                          "dp_overlap: 0.8, fp8_gemm_factor: 0.85,\n"
+                                          "     source: t, as_of: 2026-12-06}\n",
+                               &d),
+                     0);
+    ck_assert_int_eq(framework_zero_fallback(&c, "LM"), 3);
+    ck_assert_int_eq(framework_zero_fallback(&c, "fs"), -1); /* below its ZeRO-3 */
+    ck_assert_int_eq(framework_zero_fallback(&c, ""), -1);   /* megatron, stating none */
+    ck_assert_int_eq(framework_zero_fallback(&c, "nosuch"), -1);
+    catalog_free(&c);
+    /* the shipped profiles: Megatron FSDP and DeepSpeed ZeRO-3 */
+    load_shipped(&c);
+    ck_assert_int_eq(framework_zero_fallback(&c, "nemo"), 3);
+    ck_assert_int_eq(framework_zero_fallback(&c, "megatron"), 3);
+    ck_assert_int_eq(framework_zero_fallback(&c, "deepspeed"), 3);
+    ck_assert_int_eq(framework_zero_fallback(&c, "fsdp"), -1);
+    catalog_free(&c);
+}
+END_TEST
+
 /* aliases: other names of a part, found as its id is (case-insensitively,
  * an id first); each names one part only. */
 START_TEST(accelerator_aliases_name_one_part)
@@ -1211,6 +1253,7 @@ Suite *test_suite(void)
     tcase_add_test(t, node_label_is_one_kubernetes_label);
     tcase_add_test(t, dp_sharding_names_a_zero_stage);
     tcase_add_test(t, recompute_default_names_a_recompute);
+    tcase_add_test(t, dp_sharding_fallback_names_a_stage_above_the_default);
     tcase_add_test(t, rejects_curves_that_do_not_increase);
     tcase_add_test(t, rejects_structural_mistakes);
     tcase_add_test(t, rejects_more_entries_than_the_cap);

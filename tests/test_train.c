@@ -5051,6 +5051,85 @@ START_TEST(nothing_fits_so_a_framework_that_can_offloads)
 }
 END_TEST
 
+/* Megatron-Bridge's Llama 3 70B FP8 recipe on 64 GB200 (26.04.01 table:
+ * 4,224 tokens/s/GPU, a 7.757 s step) runs Megatron FSDP at TP1 PP1 with
+ * 40 of 80 layers' activations offloaded.  Keyed as the table prints it
+ * (the layout, micro-batch 2, zero and offload left auto), nemo's default
+ * distributed optimizer fits nowhere (its fp32 gradients alone are 280
+ * GB), so the search shards fully (frameworks.yaml dp_sharding_fallback)
+ * and weighs offload against recompute: within 5 % of the published
+ * step, and it says so.  Pipelined, the same plan keeps ZeRO-1; a plan's
+ * own zero is left as it is; a framework without the fallback (megatron's
+ * profile has it, torchtitan shards fully already, nxd has none) says no
+ * layout fits; a target instead of a count takes the same fallback. */
+START_TEST(nothing_fits_with_the_default_sharding_so_the_framework_shards_further)
+{
+    Plan p;
+    plan_init(&p);
+    Workload w = training(preset_find("llama-3-70b")->shape, 8192, 256, 1e12);
+    snprintf(w.framework, sizeof w.framework, "nemo");
+    w.precision = PREC_FP8;
+    w.gpus = 64;
+    w.micro_batch = 2;
+    w.parallel = (ParallelSpec){.tp = 1, .pp = 1, .cp = 1};
+    const Accelerator *gb200 = acc("GB200");
+    ck_assert_int_eq(framework_zero(&cat, "nemo", NULL), 1);
+    ck_assert_int_eq(framework_zero_fallback(&cat, "nemo"), 3);
+    PlanResult *r;
+    ck_assert_msg(size(&p, &w, gb200, &r), "%s", r->workloads[0].error);
+    const TrainResult *t = &r->workloads[0].train;
+    ck_assert_int_eq(t->zero, 3);
+    ck_assert(t->zero_fallback);
+    ck_assert_int_gt(t->offload_layers, 0);
+    ck_assert(t->offload_auto);
+    ck_assert_msg(fabs(t->step_s / 7.757 - 1) < 0.05, "%.3f s", t->step_s);
+    ck_assert(t->mem.total <= t->hbm_bytes);
+    ck_assert(has_assumption(r, "no layout fits with nemo's default (ZeRO-1"));
+    ck_assert(has_assumption(r, "weighs offloading"));
+    free(r);
+    /* the plan's own stage: kept, nothing fits */
+    Workload z1 = w;
+    z1.zero = 1;
+    ck_assert(!size(&p, &z1, gb200, &r));
+    ck_assert_msg(strstr(r->workloads[0].error, "no layout fits") &&
+                      !strstr(r->workloads[0].error, "ZeRO-3"),
+                  "%s", r->workloads[0].error);
+    free(r);
+    /* pipelined: the default's stage (DeepSpeed refuses ZeRO-2/3 with a
+     * pipeline; Megatron-Bridge runs Megatron FSDP unpipelined only): 405B
+     * at TP1 PP2 fits keyed zero 3, not left to the fallback */
+    Workload pp = w;
+    pp.model = preset_find("llama-3-405b")->shape;
+    pp.parallel.pp = 2;
+    pp.micro_batch = 1;
+    ck_assert(!size(&p, &pp, gb200, &r));
+    ck_assert_msg(strstr(r->workloads[0].error, ", nor with ZeRO-3"), "%s",
+                  r->workloads[0].error);
+    free(r);
+    pp.zero = 3;
+    ck_assert_msg(size(&p, &pp, gb200, &r), "%s", r->workloads[0].error);
+    ck_assert(!r->workloads[0].train.zero_fallback);
+    free(r);
+    /* a framework with no fallback: nothing fits, said without one */
+    Workload nx = w;
+    snprintf(nx.framework, sizeof nx.framework, "nxd");
+    ck_assert_int_lt(framework_zero_fallback(&cat, "nxd"), 0);
+    ck_assert(!size(&p, &nx, gb200, &r));
+    ck_assert_msg(strstr(r->workloads[0].error, "no layout fits") &&
+                      !strstr(r->workloads[0].error, "ZeRO-"),
+                  "%s", r->workloads[0].error);
+    free(r);
+    /* sized for a target instead of a count: the same fallback */
+    Workload tg = w;
+    tg.gpus = 0;
+    tg.target_days = 3650;
+    ck_assert_msg(size(&p, &tg, gb200, &r), "%s", r->workloads[0].error);
+    ck_assert_int_eq(r->workloads[0].train.zero, 3);
+    ck_assert(r->workloads[0].train.zero_fallback);
+    free(r);
+}
+END_TEST
+
 /* Megatron-DeepSpeed's recipes checkpoint whole layers (frameworks.yaml
  * recompute_default full; full_recompute_only).  MT-NLG's layout at
  * micro-batch 1 fits without recompute, yet left to choose it runs full,
@@ -5516,6 +5595,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, uncalibrated_framework_takes_the_uncalibrated_band);
     tcase_add_test(tc, deepspeed_left_to_choose_recomputes_whole_layers);
     tcase_add_test(tc, nothing_fits_so_a_framework_that_can_offloads);
+    tcase_add_test(tc, nothing_fits_with_the_default_sharding_so_the_framework_shards_further);
     tcase_add_test(tc, rejects_zero_tokens);
     tcase_add_test(tc, rejects_batch_that_no_layout_divides);
     tcase_add_test(tc, rejects_model_that_fits_no_layout_with_best_memory);

@@ -222,9 +222,10 @@ static void draw_training(Canvas *c, const App *app, const WorkloadResult *w)
     {
         /* the stage sized: the workload's zero, or its framework's */
         size_t n = strlen(f2);
-        snprintf(f2 + n, sizeof f2 - n, ", ZeRO-%d", t->zero);
+        snprintf(f2 + n, sizeof f2 - n, ", ZeRO-%d%s", t->zero,
+                 t->zero_fallback ? " (searched)" : "");
         /* activations in host memory: the plan's, or the search's where
-         * nothing fit without */
+         * nothing fit without or it beat recomputing */
         n = strlen(f2);
         if (t->offload_layers > 0)
             snprintf(f2 + n, sizeof f2 - n, ", offload %d layers%s", t->offload_layers,
