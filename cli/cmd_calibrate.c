@@ -144,6 +144,7 @@ static void put_framework(StrBuf *b, const Framework *f, const char *date, const
         {"grad_reduce_fp32", offsetof(Framework, grad_reduce_fp32)},
         {"eager_loss", offsetof(Framework, eager_loss)},
         {"activation_offload", offsetof(Framework, activation_offload)},
+        {"fp4_tp_exposed", offsetof(Framework, fp4_tp_exposed)},
     };
     for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++)
         if (*(const bool *)((const char *)f + switches[i].off))

@@ -344,6 +344,10 @@ typedef struct {
                                    * (Megatron-DeepSpeed with DeepSpeed's activation
                                    * checkpointing); recompute auto chooses between
                                    * none and full */
+    bool fp4_tp_exposed;          /* FP4 runs leave the tensor-parallel collectives
+                                   * exposed whatever tp_overlap says (Megatron-Bridge's
+                                   * and NVIDIA's MLPerf NVFP4 recipes turn TE's TP
+                                   * communication overlap off) */
     bool activation_offload;      /* the framework can keep activations in host memory
                                    * between forward and backward (MaxText's offloaded
                                    * remat policies, Megatron-Core cpu_offloading): where

@@ -898,6 +898,7 @@ typedef struct {
     bool eg_glu;           /* the GLU as two eager ops (framework eager_glu) */
     bool eg_norm;          /* the norms as eager fp32 ops (workload eager_norm) */
     bool eg_loss;          /* the loss as eager ops on fp32 logits (workload eager_loss) */
+    bool tp_fp4_off;       /* tp_ov is 0 for this FP4 run by the profile's fp4_tp_exposed */
 } Env;
 
 static bool is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
@@ -3257,6 +3258,13 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     /* the framework's TP overlap, unless the workload's recipe turns it off
      * (Megatron-Bridge CommOverlapConfig(tp_comm_overlap=False)) */
     e->tp_ov = w->tp_comm_exposed ? 0.0 : fw->tp_overlap;
+    /* FP4 runs of a framework whose recipes turn the overlap off for them
+     * (fp4_tp_exposed: Megatron-Bridge "tp_comm_overlap = False if
+     * precision == 'nvfp4'", NVIDIA's MLPerf config_common_fp4.sh) */
+    e->tp_fp4_off = fw->fp4_tp_exposed && w->precision == PREC_FP4 && !w->tp_comm_exposed &&
+                    fw->tp_overlap > 0;
+    if (e->tp_fp4_off)
+        e->tp_ov = 0.0;
     e->tp_fwd_only = fw->tp_overlap_forward_only;
     e->dp_ov = fw->dp_overlap;
     e->ep_ov = fw->ep_overlap;
@@ -4269,6 +4277,10 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                           "each) for the whole step and reduce-scatters once after its "
                           "last backward: ZeRO-1's memory, not zero %d's", e.fw->id, e.ag_b,
                           env_grad_b(&e, l), e.zero);
+        if (e.tp_fp4_off && l->tp > 1)
+            result_assume(r, sc, "TP collectives exposed: %s's NVFP4 recipes turn the TP "
+                          "communication overlap off (frameworks.yaml fp4_tp_exposed); "
+                          "tp_comm_exposed says the same for other precisions", e.fw_id);
         if (w->cp_comm_exposed && l->cp > 1)
             result_assume(r, sc, "context parallelism gathers the whole K/V before the attention "
                           "and reduce-scatters dK/dV after it: the CP traffic is not hidden");

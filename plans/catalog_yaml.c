@@ -374,6 +374,7 @@ static const Field fw_fields[] = {
     FBOOL("grad_reduce_fp32", Framework, grad_reduce_fp32, 0),
     FBOOL("eager_loss", Framework, eager_loss, 0),
     FBOOL("activation_offload", Framework, activation_offload, 0),
+    FBOOL("fp4_tp_exposed", Framework, fp4_tp_exposed, 0),
     FSTR("recompute_default", Framework, recompute_default, 0),
     FSTR("calibration_from", Framework, calibration_from, F_FWREF),
     FSTR("curves_calibrated_on", Framework, curves_calibrated_on, F_ACCLIST),

@@ -3885,6 +3885,40 @@ START_TEST(nvfp4_tp_gather_moves_both_copies_with_their_scales)
 }
 END_TEST
 
+/* Megatron-Bridge's and NVIDIA's MLPerf NVFP4 recipes turn Transformer
+ * Engine's TP communication overlap off (frameworks.yaml nemo
+ * fp4_tp_exposed).  The 26.04.01 table's Llama 3 70B NVFP4 row (64 GB200,
+ * TP2 PP4 VP5): under nemo the FP4 run is priced as with tp_comm_exposed
+ * whether or not the plan says it, and an assumption says why; its FP8
+ * twin keeps the overlap (the key still moves it). */
+START_TEST(nemo_nvfp4_runs_leave_tp_collectives_exposed)
+{
+    Plan p;
+    plan_init(&p);
+    Workload w = pinned("llama-3-70b", 8192, 64, 256, 1, PREC_FP4,
+                        (ParallelSpec){.tp = 2, .pp = 4, .vpp = 5, .cp = 1, .sp = 1});
+    snprintf(w.framework, sizeof w.framework, "nemo");
+    const Accelerator *gb200 = acc("GB200");
+    ck_assert(catalog_find_framework(&cat, "nemo")->fp4_tp_exposed);
+    double st[2][2];
+    for (int f = 0; f < 2; f++)
+        for (int k = 0; k < 2; k++) {
+            w.precision = f ? PREC_FP8 : PREC_FP4;
+            w.tp_comm_exposed = k == 1;
+            PlanResult *r;
+            ck_assert_msg(size(&p, &w, gb200, &r), "%s", r->workloads[0].error);
+            st[f][k] = r->workloads[0].train.step.tp_comm;
+            ck_assert(has_assumption(r, "NVFP4 recipes turn the TP communication overlap off") ==
+                      (f == 0 && k == 0));
+            free(r);
+        }
+    ck_assert_msg(st[0][0] == st[0][1], "NVFP4: TP %.4f s without the key, %.4f s with it",
+                  st[0][0], st[0][1]);
+    ck_assert_msg(st[1][1] > 1.5 * st[1][0], "FP8: TP %.4f s overlapped, %.4f s exposed",
+                  st[1][0], st[1][1]);
+}
+END_TEST
+
 /* compute seconds of w on a copy of part `name` whose fp4_gemm_factor is
  * f, under the megatron profile changed by change */
 static double fp4_compute_s(Workload *w, const char *name, double f, void (*change)(Framework *))
@@ -5608,6 +5642,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, fp8_run_stays_fp8_at_a_fitted_fp8_gemm_factor_of_one);
     tcase_add_test(tc, nvfp4_tp_gather_moves_both_copies_with_their_scales);
     tcase_add_test(tc, nvfp4_gemms_run_at_the_parts_fp4_gemm_factor);
+    tcase_add_test(tc, nemo_nvfp4_runs_leave_tp_collectives_exposed);
     tcase_add_test(tc, rejects_missing_size);
     tcase_add_test(tc, rejects_tp_that_does_not_divide_heads);
     tcase_add_test(tc, every_catalog_accelerator_gives_finite_answer_or_reason);
