@@ -1483,6 +1483,9 @@ static double mean_error_under(const Framework *f, CalibRun *runs_, int n)
  * a table's CUDA graphs or exposed TP).  Recorded floor and ceiling. */
 #define AS_PUBLISHED_MIN_SIZED 468
 #define AS_PUBLISHED_MAX_MEAN 0.1075
+/* the same, the FlashAttention-1 runs aside (7.3 % on 270 runs, 5.0 % as
+ * keyed, 2026-12-06) */
+#define AS_PUBLISHED_MAX_MEAN_FA2 0.074
 static void as_published(const Workload *w, Workload *o)
 {
     workload_init(o, WL_TRAINING);
@@ -1517,19 +1520,31 @@ START_TEST(runs_keyed_as_their_tables_state_them)
     int n = calib_collect((const Plan *const *)bare, n_plans, &cat, r, MAX_RUNS);
     ck_assert_int_eq(n, n_runs);
     calib_predict(r, n, &cat);
-    int sized = 0;
-    double sum = 0, keyed = 0;
+    int sized = 0, sized2 = 0;
+    double sum = 0, keyed = 0, sum2 = 0, keyed2 = 0;
     for (int i = 0; i < n; i++)
         if (r[i].ok && runs[i].ok) {
             sized++;
             sum += fabs(r[i].err);
             keyed += fabs(runs[i].err);
+            /* beside: the runs whose recipe ran FlashAttention 1 (MosaicML's
+             * 2023 tables), an install-time choice no default can know */
+            if (!runs[i].plan->workloads[runs[i].wi].flash_attention_v1) {
+                sized2++;
+                sum2 += fabs(r[i].err);
+                keyed2 += fabs(runs[i].err);
+            }
         }
     ck_assert_int_gt(sized, 0);
+    ck_assert_int_gt(sized2, 0);
     fprintf(stderr, "keyed as published: %d of %d runs sized, mean |error| %.1f %% (%.1f %% as "
-                    "keyed)\n", sized, n, 100 * sum / sized, 100 * keyed / sized);
+                    "keyed); without the %d FlashAttention-1 runs %.1f %% (%.1f %%)\n", sized, n,
+            100 * sum / sized, 100 * keyed / sized, sized - sized2, 100 * sum2 / sized2,
+            100 * keyed2 / sized2);
     ck_assert_msg(sized >= AS_PUBLISHED_MIN_SIZED, "%d sized", sized);
     ck_assert_msg(sum / sized <= AS_PUBLISHED_MAX_MEAN, "mean %.4f", sum / sized);
+    ck_assert_msg(sum2 / sized2 <= AS_PUBLISHED_MAX_MEAN_FA2, "without FlashAttention 1: mean "
+                  "%.4f", sum2 / sized2);
     for (int i = 0; i < n_plans; i++)
         free(bare[i]);
 }
