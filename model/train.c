@@ -3517,18 +3517,6 @@ static void sized_eval(const Env *e, const Catalog *cat, int G, Sized *z)
                                               : INFINITY;
 }
 
-/* Where no layout fits on the GPU, where under the sharding fallback the
- * best one recomputes activations the search chose to recompute
- * (offload_competes), or to refine an offload the sizing chose, a framework that can keep
- * activations in host memory (activation_offload) offloads a share of each
- * stage's layers: of L/8, L/4, L/2, 3L/4 and all L, the one whose best
- * layout is fastest, the fewest on a tie — with the offload hidden under
- * compute, fewer layers cost nothing more, and offloading no more than
- * needed keeps the host link's margin (Megatron-Bridge's Llama 3 70B FSDP
- * recipes offload 40 or 20 of 80 layers instead of recomputing; MaxText's
- * v6e and Ironwood recipes every decoder layer).  *z keeps its layout when
- * it has one and none is faster; e->offload_auto is left at the choice (0
- * when nothing fits). */
 /* The best layout of *z recomputes activations although the workload left
  * recompute to the search (and its framework names no recompute of its
  * own, recompute_default): keeping some in host memory may be faster.
@@ -3544,6 +3532,18 @@ static bool offload_competes(const Env *e, const Sized *z)
            e->w->recompute == RECOMPUTE_AUTO && !e->rc_default;
 }
 
+/* Where no layout fits on the GPU, where under the sharding fallback the
+ * best one recomputes activations the search chose to recompute
+ * (offload_competes), or to refine an offload the sizing chose, a
+ * framework that can keep activations in host memory (activation_offload)
+ * offloads a share of each stage's layers: of L/8, L/4, L/2, 3L/4 and all
+ * L, the one whose best layout is fastest, the fewest on a tie — with the
+ * offload hidden under compute, fewer layers cost nothing more, and
+ * offloading no more than needed keeps the host link's margin
+ * (Megatron-Bridge's Llama 3 70B FSDP recipes offload 40 or 20 of 80
+ * layers instead of recomputing; MaxText's v6e and Ironwood recipes every
+ * decoder layer).  *z keeps its layout when it has one and none is
+ * faster; e->offload_auto is left at the choice (0 when nothing fits). */
 static void offload_fallback(Env *e, const Catalog *cat, int G, Sized *z)
 {
     if (!e->fw->activation_offload || e->w->offload_layers > 0 || e->w->mfu > 0)
@@ -4077,8 +4077,8 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
             /* what shard_fallback tried too */
             size_t n = strlen(wr->error);
             if (w->zero < 0 && !(w->mfu > 0) && framework_zero_fallback(c, w->framework) >= 0)
-                snprintf(wr->error + n, sizeof wr->error - n, ", nor with ZeRO-%d",
-                         framework_zero_fallback(c, w->framework));
+                snprintf(wr->error + n, sizeof wr->error - n, ", nor with ZeRO-%d on layouts "
+                         "without pipelining", framework_zero_fallback(c, w->framework));
             tr->hbm_bytes = e.hbm_cap;
         } else {
             snprintf(wr->error, sizeof wr->error,
