@@ -219,6 +219,12 @@ int dp_sharding_zero(const char *word, int *pipelined)
     return -1;
 }
 
+/* The base profile a workload's framework word names ("" = megatron). */
+static const Framework *base_framework(const Catalog *c, const char *fw)
+{
+    return catalog_find_framework(c, fw && fw[0] ? fw : CATALOG_DEFAULT_FRAMEWORK);
+}
+
 int recompute_word(const char *word)
 {
     static const char *const words[] = {"none", "selective", "full"};
@@ -232,14 +238,14 @@ int recompute_word(const char *word)
 
 int framework_recompute(const Catalog *c, const char *fw)
 {
-    const Framework *f = catalog_find_framework(c, fw && fw[0] ? fw : CATALOG_DEFAULT_FRAMEWORK);
+    const Framework *f = base_framework(c, fw);
     int r = f ? recompute_word(f->recompute_default) : -1;
     return r < -1 ? -1 : r;
 }
 
 int framework_zero(const Catalog *c, const char *fw, int *pipelined)
 {
-    const Framework *f = catalog_find_framework(c, fw && fw[0] ? fw : CATALOG_DEFAULT_FRAMEWORK);
+    const Framework *f = base_framework(c, fw);
     int pp = 1, z = f ? dp_sharding_zero(f->dp_sharding, &pp) : -1;
     if (z < 0)
         z = pp = 1;
@@ -250,7 +256,7 @@ int framework_zero(const Catalog *c, const char *fw, int *pipelined)
 
 int framework_zero_fallback(const Catalog *c, const char *fw)
 {
-    const Framework *f = catalog_find_framework(c, fw && fw[0] ? fw : CATALOG_DEFAULT_FRAMEWORK);
+    const Framework *f = base_framework(c, fw);
     int z = f ? dp_sharding_zero(f->dp_sharding_fallback, NULL) : -1;
     return z > framework_zero(c, fw, NULL) ? z : -1;
 }

@@ -832,6 +832,10 @@ typedef struct {
                               * auto the framework's there (env_zero) */
     bool zero_fb;          /* zero is the framework's dp_sharding_fallback: nothing fit
                             * with its default (shard_fallback) */
+    int zero_fb_stage;     /* that stage where the search may take it (zero auto, no
+                            * fixed MFU); -1 none */
+    bool offload_search;   /* the search may offload activations (activation_offload,
+                            * offload_layers unset, no fixed MFU) */
     bool flash;
     int gpn;               /* GPUs per node */
     int domain;            /* scale-up domain */
@@ -3117,6 +3121,8 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     e->zero = w->zero < 0 ? framework_zero(cat, w->framework, &zpp)
                           : (w->zero > 3 ? 3 : w->zero);
     e->zero_pp = w->zero < 0 ? zpp : e->zero;
+    e->zero_fb_stage = w->zero < 0 && !(w->mfu > 0) ? framework_zero_fallback(cat, w->framework)
+                                                    : -1;
     e->flash = w->flash_attention;
     if (env_take_attn(e, a->attn_fwd_eff, a->attn_bwd_eff, "FlashAttention, attn_fwd_eff"))
         env_attn_head_dim(e, a);
@@ -3229,6 +3235,7 @@ static bool env_init(Env *e, const Plan *p, const Workload *w, const Accelerator
     if (!fw)
         fw = &FW_BUILTIN;
     e->fw = fw;
+    e->offload_search = fw->activation_offload && w->offload_layers <= 0 && !(w->mfu > 0);
     /* recompute auto: what the framework's recipes run when they say
      * (recompute_default, on its base profile), else what it can run, the
      * cheapest that fits winning (a framework whose checkpointing re-runs
@@ -3546,7 +3553,7 @@ static bool offload_competes(const Env *e, const Sized *z)
  * faster; e->offload_auto is left at the choice (0 when nothing fits). */
 static void offload_fallback(Env *e, const Catalog *cat, int G, Sized *z)
 {
-    if (!e->fw->activation_offload || e->w->offload_layers > 0 || e->w->mfu > 0)
+    if (!e->offload_search)
         return;
     static const double share[] = {0.125, 0.25, 0.5, 0.75, 1.0};
     int L = (int)e->sh.L, last = 0, chosen = z->S.have ? e->offload_auto : 0;
@@ -3581,11 +3588,10 @@ static void offload_fallback(Env *e, const Catalog *cat, int G, Sized *z)
  * plain DDP or distributed optimizer"). */
 static void shard_fallback(Env *e, const Catalog *cat, int G, Sized *z)
 {
-    int zf = framework_zero_fallback(cat, e->w->framework);
-    if (zf < 0 || e->w->zero >= 0 || e->w->mfu > 0)
+    if (e->zero_fb_stage < 0)
         return;
     int z0 = e->zero, off0 = e->offload_auto;
-    e->zero = zf;
+    e->zero = e->zero_fb_stage;
     e->zero_fb = true;
     e->offload_auto = 0;
     Sized t;
@@ -3979,33 +3985,22 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
     if (G <= 0) {
         int fastest_G;
         G = size_for_target(&e, c, w->target_days, &fastest_G);
-        if (G <= 0 && fastest_G <= 0 && e.fw->activation_offload && w->offload_layers <= 0 &&
-            !(w->mfu > 0)) {
-            /* nothing fits at any size: with every layer's activations in
-             * host memory (offload_fallback then takes the fewest that do) */
-            e.offload_auto = (int)e.sh.L;
+        /* nothing fits at any size: with every layer's activations in host
+         * memory (bit 1), sharded as the framework can (bit 2), then both;
+         * offload_fallback / shard_fallback then refine the count's choice */
+        const int z0 = e.zero;
+        for (int tool = 1; tool <= 3 && G <= 0 && fastest_G <= 0; tool++) {
+            if (((tool & 1) && !e.offload_search) || ((tool & 2) && e.zero_fb_stage < 0))
+                continue;
+            e.offload_auto = tool & 1 ? (int)e.sh.L : 0;
+            e.zero_fb = tool & 2;
+            e.zero = e.zero_fb ? e.zero_fb_stage : z0;
             G = size_for_target(&e, c, w->target_days, &fastest_G);
-            if (G <= 0 && fastest_G <= 0)
-                e.offload_auto = 0;
         }
-        int zf = framework_zero_fallback(c, w->framework);
-        if (G <= 0 && fastest_G <= 0 && zf >= 0 && w->zero < 0 && !(w->mfu > 0)) {
-            /* nor that: sharded as the framework can (shard_fallback), with
-             * every layer offloaded if it must */
-            int z0 = e.zero;
-            e.zero = zf;
-            e.zero_fb = true;
-            G = size_for_target(&e, c, w->target_days, &fastest_G);
-            if (G <= 0 && fastest_G <= 0 && e.fw->activation_offload &&
-                w->offload_layers <= 0) {
-                e.offload_auto = (int)e.sh.L;
-                G = size_for_target(&e, c, w->target_days, &fastest_G);
-            }
-            if (G <= 0 && fastest_G <= 0) {
-                e.zero = z0;
-                e.zero_fb = false;
-                e.offload_auto = 0;
-            }
+        if (G <= 0 && fastest_G <= 0) {
+            e.offload_auto = 0;
+            e.zero_fb = false;
+            e.zero = z0;
         }
         sized = true;
         if (G <= 0 && fastest_G > 0) {
@@ -4071,14 +4066,13 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                      "(tp=%d pp=%d cp=%d ep=%d dp=%d mb=%d recompute=%s) vs %.1f GiB usable%s",
                      G, a->id, S->min_mem / GIB, l->tp, l->pp, l->cp, l->ep, l->dp,
                      l->micro_batch, recompute_name(l->recompute), e.hbm_cap / GIB,
-                     e.fw->activation_offload && w->offload_layers <= 0 && !(w->mfu > 0)
-                         ? ", nor with activations offloaded to host memory"
-                         : "");
+                     e.offload_search ? ", nor with activations offloaded to host memory"
+                                      : "");
             /* what shard_fallback tried too */
             size_t n = strlen(wr->error);
-            if (w->zero < 0 && !(w->mfu > 0) && framework_zero_fallback(c, w->framework) >= 0)
+            if (e.zero_fb_stage >= 0)
                 snprintf(wr->error + n, sizeof wr->error - n, ", nor with ZeRO-%d on layouts "
-                         "without pipelining", framework_zero_fallback(c, w->framework));
+                         "without pipelining", e.zero_fb_stage);
             tr->hbm_bytes = e.hbm_cap;
         } else {
             snprintf(wr->error, sizeof wr->error,
