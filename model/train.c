@@ -4239,7 +4239,7 @@ bool train_size(const Plan *p, const Workload *w, const Accelerator *a, const Ca
                       e.restart_s, 100 * z.ck.goodput);
         result_assume(r, sc, "dataset read: %.0f bytes per token × re-read factor %.0f "
                       "(first and last pipeline stage read)", TOKEN_BYTES, reread);
-        if (e.zero_fb && env_zero(&e, l) == e.zero)
+        if (tr->zero_fallback)
             result_assume(r, sc, "ZeRO-%d: the plan leaves zero auto, and no layout fits with "
                           "%s's default (ZeRO-%d, frameworks.yaml dp_sharding): sharded as it "
                           "can be instead (dp_sharding_fallback)", e.zero, e.fw_id,
